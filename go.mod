@@ -1,0 +1,3 @@
+module github.com/apsp/apsp
+
+go 1.26
