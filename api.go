@@ -1,0 +1,276 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+)
+
+// Options control a computation. The zero value picks the engine
+// automatically and uses every CPU.
+type Options struct {
+	// Algorithm is an engine name ("fw", "blocked") or "auto" (also "").
+	Algorithm string
+	// Threads caps the CPU threads; 0 means all.
+	Threads int
+	// Tile is the blocked engine's tile width (a multiple of 16); 0 means
+	// the default.
+	Tile int
+	// Reachable takes every measure over the pairs that have a path instead
+	// of reporting infinity for a disconnected graph.
+	Reachable bool
+	// Paths keeps a successor matrix so that Distances.Path works.
+	Paths bool
+	// Progress, when set, receives the fraction of work done (0..1) from the
+	// engine's goroutines.
+	Progress func(fraction float64)
+}
+
+// NegativeCycleError reports a negative cycle through Vertex.
+type NegativeCycleError = cpu.NegativeCycleError
+
+// ErrEmptyGraph is returned for a graph without vertices.
+var ErrEmptyGraph = errors.New("graph has no vertices")
+
+// AllPairs computes the distance between every ordered pair of vertices.
+func AllPairs(ctx context.Context, g *graph.Graph, opt Options) (*Distances, error) {
+	if g.N() == 0 {
+		return nil, ErrEmptyGraph
+	}
+	p := &Problem{Graph: g, Paths: opt.Paths, Threads: opt.Threads, Tile: opt.Tile, Progress: opt.Progress}
+	e, err := pickEngine(opt.Algorithm, p)
+	if err != nil {
+		return nil, err
+	}
+	return e.Run(ctx, p)
+}
+
+// Stats are the summary measures of a graph. Infinite measures marshal as
+// JSON null.
+type Stats struct {
+	Vertices       int    `json:"vertices"`
+	Arcs           int    `json:"arcs"`
+	Edges          int    `json:"edges"`
+	Directed       bool   `json:"directed"`
+	Weighted       bool   `json:"weighted"`
+	Connected      bool   `json:"connected"`
+	Reachable      bool   `json:"reachable_only"`
+	Diameter       Length `json:"diameter"`
+	Radius         Length `json:"radius"`
+	ASPL           Mean   `json:"aspl"`
+	ReachablePairs int64  `json:"reachable_pairs"`
+	// Center and Periphery list the vertices whose eccentricity equals the
+	// radius and the diameter.
+	Center    []int   `json:"center"`
+	Periphery []int   `json:"periphery"`
+	Algorithm string  `json:"algorithm"`
+	Device    string  `json:"device"`
+	Lanes     string  `json:"lanes"`
+	Threads   int     `json:"threads"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// ComputeStats computes every summary measure of g.
+func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
+	start := time.Now()
+	d, err := AllPairs(ctx, g, opt)
+	if err != nil {
+		return nil, err
+	}
+	s := Summarize(d, g, opt.Reachable, opt.Threads)
+	s.Seconds = time.Since(start).Seconds()
+	return s, nil
+}
+
+// Eccentricities returns the eccentricity of every vertex: the largest
+// distance from it, infinite when some vertex is unreachable unless
+// opt.Reachable (then over the reachable vertices only).
+func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length, error) {
+	d, err := AllPairs(ctx, g, opt)
+	if err != nil {
+		return nil, err
+	}
+	rows := reduceRows(d, opt.Threads)
+	ecc := make([]Length, len(rows))
+	for u, r := range rows {
+		ecc[u] = r.ecc(d.Exact(), opt.Reachable, d.n)
+	}
+	return ecc, nil
+}
+
+// Path is one shortest path.
+type Path struct {
+	Vertices []int  `json:"vertices"`
+	Length   Length `json:"length"`
+}
+
+// ShortestPath returns one shortest path from u to v; the error wraps
+// ErrNoPath when there is none.
+func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (Path, error) {
+	if u < 0 || u >= g.N() || v < 0 || v >= g.N() {
+		return Path{}, fmt.Errorf("vertex out of range 0..%d: %d %d", g.N()-1, u, v)
+	}
+	opt.Paths = true
+	d, err := AllPairs(ctx, g, opt)
+	if err != nil {
+		return Path{}, err
+	}
+	vs, err := d.Path(u, v)
+	if err != nil {
+		return Path{}, err
+	}
+	return Path{Vertices: vs, Length: d.At(u, v)}, nil
+}
+
+// Summarize reduces a distance matrix of g to its Stats. Seconds is the
+// engine's time; ComputeStats overwrites it with the total.
+func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats {
+	n := d.n
+	s := &Stats{
+		Vertices: n, Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),
+		Reachable: reachable, Algorithm: d.Algorithm, Device: d.Device, Lanes: d.Lanes(),
+		Threads: d.Threads, Seconds: d.Seconds,
+	}
+	rows := reduceRows(d, threads)
+	var total wideSum
+	var floatTotal float64
+	ecc := make([]Length, n)
+	for u, r := range rows {
+		s.ReachablePairs += r.reach
+		total.addWide(r.sum)
+		floatTotal += r.sumF
+		ecc[u] = r.ecc(d.Exact(), reachable, n)
+	}
+	pairs := int64(n) * int64(n-1)
+	s.Connected = s.ReachablePairs == pairs
+	exact := d.Exact()
+	if !s.Connected && !reachable {
+		s.Diameter, s.Radius = Infinite(!exact), Infinite(!exact)
+		s.ASPL = Mean(math.Inf(1))
+	} else {
+		s.Diameter, s.Radius = ecc[0], ecc[0]
+		for _, e := range ecc[1:] {
+			if s.Diameter.less(e) {
+				s.Diameter = e
+			}
+			if e.less(s.Radius) {
+				s.Radius = e
+			}
+		}
+		if s.ReachablePairs > 0 {
+			if exact {
+				s.ASPL = Mean(total.float() / float64(s.ReachablePairs))
+			} else {
+				s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
+			}
+		}
+	}
+	for u, e := range ecc {
+		if e == s.Radius {
+			s.Center = append(s.Center, u)
+		}
+		if e == s.Diameter {
+			s.Periphery = append(s.Periphery, u)
+		}
+	}
+	return s
+}
+
+// rowSummary is what one row of the distance matrix contributes.
+type rowSummary struct {
+	reach      int64   // reachable v ≠ u
+	maxI       int64   // largest finite distance, integer lanes
+	maxF       float64 // largest finite distance, float lanes
+	sum        wideSum // sum of finite distances, integer lanes
+	sumF       float64 // the same, float lanes
+	unreachOne bool    // some v ≠ u is unreachable
+}
+
+func (r rowSummary) ecc(exact, reachable bool, n int) Length {
+	if r.unreachOne && !reachable {
+		return Infinite(!exact)
+	}
+	if r.reach == 0 {
+		if exact {
+			return IntLength(0)
+		}
+		return FloatLength(0)
+	}
+	if exact {
+		return IntLength(r.maxI)
+	}
+	return FloatLength(r.maxF)
+}
+
+func reduceRows(d *Distances, threads int) []rowSummary {
+	switch d.lanes {
+	case cpu.Int32:
+		return reduceRowsOf(d.i32, threads, true)
+	case cpu.Int64:
+		return reduceRowsOf(d.i64, threads, true)
+	}
+	return reduceRowsOf(d.f64, threads, false)
+}
+
+func reduceRowsOf[T cpu.Lane](m *cpu.Matrix[T], threads int, exact bool) []rowSummary {
+	rows := make([]rowSummary, m.N)
+	cpu.ParallelRows(m.N, threads, func(u int) {
+		var r rowSummary
+		first := true
+		var best T
+		for v, x := range m.Row(u) {
+			if v == u {
+				continue
+			}
+			if x == m.Inf {
+				r.unreachOne = true
+				continue
+			}
+			r.reach++
+			if first || x > best {
+				best, first = x, false
+			}
+			if exact {
+				r.sum.add(int64(x))
+			} else {
+				r.sumF += float64(x)
+			}
+		}
+		if exact {
+			r.maxI = int64(best)
+		} else {
+			r.maxF = float64(best)
+		}
+		rows[u] = r
+	})
+	return rows
+}
+
+// wideSum is a signed 128-bit accumulator, so that the ASPL of exact
+// distances is computed from the exact total.
+type wideSum struct {
+	hi int64
+	lo uint64
+}
+
+func (w *wideSum) add(v int64) {
+	lo, carry := bits.Add64(w.lo, uint64(v), 0)
+	w.lo = lo
+	w.hi += int64(carry) + v>>63
+}
+
+func (w *wideSum) addWide(x wideSum) {
+	lo, carry := bits.Add64(w.lo, x.lo, 0)
+	w.lo = lo
+	w.hi += x.hi + int64(carry)
+}
+
+func (w wideSum) float() float64 {
+	return float64(w.hi)*math.Exp2(64) + float64(w.lo)
+}

@@ -1,0 +1,198 @@
+package apsp
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+)
+
+// Problem is one all-pairs computation handed to an engine.
+type Problem struct {
+	Graph    *graph.Graph
+	Paths    bool          // also keep a successor matrix for Path
+	Threads  int           // CPU threads; 0 means all
+	Tile     int           // tile width of blocked engines; 0 means the default
+	Progress func(float64) // fraction done, called from the engine's goroutines; may be nil
+}
+
+// Engine computes all-pairs distances. CPU and GPU engines are peers behind
+// this interface; "auto" picks among the registered ones.
+type Engine interface {
+	// Name is what Options.Algorithm and --algo call the engine.
+	Name() string
+	// Device says where it runs ("cpu", or a GPU's name).
+	Device() string
+	// Supports returns nil when the engine can solve p, else why not.
+	Supports(p *Problem) error
+	// Run solves p.
+	Run(ctx context.Context, p *Problem) (*Distances, error)
+}
+
+// Engines returns every engine of this build, in the order "auto" prefers
+// them.
+func Engines() []Engine {
+	return []Engine{blockedEngine{}, fwEngine{}}
+}
+
+// AlgorithmNames returns the names Options.Algorithm accepts.
+func AlgorithmNames() []string {
+	names := []string{"auto"}
+	for _, e := range Engines() {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// pickEngine resolves Options.Algorithm. "auto" takes the blocked
+// Floyd–Warshall, the fastest engine of this build for every problem it
+// supports, and the first engine that supports the problem otherwise.
+func pickEngine(name string, p *Problem) (Engine, error) {
+	if name == "" {
+		name = "auto"
+	}
+	all := Engines()
+	if name == "auto" {
+		var why []string
+		for _, e := range all {
+			err := e.Supports(p)
+			if err == nil {
+				return e, nil
+			}
+			why = append(why, e.Name()+": "+err.Error())
+		}
+		return nil, fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
+	}
+	i := slices.IndexFunc(all, func(e Engine) bool { return e.Name() == name })
+	if i < 0 {
+		return nil, fmt.Errorf("unknown algorithm %q (have %s)", name, strings.Join(AlgorithmNames(), ", "))
+	}
+	if err := all[i].Supports(p); err != nil {
+		return nil, fmt.Errorf("algorithm %s: %w", name, err)
+	}
+	return all[i], nil
+}
+
+// fwEngine is the textbook triple loop: the reference every other engine is
+// tested against.
+type fwEngine struct{}
+
+func (fwEngine) Name() string   { return "fw" }
+func (fwEngine) Device() string { return "cpu" }
+func (fwEngine) Supports(p *Problem) error {
+	_, err := cpu.PlanLanes(p.Graph)
+	return err
+}
+
+func (e fwEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
+	plan, err := cpu.PlanLanes(p.Graph)
+	if err != nil {
+		return nil, err
+	}
+	// The oracle finds negative cycles itself, independently of the
+	// Bellman–Ford check the fast engines rely on; a negative self-loop is
+	// not in the matrix, so it is checked here.
+	if v, ok := p.Graph.NegativeSelfLoop(); ok {
+		return nil, &cpu.NegativeCycleError{Vertex: v}
+	}
+	stride := p.Graph.N()
+	switch plan.Lanes {
+	case cpu.Int32:
+		return runCPU(ctx, e, p, plan, stride, func(m *cpu.Matrix[int32], next []int32) error {
+			return cpu.FloydWarshall(ctx, m, next, p.Progress)
+		})
+	case cpu.Int64:
+		return runCPU(ctx, e, p, plan, stride, func(m *cpu.Matrix[int64], next []int32) error {
+			return cpu.FloydWarshall(ctx, m, next, p.Progress)
+		})
+	}
+	return runCPU(ctx, e, p, plan, stride, func(m *cpu.Matrix[float64], next []int32) error {
+		return cpu.FloydWarshall(ctx, m, next, p.Progress)
+	})
+}
+
+// blockedEngine is the parallel blocked Floyd–Warshall with vectorised
+// kernels.
+type blockedEngine struct{}
+
+func (blockedEngine) Name() string   { return "blocked" }
+func (blockedEngine) Device() string { return "cpu" }
+func (blockedEngine) Supports(p *Problem) error {
+	if err := cpu.CheckTile(p.Tile); err != nil {
+		return err
+	}
+	_, err := cpu.PlanLanes(p.Graph)
+	return err
+}
+
+func (e blockedEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
+	plan, err := cpu.PlanLanes(p.Graph)
+	if err != nil {
+		return nil, err
+	}
+	if err := cpu.CheckTile(p.Tile); err != nil {
+		return nil, err
+	}
+	if plan.Negative {
+		if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
+			return nil, err
+		}
+	}
+	stride := cpu.TileStride(p.Graph.N(), p.Tile)
+	opt := cpu.BlockedOptions{Tile: p.Tile, Threads: p.Threads, Progress: p.Progress}
+	switch plan.Lanes {
+	case cpu.Int32:
+		return runCPU(ctx, e, p, plan, stride, func(m *cpu.Matrix[int32], next []int32) error {
+			return cpu.Blocked(ctx, m, opt)
+		})
+	case cpu.Int64:
+		return runCPU(ctx, e, p, plan, stride, func(m *cpu.Matrix[int64], next []int32) error {
+			return cpu.Blocked(ctx, m, opt)
+		})
+	}
+	return runCPU(ctx, e, p, plan, stride, func(m *cpu.Matrix[float64], next []int32) error {
+		return cpu.Blocked(ctx, m, opt)
+	})
+}
+
+// runCPU allocates the initial matrix of p's graph in lanes T (after
+// checking that it fits in memory), runs the engine's loop on it and wraps
+// the result.
+func runCPU[T cpu.Lane](ctx context.Context, e Engine, p *Problem, plan cpu.Plan, stride int,
+	run func(m *cpu.Matrix[T], next []int32) error) (*Distances, error) {
+	start := time.Now()
+	if err := checkMemory(p.Graph.N(), stride, plan.Lanes, p.Paths); err != nil {
+		return nil, err
+	}
+	m, err := cpu.NewMatrix[T](p.Graph, stride)
+	if err != nil {
+		return nil, err
+	}
+	// Only the reference engine tracks successors as it goes; the others
+	// derive them from the distances afterwards.
+	var next []int32
+	if p.Paths && e.Name() == "fw" {
+		next = cpu.NewSuccessors(m)
+	}
+	if err := run(m, next); err != nil {
+		return nil, err
+	}
+	if plan.Negative {
+		cpu.Normalize(m, plan.MaxReal)
+	}
+	d := newDistances(m, next)
+	if p.Paths && next == nil {
+		d.next = deriveSuccessors(d, p.Graph, p.Threads)
+	}
+	d.Algorithm, d.Device = e.Name(), e.Device()
+	d.Threads = cpu.Threads(p.Threads)
+	if e.Name() == "fw" {
+		d.Threads = 1
+	}
+	d.Seconds = time.Since(start).Seconds()
+	return d, nil
+}

@@ -1,0 +1,127 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+)
+
+// DefaultTile is the tile width W of the blocked engine: a 64×64 int32 tile
+// is 16 KiB, so the streamed tile of the min-plus product stays in L1.
+const DefaultTile = 64
+
+// BlockedOptions tunes Blocked.
+type BlockedOptions struct {
+	Tile     int           // tile width W, a multiple of 16; 0 means DefaultTile
+	Threads  int           // goroutines per phase; 0 means all CPUs
+	Next     []int32       // successor matrix to maintain (scalar kernels), or nil
+	Progress func(float64) // fraction of rounds done
+	Kernels  KernelChoice  // which kernels to use
+}
+
+// KernelChoice picks the inner kernels.
+type KernelChoice int
+
+const (
+	// FastKernels uses the vectorised min-plus kernels where the CPU has them.
+	FastKernels KernelChoice = iota
+	// ScalarKernels uses the portable Go loops (what the fast ones are tested against).
+	ScalarKernels
+)
+
+// TileStride returns n rounded up to a multiple of the tile width.
+func TileStride(n, tile int) int {
+	if tile <= 0 {
+		tile = DefaultTile
+	}
+	return (n + tile - 1) / tile * tile
+}
+
+// CheckTile validates a tile width.
+func CheckTile(tile int) error {
+	if tile == 0 {
+		return nil
+	}
+	if tile < 16 || tile > 1024 || tile%16 != 0 {
+		return fmt.Errorf("tile size %d: must be a multiple of 16 between 16 and 1024", tile)
+	}
+	return nil
+}
+
+// Blocked runs the blocked Floyd–Warshall algorithm (the seeds' Algorithm 2)
+// on m, whose Stride must be a multiple of the tile width. Each round Z
+// updates the pivot tile, then the pivot row and column tiles in parallel,
+// then every other tile in parallel; the last phase is a min-plus product
+// C = min(C, A⊗B) with A and B fixed, the vectorised kernel's job. The
+// caller must have ruled out negative cycles (FindNegativeCycle): with one,
+// integer values could overflow.
+func Blocked[T Lane](ctx context.Context, m *Matrix[T], opt BlockedOptions) error {
+	w := opt.Tile
+	if w == 0 {
+		w = DefaultTile
+	}
+	if err := CheckTile(w); err != nil {
+		return err
+	}
+	if m.Stride%w != 0 {
+		return fmt.Errorf("matrix stride %d is not a multiple of the tile %d", m.Stride, w)
+	}
+	threads := Threads(opt.Threads)
+	// Tiles of padding alone are isolated vertices: skip rounds and tiles
+	// beyond the last one holding a real vertex.
+	used := (m.N + w - 1) / w
+	ks := kernelsFor[T](opt.Kernels)
+	s := m.Stride
+	d := m.Data
+	tile := func(x, y int) int { return x*w*s + y*w }
+	// inPlace updates tile (x, y) from the pivot block z when the tile is a
+	// pivot, pivot-row or pivot-column tile, so that it may depend on itself:
+	// k must run outermost. Row i of the tile is relaxed with D[i][k] and row k
+	// restricted to the tile's columns.
+	inPlace := func(x, y, z int) {
+		for k := z * w; k < (z+1)*w; k++ {
+			src := d[k*s+y*w : k*s+(y+1)*w]
+			for i := x * w; i < (x+1)*w; i++ {
+				ks.relaxRow(d[i*s+y*w:i*s+(y+1)*w], src, d[i*s+k])
+			}
+		}
+	}
+	for z := 0; z < used; z++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		inPlace(z, z, z)
+		// Pivot row and column tiles: 2(used-1) independent tasks.
+		others := used - 1
+		err := parallelFor(ctx, threads, 2*others, func(t int) {
+			o := t % others
+			if o >= z {
+				o++
+			}
+			if t < others {
+				inPlace(o, z, z) // pivot column tile
+			} else {
+				inPlace(z, o, z) // pivot row tile
+			}
+		})
+		if err != nil {
+			return err
+		}
+		err = parallelFor(ctx, threads, others*others, func(t int) {
+			x, y := t/others, t%others
+			if x >= z {
+				x++
+			}
+			if y >= z {
+				y++
+			}
+			ks.minPlus(d[tile(x, y):], s, d[tile(x, z):], s, d[tile(z, y):], s, w, w, w)
+		})
+		if err != nil {
+			return err
+		}
+		if opt.Progress != nil {
+			opt.Progress(float64(z+1) / float64(used))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package cpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// NegativeCycleError reports a negative cycle through Vertex.
+type NegativeCycleError struct{ Vertex int }
+
+func (e *NegativeCycleError) Error() string {
+	return fmt.Sprintf("negative cycle through vertex %d", e.Vertex)
+}
+
+// NewSuccessors returns the initial successor matrix of m (row stride
+// m.Stride): j for an arc i→j, i on the diagonal, -1 where there is no arc.
+func NewSuccessors[T Lane](m *Matrix[T]) []int32 {
+	next := make([]int32, len(m.Data))
+	for i := 0; i < m.Stride; i++ {
+		row := m.Data[i*m.Stride : (i+1)*m.Stride]
+		nrow := next[i*m.Stride : (i+1)*m.Stride]
+		for j, d := range row {
+			if d != m.Inf || i == j {
+				nrow[j] = int32(j)
+			} else {
+				nrow[j] = -1
+			}
+		}
+	}
+	return next
+}
+
+// FloydWarshall is the textbook triple loop, kept simple on purpose: it is
+// the oracle the other engines are tested against. It never adds infinity,
+// clamps integer underflow, and checks the diagonal after every k so that a
+// negative cycle is reported as soon as it closes. next, when not nil, is a
+// successor matrix from NewSuccessors that it keeps up to date.
+func FloydWarshall[T Lane](ctx context.Context, m *Matrix[T], next []int32, progress func(float64)) error {
+	n, s, inf := m.N, m.Stride, m.Inf
+	lowest := lowestOf[T]()
+	d := m.Data
+	for k := 0; k < n; k++ {
+		if k%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(float64(k) / float64(n))
+			}
+		}
+		rowK := d[k*s : k*s+n]
+		for i := 0; i < n; i++ {
+			dik := d[i*s+k]
+			if dik == inf {
+				continue
+			}
+			rowI := d[i*s : i*s+n]
+			for j, dkj := range rowK {
+				if dkj == inf {
+					continue
+				}
+				sum := dik + dkj
+				if dik < 0 && dkj < 0 && sum >= 0 { // integer underflow
+					sum = lowest
+				}
+				if sum < rowI[j] {
+					rowI[j] = sum
+					if next != nil {
+						next[i*s+j] = next[i*s+k]
+					}
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			if d[i*s+i] < 0 {
+				return &NegativeCycleError{Vertex: i}
+			}
+		}
+	}
+	return nil
+}
+
+func lowestOf[T Lane]() T {
+	var z T
+	switch any(z).(type) {
+	case int32:
+		v := int32(math.MinInt32)
+		return T(v)
+	case int64:
+		v := int64(math.MinInt64)
+		return T(v)
+	}
+	return T(math.Inf(-1))
+}

@@ -1,0 +1,263 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/apsp/apsp/graph"
+)
+
+// Lane is the element type of a distance matrix.
+type Lane interface {
+	~int32 | ~int64 | ~float64
+}
+
+// LaneKind names a lane type.
+type LaneKind int
+
+const (
+	Int32 LaneKind = iota
+	Int64
+	Float64
+)
+
+func (k LaneKind) String() string {
+	switch k {
+	case Int32:
+		return "int32"
+	case Int64:
+		return "int64"
+	case Float64:
+		return "float64"
+	}
+	return fmt.Sprintf("LaneKind(%d)", int(k))
+}
+
+// Bytes returns the size of one lane.
+func (k LaneKind) Bytes() int {
+	if k == Int32 {
+		return 4
+	}
+	return 8
+}
+
+// Infinity values of the integer lanes: half the range, so that the sum of two
+// stored values never overflows.
+const (
+	Inf32 int32 = 1<<30 - 1
+	Inf64 int64 = 1<<62 - 1
+)
+
+// ErrWeightsTooLarge is returned when integer path lengths could exceed what
+// 64-bit lanes represent exactly.
+var ErrWeightsTooLarge = errors.New("integer weights too large for exact 64-bit distances")
+
+// Plan says which lanes hold a graph's distances and the bounds that make
+// them safe.
+type Plan struct {
+	Lanes LaneKind
+	// MaxReal and MinReal bound every real (finite) integer distance; any
+	// value above MaxReal after a run comes from infinity.
+	MaxReal, MinReal int64
+	// Negative reports negative arcs, which need the negative-cycle check and
+	// Normalize after the run.
+	Negative bool
+}
+
+// PlanLanes chooses the narrowest exact lanes for g: int32 when every path
+// length provably fits, else int64, else an error; float64 for float weights.
+func PlanLanes(g *graph.Graph) (Plan, error) {
+	if g.Kind() == graph.FloatWeights {
+		lo, _ := g.FloatWeightRange()
+		return Plan{Lanes: Float64, Negative: lo < 0 || hasNegLoop(g)}, nil
+	}
+	n := uint64(max(g.N()-1, 0))
+	var sumPos, sumNeg uint64 // saturating
+	var maxPos, maxNeg uint64
+	lo, hi := g.IntWeightRange()
+	if hi > 0 {
+		maxPos = uint64(hi)
+	}
+	if lo < 0 {
+		maxNeg = uint64(-(lo + 1)) + 1 // safe for MinInt64
+	}
+	if g.Kind() == graph.Unweighted {
+		sumPos = uint64(g.Arcs())
+	} else {
+		for u := 0; u < g.N(); u++ {
+			for _, w := range g.IntWeights(u) {
+				if w > 0 {
+					sumPos = satAdd(sumPos, uint64(w))
+				} else if w < 0 {
+					sumNeg = satAdd(sumNeg, uint64(-(w+1))+1)
+				}
+			}
+		}
+	}
+	if !g.Directed() {
+		// Each undirected edge is stored twice but a simple path uses it once.
+		sumPos /= 2
+		sumNeg /= 2
+	}
+	maxReal := min(satMul(n, maxPos), sumPos)
+	minReal := min(satMul(n, maxNeg), sumNeg)
+	span := satAdd(maxReal, minReal)
+	p := Plan{Negative: minReal > 0 || hasNegLoop(g)}
+	switch {
+	case span < uint64(Inf32):
+		p.Lanes = Int32
+	case span < uint64(Inf64):
+		p.Lanes = Int64
+	default:
+		return Plan{}, fmt.Errorf("%w: path lengths may span %s..%s", ErrWeightsTooLarge, fmtNeg(minReal), fmtSat(maxReal))
+	}
+	p.MaxReal, p.MinReal = int64(maxReal), -int64(minReal)
+	return p, nil
+}
+
+func hasNegLoop(g *graph.Graph) bool { _, ok := g.NegativeSelfLoop(); return ok }
+
+func satAdd(a, b uint64) uint64 {
+	s, c := bits.Add64(a, b, 0)
+	if c != 0 {
+		return math.MaxUint64
+	}
+	return s
+}
+
+func satMul(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return math.MaxUint64
+	}
+	return lo
+}
+
+func fmtSat(x uint64) string {
+	if x == math.MaxUint64 {
+		return "beyond 2^64"
+	}
+	return fmt.Sprint(x)
+}
+
+func fmtNeg(x uint64) string {
+	if x == 0 {
+		return "0"
+	}
+	return "-" + fmtSat(x)
+}
+
+// Matrix is a dense distance matrix of n vertices stored row-major with a
+// row stride of Stride >= N (padding rows and columns are isolated vertices).
+type Matrix[T Lane] struct {
+	N, Stride int
+	Data      []T
+	Inf       T
+}
+
+// InfOf returns the infinity of lane type T.
+func InfOf[T Lane]() T {
+	var z T
+	switch any(z).(type) {
+	case int32:
+		inf := Inf32
+		return T(inf)
+	case int64:
+		inf := Inf64
+		return T(inf)
+	}
+	return T(math.Inf(1))
+}
+
+// Row returns the first N entries of row i.
+func (m *Matrix[T]) Row(i int) []T { return m.Data[i*m.Stride : i*m.Stride+m.N] }
+
+// At returns the entry (i, j).
+func (m *Matrix[T]) At(i, j int) T { return m.Data[i*m.Stride+j] }
+
+// MatrixBytes returns the bytes of a stride×stride matrix of the given lanes,
+// or an error when the count overflows.
+func MatrixBytes(stride int, lanes LaneKind) (uint64, error) {
+	hi, cells := bits.Mul64(uint64(stride), uint64(stride))
+	hi2, b := bits.Mul64(cells, uint64(lanes.Bytes()))
+	if hi != 0 || hi2 != 0 || b > math.MaxInt64 {
+		return 0, fmt.Errorf("a %d×%d distance matrix: %w", stride, stride, graph.ErrTooLarge)
+	}
+	return b, nil
+}
+
+// NewMatrix returns the initial distance matrix of g: 0 on the diagonal, the
+// arc lengths, Inf elsewhere, padded to stride.
+func NewMatrix[T Lane](g *graph.Graph, stride int) (*Matrix[T], error) {
+	n := g.N()
+	if stride < n {
+		stride = n
+	}
+	var z T
+	var lanes LaneKind
+	switch any(z).(type) {
+	case int32:
+		lanes = Int32
+	case int64:
+		lanes = Int64
+	default:
+		lanes = Float64
+	}
+	if _, err := MatrixBytes(stride, lanes); err != nil {
+		return nil, err
+	}
+	m := &Matrix[T]{N: n, Stride: stride, Inf: InfOf[T]()}
+	m.Data = make([]T, stride*stride)
+	for i := range m.Data {
+		m.Data[i] = m.Inf
+	}
+	for i := 0; i < stride; i++ {
+		m.Data[i*stride+i] = 0
+	}
+	for u := 0; u < n; u++ {
+		row := m.Data[u*stride:]
+		switch g.Kind() {
+		case graph.Unweighted:
+			for _, v := range g.Neighbors(u) {
+				row[v] = 1
+			}
+		case graph.IntWeights:
+			ws := g.IntWeights(u)
+			for i, v := range g.Neighbors(u) {
+				row[v] = T(ws[i])
+			}
+		case graph.FloatWeights:
+			ws := g.FloatWeights(u)
+			for i, v := range g.Neighbors(u) {
+				row[v] = T(ws[i])
+			}
+		}
+	}
+	return m, nil
+}
+
+// Normalize sets every integer entry above maxReal to Inf: with negative
+// weights, Inf plus a negative length can be stored slightly below Inf, and
+// PlanLanes guarantees that such values stay above every real distance.
+func Normalize[T Lane](m *Matrix[T], maxReal int64) {
+	if m.Inf != InfOf[T]() || isFloat[T]() {
+		return
+	}
+	limit := T(maxReal)
+	for i := 0; i < m.N; i++ {
+		row := m.Row(i)
+		for j, d := range row {
+			if d > limit {
+				row[j] = m.Inf
+			}
+		}
+	}
+}
+
+func isFloat[T Lane]() bool {
+	var z T
+	_, ok := any(z).(float64)
+	return ok
+}
