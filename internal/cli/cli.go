@@ -1,0 +1,189 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1 // bad input or a failed computation
+	exitUsage = 2 // bad usage
+)
+
+// env is what a command runs with.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// usageError marks errors that come from how the command was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+type command struct {
+	name    string
+	args    string // synopsis after the name
+	short   string
+	long    string
+	example string
+	run     func(e *env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"stats", "[flags] FILE", "every summary measure at once (the main job)",
+			"Computes all-pairs shortest paths and prints vertices, edges, connectivity,\ndiameter, radius, ASPL, reachable pairs, center and periphery.",
+			"apsp stats testdata/karate.txt\n  apsp stats --json --reachable graph.mtx", runStats},
+		{"diameter", "[flags] FILE", "just the diameter, for scripts",
+			"Prints the largest distance over ordered pairs u≠v (inf when disconnected,\nunless --reachable).", "apsp diameter testdata/karate.txt", runDiameter},
+		{"aspl", "[flags] FILE", "just the average shortest path length",
+			"Prints the mean distance over ordered pairs u≠v (inf when disconnected,\nunless --reachable).", "apsp aspl testdata/karate.txt", runASPL},
+		{"ecc", "[flags] FILE", "the eccentricity of every vertex",
+			"Prints one 'vertex eccentricity' line per vertex, or JSON with --json.", "apsp ecc testdata/karate.txt", runEcc},
+		{"dist", "[flags] FILE [-o OUT]", "the distance matrix",
+			"Writes the distance matrix as tab-separated rows (unreachable: inf), or with\n-o OUT.npy a NumPy array: int32 (int64 when needed) with -1 for unreachable,\nor float64 with inf. With negative weights -1 is a real distance, so\nunreachable is then the dtype's minimum value instead (said on stderr).",
+			"apsp dist testdata/weighted.txt\n  apsp dist -o d.npy graph.txt", runDist},
+		{"path", "[flags] FILE U V", "one shortest path from U to V and its length",
+			"Prints the vertices of one shortest path from U to V and its length;\n\"no path\" and exit status 1 when there is none.", "apsp path testdata/karate.txt 0 33", runPath},
+		{"gen", "KIND [key=value...] [-o OUT]", "synthetic graphs",
+			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, else edge list; .gz compresses).",
+			"apsp gen regular n=1000 d=4 seed=7 -o r.txt\n  apsp gen grid a=10 b=20 weights=1..9", runGen},
+		{"info", "[flags] FILE", "vertices, arcs, directed, weights, degree range, components",
+			"Describes a graph file without computing distances.", "apsp info testdata/karate.txt", runInfo},
+	}
+}
+
+// Run runs apsp with the arguments after the program name and returns the
+// exit status.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		printUsage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := findCommand(args[1]); ok {
+				printCommandHelp(stdout, c, nil)
+				return exitOK
+			}
+			fmt.Fprintf(stderr, "apsp: unknown command %q\n", args[1])
+			return exitUsage
+		}
+		printUsage(stdout)
+		return exitOK
+	}
+	c, ok := findCommand(name)
+	if !ok {
+		fmt.Fprintf(stderr, "apsp: unknown command %q (run 'apsp help')\n", name)
+		return exitUsage
+	}
+	err := c.run(e, args[1:])
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "apsp %s: %v\nrun 'apsp %s -h' for help\n", name, err, name)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "apsp %s: %v\n", name, err)
+		return exitFail
+	}
+}
+
+func findCommand(name string) (command, bool) {
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "apsp: all-pairs shortest paths, diameter, ASPL, eccentricity and paths of graphs")
+	fmt.Fprintln(w, "\nusage: apsp COMMAND [flags] [args]\n\ncommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %-30s %s\n", c.name, c.args, c.short)
+	}
+	fmt.Fprintln(w, "\nRun 'apsp COMMAND -h' for a command's flags and an example.")
+	fmt.Fprintln(w, "Exit status: 0 success, 1 bad input or a failed computation, 2 bad usage.")
+}
+
+func printCommandHelp(w io.Writer, c command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: apsp %s %s\n\n%s\n\nexample:\n  %s\n", c.name, c.args, c.long, c.example)
+	if fs == nil {
+		fs = c.flags()
+	}
+	var b strings.Builder
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	if b.Len() > 0 {
+		fmt.Fprintf(w, "\nflags:\n%s", b.String())
+	}
+}
+
+// flags returns the command's flag set (for help only).
+func (c command) flags() *flag.FlagSet {
+	fs, _ := newFlags(c.name)
+	return fs.fs
+}
+
+// parseInterspersed parses flags that may come before, between or after the
+// positional arguments, as users type them ("apsp stats g.txt --json").
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0]) // a file, "-" for stdin, or a vertex id
+		args = args[1:]
+	}
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// openOutput creates path, or returns stdout for "" or "-".
+func openOutput(e *env, path string) (io.Writer, func() error, error) {
+	if path == "" || path == "-" {
+		return e.stdout, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, f.Close, nil
+}

@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCLI(t *testing.T) {
+	tests := []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		stdout   []string // substrings that must appear
+		stderr   []string
+		exactOut string // when set, the whole stdout
+	}{
+		{name: "karate diameter", args: []string{"diameter", "../../testdata/karate.txt"}, exactOut: "5\n"},
+		{name: "karate aspl", args: []string{"aspl", "../../testdata/karate.txt"}, stdout: []string{"2.40819964"}},
+		{name: "karate stats", args: []string{"stats", "../../testdata/karate.txt"},
+			stdout: []string{"vertices         34", "diameter         5", "radius           3", "connected        yes"}},
+		{name: "flags after file", args: []string{"diameter", "../../testdata/karate.txt", "--algo", "fw"}, exactOut: "5\n"},
+		{name: "weighted path", args: []string{"path", "../../testdata/weighted.txt", "0", "4"}, exactOut: "0 1 2 3 4\nlength 7\n"},
+		{name: "dimacs path is one-based", args: []string{"path", "../../testdata/small.gr", "1", "5"}, exactOut: "1 3 2 4 5\nlength 7\n"},
+		{name: "dimacs ecc", args: []string{"ecc", "../../testdata/small.gr"}, stdout: []string{"1 7\n"}},
+		{name: "no path", args: []string{"path", "../../testdata/disconnected.txt", "0", "4"}, code: 1, stderr: []string{"no path from 0 to 4"}},
+		{name: "disconnected", args: []string{"diameter", "../../testdata/disconnected.txt"}, exactOut: "inf\n"},
+		{name: "disconnected reachable", args: []string{"diameter", "--reachable", "../../testdata/disconnected.txt"}, exactOut: "2\n"},
+		{name: "disconnected aspl reachable", args: []string{"aspl", "--reachable", "../../testdata/disconnected.txt"},
+			// triangle: 6 pairs of 1; path 3-4-5: 4 pairs of 1 and 2 of 2 -> 14/12
+			exactOut: "1.1666666666666667\n"},
+		{name: "negative cycle", args: []string{"stats", "../../testdata/negcycle.gr"}, code: 1, stderr: []string{"negative cycle through vertex"}},
+		{name: "negative cycle fw", args: []string{"stats", "--algo", "fw", "../../testdata/negcycle.gr"}, code: 1, stderr: []string{"negative cycle"}},
+		{name: "parse error", args: []string{"stats", "../../testdata/bad.txt"}, code: 1, stderr: []string{"bad.txt:3:"}},
+		{name: "missing file", args: []string{"stats", "nope.txt"}, code: 1, stderr: []string{"nope.txt"}},
+		{name: "stdin", stdin: "0 1\n1 2\n2 3\n", args: []string{"diameter", "-"}, exactOut: "3\n"},
+		{name: "directed stdin", stdin: "0 1\n1 2\n2 0\n", args: []string{"diameter", "--directed", "-"}, exactOut: "2\n"},
+		{name: "unknown command", args: []string{"frobnicate"}, code: 2, stderr: []string{"unknown command"}},
+		{name: "no args", args: nil, code: 2, stderr: []string{"usage"}},
+		{name: "bad flag", args: []string{"stats", "--nope", "x"}, code: 2, stderr: []string{"flag provided but not defined"}},
+		{name: "bad algo", args: []string{"stats", "--algo", "magic", "../../testdata/karate.txt"}, code: 2, stderr: []string{"--algo"}},
+		{name: "too many args", args: []string{"diameter", "a", "b"}, code: 2},
+		{name: "help", args: []string{"help"}, stdout: []string{"stats", "diameter", "gen"}},
+		{name: "command help", args: []string{"stats", "-h"}, stdout: []string{"example:", "--reachable"}},
+		{name: "gen help", args: []string{"gen", "-h"}, stdout: []string{"petersen", "regular"}},
+		{name: "gen petersen", args: []string{"gen", "petersen"}, stdout: []string{"0 1"}},
+		{name: "gen bad", args: []string{"gen", "regular", "n=5", "d=3"}, code: 2},
+		{name: "info", args: []string{"info", "../../testdata/disconnected.txt"}, stdout: []string{"components  2"}},
+		{name: "info directed", args: []string{"info", "../../testdata/small.gr"}, stdout: []string{"strong components  1"}},
+		{name: "dist tsv", args: []string{"dist", "../../testdata/disconnected.txt"}, stdout: []string{"0\t1\t1\tinf\tinf\tinf\n"}},
+		{name: "gpu device", args: []string{"stats", "--device", "gpu", "../../testdata/karate.txt"}, code: 1, stderr: []string{"GPU"}},
+		{name: "one-based", stdin: "1 2\n2 3\n", args: []string{"path", "--one-based", "-", "1", "3"}, exactOut: "1 2 3\nlength 2\n"},
+		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := run(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errs)
+			}
+			if tt.exactOut != "" && out != tt.exactOut {
+				t.Fatalf("stdout %q, want %q", out, tt.exactOut)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(out, s) {
+					t.Fatalf("stdout lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(errs, s) {
+					t.Fatalf("stderr lacks %q:\n%s", s, errs)
+				}
+			}
+		})
+	}
+}
+
+func TestStatsJSON(t *testing.T) {
+	code, out, errs := run(t, "", "stats", "--json", "../../testdata/disconnected.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"vertices", "arcs", "directed", "weighted", "connected", "diameter", "radius", "aspl", "reachable_pairs", "algorithm", "device", "seconds"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if m["diameter"] != nil || m["aspl"] != nil || m["connected"] != false {
+		t.Errorf("disconnected graph: diameter %v aspl %v connected %v", m["diameter"], m["aspl"], m["connected"])
+	}
+	if m["reachable_pairs"] != 12.0 {
+		t.Errorf("reachable_pairs = %v, want 12", m["reachable_pairs"])
+	}
+}
+
+func TestDistNPY(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "d.npy")
+	code, _, errs := run(t, "", "dist", "../../testdata/disconnected.txt", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("\x93NUMPY\x01\x00")) {
+		t.Fatalf("not an npy file: %q", b[:10])
+	}
+	hlen := int(binary.LittleEndian.Uint16(b[8:10]))
+	header := string(b[10 : 10+hlen])
+	if !strings.Contains(header, "'descr': '<i4'") || !strings.Contains(header, "'shape': (6, 6)") || (10+hlen)%64 != 0 {
+		t.Fatalf("bad header %q", header)
+	}
+	data := b[10+hlen:]
+	if len(data) != 36*4 {
+		t.Fatalf("%d data bytes, want %d", len(data), 36*4)
+	}
+	at := func(i, j int) int32 { return int32(binary.LittleEndian.Uint32(data[(i*6+j)*4:])) }
+	if at(0, 1) != 1 || at(0, 3) != -1 || at(3, 5) != 2 || at(4, 4) != 0 {
+		t.Fatalf("wrong values: d(0,1)=%d d(0,3)=%d d(3,5)=%d", at(0, 1), at(0, 3), at(3, 5))
+	}
+}
+
+func TestGenRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"g.txt", "g.mtx", "g.gr", "g.txt.gz"} {
+		p := filepath.Join(dir, name)
+		if code, _, errs := run(t, "", "gen", "grid", "a=4", "b=6", "weights=1..1", "-o", p); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errs)
+		}
+		// A 4×6 grid has diameter 4+6-2 = 8 (as a .gr it is directed with both arcs).
+		code, out, errs := run(t, "", "diameter", p)
+		if code != 0 || out != "8\n" {
+			t.Fatalf("%s: diameter %q exit %d: %s", name, out, code, errs)
+		}
+	}
+}

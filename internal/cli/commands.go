@@ -1,0 +1,480 @@
+package cli
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/npy"
+)
+
+func mustCommand(name string) command {
+	c, _ := findCommand(name)
+	return c
+}
+
+// computeStats is shared by stats, diameter and aspl.
+func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, string, error) {
+	f, _ := newFlags(name)
+	pos, err := f.parse(e, mustCommand(name), args, 1, 1)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	opt, bar, err := f.options(e, name)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	g, err := f.readGraph(e, pos[0])
+	if err != nil {
+		return nil, nil, "", err
+	}
+	s, err := apsp.ComputeStats(e.ctx, g, opt)
+	bar.Done()
+	return s, f, pos[0], err
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func runStats(e *env, args []string) error {
+	s, f, path, err := computeStats(e, "stats", args)
+	if err != nil {
+		return err
+	}
+	base := f.base(path)
+	if f.json {
+		out := *s
+		out.Center = shift(s.Center, base)
+		out.Periphery = shift(s.Periphery, base)
+		return writeJSON(e.stdout, out)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	kind := "undirected"
+	if s.Directed {
+		kind = "directed"
+	}
+	fmt.Fprintf(tw, "vertices\t%d\n", s.Vertices)
+	fmt.Fprintf(tw, "edges\t%d (%s, %d arcs)\n", s.Edges, kind, s.Arcs)
+	fmt.Fprintf(tw, "weighted\t%v\n", yesNo(s.Weighted))
+	conn := "connected"
+	if s.Directed {
+		conn = "strongly connected"
+	}
+	fmt.Fprintf(tw, "%s\t%s\n", conn, yesNo(s.Connected))
+	if s.Reachable {
+		fmt.Fprintf(tw, "measures over\treachable pairs only\n")
+	}
+	fmt.Fprintf(tw, "diameter\t%v\n", s.Diameter)
+	fmt.Fprintf(tw, "radius\t%v\n", s.Radius)
+	fmt.Fprintf(tw, "aspl\t%v\n", s.ASPL)
+	fmt.Fprintf(tw, "reachable pairs\t%d of %d\n", s.ReachablePairs, int64(s.Vertices)*int64(s.Vertices-1))
+	fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, base))
+	fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, base))
+	fmt.Fprintf(tw, "algorithm\t%s (%s, %s lanes, %d threads)\n", s.Algorithm, s.Device, s.Lanes, s.Threads)
+	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
+	return tw.Flush()
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func shift(vs []int, base int) []int {
+	out := make([]int, len(vs))
+	for i, v := range vs {
+		out[i] = v + base
+	}
+	return out
+}
+
+// vertexList prints up to 10 vertices and the count.
+func vertexList(vs []int, base int) string {
+	const show = 10
+	var b strings.Builder
+	for i, v := range vs {
+		if i == show {
+			b.WriteString(" ...")
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(v + base))
+	}
+	if len(vs) > show {
+		fmt.Fprintf(&b, " (%d vertices)", len(vs))
+	}
+	return b.String()
+}
+
+func runDiameter(e *env, args []string) error {
+	s, f, _, err := computeStats(e, "diameter", args)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return writeJSON(e.stdout, map[string]any{"diameter": s.Diameter, "connected": s.Connected})
+	}
+	_, err = fmt.Fprintln(e.stdout, s.Diameter)
+	return err
+}
+
+func runASPL(e *env, args []string) error {
+	s, f, _, err := computeStats(e, "aspl", args)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return writeJSON(e.stdout, map[string]any{"aspl": s.ASPL, "connected": s.Connected, "reachable_pairs": s.ReachablePairs})
+	}
+	_, err = fmt.Fprintln(e.stdout, s.ASPL)
+	return err
+}
+
+func runEcc(e *env, args []string) error {
+	f, _ := newFlags("ecc")
+	pos, err := f.parse(e, mustCommand("ecc"), args, 1, 1)
+	if err != nil {
+		return err
+	}
+	opt, bar, err := f.options(e, "ecc")
+	if err != nil {
+		return err
+	}
+	g, err := f.readGraph(e, pos[0])
+	if err != nil {
+		return err
+	}
+	ecc, err := apsp.Eccentricities(e.ctx, g, opt)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	base := f.base(pos[0])
+	if f.json {
+		type row struct {
+			Vertex       int         `json:"vertex"`
+			Eccentricity apsp.Length `json:"eccentricity"`
+		}
+		rows := make([]row, len(ecc))
+		for v, x := range ecc {
+			rows[v] = row{v + base, x}
+		}
+		return writeJSON(e.stdout, rows)
+	}
+	bw := bufio.NewWriter(e.stdout)
+	for v, x := range ecc {
+		fmt.Fprintf(bw, "%d %v\n", v+base, x)
+	}
+	return bw.Flush()
+}
+
+func runDist(e *env, args []string) error {
+	f, _ := newFlags("dist")
+	pos, err := f.parse(e, mustCommand("dist"), args, 1, 1)
+	if err != nil {
+		return err
+	}
+	opt, bar, err := f.options(e, "dist")
+	if err != nil {
+		return err
+	}
+	g, err := f.readGraph(e, pos[0])
+	if err != nil {
+		return err
+	}
+	d, err := apsp.AllPairs(e.ctx, g, opt)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	w, closeOut, err := openOutput(e, f.out)
+	if err != nil {
+		return err
+	}
+	if strings.HasSuffix(strings.ToLower(f.out), ".npy") {
+		err = writeNPY(e, w, d, g.HasNegativeWeights())
+	} else {
+		err = writeTSV(w, d)
+	}
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func writeTSV(w io.Writer, d *apsp.Distances) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	n := d.N()
+	var buf []byte
+	for u := 0; u < n; u++ {
+		buf = buf[:0]
+		for v := 0; v < n; v++ {
+			if v > 0 {
+				buf = append(buf, '\t')
+			}
+			buf = append(buf, d.At(u, v).String()...)
+		}
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// writeNPY writes int32/int64 with -1 for unreachable (the dtype's minimum
+// when negative weights make -1 a real distance), or float64 with inf.
+func writeNPY(e *env, w io.Writer, d *apsp.Distances, negative bool) error {
+	n := d.N()
+	if !d.Exact() {
+		nw, err := npy.NewWriter(w, npy.Float64, n, n)
+		if err != nil {
+			return err
+		}
+		row := make([]float64, n)
+		for u := 0; u < n; u++ {
+			for v := range row {
+				row[v] = d.Float(u, v)
+			}
+			if err := nw.WriteFloatRow(row); err != nil {
+				return err
+			}
+		}
+		return nw.Flush()
+	}
+	dtype, unreachable := npy.Int32, int64(-1)
+	if d.Lanes() == "int64" {
+		dtype = npy.Int64
+	}
+	if negative {
+		unreachable = -1 << 31
+		if dtype == npy.Int64 {
+			unreachable = -1 << 63
+		}
+		fmt.Fprintf(e.stderr, "apsp dist: negative weights: unreachable pairs are written as %d, not -1\n", unreachable)
+	}
+	nw, err := npy.NewWriter(w, dtype, n, n)
+	if err != nil {
+		return err
+	}
+	row := make([]int64, n)
+	for u := 0; u < n; u++ {
+		for v := range row {
+			x, ok := d.Int(u, v)
+			if !ok {
+				x = unreachable
+			}
+			row[v] = x
+		}
+		if err := nw.WriteIntRow(row); err != nil {
+			return err
+		}
+	}
+	return nw.Flush()
+}
+
+func runPath(e *env, args []string) error {
+	f, _ := newFlags("path")
+	pos, err := f.parse(e, mustCommand("path"), args, 3, 3)
+	if err != nil {
+		return err
+	}
+	base := f.base(pos[0])
+	var uv [2]int
+	for i, s := range pos[1:] {
+		x, err := strconv.Atoi(s)
+		if err != nil {
+			return usagef("vertex %q is not an integer", s)
+		}
+		uv[i] = x - base
+	}
+	opt, bar, err := f.options(e, "path")
+	if err != nil {
+		return err
+	}
+	g, err := f.readGraph(e, pos[0])
+	if err != nil {
+		return err
+	}
+	for i, x := range uv {
+		if x < 0 || x >= g.N() {
+			return fmt.Errorf("vertex %s out of range %d..%d", pos[1+i], base, g.N()-1+base)
+		}
+	}
+	p, err := apsp.ShortestPath(e.ctx, g, uv[0], uv[1], opt)
+	bar.Done()
+	if errors.Is(err, apsp.ErrNoPath) {
+		return fmt.Errorf("no path from %s to %s", pos[1], pos[2])
+	}
+	if err != nil {
+		return err
+	}
+	p.Vertices = shift(p.Vertices, base)
+	if f.json {
+		return writeJSON(e.stdout, p)
+	}
+	strs := make([]string, len(p.Vertices))
+	for i, v := range p.Vertices {
+		strs[i] = strconv.Itoa(v)
+	}
+	_, err = fmt.Fprintf(e.stdout, "%s\nlength %v\n", strings.Join(strs, " "), p.Length)
+	return err
+}
+
+func runGen(e *env, args []string) error {
+	f, _ := newFlags("gen")
+	c := mustCommand("gen")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		printGenHelp(e.stdout, c, f)
+		return flag.ErrHelp
+	}
+	pos, err := parseInterspersed(f.fs, args)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if len(pos) == 0 {
+		return usagef("want a kind: %s", genKindNames())
+	}
+	spec, err := gen.ParseSpec(pos[0], pos[1:])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	g, err := gen.Generate(spec)
+	if err != nil {
+		return err
+	}
+	w, closeOut, err := openOutput(e, f.out)
+	if err != nil {
+		return err
+	}
+	err = writeGraph(w, f.out, g)
+	if cerr := closeOut(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func genKindNames() string {
+	var names []string
+	for _, k := range gen.Kinds() {
+		names = append(names, k.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func printGenHelp(w io.Writer, c command, f *flagSet) {
+	printCommandHelp(w, c, f.fs)
+	fmt.Fprintln(w, "\nkinds:")
+	for _, k := range gen.Kinds() {
+		fmt.Fprintf(w, "  %s %s\n      %s\n      e.g. %s\n", k.Name, k.Params, k.Description, k.Example)
+	}
+	fmt.Fprintln(w, "\noptions for every kind: weights=LO..HI (integers, or floats if written with a point),")
+	fmt.Fprintln(w, "seed=N (reproducible; default 1), directed")
+}
+
+// writeGraph writes g in the format path's extension names.
+func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
+	if strings.HasSuffix(strings.ToLower(path), ".gz") {
+		zw := gzip.NewWriter(w)
+		defer func() {
+			if cerr := zw.Close(); err == nil {
+				err = cerr
+			}
+		}()
+		w = zw
+	}
+	switch graph.FormatFromName(path) {
+	case graph.FormatMatrixMarket:
+		return graph.WriteMatrixMarket(w, g)
+	case graph.FormatDIMACS:
+		return graph.WriteDIMACS(w, g)
+	}
+	return graph.WriteEdgeList(w, g)
+}
+
+// graphInfo is what info prints.
+type graphInfo struct {
+	Vertices         int     `json:"vertices"`
+	Arcs             int     `json:"arcs"`
+	Edges            int     `json:"edges"`
+	Directed         bool    `json:"directed"`
+	Weights          string  `json:"weights"`
+	MinWeight        *string `json:"min_weight"`
+	MaxWeight        *string `json:"max_weight"`
+	NegativeSelfLoop bool    `json:"negative_self_loop"`
+	MinDegree        int     `json:"min_out_degree"`
+	MaxDegree        int     `json:"max_out_degree"`
+	Components       int     `json:"components"`
+	StrongComponents int     `json:"strong_components"`
+}
+
+func runInfo(e *env, args []string) error {
+	f, _ := newFlags("info")
+	pos, err := f.parse(e, mustCommand("info"), args, 1, 1)
+	if err != nil {
+		return err
+	}
+	g, err := f.readGraph(e, pos[0])
+	if err != nil {
+		return err
+	}
+	info := graphInfo{Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(),
+		Weights: g.Kind().String(), Components: g.WeakComponents(), StrongComponents: g.StrongComponents()}
+	_, info.NegativeSelfLoop = g.NegativeSelfLoop()
+	info.MinDegree, info.MaxDegree = g.DegreeRange()
+	if g.Weighted() && g.Arcs() > 0 {
+		var lo, hi string
+		if g.Kind() == graph.IntWeights {
+			l, h := g.IntWeightRange()
+			lo, hi = strconv.FormatInt(l, 10), strconv.FormatInt(h, 10)
+		} else {
+			l, h := g.FloatWeightRange()
+			lo, hi = strconv.FormatFloat(l, 'g', -1, 64), strconv.FormatFloat(h, 'g', -1, 64)
+		}
+		info.MinWeight, info.MaxWeight = &lo, &hi
+	}
+	if f.json {
+		return writeJSON(e.stdout, info)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "vertices\t%d\n", info.Vertices)
+	fmt.Fprintf(tw, "edges\t%d (%d arcs)\n", info.Edges, info.Arcs)
+	fmt.Fprintf(tw, "directed\t%s\n", yesNo(info.Directed))
+	w := info.Weights
+	if info.MinWeight != nil {
+		w += fmt.Sprintf(", %s..%s", *info.MinWeight, *info.MaxWeight)
+	}
+	if info.NegativeSelfLoop {
+		w += " (a negative self-loop: a negative cycle)"
+	}
+	fmt.Fprintf(tw, "weights\t%s\n", w)
+	deg := "degree"
+	if g.Directed() {
+		deg = "out-degree"
+	}
+	fmt.Fprintf(tw, "%s\t%d..%d\n", deg, info.MinDegree, info.MaxDegree)
+	if g.Directed() {
+		fmt.Fprintf(tw, "weak components\t%d\n", info.Components)
+		fmt.Fprintf(tw, "strong components\t%d\n", info.StrongComponents)
+	} else {
+		fmt.Fprintf(tw, "components\t%d\n", info.Components)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/progress"
+)
+
+// flagSet holds every flag a command may take; each command registers the
+// groups it uses.
+type flagSet struct {
+	fs *flag.FlagSet
+
+	// input
+	format     string
+	directed   bool
+	oneBased   bool
+	unweighted bool
+	vertices   int
+	// computation
+	algo      string
+	threads   int
+	tile      int
+	reachable bool
+	device    string
+	quiet     bool
+	// output
+	json bool
+	out  string
+}
+
+// newFlags returns the flag set of a command.
+func newFlags(cmd string) (*flagSet, error) {
+	f := &flagSet{fs: flag.NewFlagSet(cmd, flag.ContinueOnError)}
+	f.fs.SetOutput(io.Discard)
+	fs := f.fs
+	if cmd == "gen" {
+		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, else edge list; .gz compresses)")
+		return f, nil
+	}
+	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, or auto (from the extension)")
+	fs.BoolVar(&f.directed, "directed", false, "edge list arcs are one-way (.mtx general and .gr are always directed)")
+	fs.BoolVar(&f.oneBased, "one-based", false, "edge list ids start at 1 (vertex ids in the output then do too)")
+	fs.BoolVar(&f.unweighted, "unweighted", false, "ignore weights: every edge has length 1")
+	fs.IntVar(&f.vertices, "vertices", 0, "edge lists: at least `N` vertices (default largest id + 1)")
+	if cmd == "info" {
+		fs.BoolVar(&f.json, "json", false, "print JSON")
+		return f, nil
+	}
+	fs.StringVar(&f.algo, "algo", "auto", "engine: "+strings.Join(apsp.AlgorithmNames(), ", "))
+	fs.IntVar(&f.threads, "threads", 0, "CPU threads (default all cores)")
+	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64)")
+	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu or gpu:N")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	if cmd != "dist" && cmd != "path" {
+		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
+	}
+	if cmd != "dist" {
+		fs.BoolVar(&f.json, "json", false, "print JSON")
+	}
+	if cmd == "dist" {
+		fs.StringVar(&f.out, "o", "", "write to `FILE`: .npy for a NumPy array, anything else for TSV")
+	}
+	return f, nil
+}
+
+// parse parses args, prints help for -h, and checks the positional count.
+func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([]string, error) {
+	pos, err := parseInterspersed(f.fs, args)
+	if err == flag.ErrHelp {
+		printCommandHelp(e.stdout, c, f.fs)
+		return nil, err
+	}
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if len(pos) < minPos || len(pos) > maxPos {
+		return nil, usagef("want %s, got %d argument(s)", c.args, len(pos))
+	}
+	if f.threads < 0 {
+		return nil, usagef("--threads must be >= 0")
+	}
+	if f.vertices < 0 {
+		return nil, usagef("--vertices must be >= 0")
+	}
+	return pos, nil
+}
+
+func (f *flagSet) readOptions() (graph.ReadOptions, error) {
+	format, err := graph.ParseFormat(f.format)
+	if err != nil {
+		return graph.ReadOptions{}, usagef("%v", err)
+	}
+	return graph.ReadOptions{Format: format, Directed: f.directed, OneBased: f.oneBased,
+		Unweighted: f.unweighted, Vertices: f.vertices}, nil
+}
+
+// readGraph reads the graph named on the command line ("-" is stdin).
+func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
+	opt, err := f.readOptions()
+	if err != nil {
+		return nil, err
+	}
+	if path == "-" {
+		return graph.Read(e.stdin, "stdin", opt)
+	}
+	return graph.ReadFile(path, opt)
+}
+
+// base is the offset of vertex ids in the output: 1 for --one-based and for
+// formats whose files count from 1 (.mtx, .gr), else 0.
+func (f *flagSet) base(path string) int {
+	format, _ := graph.ParseFormat(f.format)
+	if format == graph.FormatAuto {
+		format = graph.FormatFromName(path)
+	}
+	if f.oneBased || format == graph.FormatMatrixMarket || format == graph.FormatDIMACS {
+		return 1
+	}
+	return 0
+}
+
+// options turns the flags into library options with a progress bar.
+func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
+	switch {
+	case f.device == "auto" || f.device == "cpu":
+	case f.device == "gpu" || strings.HasPrefix(f.device, "gpu:"):
+		return apsp.Options{}, nil, fmt.Errorf("--device %s: this build has no GPU engine yet; use --device cpu or auto", f.device)
+	default:
+		return apsp.Options{}, nil, usagef("--device %q: want auto, cpu, gpu or gpu:N", f.device)
+	}
+	if !slices.Contains(apsp.AlgorithmNames(), f.algo) {
+		return apsp.Options{}, nil, usagef("--algo %q: want one of %s", f.algo, strings.Join(apsp.AlgorithmNames(), ", "))
+	}
+	bar := progress.New(e.stderr, label, !f.quiet && progress.IsTerminal(e.stderr))
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable}
+	if bar != nil {
+		opt.Progress = bar.Update
+	}
+	return opt, bar, nil
+}
