@@ -1,15 +1,11 @@
 package apsp
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"os"
-	"runtime/debug"
-	"strconv"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // checkMemory refuses a dense computation whose matrices cannot fit, with the
@@ -26,7 +22,7 @@ func checkMemory(n, stride int, lanes cpu.LaneKind, paths bool) error {
 		}
 		need += succ
 	}
-	avail, ok := availableMemory()
+	avail, ok := sysmem.Available()
 	if ok && need > avail {
 		what := "distance matrix"
 		if paths {
@@ -36,29 +32,6 @@ func checkMemory(n, stride int, lanes cpu.LaneKind, paths bool) error {
 			what, n, fmtBytes(need), lanes, fmtBytes(avail), graph.ErrTooLarge)
 	}
 	return nil
-}
-
-// availableMemory returns what the process may still allocate: the smaller
-// of MemAvailable in /proc/meminfo and the Go memory limit, when known.
-func availableMemory() (uint64, bool) {
-	avail, ok := uint64(0), false
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		for sc.Scan() {
-			f := bytes.Fields(sc.Bytes())
-			if len(f) >= 2 && string(f[0]) == "MemAvailable:" {
-				if kb, err := strconv.ParseUint(string(f[1]), 10, 64); err == nil {
-					avail, ok = kb*1024, true
-				}
-			}
-		}
-	}
-	if lim := debug.SetMemoryLimit(-1); lim > 0 && lim < 1<<62 {
-		if !ok || uint64(lim) < avail {
-			avail, ok = uint64(lim), true
-		}
-	}
-	return avail, ok
 }
 
 func fmtBytes(b uint64) string {

@@ -14,11 +14,14 @@ const MaxVertices = math.MaxInt32
 // ErrTooLarge is wrapped by errors about sizes that cannot be represented.
 var ErrTooLarge = errors.New("graph too large")
 
+// arc is 16 bytes: w holds an int64 weight, or a float64's bits once the
+// builder has seen a float weight.
 type arc struct {
 	u, v int32
 	w    int64
-	f    float64
 }
+
+func (a arc) float() float64 { return math.Float64frombits(uint64(a.w)) }
 
 // Builder collects edges and builds a Graph. The zero value is not usable;
 // call NewBuilder.
@@ -66,25 +69,47 @@ func (b *Builder) check(u, v int) error {
 	return nil
 }
 
-func (b *Builder) add(u, v int, w int64, f float64, negative bool) {
+func (b *Builder) add(u, v int, w int64, negative bool) {
 	if u == v {
 		if negative && b.negLoop < 0 {
 			b.negLoop = u
 		}
 		return
 	}
-	b.arcs = append(b.arcs, arc{int32(u), int32(v), w, f})
+	b.arcs = append(b.arcs, arc{int32(u), int32(v), w})
 	if !b.directed {
-		b.arcs = append(b.arcs, arc{int32(v), int32(u), w, f})
+		b.arcs = append(b.arcs, arc{int32(v), int32(u), w})
 	}
 }
+
+// toFloat switches the stored weights to float64 bits at the first float
+// weight.
+func (b *Builder) toFloat() {
+	if b.kind == FloatWeights {
+		return
+	}
+	for i := range b.arcs {
+		x := float64(1)
+		if b.kind == IntWeights {
+			x = float64(b.arcs[i].w)
+		}
+		b.arcs[i].w = int64(math.Float64bits(x))
+	}
+	b.kind = FloatWeights
+}
+
+func floatBits(x float64) int64 { return int64(math.Float64bits(x)) }
 
 // AddEdge adds an edge of length 1.
 func (b *Builder) AddEdge(u, v int) error {
 	if err := b.check(u, v); err != nil {
 		return err
 	}
-	b.add(u, v, 1, 1, false)
+	if b.kind == FloatWeights {
+		b.add(u, v, floatBits(1), false)
+	} else {
+		b.add(u, v, 1, false)
+	}
 	return nil
 }
 
@@ -93,10 +118,14 @@ func (b *Builder) AddIntEdge(u, v int, w int64) error {
 	if err := b.check(u, v); err != nil {
 		return err
 	}
-	if b.kind == Unweighted {
+	switch b.kind {
+	case Unweighted:
 		b.kind = IntWeights
+	case FloatWeights:
+		b.add(u, v, floatBits(float64(w)), w < 0)
+		return nil
 	}
-	b.add(u, v, w, float64(w), w < 0)
+	b.add(u, v, w, w < 0)
 	return nil
 }
 
@@ -108,58 +137,73 @@ func (b *Builder) AddFloatEdge(u, v int, w float64) error {
 	if err := b.check(u, v); err != nil {
 		return err
 	}
-	b.kind = FloatWeights
-	b.add(u, v, 0, w, w < 0)
+	b.toFloat()
+	b.add(u, v, floatBits(w), w < 0)
 	return nil
 }
 
-// Build sorts and deduplicates the arcs (parallel arcs keep the smallest
-// weight) and returns the graph. The builder is empty afterwards.
+// Build groups the arcs by tail with a counting sort, sorts each vertex's
+// arcs, deduplicates them (parallel arcs keep the smallest weight) and
+// returns the graph. The builder is empty afterwards.
 func (b *Builder) Build() *Graph {
 	kind := b.kind
 	arcs := b.arcs
 	b.arcs = nil
-	slices.SortFunc(arcs, func(x, y arc) int {
-		if c := cmp.Compare(x.u, y.u); c != 0 {
-			return c
-		}
+	g := &Graph{n: b.n, directed: b.directed, kind: kind, negLoop: b.negLoop}
+	g.offsets = make([]int, b.n+1)
+	for _, a := range arcs {
+		g.offsets[a.u+1]++
+	}
+	for u := 0; u < b.n; u++ {
+		g.offsets[u+1] += g.offsets[u]
+	}
+	byTail := make([]arc, len(arcs))
+	fill := make([]int, b.n)
+	copy(fill, g.offsets[:b.n])
+	for _, a := range arcs {
+		byTail[fill[a.u]] = a
+		fill[a.u]++
+	}
+	arcs, fill = nil, nil
+	cmpArc := func(x, y arc) int {
 		if c := cmp.Compare(x.v, y.v); c != 0 {
 			return c
 		}
 		if kind == FloatWeights {
-			return cmp.Compare(x.f, y.f)
+			return cmp.Compare(x.float(), y.float())
 		}
 		return cmp.Compare(x.w, y.w)
-	})
-	// Keep the first (smallest) of each run of equal (u, v).
-	out := arcs[:0]
-	for i, a := range arcs {
-		if i > 0 && a.u == arcs[i-1].u && a.v == arcs[i-1].v {
-			continue
-		}
-		out = append(out, a)
 	}
-	g := &Graph{n: b.n, directed: b.directed, kind: kind, negLoop: b.negLoop}
-	g.offsets = make([]int, b.n+1)
-	g.heads = make([]int32, len(out))
+	// Sort and deduplicate each vertex's arcs in place, compacting as we go.
+	out := 0
+	for u := 0; u < b.n; u++ {
+		seg := byTail[g.offsets[u]:g.offsets[u+1]]
+		slices.SortFunc(seg, cmpArc)
+		g.offsets[u] = out
+		for i, a := range seg {
+			if i > 0 && a.v == seg[i-1].v {
+				continue
+			}
+			byTail[out] = a
+			out++
+		}
+	}
+	g.offsets[b.n] = out
+	g.heads = make([]int32, out)
 	switch kind {
 	case IntWeights:
-		g.intW = make([]int64, len(out))
+		g.intW = make([]int64, out)
 	case FloatWeights:
-		g.floatW = make([]float64, len(out))
+		g.floatW = make([]float64, out)
 	}
-	for i, a := range out {
-		g.offsets[a.u+1]++
+	for i, a := range byTail[:out] {
 		g.heads[i] = a.v
 		switch kind {
 		case IntWeights:
 			g.intW[i] = a.w
 		case FloatWeights:
-			g.floatW[i] = a.f
+			g.floatW[i] = a.float()
 		}
-	}
-	for u := 0; u < b.n; u++ {
-		g.offsets[u+1] += g.offsets[u]
 	}
 	return g
 }
@@ -186,12 +230,12 @@ func (g *Graph) Transpose() *Graph {
 	b.arcs = make([]arc, 0, len(g.heads))
 	for u := 0; u < g.n; u++ {
 		for i, v := range g.Neighbors(u) {
-			a := arc{u: v, v: int32(u), w: 1, f: 1}
+			a := arc{u: v, v: int32(u), w: 1}
 			switch g.kind {
 			case IntWeights:
-				a.w, a.f = g.intW[g.offsets[u]+i], float64(g.intW[g.offsets[u]+i])
+				a.w = g.intW[g.offsets[u]+i]
 			case FloatWeights:
-				a.f = g.floatW[g.offsets[u]+i]
+				a.w = floatBits(g.floatW[g.offsets[u]+i])
 			}
 			b.arcs = append(b.arcs, a)
 		}

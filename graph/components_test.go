@@ -1,0 +1,52 @@
+package graph
+
+import "testing"
+
+func TestComponents(t *testing.T) {
+	tests := []struct {
+		name         string
+		directed     bool
+		n            int
+		edges        [][2]int
+		weak, strong int
+	}{
+		{"empty", false, 0, nil, 0, 0},
+		{"isolated", false, 3, nil, 3, 3},
+		{"two undirected", false, 6, [][2]int{{0, 1}, {1, 2}, {3, 4}, {4, 5}}, 2, 2},
+		{"directed path", true, 3, [][2]int{{0, 1}, {1, 2}}, 1, 3},
+		{"directed cycle", true, 3, [][2]int{{0, 1}, {1, 2}, {2, 0}}, 1, 1},
+		{"two cycles joined", true, 6, [][2]int{{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {4, 5}, {5, 3}}, 1, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := NewBuilder(tt.directed)
+			if err := b.SetVertices(tt.n); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range tt.edges {
+				if err := b.AddEdge(e[0], e[1]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g := b.Build()
+			if w, s := g.WeakComponents(), g.StrongComponents(); w != tt.weak || s != tt.strong {
+				t.Fatalf("weak %d strong %d, want %d %d", w, s, tt.weak, tt.strong)
+			}
+		})
+	}
+}
+
+// TestStrongComponentsDeep checks that a long directed cycle (deep DFS) does
+// not exhaust the stack.
+func TestStrongComponentsDeep(t *testing.T) {
+	const n = 1_000_000
+	b := NewBuilder(true)
+	for i := 0; i < n; i++ {
+		if err := b.AddEdge(i, (i+1)%n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := b.Build().StrongComponents(); s != 1 {
+		t.Fatalf("%d strong components, want 1", s)
+	}
+}

@@ -1,0 +1,321 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// fuzzMemLimit caps the vertex count a fuzzed header may claim (see
+// vertexLimit) at about 4M, so that Build's offsets stay small and fast.
+const fuzzMemLimit = 64 << 20
+
+// checkGraph asserts the invariants every graph Read returns must hold.
+func checkGraph(t *testing.T, g *Graph, directed bool) {
+	t.Helper()
+	if g.N() < 0 || g.N() > vertexLimit() {
+		t.Fatalf("N = %d out of 0..%d", g.N(), vertexLimit())
+	}
+	if g.Directed() != directed {
+		t.Fatalf("Directed() = %v, want %v", g.Directed(), directed)
+	}
+	arcs := 0
+	for u := range g.N() {
+		hs := g.Neighbors(u)
+		arcs += len(hs)
+		if g.Degree(u) != len(hs) {
+			t.Fatalf("Degree(%d) = %d, but %d neighbours", u, g.Degree(u), len(hs))
+		}
+		for i, v := range hs {
+			if v < 0 || int(v) >= g.N() {
+				t.Fatalf("arc %d>%d: head out of range 0..%d", u, v, g.N()-1)
+			}
+			if int(v) == u {
+				t.Fatalf("self-loop %d>%d kept", u, v)
+			}
+			if i > 0 && hs[i-1] >= v {
+				t.Fatalf("arcs of %d not strictly increasing: %v", u, hs)
+			}
+		}
+		iw, fw := g.IntWeights(u), g.FloatWeights(u)
+		switch g.Kind() {
+		case Unweighted:
+			if iw != nil || fw != nil {
+				t.Fatalf("unweighted graph has weights")
+			}
+		case IntWeights:
+			if len(iw) != len(hs) || fw != nil {
+				t.Fatalf("vertex %d: %d int weights for %d arcs", u, len(iw), len(hs))
+			}
+		case FloatWeights:
+			if len(fw) != len(hs) || iw != nil {
+				t.Fatalf("vertex %d: %d float weights for %d arcs", u, len(fw), len(hs))
+			}
+			for _, w := range fw {
+				if math.IsNaN(w) || math.IsInf(w, 0) {
+					t.Fatalf("vertex %d: weight %v", u, w)
+				}
+			}
+		default:
+			t.Fatalf("kind %v", g.Kind())
+		}
+		if !directed {
+			// Each edge is stored both ways with the same length.
+			for i, v := range hs {
+				j := g.ArcIndex(int(v), u)
+				if j < 0 || g.ArcFloat(int(v), j) != g.ArcFloat(u, i) {
+					t.Fatalf("edge %d-%d not symmetric", u, v)
+				}
+			}
+		}
+	}
+	if arcs != g.Arcs() {
+		t.Fatalf("Arcs() = %d, but %d neighbours in all", g.Arcs(), arcs)
+	}
+	if v, ok := g.NegativeSelfLoop(); ok && (v < 0 || v >= g.N()) {
+		t.Fatalf("NegativeSelfLoop() = %d out of range", v)
+	}
+}
+
+// limitMemory lowers the memory limit for the fuzz target's lifetime.
+func limitMemory(f *testing.F) {
+	old := debug.SetMemoryLimit(fuzzMemLimit)
+	f.Cleanup(func() { debug.SetMemoryLimit(old) })
+}
+
+func FuzzReadEdgeList(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "0 1\n", "0 1 2\n1 2 3\n", "# c\n% c\n\n0 1 2.5\n", "1 2\n2 3\n", "0 0 -1\n",
+		"0 1\n1 2 3\n", "0 x\n", "0 1 nan\n", "0 1 2 3\n", "-1 2\n", "0\t1\r\n", "4294967296 1\n",
+		"0 1 9223372036854775808\n", "0 1 -9223372036854775808\n", "0 1 1e400\n", "0 1 0x1p3\n",
+	} {
+		f.Add([]byte(s), false, false, false)
+		f.Add([]byte(s), true, true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, oneBased, unweighted bool) {
+		opt := ReadOptions{Format: FormatEdgeList, Directed: directed, OneBased: oneBased, Unweighted: unweighted}
+		g, err := Read(bytes.NewReader(data), "fuzz", opt)
+		if !bytes.HasPrefix(data, []byte(gzipMagic)) {
+			want, wantLine := refEdgeList(string(data), opt)
+			var pe *ParseError
+			switch {
+			case wantLine > 0 && (!errors.As(err, &pe) || pe.Line != wantLine):
+				t.Fatalf("got error %v, want one on line %d", err, wantLine)
+			case wantLine == 0 && err != nil:
+				t.Fatalf("got error %v, want none", err)
+			case wantLine == 0 && (dump(g) != dump(want) || g.N() != want.N() || g.Kind() != want.Kind()):
+				t.Fatalf("got N=%d %v %q, want N=%d %v %q", g.N(), g.Kind(), dump(g), want.N(), want.Kind(), dump(want))
+			}
+		}
+		if err != nil {
+			return
+		}
+		checkGraph(t, g, directed)
+		if unweighted && g.Weighted() {
+			t.Fatalf("Unweighted read gave kind %v", g.Kind())
+		}
+	})
+}
+
+var intLiteral = regexp.MustCompile(`^[+-]?[0-9]+$`)
+
+// refEdgeList is a slow, independent reading of an edge list with
+// strings and strconv, to check the fast reader against. It returns the
+// graph, or the number of the first bad line.
+func refEdgeList(data string, opt ReadOptions) (*Graph, int) {
+	b := NewBuilder(opt.Directed)
+	data = strings.TrimPrefix(data, "\xef\xbb\xbf")
+	lines := strings.SplitAfter(data, "\n")
+	firstFields := 0
+	for i, line := range lines {
+		fs := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t\r\v\f\n", r) })
+		if len(fs) == 0 || fs[0][0] == '#' || fs[0][0] == '%' {
+			continue
+		}
+		if len(fs) < 2 || len(fs) > 3 {
+			return nil, i + 1
+		}
+		if firstFields == 0 {
+			firstFields = len(fs)
+		} else if len(fs) != firstFields && !opt.Unweighted {
+			return nil, i + 1
+		}
+		var ids [2]int
+		for k := range ids {
+			id, err := strconv.ParseUint(fs[k], 10, 63)
+			if err != nil || (opt.OneBased && id == 0) {
+				return nil, i + 1
+			}
+			if opt.OneBased {
+				id--
+			}
+			if id >= uint64(vertexLimit()) {
+				return nil, i + 1
+			}
+			ids[k] = int(id)
+		}
+		var err error
+		switch {
+		case len(fs) == 2 || opt.Unweighted:
+			err = b.AddEdge(ids[0], ids[1])
+		default:
+			if intLiteral.MatchString(fs[2]) {
+				w, ierr := strconv.ParseInt(fs[2], 10, 64)
+				if ierr != nil {
+					return nil, i + 1
+				}
+				err = b.AddIntEdge(ids[0], ids[1], w)
+				break
+			}
+			if strings.Contains(fs[2], "_") {
+				return nil, i + 1
+			}
+			f, ferr := strconv.ParseFloat(fs[2], 64)
+			if ferr != nil && !errors.Is(ferr, strconv.ErrRange) {
+				return nil, i + 1
+			}
+			err = b.AddFloatEdge(ids[0], ids[1], f) // refuses NaN and infinities
+		}
+		if err != nil {
+			return nil, i + 1
+		}
+	}
+	return b.Build(), 0
+}
+
+func FuzzReadMatrixMarket(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"",
+		"%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n3 1\n",
+		"%%MatrixMarket matrix coordinate integer symmetric\n% c\n3 3 2\n2 1 5\n3 3 -1\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 1.5\n2 1 1e-3\n",
+		"%%MatrixMarket matrix coordinate double symmetric\n2 2 1\n2 1 2\n",
+		"%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
+		"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n",
+		"%%MatrixMarket matrix coordinate real general\n2 3 0\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n",
+		"%%MatrixMarket matrix coordinate integer general\n5 5 1\n1 7 1\n",
+		"%%MatrixMarket matrix coordinate pattern general\n9999999999 9999999999 0\n",
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, unweighted bool) {
+		opt := ReadOptions{Format: FormatMatrixMarket, Unweighted: unweighted}
+		g, err := Read(bytes.NewReader(data), "fuzz", opt)
+		if err != nil {
+			return
+		}
+		// The header decides directedness; check symmetry when undirected.
+		checkGraph(t, g, g.Directed())
+		if unweighted && g.Weighted() {
+			t.Fatalf("Unweighted read gave kind %v", g.Kind())
+		}
+	})
+}
+
+func FuzzReadDIMACS(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"",
+		"c x\np sp 3 2\na 1 2 5\na 3 1 -2\n",
+		"p sp 2 1\na 2 1 0.25\n",
+		"p sp 2 1\na 2 2 -1\n",
+		"p sp 4 0\n",
+		"a 1 2 3\np sp 2 1\n",
+		"p sp 2 0\np sp 2 0\n",
+		"p max 2 0\n",
+		"p sp 5 1\na 1 7 1\n",
+		"p sp 5 2\na 1 2 1\n",
+		"p sp 2147483648 0\n",
+		"p sp 3 1\nn 1 2\n",
+	} {
+		f.Add([]byte(s), false)
+		f.Add([]byte(s), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, unweighted bool) {
+		opt := ReadOptions{Format: FormatDIMACS, Unweighted: unweighted}
+		g, err := Read(bytes.NewReader(data), "fuzz", opt)
+		if err != nil {
+			return
+		}
+		checkGraph(t, g, true)
+		if unweighted && g.Weighted() {
+			t.Fatalf("Unweighted read gave kind %v", g.Kind())
+		}
+	})
+}
+
+// TestFuzzSeedFiles checks that the named seeds in testdata/fuzz are what
+// their names say: valid_* inputs read without error, invalid_* ones fail.
+// Other files there (crashers kept as regression seeds) are left to the
+// fuzz targets themselves.
+func TestFuzzSeedFiles(t *testing.T) {
+	formats := map[string]Format{
+		"FuzzReadEdgeList":     FormatEdgeList,
+		"FuzzReadMatrixMarket": FormatMatrixMarket,
+		"FuzzReadDIMACS":       FormatDIMACS,
+	}
+	for target, format := range formats {
+		paths, err := filepath.Glob(filepath.Join("testdata", "fuzz", target, "*valid_*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(paths) == 0 {
+			t.Errorf("%s: no seed files", target)
+		}
+		for _, p := range paths {
+			data, bools := readSeed(t, p)
+			opt := ReadOptions{Format: format}
+			if format == FormatEdgeList {
+				opt.Directed, opt.OneBased, opt.Unweighted = bools[0], bools[1], bools[2]
+			} else {
+				opt.Unweighted = bools[0]
+			}
+			_, err := Read(bytes.NewReader(data), filepath.Base(p), opt)
+			valid := strings.HasPrefix(filepath.Base(p), "valid_")
+			if valid != (err == nil) {
+				t.Errorf("%s: valid=%v but Read error %v", p, valid, err)
+			}
+		}
+	}
+}
+
+// readSeed parses a "go test fuzz v1" file of a []byte and some bools.
+func readSeed(t *testing.T, path string) ([]byte, []bool) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) < 3 || lines[0] != "go test fuzz v1" ||
+		!strings.HasPrefix(lines[1], "[]byte(") || !strings.HasSuffix(lines[1], ")") {
+		t.Fatalf("%s: not a fuzz seed of []byte and bools", path)
+	}
+	s, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var bools []bool
+	for _, l := range lines[2:] {
+		switch l {
+		case "bool(true)":
+			bools = append(bools, true)
+		case "bool(false)":
+			bools = append(bools, false)
+		default:
+			t.Fatalf("%s: unexpected line %q", path, l)
+		}
+	}
+	return []byte(s), bools
+}

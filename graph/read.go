@@ -1,0 +1,448 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/apsp/apsp/internal/sysmem"
+	"strconv"
+)
+
+// ReadOptions controls how a graph file is read.
+type ReadOptions struct {
+	Format     Format // FormatAuto: from the file name (FormatFromName)
+	Directed   bool   // edge lists only: arcs are one-way (default undirected)
+	OneBased   bool   // edge lists only: ids start at 1
+	Unweighted bool   // ignore weights: every edge has length 1
+	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1)
+}
+
+// ParseError is a malformed input at a known line.
+type ParseError struct {
+	File string
+	Line int
+	Msg  string
+	err  error // the cause, when there is one (for errors.Is)
+}
+
+// Error returns "FILE:LINE: MSG".
+func (e *ParseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Unwrap returns the underlying error, such as ErrTooLarge, or nil.
+func (e *ParseError) Unwrap() error { return e.err }
+
+// ReadFile reads a graph from a file; path "-" reads os.Stdin under the name
+// "stdin".
+func ReadFile(path string, opt ReadOptions) (*Graph, error) {
+	if path == "-" {
+		return Read(os.Stdin, "stdin", opt)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading graph: %w", err)
+	}
+	defer f.Close() // read-only: a close error loses nothing
+	return Read(f, path, opt)
+}
+
+// Read reads a graph from r. The name appears in errors and, with
+// FormatAuto, picks the format. Gzip input (magic bytes 1f 8b) is
+// decompressed whatever the name.
+//
+// Options Directed, OneBased and Vertices apply to edge lists only: Matrix
+// Market files say themselves whether they are symmetric, and DIMACS files
+// are directed and 1-based. With Unweighted, weight columns must still be
+// present where the format requires them but their contents are ignored.
+//
+// A malformed line gives a *ParseError naming the line; a vertex count or id
+// beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
+// errors are wrapped with %w.
+func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
+	format := opt.Format
+	if format == FormatAuto {
+		format = FormatFromName(name)
+	}
+	lr, err := newLineReader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	maxN := vertexLimit()
+	switch format {
+	case FormatEdgeList:
+		return readEdgeList(lr, opt, maxN)
+	case FormatMatrixMarket:
+		return readMatrixMarket(lr, opt, maxN)
+	case FormatDIMACS:
+		return readDIMACS(lr, opt, maxN)
+	}
+	return nil, fmt.Errorf("%s: unknown graph format %v", name, format)
+}
+
+// vertexLimit returns the most vertices a graph read now may have. Build
+// allocates an offsets slice of n+1 ints before anything else, so a header
+// that claims a huge n could exhaust memory with a tiny file. Beyond the hard
+// cap MaxVertices, when a memory limit is set (GOMEMLIMIT or
+// debug.SetMemoryLimit) or the system's available memory is known, the
+// offsets may take at most half of it.
+func vertexLimit() int {
+	maxN := MaxVertices
+	if avail, ok := sysmem.Available(); ok {
+		const intSize = strconv.IntSize / 8
+		n := min(avail/2/intSize, uint64(maxN)+1) - 1
+		maxN = int(max(0, n))
+	}
+	return maxN
+}
+
+// tooLarge describes a vertex count or id beyond maxN.
+func tooLarge(what string, maxN int) error {
+	if maxN == MaxVertices {
+		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, maxN)
+	}
+	return fmt.Errorf("%s: %w (at most %d vertices fit in half the available memory)", what, ErrTooLarge, maxN)
+}
+
+// readBufSize is large so that ReadSlice rarely refills, and so that almost
+// every line fits and is returned without copying.
+const readBufSize = 256 << 10
+
+// maxLineLen bounds a single line so that a file without newlines cannot
+// exhaust memory.
+const maxLineLen = 16 << 20
+
+// gzipMagic starts every gzip stream.
+const gzipMagic = "\x1f\x8b"
+
+// lineReader hands out the lines of a file as byte slices that stay valid
+// until the next call, and numbers them.
+type lineReader struct {
+	br   *bufio.Reader
+	name string
+	gz   bool
+	size int64  // bytes of input, or -1 when unknown (a stream or gzip)
+	line int    // number of the last line returned
+	long []byte // holds a line longer than the buffer
+}
+
+func newLineReader(r io.Reader, name string) (*lineReader, error) {
+	br := bufio.NewReaderSize(r, readBufSize)
+	lr := &lineReader{br: br, name: name, size: inputSize(r)}
+	magic, err := br.Peek(2)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if string(magic) == gzipMagic {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: bad gzip stream: %w", name, err)
+		}
+		lr.br = bufio.NewReaderSize(zr, readBufSize)
+		lr.gz, lr.size = true, -1
+	}
+	return lr, nil
+}
+
+// inputSize returns how many bytes r holds, or -1 when that is unknown.
+func inputSize(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
+		return int64(r.Len())
+	case *os.File:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	}
+	return -1
+}
+
+// minLineLen is the length of the shortest edge line, "0 1\n".
+const minLineLen = 4
+
+// edgeHint guesses how many edge lines the input has, from its size and
+// the line density of the first buffer, so that the Builder can allocate
+// once instead of growing by doubling (which costs copies and a transient
+// 1.5x peak on large files). It returns 0 when the size is unknown.
+func (lr *lineReader) edgeHint() int {
+	if lr.size <= 0 {
+		return 0
+	}
+	buf, _ := lr.br.Peek(readBufSize) // fewer bytes at the end of input are fine
+	if len(buf) == 0 {
+		return 0
+	}
+	lines := float64(bytes.Count(buf, []byte{'\n'}) + 1)
+	// A little slack: falling short by one edge would copy the whole slice.
+	est := float64(lr.size)*lines/float64(len(buf))*1.05 + 16
+	return int(min(est, float64(lr.size/minLineLen)))
+}
+
+// countHint bounds a header's edge count m by what the input can hold, so
+// that a lying header cannot make the Builder allocate a lot up front.
+func (lr *lineReader) countHint(m int) int {
+	if lr.size < 0 {
+		return min(m, 1<<16)
+	}
+	return int(min(int64(m), lr.size/minLineLen))
+}
+
+// next returns the next line without its line terminator, or nil, false at
+// the end of the input.
+func (lr *lineReader) next() ([]byte, bool, error) {
+	b, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		lr.long = append(lr.long[:0], b...)
+		for err == bufio.ErrBufferFull {
+			if len(lr.long) > maxLineLen {
+				return nil, false, lr.errorf(lr.line+1, "line longer than %d bytes", maxLineLen)
+			}
+			b, err = lr.br.ReadSlice('\n')
+			lr.long = append(lr.long, b...)
+		}
+		b = lr.long
+	}
+	if err != nil && err != io.EOF {
+		if lr.gz {
+			return nil, false, fmt.Errorf("%s: bad gzip stream: %w", lr.name, err)
+		}
+		return nil, false, fmt.Errorf("%s: %w", lr.name, err)
+	}
+	if len(b) == 0 {
+		return nil, false, nil
+	}
+	lr.line++
+	if b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	if lr.line == 1 {
+		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	}
+	return b, true, nil
+}
+
+func (lr *lineReader) errorf(line int, format string, args ...any) *ParseError {
+	return &ParseError{File: lr.name, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// wrap turns err (from the Builder or a size check) into a ParseError at line.
+func (lr *lineReader) wrap(line int, err error) *ParseError {
+	return &ParseError{File: lr.name, Line: line, Msg: err.Error(), err: err}
+}
+
+// maxFields is one more than any format needs, so "too many" can be told.
+const maxFields = 5
+
+// fields holds the fields of one line as subslices of it.
+type fields [maxFields][]byte
+
+// quote quotes a field for an error message, shortened so that a garbage
+// line cannot make a huge message.
+func quote(b []byte) string {
+	if len(b) > maxShown {
+		return strconv.Quote(string(b[:maxShown])) + "..."
+	}
+	return strconv.Quote(string(b))
+}
+
+// clip shortens a field for an error message.
+func clip(b []byte) string {
+	if len(b) > maxShown {
+		return string(b[:maxShown]) + "..."
+	}
+	return string(b)
+}
+
+// maxShown is the most bytes of a field an error message shows.
+const maxShown = 40
+
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// split stores the first maxFields blank-separated fields of line in f and
+// returns how many fields the line has in all. It does not allocate.
+func (f *fields) split(line []byte) int {
+	n := 0
+	i := 0
+	for {
+		for i < len(line) && isBlank(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			return n
+		}
+		j := i
+		for j < len(line) && !isBlank(line[j]) {
+			j++
+		}
+		if n < maxFields {
+			f[n] = line[i:j:j]
+		}
+		n++
+		i = j
+	}
+}
+
+// parseUint parses a non-empty run of decimal digits. ok is false on any
+// other byte; overflow is true when the value does not fit in int64.
+func parseUint(b []byte) (v int64, ok, overflow bool) {
+	if len(b) == 0 {
+		return 0, false, false
+	}
+	for _, c := range b {
+		d := int64(c) - '0'
+		if d < 0 || d > 9 {
+			return 0, false, false
+		}
+		if v > (math.MaxInt64-d)/10 {
+			overflow = true
+			continue // keep checking the syntax
+		}
+		v = v*10 + d
+	}
+	return v, true, overflow
+}
+
+// parseCount parses a non-negative count from a header line.
+func (lr *lineReader) parseCount(b []byte, what string) (int, error) {
+	v, ok, overflow := parseUint(b)
+	switch {
+	case len(b) > 1 && b[0] == '-' && isIntLiteral(b):
+		return 0, lr.errorf(lr.line, "negative %s %s", what, quote(b))
+	case !ok:
+		return 0, lr.errorf(lr.line, "bad %s %s", what, quote(b))
+	case overflow || v > math.MaxInt:
+		return 0, lr.wrap(lr.line, fmt.Errorf("%s %s: %w", what, clip(b), ErrTooLarge))
+	}
+	return int(v), nil
+}
+
+// checkVertices refuses a vertex count above maxN (see vertexLimit).
+func (lr *lineReader) checkVertices(n, maxN int) error {
+	if n > maxN {
+		return lr.wrap(lr.line, tooLarge(fmt.Sprintf("%d vertices", n), maxN))
+	}
+	return nil
+}
+
+// parseID parses a vertex id from an edge list: 0-based, or 1-based when
+// oneBased. It returns the 0-based id, which is below maxN.
+func (lr *lineReader) parseID(b []byte, oneBased bool, maxN int) (int, error) {
+	v, ok, overflow := parseUint(b)
+	switch {
+	case len(b) > 1 && b[0] == '-' && isIntLiteral(b):
+		return 0, lr.errorf(lr.line, "negative vertex id %s", quote(b))
+	case !ok:
+		return 0, lr.errorf(lr.line, "bad vertex id %s", quote(b))
+	case oneBased && v == 0 && !overflow:
+		return 0, lr.errorf(lr.line, "vertex id 0 in a 1-based edge list")
+	}
+	if oneBased {
+		v--
+	}
+	if overflow || v >= int64(maxN) {
+		return 0, lr.wrap(lr.line, tooLarge("vertex id "+clip(b), maxN))
+	}
+	return int(v), nil
+}
+
+// parseRangedID parses a 1-based vertex id that must lie in 1..n (Matrix
+// Market and DIMACS) and returns it 0-based.
+func (lr *lineReader) parseRangedID(b []byte, n int) (int, error) {
+	v, ok, overflow := parseUint(b)
+	switch {
+	case len(b) > 1 && b[0] == '-' && isIntLiteral(b):
+		return 0, lr.errorf(lr.line, "negative vertex id %s", quote(b))
+	case !ok:
+		return 0, lr.errorf(lr.line, "bad vertex id %s", quote(b))
+	case overflow || v < 1 || v > int64(n):
+		return 0, lr.errorf(lr.line, "vertex %s out of range 1..%d", clip(b), n)
+	}
+	return int(v - 1), nil
+}
+
+// weight is a parsed edge length.
+type weight struct {
+	i       int64
+	f       float64
+	isFloat bool
+}
+
+// isIntLiteral reports whether b is an optional sign followed by digits.
+func isIntLiteral(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseWeight parses an integer literal as an int64 and anything else
+// strconv.ParseFloat accepts as a float, which must be finite. Underscores
+// are refused although ParseFloat takes them: in a data file they are a
+// mistake, not digit grouping.
+func (lr *lineReader) parseWeight(b []byte, intOnly bool) (weight, error) {
+	if isIntLiteral(b) {
+		neg := b[0] == '-'
+		digits := b
+		if b[0] == '+' || b[0] == '-' {
+			digits = b[1:]
+		}
+		v, _, overflow := parseUint(digits)
+		if overflow {
+			// -9223372036854775808 is the one value whose magnitude overflows.
+			if neg && string(digits) == "9223372036854775808" {
+				return weight{i: math.MinInt64}, nil
+			}
+			return weight{}, lr.errorf(lr.line, "weight %s does not fit in a 64-bit integer", quote(b))
+		}
+		if neg {
+			v = -v
+		}
+		return weight{i: v}, nil
+	}
+	if intOnly {
+		return weight{}, lr.errorf(lr.line, "bad integer weight %s", quote(b))
+	}
+	if bytes.IndexByte(b, '_') >= 0 {
+		return weight{}, lr.errorf(lr.line, "bad weight %s", quote(b))
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return weight{}, lr.errorf(lr.line, "bad weight %s", quote(b))
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return weight{}, lr.errorf(lr.line, "weight %s is not a finite number", quote(b))
+	}
+	return weight{f: f, isFloat: true}, nil
+}
+
+// addEdge adds u→v (or u–v) with weight w, or length 1 when unweighted, and
+// turns a Builder error into a ParseError at the current line.
+func (lr *lineReader) addEdge(b *Builder, u, v int, w weight, unweighted bool) error {
+	var err error
+	switch {
+	case unweighted:
+		err = b.AddEdge(u, v)
+	case w.isFloat:
+		err = b.AddFloatEdge(u, v, w.f)
+	default:
+		err = b.AddIntEdge(u, v, w.i)
+	}
+	if err != nil {
+		return lr.wrap(lr.line, err)
+	}
+	return nil
+}

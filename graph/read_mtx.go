@@ -1,0 +1,169 @@
+package graph
+
+import "bytes"
+
+// mtxField is the value type a Matrix Market header declares.
+type mtxField int
+
+const (
+	mtxPattern mtxField = iota // no values: unweighted
+	mtxInteger
+	mtxReal
+)
+
+// readMatrixMarket reads a square coordinate matrix: a general matrix is a
+// directed graph, a symmetric one undirected. Entry i j is the arc i→j.
+func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
+	var f fields
+	line, ok, err := lr.next()
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, lr.errorf(1, "empty file, want a %%%%MatrixMarket header")
+	}
+	field, directed, err := parseMtxHeader(lr, &f, line)
+	if err != nil {
+		return nil, err
+	}
+
+	// The size line "rows cols nnz" comes after the comments.
+	var n, nnz, sizeLine int
+	for {
+		line, ok, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, lr.errorf(max(lr.line, 1), `missing size line "rows cols entries"`)
+		}
+		nf := f.split(line)
+		if nf == 0 || f[0][0] == '%' {
+			continue
+		}
+		if nf != 3 {
+			return nil, lr.errorf(lr.line, `want size line "rows cols entries", found %d fields`, nf)
+		}
+		rows, err := lr.parseCount(f[0], "row count")
+		if err != nil {
+			return nil, err
+		}
+		cols, err := lr.parseCount(f[1], "column count")
+		if err != nil {
+			return nil, err
+		}
+		if nnz, err = lr.parseCount(f[2], "entry count"); err != nil {
+			return nil, err
+		}
+		if rows != cols {
+			return nil, lr.errorf(lr.line, "matrix is %d x %d, not square", rows, cols)
+		}
+		if err := lr.checkVertices(rows, maxN); err != nil {
+			return nil, err
+		}
+		n, sizeLine = rows, lr.line
+		break
+	}
+
+	b := NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		return nil, lr.wrap(sizeLine, err)
+	}
+	b.Grow(lr.countHint(nnz))
+	want := 3 // fields per entry
+	if field == mtxPattern {
+		want = 2
+	}
+	entries := 0
+	for {
+		line, ok, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		nf := f.split(line)
+		if nf == 0 || f[0][0] == '%' {
+			continue
+		}
+		entries++
+		if entries > nnz {
+			// Count the rest so that the message says how many there are.
+			continue
+		}
+		if nf != want {
+			return nil, lr.errorf(lr.line, "want %d fields per entry, found %d", want, nf)
+		}
+		u, err := lr.parseRangedID(f[0], n)
+		if err != nil {
+			return nil, err
+		}
+		v, err := lr.parseRangedID(f[1], n)
+		if err != nil {
+			return nil, err
+		}
+		var w weight
+		if field != mtxPattern && !opt.Unweighted {
+			if w, err = lr.parseWeight(f[2], field == mtxInteger); err != nil {
+				return nil, err
+			}
+			if field == mtxReal && !w.isFloat {
+				// A real matrix gives a float graph even where values are integral.
+				w = weight{f: float64(w.i), isFloat: true}
+			}
+		}
+		if err := lr.addEdge(b, u, v, w, field == mtxPattern || opt.Unweighted); err != nil {
+			return nil, err
+		}
+	}
+	if entries != nnz {
+		return nil, lr.errorf(sizeLine, "header says %d entries, file has %d", nnz, entries)
+	}
+	return b.Build(), nil
+}
+
+// parseMtxHeader checks "%%MatrixMarket matrix coordinate FIELD SYMMETRY"
+// and returns the field and whether the graph is directed.
+func parseMtxHeader(lr *lineReader, f *fields, line []byte) (mtxField, bool, error) {
+	const want = `want "%%MatrixMarket matrix coordinate pattern|integer|real general|symmetric"`
+	nf := f.split(line)
+	if nf == 0 || !bytes.EqualFold(f[0], []byte("%%MatrixMarket")) {
+		return 0, false, lr.errorf(1, "missing %%%%MatrixMarket header, %s", want)
+	}
+	if nf != 5 {
+		return 0, false, lr.errorf(1, "header has %d fields, %s", nf, want)
+	}
+	if !bytes.EqualFold(f[1], []byte("matrix")) {
+		return 0, false, lr.errorf(1, "object %s is not supported, only matrix", quote(f[1]))
+	}
+	switch {
+	case bytes.EqualFold(f[2], []byte("coordinate")):
+	case bytes.EqualFold(f[2], []byte("array")):
+		return 0, false, lr.errorf(1, "array (dense) format is not supported, only coordinate")
+	default:
+		return 0, false, lr.errorf(1, "unknown format %s, want coordinate", quote(f[2]))
+	}
+	var field mtxField
+	switch {
+	case bytes.EqualFold(f[3], []byte("pattern")):
+		field = mtxPattern
+	case bytes.EqualFold(f[3], []byte("integer")):
+		field = mtxInteger
+	case bytes.EqualFold(f[3], []byte("real")), bytes.EqualFold(f[3], []byte("double")):
+		field = mtxReal
+	case bytes.EqualFold(f[3], []byte("complex")):
+		return 0, false, lr.errorf(1, "complex matrices are not supported")
+	default:
+		return 0, false, lr.errorf(1, "unknown field %s, want pattern, integer or real", quote(f[3]))
+	}
+	switch {
+	case bytes.EqualFold(f[4], []byte("general")):
+		return field, true, nil
+	case bytes.EqualFold(f[4], []byte("symmetric")):
+		return field, false, nil
+	case bytes.EqualFold(f[4], []byte("hermitian")), bytes.EqualFold(f[4], []byte("skew-symmetric")):
+		return 0, false, lr.errorf(1, "%s matrices are not supported, only general or symmetric", bytes.ToLower(f[4]))
+	}
+	return 0, false, lr.errorf(1, "unknown symmetry %s, want general or symmetric", quote(f[4]))
+}

@@ -1,0 +1,233 @@
+package graph
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strconv"
+)
+
+// The writers produce files that the readers turn back into the same graph:
+// the same arcs with the same weights. Weights of a float graph are written
+// with the shortest representation that parses back to the same float64,
+// with ".0" added to integral values so that they are read as floats again.
+//
+// The Graph keeps only the vertex of a negative self-loop, not its length,
+// so such a loop is written with length -1: enough for a reader to record
+// the negative cycle again.
+
+// WriteEdgeList writes g as an edge list: comment lines "# key: value"
+// (vertices, edges, directed, weights), then one line "u v" (unweighted) or
+// "u v w" per edge with 0-based ids. An undirected edge is written once, as
+// "u v" with u < v. Edge lists do not record isolated vertices whose ids are
+// above every id used; when there are some, a comment says how many vertices
+// to ask the reader for (ReadOptions.Vertices, --vertices on the command line).
+func WriteEdgeList(w io.Writer, g *Graph) error {
+	ew := newGraphWriter(w, g)
+	lines := ew.lines()
+	ew.str("# apsp edge list\n# vertices: ")
+	ew.int(int64(g.N()))
+	ew.str("\n# edges: ")
+	ew.int(int64(lines))
+	ew.str("\n# directed: ")
+	ew.str(strconv.FormatBool(g.Directed()))
+	ew.str("\n# weights: ")
+	ew.str(g.Kind().String())
+	ew.str("\n")
+	if top := lastUsedVertex(g); top+1 < g.N() {
+		ew.str("# vertices ")
+		ew.int(int64(g.N()))
+		ew.str(": ids ")
+		ew.int(int64(top + 1))
+		ew.str(" and above have no edges; read with --vertices ")
+		ew.int(int64(g.N()))
+		ew.str("\n")
+	}
+	ew.arcs(func(u, v int, weight []byte) {
+		if !g.directed && v < u {
+			return // the edge is written from its smaller end
+		}
+		ew.int(int64(u))
+		ew.str(" ")
+		ew.int(int64(v))
+		if len(weight) > 0 {
+			ew.str(" ")
+			ew.bw.Write(weight)
+		}
+		ew.str("\n")
+	})
+	return ew.flush()
+}
+
+// WriteMatrixMarket writes g as a Matrix Market coordinate matrix with
+// 1-based ids, entry "i j" being the arc i→j: "pattern" when unweighted,
+// "integer" or "real" otherwise; "general" when directed and "symmetric"
+// when not, in which case each edge is stored once in the lower triangle
+// (row >= column).
+func WriteMatrixMarket(w io.Writer, g *Graph) error {
+	ew := newGraphWriter(w, g)
+	field := "pattern"
+	switch g.Kind() {
+	case IntWeights:
+		field = "integer"
+	case FloatWeights:
+		field = "real"
+	}
+	symmetry := "symmetric"
+	if g.Directed() {
+		symmetry = "general"
+	}
+	ew.str("%%MatrixMarket matrix coordinate " + field + " " + symmetry + "\n")
+	ew.str("% written by apsp: ")
+	ew.int(int64(g.N()))
+	if g.Directed() {
+		ew.str(" vertices, directed\n")
+	} else {
+		ew.str(" vertices, undirected\n")
+	}
+	ew.int(int64(g.N()))
+	ew.str(" ")
+	ew.int(int64(g.N()))
+	ew.str(" ")
+	ew.int(int64(ew.lines()))
+	ew.str("\n")
+	ew.arcs(func(u, v int, weight []byte) {
+		if !g.directed && v > u {
+			return // the lower triangle holds the edge
+		}
+		ew.int(int64(u) + 1)
+		ew.str(" ")
+		ew.int(int64(v) + 1)
+		if len(weight) > 0 {
+			ew.str(" ")
+			ew.bw.Write(weight)
+		}
+		ew.str("\n")
+	})
+	return ew.flush()
+}
+
+// WriteDIMACS writes g in the DIMACS shortest-path format: a "c" comment,
+// the problem line "p sp N M" and M arc lines "a u v w" with 1-based ids.
+// DIMACS graphs are directed, so an undirected edge becomes two arcs, and an
+// unweighted graph is written with every weight 1.
+func WriteDIMACS(w io.Writer, g *Graph) error {
+	ew := newGraphWriter(w, g)
+	ew.str("c written by apsp: ")
+	ew.int(int64(g.N()))
+	ew.str(" vertices, ")
+	if g.Directed() {
+		ew.str("directed, ")
+	} else {
+		ew.str("undirected (each edge written as two arcs), ")
+	}
+	ew.str(g.Kind().String())
+	ew.str(" weights\np sp ")
+	ew.int(int64(g.N()))
+	ew.str(" ")
+	arcs := g.Arcs()
+	if g.negLoop >= 0 {
+		arcs++
+	}
+	ew.int(int64(arcs))
+	ew.str("\n")
+	ew.arcs(func(u, v int, weight []byte) {
+		ew.str("a ")
+		ew.int(int64(u) + 1)
+		ew.str(" ")
+		ew.int(int64(v) + 1)
+		if len(weight) == 0 {
+			ew.str(" 1\n") // DIMACS requires a weight
+			return
+		}
+		ew.str(" ")
+		ew.bw.Write(weight)
+		ew.str("\n")
+	})
+	return ew.flush()
+}
+
+// appendFloatWeight appends x so that it reads back as the same float64 and
+// as a float, not an integer: 3 is written "3.0".
+func appendFloatWeight(dst []byte, x float64) []byte {
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'g', -1, 64)
+	if !bytes.ContainsAny(dst[start:], ".eEnN") { // no point, exponent, Inf or NaN
+		dst = append(dst, ".0"...)
+	}
+	return dst
+}
+
+// lastUsedVertex returns the largest vertex id with an arc or a negative
+// self-loop, or -1 when there is none.
+func lastUsedVertex(g *Graph) int {
+	top := g.negLoop
+	for u := g.n - 1; u > top; u-- {
+		if g.Degree(u) > 0 {
+			top = u // an arc leaves the largest vertex that has any
+			break
+		}
+	}
+	for _, v := range g.heads {
+		top = max(top, int(v))
+	}
+	return top
+}
+
+// graphWriter formats a graph through a bufio.Writer; the first write error
+// is kept by bufio and returned by flush.
+type graphWriter struct {
+	bw  *bufio.Writer
+	g   *Graph
+	buf []byte
+}
+
+func newGraphWriter(w io.Writer, g *Graph) *graphWriter {
+	return &graphWriter{bw: bufio.NewWriterSize(w, 64<<10), g: g, buf: make([]byte, 0, 32)}
+}
+
+func (ew *graphWriter) str(s string) { ew.bw.WriteString(s) }
+
+func (ew *graphWriter) int(x int64) {
+	ew.buf = strconv.AppendInt(ew.buf[:0], x, 10)
+	ew.bw.Write(ew.buf)
+}
+
+func (ew *graphWriter) flush() error { return ew.bw.Flush() }
+
+// lines returns how many edge lines the edge list and Matrix Market writers
+// produce: the stored edges plus a negative self-loop.
+func (ew *graphWriter) lines() int {
+	m := ew.g.Edges()
+	if ew.g.negLoop >= 0 {
+		m++
+	}
+	return m
+}
+
+// arcs calls f for every arc in order of tail then head, with its weight
+// formatted (empty when unweighted; valid only during the call); a negative
+// self-loop comes first among the arcs of its vertex.
+func (ew *graphWriter) arcs(f func(u, v int, weight []byte)) {
+	g := ew.g
+	wbuf := make([]byte, 0, 32)
+	for u := 0; u < g.n; u++ {
+		if u == g.negLoop {
+			wbuf = append(wbuf[:0], "-1"...)
+			if g.kind == FloatWeights {
+				wbuf = append(wbuf, ".0"...)
+			}
+			f(u, u, wbuf)
+		}
+		for i, v := range g.Neighbors(u) {
+			wbuf = wbuf[:0]
+			switch g.kind {
+			case IntWeights:
+				wbuf = strconv.AppendInt(wbuf, g.intW[g.offsets[u]+i], 10)
+			case FloatWeights:
+				wbuf = appendFloatWeight(wbuf, g.floatW[g.offsets[u]+i])
+			}
+			f(u, int(v), wbuf)
+		}
+	}
+}
