@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"time"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // Options control a computation. The zero value picks the engine
@@ -99,7 +99,7 @@ func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length,
 	rows := reduceRows(d, opt.Threads)
 	ecc := make([]Length, len(rows))
 	for u, r := range rows {
-		ecc[u] = r.ecc(d.Exact(), opt.Reachable, d.n)
+		ecc[u] = rowEcc(r, d.Exact(), opt.Reachable)
 	}
 	return ecc, nil
 }
@@ -131,25 +131,30 @@ func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (P
 // Summarize reduces a distance matrix of g to its Stats. Seconds is the
 // engine's time; ComputeStats overwrites it with the total.
 func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats {
-	n := d.n
+	s := statsFromRows(reduceRows(d, threads), g, d.Exact(), reachable)
+	s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = d.Algorithm, d.Device, d.Lanes(), d.Threads, d.Seconds
+	return s
+}
+
+// statsFromRows turns per-source summaries into Stats; every engine, dense or
+// per-source, ends here.
+func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *Stats {
+	n := len(rows)
 	s := &Stats{
 		Vertices: n, Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),
-		Reachable: reachable, Algorithm: d.Algorithm, Device: d.Device, Lanes: d.Lanes(),
-		Threads: d.Threads, Seconds: d.Seconds,
+		Reachable: reachable,
 	}
-	rows := reduceRows(d, threads)
-	var total wideSum
+	var total reduce.Wide
 	var floatTotal float64
 	ecc := make([]Length, n)
 	for u, r := range rows {
-		s.ReachablePairs += r.reach
-		total.addWide(r.sum)
-		floatTotal += r.sumF
-		ecc[u] = r.ecc(d.Exact(), reachable, n)
+		s.ReachablePairs += r.Reach
+		total.AddWide(r.Sum)
+		floatTotal += r.SumF
+		ecc[u] = rowEcc(r, exact, reachable)
 	}
 	pairs := int64(n) * int64(n-1)
 	s.Connected = s.ReachablePairs == pairs
-	exact := d.Exact()
 	if !s.Connected && !reachable {
 		s.Diameter, s.Radius = Infinite(!exact), Infinite(!exact)
 		s.ASPL = Mean(math.Inf(1))
@@ -165,7 +170,7 @@ func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats
 		}
 		if s.ReachablePairs > 0 {
 			if exact {
-				s.ASPL = Mean(total.float() / float64(s.ReachablePairs))
+				s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
 			} else {
 				s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
 			}
@@ -182,33 +187,24 @@ func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats
 	return s
 }
 
-// rowSummary is what one row of the distance matrix contributes.
-type rowSummary struct {
-	reach      int64   // reachable v ≠ u
-	maxI       int64   // largest finite distance, integer lanes
-	maxF       float64 // largest finite distance, float lanes
-	sum        wideSum // sum of finite distances, integer lanes
-	sumF       float64 // the same, float lanes
-	unreachOne bool    // some v ≠ u is unreachable
-}
-
-func (r rowSummary) ecc(exact, reachable bool, n int) Length {
-	if r.unreachOne && !reachable {
+// rowEcc is the eccentricity of a source from its row summary.
+func rowEcc(r reduce.Row, exact, reachable bool) Length {
+	if r.Unreach && !reachable {
 		return Infinite(!exact)
 	}
-	if r.reach == 0 {
+	if r.Reach == 0 {
 		if exact {
 			return IntLength(0)
 		}
 		return FloatLength(0)
 	}
 	if exact {
-		return IntLength(r.maxI)
+		return IntLength(r.MaxI)
 	}
-	return FloatLength(r.maxF)
+	return FloatLength(r.MaxF)
 }
 
-func reduceRows(d *Distances, threads int) []rowSummary {
+func reduceRows(d *Distances, threads int) []reduce.Row {
 	switch d.lanes {
 	case cpu.Int32:
 		return reduceRowsOf(d.i32, threads, true)
@@ -218,59 +214,22 @@ func reduceRows(d *Distances, threads int) []rowSummary {
 	return reduceRowsOf(d.f64, threads, false)
 }
 
-func reduceRowsOf[T cpu.Lane](m *cpu.Matrix[T], threads int, exact bool) []rowSummary {
-	rows := make([]rowSummary, m.N)
+func reduceRowsOf[T cpu.Lane](m *cpu.Matrix[T], threads int, exact bool) []reduce.Row {
+	rows := make([]reduce.Row, m.N)
 	cpu.ParallelRows(m.N, threads, func(u int) {
-		var r rowSummary
-		first := true
-		var best T
+		var r reduce.Row
 		for v, x := range m.Row(u) {
-			if v == u {
-				continue
+			switch {
+			case v == u:
+			case x == m.Inf:
+				r.Unreach = true
+			case exact:
+				r.AddInt(int64(x))
+			default:
+				r.AddFloat(float64(x))
 			}
-			if x == m.Inf {
-				r.unreachOne = true
-				continue
-			}
-			r.reach++
-			if first || x > best {
-				best, first = x, false
-			}
-			if exact {
-				r.sum.add(int64(x))
-			} else {
-				r.sumF += float64(x)
-			}
-		}
-		if exact {
-			r.maxI = int64(best)
-		} else {
-			r.maxF = float64(best)
 		}
 		rows[u] = r
 	})
 	return rows
-}
-
-// wideSum is a signed 128-bit accumulator, so that the ASPL of exact
-// distances is computed from the exact total.
-type wideSum struct {
-	hi int64
-	lo uint64
-}
-
-func (w *wideSum) add(v int64) {
-	lo, carry := bits.Add64(w.lo, uint64(v), 0)
-	w.lo = lo
-	w.hi += int64(carry) + v>>63
-}
-
-func (w *wideSum) addWide(x wideSum) {
-	lo, carry := bits.Add64(w.lo, x.lo, 0)
-	w.lo = lo
-	w.hi += x.hi + int64(carry)
-}
-
-func (w wideSum) float() float64 {
-	return float64(w.hi)*math.Exp2(64) + float64(w.lo)
 }

@@ -1,0 +1,62 @@
+// Package reduce holds what one source contributes to the summary measures
+// (eccentricity, reachable count, sum of distances), so that every engine —
+// dense matrix or per-source traversal — reports the same thing and the
+// root package turns it into Stats the same way.
+package reduce
+
+import (
+	"math"
+	"math/bits"
+)
+
+// Row is the summary of the distances from one source u to every v ≠ u.
+type Row struct {
+	Reach   int64   // vertices v ≠ u with a path from u
+	MaxI    int64   // largest finite distance (exact distances)
+	MaxF    float64 // largest finite distance (float distances)
+	Sum     Wide    // sum of finite distances (exact distances)
+	SumF    float64 // sum of finite distances (float distances)
+	Unreach bool    // some v ≠ u has no path from u
+}
+
+// AddInt records a finite exact distance d to some v ≠ u.
+func (r *Row) AddInt(d int64) {
+	if r.Reach == 0 || d > r.MaxI {
+		r.MaxI = d
+	}
+	r.Reach++
+	r.Sum.Add(d)
+}
+
+// AddFloat records a finite float distance d to some v ≠ u.
+func (r *Row) AddFloat(d float64) {
+	if r.Reach == 0 || d > r.MaxF {
+		r.MaxF = d
+	}
+	r.Reach++
+	r.SumF += d
+}
+
+// Wide is a signed 128-bit accumulator, so that the ASPL of exact distances
+// comes from the exact total.
+type Wide struct {
+	hi int64
+	lo uint64
+}
+
+// Add adds v.
+func (w *Wide) Add(v int64) {
+	lo, carry := bits.Add64(w.lo, uint64(v), 0)
+	w.lo = lo
+	w.hi += int64(carry) + v>>63
+}
+
+// AddWide adds x.
+func (w *Wide) AddWide(x Wide) {
+	lo, carry := bits.Add64(w.lo, x.lo, 0)
+	w.lo = lo
+	w.hi += x.hi + int64(carry)
+}
+
+// Float returns the sum as a float64.
+func (w Wide) Float() float64 { return float64(w.hi)*math.Exp2(64) + float64(w.lo) }
