@@ -30,6 +30,12 @@ type Options struct {
 	// Progress, when set, receives the fraction of work done (0..1) from the
 	// engine's goroutines.
 	Progress func(fraction float64)
+	// Device is "auto" (also ""), "cpu", "gpu" or "gpu:N". Under "auto" a
+	// usable GPU takes large integer problems and the CPU the rest.
+	Device string
+	// Notice, when set, receives one line when "auto" would have used a GPU
+	// but none is usable, saying why.
+	Notice func(string)
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -43,12 +49,54 @@ func AllPairs(ctx context.Context, g *graph.Graph, opt Options) (*Distances, err
 	if g.N() == 0 {
 		return nil, ErrEmptyGraph
 	}
-	p := &Problem{Graph: g, Paths: opt.Paths, Threads: opt.Threads, Tile: opt.Tile, Progress: opt.Progress}
-	e, err := pickEngine(opt.Algorithm, p)
+	e, p, err := choose(g, opt)
 	if err != nil {
 		return nil, err
 	}
 	return e.Run(ctx, p)
+}
+
+// choose picks the engine for g and opt and reports a fallback notice.
+func choose(g *graph.Graph, opt Options) (Engine, *Problem, error) {
+	p := &Problem{Graph: g, Paths: opt.Paths, Threads: opt.Threads, Tile: opt.Tile, Progress: opt.Progress, Device: opt.Device}
+	e, note, err := pickEngine(opt.Algorithm, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if note != "" && opt.Notice != nil {
+		opt.Notice(note)
+	}
+	return e, p, nil
+}
+
+// rows returns every source's summary: reduced on the device by engines
+// that can, else from the full matrix.
+func rows(ctx context.Context, g *graph.Graph, opt Options) ([]reduce.Row, *Distances, error) {
+	if g.N() == 0 {
+		return nil, nil, ErrEmptyGraph
+	}
+	e, p, err := choose(g, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rr, ok := e.(rowReducer); ok {
+		start := time.Now()
+		rs, device, err := rr.Rows(ctx, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		info := &Distances{Algorithm: e.Name(), Device: device, Threads: 1, Seconds: time.Since(start).Seconds(), n: g.N()}
+		info.lanes, info.laneName = cpu.Int32, "int32"
+		if g.Kind() == graph.FloatWeights {
+			info.lanes, info.laneName = cpu.Float64, "float32"
+		}
+		return rs, info, nil
+	}
+	d, err := e.Run(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return reduceRows(d, opt.Threads), d, nil
 }
 
 // Stats are the summary measures of a graph. Infinite measures marshal as
@@ -79,11 +127,12 @@ type Stats struct {
 // ComputeStats computes every summary measure of g.
 func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
 	start := time.Now()
-	d, err := AllPairs(ctx, g, opt)
+	rs, d, err := rows(ctx, g, opt)
 	if err != nil {
 		return nil, err
 	}
-	s := Summarize(d, g, opt.Reachable, opt.Threads)
+	s := statsFromRows(rs, g, d.Exact(), opt.Reachable)
+	s.Algorithm, s.Device, s.Lanes, s.Threads = d.Algorithm, d.Device, d.Lanes(), d.Threads
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
 }
@@ -92,13 +141,12 @@ func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, err
 // distance from it, infinite when some vertex is unreachable unless
 // opt.Reachable (then over the reachable vertices only).
 func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length, error) {
-	d, err := AllPairs(ctx, g, opt)
+	rs, d, err := rows(ctx, g, opt)
 	if err != nil {
 		return nil, err
 	}
-	rows := reduceRows(d, opt.Threads)
-	ecc := make([]Length, len(rows))
-	for u, r := range rows {
+	ecc := make([]Length, len(rs))
+	for u, r := range rs {
 		ecc[u] = rowEcc(r, d.Exact(), opt.Reachable)
 	}
 	return ecc, nil

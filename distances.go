@@ -23,6 +23,9 @@ type Distances struct {
 	i64   *cpu.Matrix[int64]
 	f64   *cpu.Matrix[float64]
 	next  []int32 // successor matrix with row stride n, or nil
+	// laneName overrides lanes.String() when the engine computed in lanes
+	// narrower than the matrix holds them (float32 on a GPU).
+	laneName string
 	// Algorithm and Device name the engine that computed the matrix.
 	Algorithm, Device string
 	// Threads is the number of CPU threads the engine used.
@@ -52,7 +55,12 @@ func (d *Distances) Exact() bool { return d.lanes != cpu.Float64 }
 
 // Lanes names the element type the engine computed in: "int32", "int64" or
 // "float64".
-func (d *Distances) Lanes() string { return d.lanes.String() }
+func (d *Distances) Lanes() string {
+	if d.laneName != "" {
+		return d.laneName
+	}
+	return d.lanes.String()
+}
 
 // HasPaths reports whether Path can answer.
 func (d *Distances) HasPaths() bool { return d.next != nil }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // Problem is one all-pairs computation handed to an engine.
@@ -17,6 +19,7 @@ type Problem struct {
 	Paths    bool          // also keep a successor matrix for Path
 	Threads  int           // CPU threads; 0 means all
 	Tile     int           // tile width of blocked engines; 0 means the default
+	Device   string        // "auto", "cpu", "gpu" or "gpu:N"
 	Progress func(float64) // fraction done, called from the engine's goroutines; may be nil
 }
 
@@ -36,7 +39,14 @@ type Engine interface {
 // Engines returns every engine of this build, in the order "auto" prefers
 // them.
 func Engines() []Engine {
-	return []Engine{blockedEngine{}, fwEngine{}}
+	return []Engine{blockedEngine{}, fwEngine{}, gpuEngine{gpu.Multi}, gpuEngine{gpu.Single}}
+}
+
+// rowReducer is implemented by engines that can summarise every source's
+// distances without handing back the matrix (a GPU reducing on the device).
+// It returns the rows and the device's name.
+type rowReducer interface {
+	Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error)
 }
 
 // AlgorithmNames returns the names Options.Algorithm accepts.
@@ -48,33 +58,66 @@ func AlgorithmNames() []string {
 	return names
 }
 
-// pickEngine resolves Options.Algorithm. "auto" takes the blocked
-// Floyd–Warshall, the fastest engine of this build for every problem it
-// supports, and the first engine that supports the problem otherwise.
-func pickEngine(name string, p *Problem) (Engine, error) {
+// pickEngine resolves Options.Algorithm and Options.Device. It returns the
+// engine and, when "auto" would have used a GPU but none is usable, a note
+// saying why it computes on the CPU instead.
+func pickEngine(name string, p *Problem) (Engine, string, error) {
 	if name == "" {
 		name = "auto"
 	}
+	kind, _, err := parseDevice(p.Device)
+	if err != nil {
+		return nil, "", err
+	}
 	all := Engines()
-	if name == "auto" {
-		var why []string
-		for _, e := range all {
-			err := e.Supports(p)
-			if err == nil {
-				return e, nil
-			}
-			why = append(why, e.Name()+": "+err.Error())
+	if name != "auto" {
+		i := slices.IndexFunc(all, func(e Engine) bool { return e.Name() == name })
+		if i < 0 {
+			return nil, "", fmt.Errorf("unknown algorithm %q (have %s)", name, strings.Join(AlgorithmNames(), ", "))
 		}
-		return nil, fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
+		e := all[i]
+		if kind == "cpu" && e.Device() != "cpu" {
+			return nil, "", fmt.Errorf("algorithm %s runs on a GPU, but the device is cpu", name)
+		}
+		if kind == "gpu" && e.Device() == "cpu" {
+			return nil, "", fmt.Errorf("algorithm %s runs on the CPU, but the device is %s", name, p.Device)
+		}
+		if err := e.Supports(p); err != nil {
+			return nil, "", fmt.Errorf("algorithm %s: %w", name, err)
+		}
+		return e, "", nil
 	}
-	i := slices.IndexFunc(all, func(e Engine) bool { return e.Name() == name })
-	if i < 0 {
-		return nil, fmt.Errorf("unknown algorithm %q (have %s)", name, strings.Join(AlgorithmNames(), ", "))
+	// auto: a GPU for large integer problems when one is usable (or always
+	// when asked for), the blocked CPU engine otherwise. Float graphs stay on
+	// the CPU unless a GPU is asked for, since the GPU computes in float32.
+	wantGPU := kind == "gpu" || (kind == "auto" && p.Graph.N() >= GPUAutoMinVertices && p.Graph.Kind() != graph.FloatWeights)
+	note := ""
+	if wantGPU {
+		g := gpuEngine{gpu.AutoKernel(p.Graph.N())}
+		_, gerr := Devices()
+		if gerr == nil {
+			gerr = g.Supports(p)
+		}
+		if gerr == nil {
+			return g, "", nil
+		}
+		if kind == "gpu" {
+			return nil, "", fmt.Errorf("device %s: %w", p.Device, gerr)
+		}
+		note = "no GPU used (" + gerr.Error() + "); computing on the CPU"
 	}
-	if err := all[i].Supports(p); err != nil {
-		return nil, fmt.Errorf("algorithm %s: %w", name, err)
+	var why []string
+	for _, e := range all {
+		if e.Device() != "cpu" {
+			continue
+		}
+		err := e.Supports(p)
+		if err == nil {
+			return e, note, nil
+		}
+		why = append(why, e.Name()+": "+err.Error())
 	}
-	return all[i], nil
+	return nil, "", fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
 }
 
 // fwEngine is the textbook triple loop: the reference every other engine is

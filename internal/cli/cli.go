@@ -63,6 +63,11 @@ func commands() []command {
 		{"gen", "KIND [key=value...] [-o OUT]", "synthetic graphs",
 			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, else edge list; .gz compresses).",
 			"apsp gen regular n=1000 d=4 seed=7 -o r.txt\n  apsp gen grid a=10 b=20 weights=1..9", runGen},
+		{"devices", "[--json]", "the GPUs found, or why none is usable",
+			"Lists the GPUs the CUDA driver sees: name, memory, compute capability, SMs.", "apsp devices", runDevices},
+		{"bench", "fw [flags]", "time the Floyd–Warshall engines (GPU kernels, or the CPU)",
+			"Times the GPU kernels over sizes and block shapes on fresh random graphs\n(CUDA events, warm-up, median of --reps runs), checks each against the CPU,\nand prints a table in milliseconds, rates against the measured ceiling, and\nGo benchmark lines for benchstat (--json for JSON).",
+			"apsp bench fw --sizes 1024,4096,16384 --tdims 8,16,32", runBench},
 		{"info", "[flags] FILE", "vertices, arcs, directed, weights, degree range, components",
 			"Describes a graph file without computing distances.", "apsp info testdata/karate.txt", runInfo},
 	}

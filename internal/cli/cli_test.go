@@ -61,7 +61,7 @@ func TestCLI(t *testing.T) {
 		{name: "info", args: []string{"info", "../../testdata/disconnected.txt"}, stdout: []string{"components  2"}},
 		{name: "info directed", args: []string{"info", "../../testdata/small.gr"}, stdout: []string{"strong components  1"}},
 		{name: "dist tsv", args: []string{"dist", "../../testdata/disconnected.txt"}, stdout: []string{"0\t1\t1\tinf\tinf\tinf\n"}},
-		{name: "gpu device", args: []string{"stats", "--device", "gpu", "../../testdata/karate.txt"}, code: 1, stderr: []string{"GPU"}},
+		{name: "bad device", args: []string{"stats", "--device", "tpu", "../../testdata/karate.txt"}, code: 2, stderr: []string{"--device"}},
 		{name: "one-based", stdin: "1 2\n2 3\n", args: []string{"path", "--one-based", "-", "1", "3"}, exactOut: "1 2 3\nlength 2\n"},
 		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
 	}

@@ -33,6 +33,10 @@ type flagSet struct {
 	// output
 	json bool
 	out  string
+	// bench
+	benchSizes, benchTDims, benchTiles, benchKinds, benchMinBlocks string
+	benchReps                                                      int
+	benchFloat                                                     bool
 }
 
 // newFlags returns the flag set of a command.
@@ -40,6 +44,23 @@ func newFlags(cmd string) (*flagSet, error) {
 	f := &flagSet{fs: flag.NewFlagSet(cmd, flag.ContinueOnError)}
 	f.fs.SetOutput(io.Discard)
 	fs := f.fs
+	if cmd == "devices" {
+		fs.BoolVar(&f.json, "json", false, "print JSON")
+		return f, nil
+	}
+	if cmd == "bench" {
+		fs.StringVar(&f.benchSizes, "sizes", "256,512,1024,2048,4096,8192,16384,32768", "comma-separated vertex counts")
+		fs.StringVar(&f.benchTDims, "tdims", "16", "comma-separated thread-block sides T (T×T threads: 8, 16, 32)")
+		fs.StringVar(&f.benchTiles, "tiles", "64,128", "comma-separated GPU tile widths")
+		fs.StringVar(&f.benchKinds, "kernels", "multi,single", "comma-separated: multi, single, cpu")
+		fs.StringVar(&f.benchMinBlocks, "minblocks", "1", "comma-separated blocks per SM to compile the kernels for (1..4)")
+		fs.IntVar(&f.benchReps, "reps", 5, "timed runs per configuration (after one warm-up)")
+		fs.BoolVar(&f.benchFloat, "float", false, "float32 lanes instead of int32")
+		fs.StringVar(&f.device, "device", "auto", "auto, cpu, gpu or gpu:N")
+		fs.BoolVar(&f.json, "json", false, "print JSON")
+		fs.BoolVar(&f.quiet, "quiet", false, "no per-run log on stderr")
+		return f, nil
+	}
 	if cmd == "gen" {
 		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, else edge list; .gz compresses)")
 		return f, nil
@@ -128,20 +149,33 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	switch {
-	case f.device == "auto" || f.device == "cpu":
-	case f.device == "gpu" || strings.HasPrefix(f.device, "gpu:"):
-		return apsp.Options{}, nil, fmt.Errorf("--device %s: this build has no GPU engine yet; use --device cpu or auto", f.device)
-	default:
+	if !validDevice(f.device) {
 		return apsp.Options{}, nil, usagef("--device %q: want auto, cpu, gpu or gpu:N", f.device)
 	}
 	if !slices.Contains(apsp.AlgorithmNames(), f.algo) {
 		return apsp.Options{}, nil, usagef("--algo %q: want one of %s", f.algo, strings.Join(apsp.AlgorithmNames(), ", "))
 	}
 	bar := progress.New(e.stderr, label, !f.quiet && progress.IsTerminal(e.stderr))
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable}
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device,
+		Notice: func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }}
 	if bar != nil {
 		opt.Progress = bar.Update
 	}
 	return opt, bar, nil
+}
+
+func validDevice(s string) bool {
+	if s == "auto" || s == "cpu" || s == "gpu" {
+		return true
+	}
+	n, ok := strings.CutPrefix(s, "gpu:")
+	if !ok || n == "" {
+		return false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

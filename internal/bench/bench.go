@@ -1,0 +1,360 @@
+package bench
+
+import (
+	"container/heap"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gpu"
+)
+
+// Ceilings are the measured register-only relaxation peaks of one H100 SXM
+// (GUIDE.md, tools/gpupeak), per second.
+var Ceilings = map[string]float64{"int32": 15.9e12, "float32": 14.0e12}
+
+// Options of a run.
+type Options struct {
+	Sizes     []int
+	TDims     []int    // threads per block = TDim²
+	Tiles     []int    // GPU tile widths
+	MinBlocks []int    // blocks per SM the kernels are compiled for
+	Kinds     []string // "multi", "single", "cpu"
+	Float     bool
+	Reps      int
+	Degree    int // arcs per vertex of the random graphs
+	Seed      uint64
+	Log       io.Writer
+}
+
+// Row is one timed configuration.
+type Row struct {
+	Kernel    string  `json:"kernel"`
+	Lanes     string  `json:"lanes"`
+	N         int     `json:"n"`
+	Tile      int     `json:"tile"`
+	Threads   int     `json:"threads_per_block"`
+	MinBlocks int     `json:"min_blocks_per_sm"`
+	MedianMS  float64 `json:"median_ms"`
+	MinMS     float64 `json:"min_ms"`
+	ToDevMS   float64 `json:"to_device_ms"`
+	ToHostMS  float64 `json:"to_host_ms"`
+	RelaxPerS float64 `json:"relaxations_per_second"`
+	Ceiling   float64 `json:"fraction_of_ceiling"`
+	Checked   string  `json:"checked"`
+	Error     string  `json:"error,omitempty"`
+}
+
+// RandomGraph is a directed graph with deg random arcs per vertex, weights
+// 1..100 (float: uniform in [1,100)), plus a Hamiltonian cycle so that every
+// distance is finite.
+func RandomGraph(n, deg int, float bool, seed uint64) *graph.Graph {
+	rng := rand.New(rand.NewPCG(seed, uint64(n)))
+	b := graph.NewBuilder(true)
+	b.Grow(n * (deg + 1))
+	add := func(u, v int) {
+		if float {
+			_ = b.AddFloatEdge(u, v, 1+rng.Float64()*99)
+		} else {
+			_ = b.AddIntEdge(u, v, 1+rng.Int64N(100))
+		}
+	}
+	perm := rng.Perm(n)
+	for i := range perm {
+		add(perm[i], perm[(i+1)%n])
+	}
+	for u := 0; u < n; u++ {
+		for range deg {
+			add(u, rng.IntN(n))
+		}
+	}
+	return b.Build()
+}
+
+// Run times every configuration and returns the rows.
+func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
+	var rows []Row
+	lanes := "int32"
+	if o.Float {
+		lanes = "float32"
+	}
+	for _, n := range o.Sizes {
+		for _, kind := range o.Kinds {
+			if kind == "cpu" {
+				rows = append(rows, runCPU(ctx, n, o, lanes))
+				continue
+			}
+			for _, tile := range o.Tiles {
+				for _, td := range o.TDims {
+					for _, mb := range o.MinBlocks {
+						c := gpu.Config{Kernel: gpu.Multi, Tile: tile, TDim: td, Float: o.Float, MinBlocks: mb}
+						if kind == "single" {
+							c.Kernel = gpu.Single
+						}
+						if c.Check() != nil {
+							continue
+						}
+						if o.Log != nil && n == o.Sizes[0] {
+							if desc, err := s.Describe(c); err == nil {
+								fmt.Fprintf(o.Log, "%s %s\n", c.Kernel, desc)
+							} else {
+								fmt.Fprintf(o.Log, "%s: %v\n", c.Kernel, err)
+							}
+						}
+						r := runGPU(ctx, s, n, c, o)
+						r.Lanes = lanes
+						rows = append(rows, r)
+						if o.Log != nil {
+							fmt.Fprintf(o.Log, "%s n=%d tile=%d threads=%d: %.3f ms %.2f T/s checked=%s %s\n",
+								r.Kernel, n, tile, td*td, r.MedianMS, r.RelaxPerS/1e12, r.Checked, r.Error)
+						}
+					}
+				}
+			}
+		}
+	}
+	return rows
+}
+
+func runGPU(ctx context.Context, s *gpu.Session, n int, c gpu.Config, o Options) Row {
+	r := Row{Kernel: c.Kernel.String(), N: n, Tile: c.Tile, Threads: c.TDim * c.TDim, MinBlocks: max(c.MinBlocks, 1)}
+	stride := (n + c.Tile - 1) / c.Tile * c.Tile
+	var times []float64
+	for rep := 0; rep <= o.Reps; rep++ { // rep 0 warms up (and compiles)
+		g := RandomGraph(n, o.Degree, o.Float, o.Seed+uint64(rep))
+		p := gpu.Problem{N: n, Stride: stride, Config: c, MaxReal: math.MaxInt32}
+		res, err := s.Run(ctx, p, gpu.InitFromGraph(g, stride, o.Float), true)
+		if err != nil {
+			r.Error = err.Error()
+			return r
+		}
+		if rep == 0 {
+			continue
+		}
+		times = append(times, res.Timing.Kernel)
+		r.ToDevMS, r.ToHostMS = res.Timing.ToDevice, res.Timing.ToHost
+		if rep == 1 {
+			r.Checked, err = check(g, res.Matrix, stride, o.Float)
+			if err != nil {
+				r.Error = err.Error()
+			}
+		}
+	}
+	finish(&r, times, o.Float)
+	return r
+}
+
+func finish(r *Row, times []float64, float bool) {
+	sort.Float64s(times)
+	if len(times) == 0 {
+		return
+	}
+	r.MinMS = times[0]
+	r.MedianMS = times[len(times)/2]
+	r.RelaxPerS = math.Pow(float64(r.N), 3) / (r.MedianMS / 1e3)
+	ceil := Ceilings["int32"]
+	if float {
+		ceil = Ceilings["float32"]
+	}
+	r.Ceiling = r.RelaxPerS / ceil
+}
+
+func runCPU(ctx context.Context, n int, o Options, lanes string) Row {
+	r := Row{Kernel: "cpu-blocked", Lanes: lanes, N: n, Tile: cpu.DefaultTile, Threads: cpu.Threads(0)}
+	if o.Float {
+		r.Lanes = "float64"
+	}
+	var times []float64
+	for rep := 0; rep <= o.Reps; rep++ {
+		g := RandomGraph(n, o.Degree, o.Float, o.Seed+uint64(rep))
+		start := time.Now()
+		var err error
+		if o.Float {
+			var m *cpu.Matrix[float64]
+			if m, err = cpu.NewMatrix[float64](g, cpu.TileStride(n, 0)); err == nil {
+				start = time.Now()
+				err = cpu.Blocked(ctx, m, cpu.BlockedOptions{})
+			}
+		} else {
+			var m *cpu.Matrix[int32]
+			if m, err = cpu.NewMatrix[int32](g, cpu.TileStride(n, 0)); err == nil {
+				start = time.Now()
+				err = cpu.Blocked(ctx, m, cpu.BlockedOptions{})
+			}
+		}
+		if err != nil {
+			r.Error = err.Error()
+			return r
+		}
+		if rep > 0 {
+			times = append(times, float64(time.Since(start).Microseconds())/1e3)
+		}
+	}
+	r.Checked = "cpu"
+	finish(&r, times, o.Float)
+	r.Ceiling = 0
+	return r
+}
+
+// check compares the GPU matrix with the CPU: every entry for n ≤ 2048 (the
+// blocked engine), else 16 random rows by Dijkstra.
+func check(g *graph.Graph, got []uint32, stride int, float bool) (string, error) {
+	n := g.N()
+	at := func(u, v int) float64 {
+		b := got[u*stride+v]
+		if float {
+			return float64(math.Float32frombits(b))
+		}
+		if int32(b) >= gpu.InfInt32 {
+			return math.Inf(1)
+		}
+		return float64(int32(b))
+	}
+	var sources []int
+	what := "all rows vs cpu dijkstra"
+	if n <= 2048 {
+		for u := 0; u < n; u++ {
+			sources = append(sources, u)
+		}
+	} else {
+		rng := rand.New(rand.NewPCG(uint64(n), 5))
+		for range 16 {
+			sources = append(sources, rng.IntN(n))
+		}
+		what = "16 rows vs cpu dijkstra"
+	}
+	for _, u := range sources {
+		want := dijkstra(g, u)
+		for v := 0; v < n; v++ {
+			w, x := want[v], at(u, v)
+			ok := w == x
+			if float {
+				ok = math.Abs(w-x) <= 1e-5*math.Max(1, math.Abs(w))
+			}
+			if !ok {
+				return what, fmt.Errorf("MISMATCH d(%d,%d) = %v, cpu says %v", u, v, x, w)
+			}
+		}
+	}
+	if float {
+		what += " (rel. tol. 1e-5)"
+	}
+	return what, nil
+}
+
+type item struct {
+	v int
+	d float64
+}
+type pq []item
+
+func (q pq) Len() int           { return len(q) }
+func (q pq) Less(i, j int) bool { return q[i].d < q[j].d }
+func (q pq) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
+func (q *pq) Push(x any)        { *q = append(*q, x.(item)) }
+func (q *pq) Pop() any          { x := (*q)[len(*q)-1]; *q = (*q)[:len(*q)-1]; return x }
+func dijkstra(g *graph.Graph, s int) []float64 {
+	d := make([]float64, g.N())
+	for i := range d {
+		d[i] = math.Inf(1)
+	}
+	d[s] = 0
+	q := &pq{{s, 0}}
+	for q.Len() > 0 {
+		it := heap.Pop(q).(item)
+		if it.d > d[it.v] {
+			continue
+		}
+		for i, w := range g.Neighbors(it.v) {
+			nd := it.d + g.ArcFloat(it.v, i)
+			if nd < d[w] {
+				d[w] = nd
+				heap.Push(q, item{int(w), nd})
+			}
+		}
+	}
+	return d
+}
+
+// PrintTable writes the rows as a Table 3.1-shaped table (milliseconds, one
+// row per n, one column per configuration), then rates.
+func PrintTable(w io.Writer, rows []Row) {
+	var cols []string
+	byKey := map[string]Row{}
+	var sizes []int
+	for _, r := range rows {
+		col := label(r)
+		if !slices.Contains(cols, col) {
+			cols = append(cols, col)
+		}
+		if !slices.Contains(sizes, r.N) {
+			sizes = append(sizes, r.N)
+		}
+		byKey[fmt.Sprint(r.N, col)] = r
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "n\t%s\t\n", strings.Join(cols, "\t"))
+	for _, n := range sizes {
+		fmt.Fprintf(tw, "%d", n)
+		for _, c := range cols {
+			r, ok := byKey[fmt.Sprint(n, c)]
+			switch {
+			case !ok:
+				fmt.Fprint(tw, "\t-")
+			case r.Error != "":
+				fmt.Fprint(tw, "\tERR")
+			default:
+				fmt.Fprintf(tw, "\t%.3f", r.MedianMS)
+			}
+		}
+		fmt.Fprintln(tw, "\t")
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nmedian kernel ms above; rates:")
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "config\tn\tmedian ms\tmin ms\tT relax/s\tof ceiling\tH→D ms\tD→H ms\tcheck")
+	for _, r := range rows {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\t%d\tERROR: %s\n", label(r), r.N, r.Error)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.2f\t%.0f%%\t%.2f\t%.2f\t%s\n", label(r), r.N,
+			r.MedianMS, r.MinMS, r.RelaxPerS/1e12, r.Ceiling*100, r.ToDevMS, r.ToHostMS, r.Checked)
+	}
+	tw.Flush()
+}
+
+// PrintBenchLines writes Go benchmark lines (benchstat reads them).
+func PrintBenchLines(w io.Writer, rows []Row) {
+	for _, r := range rows {
+		if r.Error != "" {
+			continue
+		}
+		fmt.Fprintf(w, "BenchmarkFW/%s/%s/n=%d/tile=%d/threads=%d/minblocks=%d 1 %.0f ns/op %.4g relax/s\n",
+			r.Kernel, r.Lanes, r.N, r.Tile, r.Threads, r.MinBlocks, r.MedianMS*1e6, r.RelaxPerS)
+	}
+}
+
+// WriteJSON writes the rows as JSON.
+func WriteJSON(w io.Writer, rows []Row) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
+
+func label(r Row) string {
+	if r.MinBlocks > 1 {
+		return fmt.Sprintf("%s/W%d/t%d/b%d", r.Kernel, r.Tile, r.Threads, r.MinBlocks)
+	}
+	return fmt.Sprintf("%s/W%d/t%d", r.Kernel, r.Tile, r.Threads)
+}

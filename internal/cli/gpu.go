@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/internal/bench"
+	"github.com/apsp/apsp/internal/gpu"
+)
+
+func runDevices(e *env, args []string) error {
+	f, _ := newFlags("devices")
+	if _, err := f.parse(e, mustCommand("devices"), args, 0, 0); err != nil {
+		return err
+	}
+	infos, err := apsp.Devices()
+	if err != nil {
+		if f.json {
+			return writeJSON(e.stdout, map[string]any{"gpus": []any{}, "reason": err.Error()})
+		}
+		fmt.Fprintf(e.stdout, "no usable GPU: %v\n", err)
+		return nil
+	}
+	if f.json {
+		return writeJSON(e.stdout, map[string]any{"gpus": infos})
+	}
+	for _, in := range infos {
+		fmt.Fprintf(e.stdout, "gpu:%d  %s  %.1f GiB  compute capability %s  %d SMs  %d MHz\n",
+			in.Ordinal, in.Name, float64(in.Memory)/(1<<30), in.Capability, in.SMs, in.ClockKHz/1000)
+	}
+	return nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		if p == "" {
+			continue
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v <= 0 {
+			return nil, usagef("bad number %q in %q", p, s)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func runBench(e *env, args []string) error {
+	f, _ := newFlags("bench")
+	pos, err := f.parse(e, mustCommand("bench"), args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if pos[0] != "fw" {
+		return usagef("unknown benchmark %q (have: fw)", pos[0])
+	}
+	o := bench.Options{Float: f.benchFloat, Reps: f.benchReps, Degree: 16, Seed: 1}
+	if o.Sizes, err = parseInts(f.benchSizes); err != nil {
+		return err
+	}
+	if o.TDims, err = parseInts(f.benchTDims); err != nil {
+		return err
+	}
+	if o.Tiles, err = parseInts(f.benchTiles); err != nil {
+		return err
+	}
+	if o.MinBlocks, err = parseInts(f.benchMinBlocks); err != nil {
+		return err
+	}
+	o.Kinds = strings.Split(f.benchKinds, ",")
+	var s *gpu.Session
+	if f.device != "cpu" {
+		ordinal := 0
+		if n, ok := strings.CutPrefix(f.device, "gpu:"); ok {
+			ordinal, _ = strconv.Atoi(n)
+		}
+		s, err = gpu.Open(ordinal)
+		if err != nil {
+			if f.device == "gpu" || strings.HasPrefix(f.device, "gpu:") {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "apsp: no GPU (%v); benchmarking the CPU engine\n", err)
+			o.Kinds = []string{"cpu"}
+		} else {
+			defer s.Close()
+			fmt.Fprintf(e.stderr, "bench on %s (%d SMs, cc %s)\n", s.Dev.Info.Name, s.Dev.Info.SMs, s.Dev.Info.Capability)
+		}
+	} else {
+		o.Kinds = []string{"cpu"}
+	}
+	if !f.quiet {
+		o.Log = e.stderr
+	}
+	rows := bench.Run(e.ctx, s, o)
+	if f.json {
+		return bench.WriteJSON(e.stdout, rows)
+	}
+	bench.PrintTable(e.stdout, rows)
+	fmt.Fprintln(e.stdout)
+	bench.PrintBenchLines(e.stdout, rows)
+	for _, r := range rows {
+		if r.Error != "" {
+			return fmt.Errorf("%s n=%d: %s", r.Kernel, r.N, r.Error)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,294 @@
+package cuda
+
+import (
+	"fmt"
+	"runtime"
+	"unsafe"
+)
+
+// Device attribute numbers (CUdevice_attribute).
+const (
+	attrMaxThreadsPerBlock     = 1
+	attrClockRate              = 13
+	attrMultiprocessorCount    = 16
+	attrComputeCapabilityMajor = 75
+	attrComputeCapabilityMinor = 76
+	attrMaxSharedPerBlockOptin = 97
+	funcAttrMaxDynamicShared   = 8
+	funcAttrNumRegs            = 4
+)
+
+// Info describes a GPU.
+type Info struct {
+	Ordinal      int    `json:"ordinal"`
+	Name         string `json:"name"`
+	Memory       uint64 `json:"memory_bytes"`
+	Major, Minor int    `json:"-"`
+	Capability   string `json:"compute_capability"`
+	SMs          int    `json:"sms"`
+	ClockKHz     int    `json:"clock_khz"`
+	MaxShared    int    `json:"max_shared_per_block"`
+}
+
+// Arch returns the NVRTC architecture name, e.g. "sm_90".
+func (i Info) Arch() string { return fmt.Sprintf("sm_%d%d", i.Major, i.Minor) }
+
+// Devices lists the GPUs the driver sees.
+func (a *API) Devices() ([]Info, error) {
+	var n int32
+	if err := a.check("cuDeviceGetCount", a.cuDeviceGetCount(&n)); err != nil {
+		return nil, err
+	}
+	infos := make([]Info, 0, n)
+	for i := 0; i < int(n); i++ {
+		info, err := a.info(i)
+		if err != nil {
+			return nil, err
+		}
+		infos = append(infos, info)
+	}
+	return infos, nil
+}
+
+func (a *API) info(ordinal int) (Info, error) {
+	var dev int32
+	if err := a.check("cuDeviceGet", a.cuDeviceGet(&dev, int32(ordinal))); err != nil {
+		return Info{}, err
+	}
+	name := make([]byte, 256)
+	if err := a.check("cuDeviceGetName", a.cuDeviceGetName(&name[0], int32(len(name)), dev)); err != nil {
+		return Info{}, err
+	}
+	info := Info{Ordinal: ordinal, Name: cString(&name[0])}
+	if err := a.check("cuDeviceTotalMem", a.cuDeviceTotalMem(&info.Memory, dev)); err != nil {
+		return Info{}, err
+	}
+	attrs := []struct {
+		attr int32
+		dst  *int
+	}{{attrComputeCapabilityMajor, &info.Major}, {attrComputeCapabilityMinor, &info.Minor},
+		{attrMultiprocessorCount, &info.SMs}, {attrClockRate, &info.ClockKHz}, {attrMaxSharedPerBlockOptin, &info.MaxShared}}
+	for _, at := range attrs {
+		var v int32
+		if err := a.check("cuDeviceGetAttribute", a.cuDeviceGetAttribute(&v, at.attr, dev)); err != nil {
+			return Info{}, err
+		}
+		*at.dst = int(v)
+	}
+	info.Capability = fmt.Sprintf("%d.%d", info.Major, info.Minor)
+	return info, nil
+}
+
+// Device is one GPU with its context, owned by a goroutine locked to its OS
+// thread: every method that touches the driver runs there.
+type Device struct {
+	API  *API
+	Info Info
+	ctx  uintptr
+	work chan func()
+	done chan struct{}
+}
+
+// Open creates a context on GPU ordinal and starts its goroutine.
+func (a *API) Open(ordinal int) (*Device, error) {
+	var n int32
+	if err := a.check("cuDeviceGetCount", a.cuDeviceGetCount(&n)); err != nil {
+		return nil, err
+	}
+	if ordinal < 0 || ordinal >= int(n) {
+		return nil, fmt.Errorf("GPU %d not found: the driver sees %d GPU(s)", ordinal, n)
+	}
+	d := &Device{API: a, work: make(chan func()), done: make(chan struct{})}
+	ready := make(chan error)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		info, err := a.info(ordinal)
+		if err == nil {
+			var dev int32
+			err = a.check("cuDeviceGet", a.cuDeviceGet(&dev, int32(ordinal)))
+			if err == nil {
+				err = a.check("cuCtxCreate", a.cuCtxCreate(&d.ctx, 0, dev))
+			}
+		}
+		d.Info = info
+		ready <- err
+		if err != nil {
+			return
+		}
+		for f := range d.work {
+			f()
+		}
+		a.cuCtxDestroy(d.ctx)
+		close(d.done)
+	}()
+	if err := <-ready; err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Do runs f on the device's goroutine, where its context is current.
+func (d *Device) Do(f func() error) error {
+	errc := make(chan error, 1)
+	d.work <- func() { errc <- f() }
+	return <-errc
+}
+
+// Close destroys the context and stops the goroutine.
+func (d *Device) Close() {
+	close(d.work)
+	<-d.done
+}
+
+// The methods below must be called inside Do.
+
+// Alloc allocates device memory.
+func (d *Device) Alloc(bytes uint64) (uint64, error) {
+	var p uint64
+	if err := d.API.check(fmt.Sprintf("cuMemAlloc(%d bytes)", bytes), d.API.cuMemAlloc(&p, bytes)); err != nil {
+		return 0, err
+	}
+	return p, nil
+}
+
+// Free frees device memory.
+func (d *Device) Free(p uint64) error { return d.API.check("cuMemFree", d.API.cuMemFree(p)) }
+
+// MemInfo returns free and total device memory.
+func (d *Device) MemInfo() (free, total uint64, err error) {
+	err = d.API.check("cuMemGetInfo", d.API.cuMemGetInfo(&free, &total))
+	return free, total, err
+}
+
+// AllocHost allocates page-locked host memory.
+func (d *Device) AllocHost(bytes uint64) (unsafe.Pointer, error) {
+	var p unsafe.Pointer
+	if err := d.API.check(fmt.Sprintf("cuMemAllocHost(%d bytes)", bytes), d.API.cuMemAllocHost(&p, bytes)); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// FreeHost frees page-locked host memory.
+func (d *Device) FreeHost(p unsafe.Pointer) error {
+	return d.API.check("cuMemFreeHost", d.API.cuMemFreeHost(p))
+}
+
+// CopyToDevice copies bytes from host to device.
+func (d *Device) CopyToDevice(dst uint64, src unsafe.Pointer, bytes uint64) error {
+	return d.API.check("cuMemcpyHtoD", d.API.cuMemcpyHtoD(dst, src, bytes))
+}
+
+// CopyToHost copies bytes from device to host.
+func (d *Device) CopyToHost(dst unsafe.Pointer, src uint64, bytes uint64) error {
+	return d.API.check("cuMemcpyDtoH", d.API.cuMemcpyDtoH(dst, src, bytes))
+}
+
+// CopyDevice copies bytes within the device.
+func (d *Device) CopyDevice(dst, src uint64, bytes uint64) error {
+	return d.API.check("cuMemcpyDtoD", d.API.cuMemcpyDtoD(dst, src, bytes))
+}
+
+// Memset32 sets n 32-bit words.
+func (d *Device) Memset32(dst uint64, v uint32, n uint64) error {
+	return d.API.check("cuMemsetD32", d.API.cuMemsetD32(dst, v, n))
+}
+
+// Synchronize waits for all work and reports any asynchronous error.
+func (d *Device) Synchronize() error {
+	return d.API.check("cuCtxSynchronize", d.API.cuCtxSynchronize())
+}
+
+// Module is loaded device code.
+type Module struct {
+	d   *Device
+	mod uintptr
+}
+
+// LoadModule loads a cubin.
+func (d *Device) LoadModule(cubin []byte) (*Module, error) {
+	m := &Module{d: d}
+	err := d.API.check("cuModuleLoadData", d.API.cuModuleLoadData(&m.mod, unsafe.Pointer(&cubin[0])))
+	runtime.KeepAlive(cubin)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Unload unloads the module.
+func (m *Module) Unload() error {
+	return m.d.API.check("cuModuleUnload", m.d.API.cuModuleUnload(m.mod))
+}
+
+// Function is a kernel.
+type Function struct {
+	d    *Device
+	f    uintptr
+	Name string
+}
+
+// Function looks up a kernel by its extern "C" name.
+func (m *Module) Function(name string) (*Function, error) {
+	f := &Function{d: m.d, Name: name}
+	if err := m.d.API.check("cuModuleGetFunction "+name, m.d.API.cuModuleGetFunction(&f.f, m.mod, name)); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// SetMaxDynamicShared allows bytes of dynamic shared memory per block.
+func (f *Function) SetMaxDynamicShared(bytes int) error {
+	return f.d.API.check("cuFuncSetAttribute "+f.Name, f.d.API.cuFuncSetAttribute(f.f, funcAttrMaxDynamicShared, int32(bytes)))
+}
+
+// Registers returns the registers per thread the kernel uses.
+func (f *Function) Registers() int {
+	var v int32
+	f.d.API.cuFuncGetAttribute(&v, funcAttrNumRegs, f.f)
+	return int(v)
+}
+
+// Launch starts the kernel on the default stream. Each argument must be a
+// pointer to the value passed (e.g. &devPtr, &n).
+func (f *Function) Launch(grid, block [3]uint32, shared uint32, args ...unsafe.Pointer) error {
+	var params unsafe.Pointer
+	if len(args) > 0 {
+		params = unsafe.Pointer(&args[0])
+	}
+	r := f.d.API.cuLaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, 0, params, nil)
+	runtime.KeepAlive(args)
+	return f.d.API.check("cuLaunchKernel "+f.Name, r)
+}
+
+// Event is a CUDA event for timing.
+type Event struct {
+	d *Device
+	e uintptr
+}
+
+// NewEvent creates an event.
+func (d *Device) NewEvent() (*Event, error) {
+	ev := &Event{d: d}
+	if err := d.API.check("cuEventCreate", d.API.cuEventCreate(&ev.e, 0)); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// Record records the event on the default stream.
+func (e *Event) Record() error { return e.d.API.check("cuEventRecord", e.d.API.cuEventRecord(e.e, 0)) }
+
+// Since waits for e and returns the milliseconds from start to e.
+func (e *Event) Since(start *Event) (float64, error) {
+	if err := e.d.API.check("cuEventSynchronize", e.d.API.cuEventSynchronize(e.e)); err != nil {
+		return 0, err
+	}
+	var ms float32
+	err := e.d.API.check("cuEventElapsedTime", e.d.API.cuEventElapsedTime(&ms, start.e, e.e))
+	return float64(ms), err
+}
+
+// Destroy frees the event.
+func (e *Event) Destroy() { e.d.API.cuEventDestroy(e.e) }

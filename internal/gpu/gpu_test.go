@@ -1,0 +1,163 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+)
+
+// open returns a session or skips: CI has no GPU.
+func open(t *testing.T) *Session {
+	t.Helper()
+	s, err := Open(0)
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func randomGraph(rng *rand.Rand, n int, p float64, directed, negative, float bool) *graph.Graph {
+	b := graph.NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	h := make([]int64, n)
+	for i := range h {
+		h[i] = rng.Int64N(30)
+	}
+	for u := 0; u < n; u++ {
+		for v := 0; v < n; v++ {
+			if u == v || (!directed && v < u) || rng.Float64() >= p {
+				continue
+			}
+			w := 1 + rng.Int64N(50)
+			if negative {
+				w += h[u] - h[v] // cycles keep their positive length
+			}
+			var err error
+			if float {
+				err = b.AddFloatEdge(u, v, float64(w)+rng.Float64())
+			} else {
+				err = b.AddIntEdge(u, v, w)
+			}
+			if err != nil {
+				panic(err)
+			}
+		}
+	}
+	return b.Build()
+}
+
+// TestKernelsAgreeWithCPU runs both kernels in several shapes on random
+// graphs of awkward sizes and compares every entry with the reference.
+func TestKernelsAgreeWithCPU(t *testing.T) {
+	s := open(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(11, 12))
+	configs := []Config{
+		{Kernel: Multi, Tile: 64, TDim: 16}, {Kernel: Single, Tile: 64, TDim: 16},
+		{Kernel: Multi, Tile: 128, TDim: 16}, {Kernel: Single, Tile: 128, TDim: 16},
+		{Kernel: Multi, Tile: 64, TDim: 8}, {Kernel: Single, Tile: 128, TDim: 32},
+		{Kernel: Multi, Tile: 32, TDim: 8}, {Kernel: Single, Tile: 32, TDim: 8},
+		{Kernel: Multi, Tile: 128, TDim: 16, MinBlocks: 2}, {Kernel: Single, Tile: 128, TDim: 16, MinBlocks: 2},
+	}
+	sizes := []int{1, 2, 3, 31, 63, 64, 65, 100, 127, 129, 200, 257, 300, 511, 700}
+	checked := 0
+	for trial, n := range sizes {
+		for _, float := range []bool{false, true} {
+			directed := trial%2 == 0
+			negative := directed && trial%3 == 0
+			p := []float64{0.01, 0.05, 0.3}[trial%3]
+			g := randomGraph(rng, n, p, directed, negative, float)
+			for _, c := range configs {
+				c.Float = float
+				name := fmt.Sprintf("n=%d/directed=%v/negative=%v/float=%v/%v/W%d/T%d", n, directed, negative, float, c.Kernel, c.Tile, c.TDim)
+				compare(t, ctx, s, g, c, name)
+				checked++
+			}
+		}
+	}
+	t.Logf("%d GPU runs matched the CPU reference", checked)
+}
+
+func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c Config, name string) {
+	t.Helper()
+	n := g.N()
+	stride := (n + c.Tile - 1) / c.Tile * c.Tile
+	plan, err := cpu.PlanLanes(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run(ctx, Problem{N: n, Stride: stride, Config: c, MaxReal: int32(min(plan.MaxReal, math.MaxInt32))},
+		InitFromGraph(g, stride, c.Float), true)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	ref, err := cpu.NewMatrix[float64](g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cpu.FloydWarshall(ctx, ref, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for u := 0; u < n; u++ {
+		for v := 0; v < n; v++ {
+			want := ref.At(u, v)
+			b := res.Matrix[u*stride+v]
+			var got float64
+			if c.Float {
+				got = float64(math.Float32frombits(b))
+				if !(math.IsInf(want, 1) && math.IsInf(got, 1)) && math.Abs(got-want) > 1e-5*math.Max(1, math.Abs(want)) {
+					t.Fatalf("%s: d(%d,%d) = %v, want %v", name, u, v, got, want)
+				}
+				continue
+			}
+			x := int32(b)
+			if int64(x) > plan.MaxReal {
+				got = math.Inf(1)
+			} else {
+				got = float64(x)
+			}
+			if got != want {
+				t.Fatalf("%s: d(%d,%d) = %v, want %v", name, u, v, got, want)
+			}
+		}
+	}
+	// The device reduction agrees with the matrix.
+	red, err := s.Run(ctx, Problem{N: n, Stride: stride, Config: c, MaxReal: int32(min(plan.MaxReal, math.MaxInt32))},
+		InitFromGraph(g, stride, c.Float), false)
+	if err != nil {
+		t.Fatalf("%s reduce: %v", name, err)
+	}
+	for u := 0; u < n; u++ {
+		reach := 0
+		for v := 0; v < n; v++ {
+			if v != u && !math.IsInf(ref.At(u, v), 1) {
+				reach++
+			}
+		}
+		if int(red.Reach[u]) != reach {
+			t.Fatalf("%s: reduce reach[%d] = %d, want %d", name, u, red.Reach[u], reach)
+		}
+	}
+	if red.NegVertex >= 0 {
+		t.Fatalf("%s: negative diagonal at %d without a negative cycle", name, red.NegVertex)
+	}
+}
+
+func TestConfigCheck(t *testing.T) {
+	for _, c := range []Config{{Tile: 64, TDim: 32}, {Tile: 48, TDim: 4}, {Tile: 0, TDim: 16}} {
+		if c.Check() == nil {
+			t.Errorf("%+v: want an error", c)
+		}
+	}
+	if err := DefaultConfig(Multi, 10000, false).Check(); err != nil {
+		t.Error(err)
+	}
+}
