@@ -22,7 +22,8 @@ type Distances struct {
 	i32   *cpu.Matrix[int32]
 	i64   *cpu.Matrix[int64]
 	f64   *cpu.Matrix[float64]
-	next  []int32 // successor matrix with row stride n, or nil
+	next       []int32 // successor matrix, or nil
+	nextStride int     // its row stride
 	// laneName overrides lanes.String() when the engine computed in lanes
 	// narrower than the matrix holds them (float32 on a GPU).
 	laneName string
@@ -35,7 +36,7 @@ type Distances struct {
 }
 
 func newDistances[T cpu.Lane](m *cpu.Matrix[T], next []int32) *Distances {
-	d := &Distances{n: m.N, next: next}
+	d := &Distances{n: m.N, next: next, nextStride: m.Stride}
 	switch mm := any(m).(type) {
 	case *cpu.Matrix[int32]:
 		d.lanes, d.i32 = cpu.Int32, mm
@@ -106,7 +107,7 @@ func (d *Distances) Path(u, v int) ([]int, error) {
 	if d.At(u, v).IsInf() {
 		return nil, fmt.Errorf("from %d to %d: %w", u, v, ErrNoPath)
 	}
-	s := d.n
+	s := d.nextStride
 	path := []int{u}
 	for x := u; x != v; {
 		x = int(d.next[x*s+v])

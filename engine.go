@@ -90,7 +90,7 @@ func pickEngine(name string, p *Problem) (Engine, string, error) {
 	// auto: a GPU for large integer problems when one is usable (or always
 	// when asked for), the blocked CPU engine otherwise. Float graphs stay on
 	// the CPU unless a GPU is asked for, since the GPU computes in float32.
-	wantGPU := kind == "gpu" || (kind == "auto" && p.Graph.N() >= GPUAutoMinVertices && p.Graph.Kind() != graph.FloatWeights)
+	wantGPU := kind == "gpu" || (kind == "auto" && gpuPays(p.Graph.N(), cpu.Threads(p.Threads)) && p.Graph.Kind() != graph.FloatWeights)
 	note := ""
 	if wantGPU {
 		g := gpuEngine{gpu.AutoKernel(p.Graph.N())}
@@ -185,7 +185,7 @@ func (e blockedEngine) Run(ctx context.Context, p *Problem) (*Distances, error) 
 			return nil, err
 		}
 	}
-	stride := cpu.TileStride(p.Graph.N(), p.Tile)
+	stride := cpu.TileSize(p.Graph.N(), p.Tile)
 	opt := cpu.BlockedOptions{Tile: p.Tile, Threads: p.Threads, Progress: p.Progress}
 	switch plan.Lanes {
 	case cpu.Int32:
@@ -229,7 +229,7 @@ func runCPU[T cpu.Lane](ctx context.Context, e Engine, p *Problem, plan cpu.Plan
 	}
 	d := newDistances(m, next)
 	if p.Paths && next == nil {
-		d.next = deriveSuccessors(d, p.Graph, p.Threads)
+		d.next, d.nextStride = deriveSuccessors(d, p.Graph, p.Threads), d.n
 	}
 	d.Algorithm, d.Device = e.Name(), e.Device()
 	d.Threads = cpu.Threads(p.Threads)
@@ -238,4 +238,13 @@ func runCPU[T cpu.Lane](ctx context.Context, e Engine, p *Problem, plan cpu.Plan
 	}
 	d.Seconds = time.Since(start).Seconds()
 	return d, nil
+}
+
+// gpuPays estimates whether a GPU beats this CPU on n vertices: opening a
+// GPU and compiling or loading its kernels costs about 0.3 s (measured on an
+// H200, docs/perf.md), while the blocked CPU engine does about 10^10
+// relaxations per second per core.
+func gpuPays(n, threads int) bool {
+	cpuSeconds := float64(n) * float64(n) * float64(n) / (1e10 * float64(max(threads, 1)))
+	return cpuSeconds > 0.3
 }

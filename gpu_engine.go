@@ -16,10 +16,6 @@ import (
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// GPUAutoMinVertices is the size from which "auto" prefers an available
-// GPU: below it the CPU finishes before a GPU context is even created.
-const GPUAutoMinVertices = 1024
-
 // ErrNoGPU is wrapped when a GPU was asked for and none is usable.
 var ErrNoGPU = errors.New("no usable GPU")
 
@@ -134,14 +130,14 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
 	}
 	var d *Distances
 	if float {
-		m := &cpu.Matrix[float64]{N: gp.N, Stride: gp.Stride, Inf: math.Inf(1), Data: make([]float64, len(res.Matrix))}
+		m := &cpu.Matrix[float64]{N: gp.N, Size: gp.Stride, Stride: gp.Stride, Inf: math.Inf(1), Data: make([]float64, len(res.Matrix))}
 		for i, b := range res.Matrix {
 			m.Data[i] = float64(math.Float32frombits(b))
 		}
 		d = newDistances(m, nil)
 		d.laneName = "float32"
 	} else {
-		m := &cpu.Matrix[int32]{N: gp.N, Stride: gp.Stride, Inf: cpu.Inf32, Data: make([]int32, len(res.Matrix))}
+		m := &cpu.Matrix[int32]{N: gp.N, Size: gp.Stride, Stride: gp.Stride, Inf: cpu.Inf32, Data: make([]int32, len(res.Matrix))}
 		for i, b := range res.Matrix {
 			m.Data[i] = int32(b)
 		}
@@ -154,7 +150,7 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
 		}
 	}
 	if p.Paths {
-		d.next = deriveSuccessors(d, p.Graph, p.Threads)
+		d.next, d.nextStride = deriveSuccessors(d, p.Graph, p.Threads), d.n
 	}
 	d.Algorithm, d.Device, d.Threads = e.Name(), s.Dev.Info.Name, 1
 	d.Seconds = time.Since(start).Seconds()

@@ -181,13 +181,13 @@ func runCPU(ctx context.Context, n int, o Options, lanes string) Row {
 		var err error
 		if o.Float {
 			var m *cpu.Matrix[float64]
-			if m, err = cpu.NewMatrix[float64](g, cpu.TileStride(n, 0)); err == nil {
+			if m, err = cpu.NewMatrix[float64](g, cpu.TileSize(n, 0)); err == nil {
 				start = time.Now()
 				err = cpu.Blocked(ctx, m, cpu.BlockedOptions{})
 			}
 		} else {
 			var m *cpu.Matrix[int32]
-			if m, err = cpu.NewMatrix[int32](g, cpu.TileStride(n, 0)); err == nil {
+			if m, err = cpu.NewMatrix[int32](g, cpu.TileSize(n, 0)); err == nil {
 				start = time.Now()
 				err = cpu.Blocked(ctx, m, cpu.BlockedOptions{})
 			}

@@ -83,7 +83,11 @@ func runStats(e *env, args []string) error {
 	fmt.Fprintf(tw, "reachable pairs\t%d of %d\n", s.ReachablePairs, int64(s.Vertices)*int64(s.Vertices-1))
 	fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, base))
 	fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, base))
-	fmt.Fprintf(tw, "algorithm\t%s (%s, %s lanes, %d threads)\n", s.Algorithm, s.Device, s.Lanes, s.Threads)
+	if s.Device == "cpu" {
+		fmt.Fprintf(tw, "algorithm\t%s (cpu, %s lanes, %d threads)\n", s.Algorithm, s.Lanes, s.Threads)
+	} else {
+		fmt.Fprintf(tw, "algorithm\t%s (%s, %s lanes)\n", s.Algorithm, s.Device, s.Lanes)
+	}
 	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
 	return tw.Flush()
 }

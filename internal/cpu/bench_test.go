@@ -38,9 +38,21 @@ func BenchmarkBlocked(b *testing.B) {
 	}
 }
 
+// BenchmarkBlockedTiles compares tile widths: go test ./internal/cpu -run X -bench BlockedTiles
+func BenchmarkBlockedTiles(b *testing.B) {
+	g := benchGraph(2048)
+	for _, tile := range []int{32, 64, 128, 256} {
+		b.Run(fmt.Sprintf("int32/n=2048/tile=%d", tile), func(b *testing.B) { benchBlockedTile[int32](b, g, 0, tile, FastKernels) })
+	}
+}
+
 func benchBlocked[T Lane](b *testing.B, g *graph.Graph, threads int, k KernelChoice) {
+	benchBlockedTile[T](b, g, threads, DefaultTile, k)
+}
+
+func benchBlockedTile[T Lane](b *testing.B, g *graph.Graph, threads, tile int, k KernelChoice) {
 	n := g.N()
-	m0, err := NewMatrix[T](g, TileStride(n, DefaultTile))
+	m0, err := NewMatrix[T](g, TileSize(n, tile))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +63,7 @@ func benchBlocked[T Lane](b *testing.B, g *graph.Graph, threads int, k KernelCho
 		b.StopTimer()
 		copy(m.Data, m0.Data)
 		b.StartTimer()
-		if err := Blocked(context.Background(), &m, BlockedOptions{Threads: threads, Kernels: k}); err != nil {
+		if err := Blocked(context.Background(), &m, BlockedOptions{Threads: threads, Tile: tile, Kernels: k}); err != nil {
 			b.Fatal(err)
 		}
 	}

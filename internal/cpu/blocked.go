@@ -28,8 +28,8 @@ const (
 	ScalarKernels
 )
 
-// TileStride returns n rounded up to a multiple of the tile width.
-func TileStride(n, tile int) int {
+// TileSize returns n rounded up to a multiple of the tile width.
+func TileSize(n, tile int) int {
 	if tile <= 0 {
 		tile = DefaultTile
 	}
@@ -48,7 +48,7 @@ func CheckTile(tile int) error {
 }
 
 // Blocked runs the blocked Floyd–Warshall algorithm (the seeds' Algorithm 2)
-// on m, whose Stride must be a multiple of the tile width. Each round Z
+// on m, whose Size must be a multiple of the tile width. Each round Z
 // updates the pivot tile, then the pivot row and column tiles in parallel,
 // then every other tile in parallel; the last phase is a min-plus product
 // C = min(C, A⊗B) with A and B fixed, the vectorised kernel's job. The
@@ -62,8 +62,8 @@ func Blocked[T Lane](ctx context.Context, m *Matrix[T], opt BlockedOptions) erro
 	if err := CheckTile(w); err != nil {
 		return err
 	}
-	if m.Stride%w != 0 {
-		return fmt.Errorf("matrix stride %d is not a multiple of the tile %d", m.Stride, w)
+	if m.Size%w != 0 {
+		return fmt.Errorf("matrix size %d is not a multiple of the tile %d", m.Size, w)
 	}
 	threads := Threads(opt.Threads)
 	// Tiles of padding alone are isolated vertices: skip rounds and tiles

@@ -55,7 +55,7 @@ func checkBlocked[T Lane](t *testing.T, ctx context.Context, g *graph.Graph, til
 	if err := FloydWarshall(ctx, ref, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	m, err := NewMatrix[T](g, TileStride(g.N(), tile))
+	m, err := NewMatrix[T](g, TileSize(g.N(), tile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestInt32BoundaryExact(t *testing.T) {
 		}
 	}
 	g := b.Build()
-	m, _ := NewMatrix[int32](g, TileStride(3, 16))
+	m, _ := NewMatrix[int32](g, TileSize(3, 16))
 	if err := Blocked(context.Background(), m, BlockedOptions{Tile: 16}); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestCancel(t *testing.T) {
 	g := randomIntGraph(rng, 300, 0.05, 1, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	m, _ := NewMatrix[int32](g, TileStride(300, 64))
+	m, _ := NewMatrix[int32](g, TileSize(300, 64))
 	if err := Blocked(ctx, m, BlockedOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("blocked: want context.Canceled, got %v", err)
 	}

@@ -13,13 +13,13 @@ func (e *NegativeCycleError) Error() string {
 	return fmt.Sprintf("negative cycle through vertex %d", e.Vertex)
 }
 
-// NewSuccessors returns the initial successor matrix of m (row stride
-// m.Stride): j for an arc i→j, i on the diagonal, -1 where there is no arc.
+// NewSuccessors returns the initial successor matrix of m (with m's row
+// stride): j for an arc i→j, i on the diagonal, -1 where there is no arc.
 func NewSuccessors[T Lane](m *Matrix[T]) []int32 {
 	next := make([]int32, len(m.Data))
-	for i := 0; i < m.Stride; i++ {
-		row := m.Data[i*m.Stride : (i+1)*m.Stride]
-		nrow := next[i*m.Stride : (i+1)*m.Stride]
+	for i := 0; i < m.Size; i++ {
+		row := m.Data[i*m.Stride : i*m.Stride+m.Size]
+		nrow := next[i*m.Stride : i*m.Stride+m.Size]
 		for j, d := range row {
 			if d != m.Inf || i == j {
 				nrow[j] = int32(j)

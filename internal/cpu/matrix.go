@@ -149,12 +149,25 @@ func fmtNeg(x uint64) string {
 	return "-" + fmtSat(x)
 }
 
-// Matrix is a dense distance matrix of n vertices stored row-major with a
-// row stride of Stride >= N (padding rows and columns are isolated vertices).
+// Matrix is a dense distance matrix of N real vertices, padded to Size >= N
+// (padding rows and columns are isolated vertices), stored row-major with a
+// row stride of Stride >= Size.
 type Matrix[T Lane] struct {
-	N, Stride int
-	Data      []T
-	Inf       T
+	N, Size, Stride int
+	Data            []T
+	Inf             T
+}
+
+// PadStride returns the row stride for rows of size lanes: at least size,
+// and an odd number of 64-byte cache lines long, so that the rows of a tile
+// do not all compete for the same L1 sets as power-of-two strides do.
+func PadStride(size int, lanes LaneKind) int {
+	per := 64 / lanes.Bytes() // lanes in a cache line
+	lines := (size + per - 1) / per
+	if lines%2 == 0 {
+		lines++
+	}
+	return lines * per
 }
 
 // InfOf returns the infinity of lane type T.
@@ -177,24 +190,22 @@ func (m *Matrix[T]) Row(i int) []T { return m.Data[i*m.Stride : i*m.Stride+m.N] 
 // At returns the entry (i, j).
 func (m *Matrix[T]) At(i, j int) T { return m.Data[i*m.Stride+j] }
 
-// MatrixBytes returns the bytes of a stride×stride matrix of the given lanes,
-// or an error when the count overflows.
-func MatrixBytes(stride int, lanes LaneKind) (uint64, error) {
-	hi, cells := bits.Mul64(uint64(stride), uint64(stride))
+// MatrixBytes returns the bytes of a size×size matrix of the given lanes
+// with padded rows, or an error when the count overflows.
+func MatrixBytes(size int, lanes LaneKind) (uint64, error) {
+	hi, cells := bits.Mul64(uint64(size), uint64(PadStride(size, lanes)))
 	hi2, b := bits.Mul64(cells, uint64(lanes.Bytes()))
 	if hi != 0 || hi2 != 0 || b > math.MaxInt64 {
-		return 0, fmt.Errorf("a %d×%d distance matrix: %w", stride, stride, graph.ErrTooLarge)
+		return 0, fmt.Errorf("a %d×%d distance matrix: %w", size, size, graph.ErrTooLarge)
 	}
 	return b, nil
 }
 
 // NewMatrix returns the initial distance matrix of g: 0 on the diagonal, the
-// arc lengths, Inf elsewhere, padded to stride.
-func NewMatrix[T Lane](g *graph.Graph, stride int) (*Matrix[T], error) {
+// arc lengths, Inf elsewhere, padded to size (at least g.N()).
+func NewMatrix[T Lane](g *graph.Graph, size int) (*Matrix[T], error) {
 	n := g.N()
-	if stride < n {
-		stride = n
-	}
+	size = max(size, n)
 	var z T
 	var lanes LaneKind
 	switch any(z).(type) {
@@ -205,15 +216,16 @@ func NewMatrix[T Lane](g *graph.Graph, stride int) (*Matrix[T], error) {
 	default:
 		lanes = Float64
 	}
-	if _, err := MatrixBytes(stride, lanes); err != nil {
+	if _, err := MatrixBytes(size, lanes); err != nil {
 		return nil, err
 	}
-	m := &Matrix[T]{N: n, Stride: stride, Inf: InfOf[T]()}
-	m.Data = make([]T, stride*stride)
+	stride := PadStride(size, lanes)
+	m := &Matrix[T]{N: n, Size: size, Stride: stride, Inf: InfOf[T]()}
+	m.Data = make([]T, size*stride)
 	for i := range m.Data {
 		m.Data[i] = m.Inf
 	}
-	for i := 0; i < stride; i++ {
+	for i := 0; i < size; i++ {
 		m.Data[i*stride+i] = 0
 	}
 	for u := 0; u < n; u++ {

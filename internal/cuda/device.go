@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"unsafe"
 )
@@ -84,9 +85,12 @@ func (a *API) info(ordinal int) (Info, error) {
 type Device struct {
 	API  *API
 	Info Info
-	ctx  uintptr
-	work chan func()
-	done chan struct{}
+	// Debug synchronises after every launch so that a failing kernel is
+	// named at once (set by APSP_CUDA_DEBUG=1).
+	Debug bool
+	ctx   uintptr
+	work  chan func()
+	done  chan struct{}
 }
 
 // Open creates a context on GPU ordinal and starts its goroutine.
@@ -98,7 +102,7 @@ func (a *API) Open(ordinal int) (*Device, error) {
 	if ordinal < 0 || ordinal >= int(n) {
 		return nil, fmt.Errorf("GPU %d not found: the driver sees %d GPU(s)", ordinal, n)
 	}
-	d := &Device{API: a, work: make(chan func()), done: make(chan struct{})}
+	d := &Device{API: a, work: make(chan func()), done: make(chan struct{}), Debug: os.Getenv("APSP_CUDA_DEBUG") == "1"}
 	ready := make(chan error)
 	go func() {
 		runtime.LockOSThread()
@@ -259,7 +263,13 @@ func (f *Function) Launch(grid, block [3]uint32, shared uint32, args ...unsafe.P
 	}
 	r := f.d.API.cuLaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, 0, params, nil)
 	runtime.KeepAlive(args)
-	return f.d.API.check("cuLaunchKernel "+f.Name, r)
+	if err := f.d.API.check("cuLaunchKernel "+f.Name, r); err != nil {
+		return err
+	}
+	if f.d.Debug {
+		return f.d.API.check("kernel "+f.Name, f.d.API.cuCtxSynchronize())
+	}
+	return nil
 }
 
 // Event is a CUDA event for timing.
