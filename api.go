@@ -49,6 +49,9 @@ func AllPairs(ctx context.Context, g *graph.Graph, opt Options) (*Distances, err
 	if g.N() == 0 {
 		return nil, ErrEmptyGraph
 	}
+	if opt.Algorithm == BoundsAlgorithm {
+		return nil, errBoundsOnly
+	}
 	e, p, err := choose(g, opt)
 	if err != nil {
 		return nil, err
@@ -74,6 +77,9 @@ func choose(g *graph.Graph, opt Options) (Engine, *Problem, error) {
 func rows(ctx context.Context, g *graph.Graph, opt Options) ([]reduce.Row, *Distances, error) {
 	if g.N() == 0 {
 		return nil, nil, ErrEmptyGraph
+	}
+	if opt.Algorithm == BoundsAlgorithm {
+		return nil, nil, errBoundsOnly
 	}
 	e, p, err := choose(g, opt)
 	if err != nil {
@@ -109,6 +115,7 @@ type Stats struct {
 	Weighted       bool   `json:"weighted"`
 	Connected      bool   `json:"connected"`
 	Reachable      bool   `json:"reachable_only"`
+	NoASPL         bool   `json:"no_aspl,omitempty"`
 	Diameter       Length `json:"diameter"`
 	Radius         Length `json:"radius"`
 	ASPL           Mean   `json:"aspl"`
@@ -122,6 +129,8 @@ type Stats struct {
 	Lanes     string  `json:"lanes"`
 	Threads   int     `json:"threads"`
 	Seconds   float64 `json:"seconds"`
+	// Traversals counts the breadth-first searches of the bounds method.
+	Traversals int `json:"traversals,omitempty"`
 }
 
 // ComputeStats computes every summary measure of g.
@@ -159,10 +168,19 @@ type Path struct {
 }
 
 // ShortestPath returns one shortest path from u to v; the error wraps
-// ErrNoPath when there is none.
+// ErrNoPath when there is none. Under "auto" it searches from u alone
+// (breadth-first, Dijkstra or Bellman–Ford); a named engine computes all
+// pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (Path, error) {
 	if u < 0 || u >= g.N() || v < 0 || v >= g.N() {
 		return Path{}, fmt.Errorf("vertex out of range 0..%d: %d %d", g.N()-1, u, v)
+	}
+	kind, _, err := parseDevice(opt.Device)
+	if err != nil {
+		return Path{}, err
+	}
+	if (opt.Algorithm == "" || opt.Algorithm == "auto") && kind != "gpu" {
+		return singleSourcePath(ctx, g, u, v)
 	}
 	opt.Paths = true
 	d, err := AllPairs(ctx, g, opt)

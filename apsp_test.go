@@ -116,6 +116,9 @@ func TestEnginesAgreeWithFW(t *testing.T) {
 		{Algorithm: "blocked", Tile: 32, Threads: 1, Paths: true},
 		{Algorithm: "blocked", Tile: 16, Paths: true},
 		{Algorithm: "auto"},
+		{Algorithm: "bfs"}, {Algorithm: "bitbfs", Paths: true}, {Algorithm: "bitbfs", Threads: 1},
+		{Algorithm: "dijkstra"}, {Algorithm: "dijkstra", Paths: true, Threads: 3},
+		{Algorithm: "johnson"}, {Algorithm: "johnson", Paths: true},
 	}
 	modes := []weightMode{unweighted, intWeights, intNegative, floatWeights, floatNegative, bigIntWeights}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -136,9 +139,20 @@ func TestEnginesAgreeWithFW(t *testing.T) {
 				t.Fatalf("%s: expected int64 lanes, got %s", name, ref.Lanes())
 			}
 			for _, opt := range append([]Options{{Algorithm: "fw", Paths: true}}, configs...) {
+				if e, _, err := pickEngine(opt.Algorithm, &Problem{Graph: g}); err != nil {
+					if e == nil && opt.Algorithm != "auto" && opt.Algorithm != "blocked" && opt.Algorithm != "fw" {
+						continue // the engine does not take this kind of graph
+					}
+					t.Fatalf("%s %+v: %v", name, opt, err)
+				}
 				got, err := AllPairs(ctx, g, opt)
 				if err != nil {
 					t.Fatalf("%s %+v: %v", name, opt, err)
+				}
+				// The per-source summaries agree with the matrix.
+				checkRows(t, ctx, g, opt, got, name)
+				if opt.Algorithm == "auto" {
+					checkSingleSource(t, ctx, g, ref, name)
 				}
 				for u := 0; u < n; u++ {
 					for v := 0; v < n; v++ {
@@ -203,7 +217,7 @@ func TestNegativeCycleDetected(t *testing.T) {
 			must(b.AddIntEdge(perm[i], perm[(i+1)%len(perm)], -1))
 		}
 		g := b.Build()
-		for _, algo := range cpuAlgorithms() {
+		for _, algo := range []string{"fw", "blocked", "johnson", "auto"} {
 			_, err := AllPairs(ctx, g, Options{Algorithm: algo})
 			var nc *NegativeCycleError
 			if !errors.As(err, &nc) {
@@ -223,7 +237,7 @@ func TestNegativeCycleDetected(t *testing.T) {
 	must(b2.AddIntEdge(0, 1, 2))
 	must(b2.AddIntEdge(1, 2, -1))
 	for _, g := range []*graph.Graph{b.Build(), b2.Build()} {
-		for _, algo := range cpuAlgorithms() {
+		for _, algo := range []string{"fw", "blocked", "johnson", "auto"} {
 			var nc *NegativeCycleError
 			if _, err := AllPairs(ctx, g, Options{Algorithm: algo}); !errors.As(err, &nc) {
 				t.Fatalf("%s: want a negative cycle error, got %v", algo, err)
@@ -240,4 +254,46 @@ func cpuAlgorithms() []string {
 		}
 	}
 	return append(names, "auto")
+}
+
+// checkRows compares an engine's row summaries (as stats use them) with the
+// rows of the distance matrix.
+func checkRows(t *testing.T, ctx context.Context, g *graph.Graph, opt Options, d *Distances, name string) {
+	t.Helper()
+	opt.Paths = false
+	rs, _, err := rows(ctx, g, opt)
+	if err != nil {
+		t.Fatalf("%s %+v rows: %v", name, opt, err)
+	}
+	want := reduceRows(d, 1)
+	for u := range rs {
+		a, b := rs[u], want[u]
+		if a.Reach != b.Reach || a.Unreach != b.Unreach || a.MaxI != b.MaxI || a.Sum != b.Sum ||
+			math.Abs(a.MaxF-b.MaxF) > 1e-9*math.Max(1, math.Abs(b.MaxF)) || math.Abs(a.SumF-b.SumF) > 1e-9*math.Max(1, math.Abs(b.SumF)) {
+			t.Fatalf("%s %+v: row %d summary %+v, matrix says %+v", name, opt, u, a, b)
+		}
+	}
+}
+
+// checkSingleSource checks ShortestPath's one-source search on a few pairs.
+func checkSingleSource(t *testing.T, ctx context.Context, g *graph.Graph, ref *Distances, name string) {
+	t.Helper()
+	n := g.N()
+	for k := 0; k < 5; k++ {
+		u, v := (k*7)%n, (k*13+1)%n
+		p, err := ShortestPath(ctx, g, u, v, Options{})
+		if ref.At(u, v).IsInf() {
+			if !errors.Is(err, ErrNoPath) {
+				t.Fatalf("%s: path %d→%d: want ErrNoPath, got %v", name, u, v, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: path %d→%d: %v", name, u, v, err)
+		}
+		if !sameLength(p.Length, ref.At(u, v)) {
+			t.Fatalf("%s: path %d→%d length %v, want %v", name, u, v, p.Length, ref.At(u, v))
+		}
+		checkPath(t, g, p.Vertices, u, v, ref.At(u, v))
+	}
 }

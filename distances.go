@@ -17,11 +17,11 @@ var ErrNoSuccessors = errors.New("distances were computed without paths (set Opt
 // Distances is an all-pairs distance matrix, with a successor matrix when it
 // was computed with Options.Paths.
 type Distances struct {
-	n     int
-	lanes cpu.LaneKind
-	i32   *cpu.Matrix[int32]
-	i64   *cpu.Matrix[int64]
-	f64   *cpu.Matrix[float64]
+	n          int
+	lanes      cpu.LaneKind
+	i32        *cpu.Matrix[int32]
+	i64        *cpu.Matrix[int64]
+	f64        *cpu.Matrix[float64]
 	next       []int32 // successor matrix, or nil
 	nextStride int     // its row stride
 	// laneName overrides lanes.String() when the engine computed in lanes

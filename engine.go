@@ -3,6 +3,7 @@ package apsp
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -39,7 +40,8 @@ type Engine interface {
 // Engines returns every engine of this build, in the order "auto" prefers
 // them.
 func Engines() []Engine {
-	return []Engine{blockedEngine{}, fwEngine{}, gpuEngine{gpu.Multi}, gpuEngine{gpu.Single}}
+	return []Engine{blockedEngine{}, fwEngine{}, bfsEngine{bitParallel: true}, bfsEngine{}, dijkstraEngine{}, dijkstraEngine{johnson: true},
+		gpuEngine{gpu.Multi}, gpuEngine{gpu.Single}}
 }
 
 // rowReducer is implemented by engines that can summarise every source's
@@ -51,7 +53,7 @@ type rowReducer interface {
 
 // AlgorithmNames returns the names Options.Algorithm accepts.
 func AlgorithmNames() []string {
-	names := []string{"auto"}
+	names := []string{"auto", BoundsAlgorithm}
 	for _, e := range Engines() {
 		names = append(names, e.Name())
 	}
@@ -87,13 +89,33 @@ func pickEngine(name string, p *Problem) (Engine, string, error) {
 		}
 		return e, "", nil
 	}
-	// auto: a GPU for large integer problems when one is usable (or always
-	// when asked for), the blocked CPU engine otherwise. Float graphs stay on
-	// the CPU unless a GPU is asked for, since the GPU computes in float32.
-	wantGPU := kind == "gpu" || (kind == "auto" && gpuPays(p.Graph.N(), cpu.Threads(p.Threads)) && p.Graph.Kind() != graph.FloatWeights)
+	// auto: the engine with the smallest estimated time (estimateSeconds)
+	// among those that take the graph; GPU engines only when a GPU is
+	// usable (or asked for), and float graphs stay on the CPU's float64
+	// unless a GPU is asked for.
+	threads := cpu.Threads(p.Threads)
+	var best Engine
+	bestTime := math.Inf(1)
+	var why []string
+	for _, e := range all {
+		if e.Name() == "fw" || e.Name() == "bfs" || e.Device() != "cpu" {
+			continue // the oracle and the one-source-at-a-time BFS never win
+		}
+		if kind == "gpu" {
+			continue
+		}
+		if err := e.Supports(p); err != nil {
+			why = append(why, e.Name()+": "+err.Error())
+			continue
+		}
+		if t := estimateSeconds(e.Name(), p.Graph, threads); t < bestTime {
+			best, bestTime = e, t
+		}
+	}
 	note := ""
-	if wantGPU {
-		g := gpuEngine{gpu.AutoKernel(p.Graph.N())}
+	g := gpuEngine{gpu.AutoKernel(p.Graph.N())}
+	gpuTime := estimateSeconds("gpu", p.Graph, threads)
+	if kind == "gpu" || (kind == "auto" && gpuTime < bestTime && p.Graph.Kind() != graph.FloatWeights) {
 		_, gerr := Devices()
 		if gerr == nil {
 			gerr = g.Supports(p)
@@ -106,18 +128,38 @@ func pickEngine(name string, p *Problem) (Engine, string, error) {
 		}
 		note = "no GPU used (" + gerr.Error() + "); computing on the CPU"
 	}
-	var why []string
-	for _, e := range all {
-		if e.Device() != "cpu" {
-			continue
-		}
-		err := e.Supports(p)
-		if err == nil {
-			return e, note, nil
-		}
-		why = append(why, e.Name()+": "+err.Error())
+	if best == nil {
+		return nil, "", fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
 	}
-	return nil, "", fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
+	return best, note, nil
+}
+
+// estimateSeconds is the rough cost model behind "auto", fitted to the
+// measurements in docs/perf.md: the blocked CPU engine does about 10^10
+// relaxations a second per core; bit-parallel BFS touches every arc once per
+// level for each batch of 512 sources (about 2.5 ns each, with about a dozen
+// levels on sparse graphs); Dijkstra costs about 8 ns per arc and 20 ns per
+// vertex for each source; a GPU costs about 0.3 s to start and then runs
+// 1.2·10^13 relaxations a second.
+func estimateSeconds(engine string, g *graph.Graph, threads int) float64 {
+	n, arcs, t := float64(g.N()), float64(g.Arcs()), float64(max(threads, 1))
+	switch engine {
+	case "blocked":
+		return n * n * n / (1e10 * t)
+	case "bitbfs":
+		levels := 12.0
+		if avg := arcs / math.Max(n, 1); avg > 2 {
+			levels = math.Min(12, math.Log(n)/math.Log(avg-1)+2)
+		}
+		return math.Ceil(n/512)*arcs*levels*2.5e-9/t + n*n*1e-9
+	case "dijkstra":
+		return n * (arcs*8e-9 + n*20e-9) / t
+	case "johnson":
+		return 1.2 * n * (arcs*8e-9 + n*20e-9) / t
+	case "gpu":
+		return 0.3 + n*n*n/1.2e13
+	}
+	return math.Inf(1)
 }
 
 // fwEngine is the textbook triple loop: the reference every other engine is
@@ -238,13 +280,4 @@ func runCPU[T cpu.Lane](ctx context.Context, e Engine, p *Problem, plan cpu.Plan
 	}
 	d.Seconds = time.Since(start).Seconds()
 	return d, nil
-}
-
-// gpuPays estimates whether a GPU beats this CPU on n vertices: opening a
-// GPU and compiling or loading its kernels costs about 0.3 s (measured on an
-// H200, docs/perf.md), while the blocked CPU engine does about 10^10
-// relaxations per second per core.
-func gpuPays(n, threads int) bool {
-	cpuSeconds := float64(n) * float64(n) * float64(n) / (1e10 * float64(max(threads, 1)))
-	return cpuSeconds > 0.3
 }

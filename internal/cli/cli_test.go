@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,6 +64,15 @@ func TestCLI(t *testing.T) {
 		{name: "dist tsv", args: []string{"dist", "../../testdata/disconnected.txt"}, stdout: []string{"0\t1\t1\tinf\tinf\tinf\n"}},
 		{name: "bad device", args: []string{"stats", "--device", "tpu", "../../testdata/karate.txt"}, code: 2, stderr: []string{"--device"}},
 		{name: "one-based", stdin: "1 2\n2 3\n", args: []string{"path", "--one-based", "-", "1", "3"}, exactOut: "1 2 3\nlength 2\n"},
+		{name: "no-aspl", args: []string{"stats", "--no-aspl", "../../testdata/karate.txt"},
+			stdout: []string{"diameter    5", "radius      3", "traversals", "bounds"}},
+		{name: "diameter by bounds json", args: []string{"diameter", "--json", "../../testdata/karate.txt"}, stdout: []string{`"algorithm": "bounds"`, `"diameter": 5`}},
+		{name: "hist", args: []string{"hist", "../../testdata/karate.txt"}, stdout: []string{"2                    530", "inf                    0"}},
+		{name: "hist weighted float", args: []string{"hist", "-"}, stdin: "0 1 0.5\n", code: 1, stderr: []string{"integer distances"}},
+		{name: "hist bad output", args: []string{"hist", "../../testdata/karate.txt", "-o", "x.jpg"}, code: 2},
+		{name: "bitbfs stats", args: []string{"aspl", "--algo", "bitbfs", "../../testdata/karate.txt"}, stdout: []string{"2.40819964"}},
+		{name: "dijkstra on negative", args: []string{"stats", "--algo", "dijkstra", "../../testdata/small.gr"}, stdout: []string{"diameter"}},
+		{name: "johnson negative cycle", args: []string{"stats", "--algo", "johnson", "../../testdata/negcycle.gr"}, code: 1, stderr: []string{"negative cycle"}},
 		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
 	}
 	for _, tt := range tests {
@@ -151,5 +161,24 @@ func TestGenRoundTrip(t *testing.T) {
 		if code != 0 || out != "8\n" {
 			t.Fatalf("%s: diameter %q exit %d: %s", name, out, code, errs)
 		}
+	}
+}
+
+func TestHistPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "h.png")
+	if code, _, errs := run(t, "", "hist", "../../testdata/karate.txt", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 200 {
+		t.Fatalf("image only %v", b)
 	}
 }

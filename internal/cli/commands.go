@@ -38,7 +38,12 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	if err != nil {
 		return nil, nil, "", err
 	}
-	s, err := apsp.ComputeStats(e.ctx, g, opt)
+	var s *apsp.Stats
+	if f.noASPL || name == "diameter" {
+		s, err = apsp.ComputeExtremes(e.ctx, g, opt)
+	} else {
+		s, err = apsp.ComputeStats(e.ctx, g, opt)
+	}
 	bar.Done()
 	return s, f, pos[0], err
 }
@@ -79,10 +84,15 @@ func runStats(e *env, args []string) error {
 	}
 	fmt.Fprintf(tw, "diameter\t%v\n", s.Diameter)
 	fmt.Fprintf(tw, "radius\t%v\n", s.Radius)
-	fmt.Fprintf(tw, "aspl\t%v\n", s.ASPL)
-	fmt.Fprintf(tw, "reachable pairs\t%d of %d\n", s.ReachablePairs, int64(s.Vertices)*int64(s.Vertices-1))
-	fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, base))
-	fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, base))
+	if !s.NoASPL {
+		fmt.Fprintf(tw, "aspl\t%v\n", s.ASPL)
+		fmt.Fprintf(tw, "reachable pairs\t%d of %d\n", s.ReachablePairs, int64(s.Vertices)*int64(s.Vertices-1))
+		fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, base))
+		fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, base))
+	}
+	if s.Traversals > 0 {
+		fmt.Fprintf(tw, "traversals\t%d breadth-first searches\n", s.Traversals)
+	}
 	if s.Device == "cpu" {
 		fmt.Fprintf(tw, "algorithm\t%s (cpu, %s lanes, %d threads)\n", s.Algorithm, s.Lanes, s.Threads)
 	} else {
@@ -133,7 +143,8 @@ func runDiameter(e *env, args []string) error {
 		return err
 	}
 	if f.json {
-		return writeJSON(e.stdout, map[string]any{"diameter": s.Diameter, "connected": s.Connected})
+		return writeJSON(e.stdout, map[string]any{"diameter": s.Diameter, "connected": s.Connected,
+			"algorithm": s.Algorithm, "traversals": s.Traversals, "seconds": s.Seconds})
 	}
 	_, err = fmt.Fprintln(e.stdout, s.Diameter)
 	return err

@@ -28,6 +28,7 @@ type flagSet struct {
 	threads   int
 	tile      int
 	reachable bool
+	noASPL    bool
 	device    string
 	quiet     bool
 	// output
@@ -82,11 +83,17 @@ func newFlags(cmd string) (*flagSet, error) {
 	if cmd != "dist" && cmd != "path" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
 	}
+	if cmd == "stats" {
+		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
+	}
 	if cmd != "dist" {
 		fs.BoolVar(&f.json, "json", false, "print JSON")
 	}
 	if cmd == "dist" {
 		fs.StringVar(&f.out, "o", "", "write to `FILE`: .npy for a NumPy array, anything else for TSV")
+	}
+	if cmd == "hist" {
+		fs.StringVar(&f.out, "o", "", "also draw the histogram as a PNG bar chart in `FILE`")
 	}
 	return f, nil
 }

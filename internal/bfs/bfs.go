@@ -1,0 +1,194 @@
+package bfs
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// Summary is the result of a summary run.
+type Summary struct {
+	// Rows has one entry per source u, over the vertices v ≠ u: Reach,
+	// MaxI (the eccentricity over the reachable vertices), Sum and Unreach
+	// (some v ≠ u is unreachable).
+	Rows []reduce.Row
+	// Hist[d] is the number of ordered pairs (u, v), u ≠ v, at distance d;
+	// Hist[0] is 0 and the length is the largest distance plus one.
+	Hist []int64
+}
+
+// checkEvery is how many sources Rows runs between looks at ctx.
+const checkEvery = 16
+
+// Rows runs one BFS per source, the sources spread over threads goroutines
+// (0 means every CPU), each with its own dist and queue. progress, if not
+// nil, receives the fraction of sources done. It returns ctx.Err() if ctx is
+// cancelled before the end.
+func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) (*Summary, error) {
+	n := g.N()
+	rows := make([]reduce.Row, n)
+	chunks := (n + checkEvery - 1) / checkEvery
+	var mu sync.Mutex
+	var hists [][]int64
+	var done atomic.Int64
+	err := forEach(ctx, threads, chunks, func() (func(int), func()) {
+		dist := make([]int32, n)
+		for i := range dist {
+			dist[i] = -1
+		}
+		queue := make([]int32, n)
+		var hist []int64
+		run := func(c int) {
+			for s := c * checkEvery; s < min(n, (c+1)*checkEvery); s++ {
+				ecc, reached := search(g, s, dist, queue)
+				hist = grow(hist, int(ecc))
+				var sum int64
+				for _, v := range queue[1:reached] {
+					d := dist[v]
+					hist[d]++
+					sum += int64(d)
+					dist[v] = -1
+				}
+				dist[s] = -1
+				r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Unreach: reached < n}
+				r.Sum.Add(sum)
+				rows[s] = r
+			}
+			if progress != nil {
+				progress(float64(done.Add(1)) / float64(chunks))
+			}
+		}
+		finish := func() {
+			mu.Lock()
+			hists = append(hists, hist)
+			mu.Unlock()
+		}
+		return run, finish
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Summary{Rows: rows, Hist: mergeHists(hists)}, nil
+}
+
+// From runs one BFS from s over the arcs of g (lengths ignored). It sets
+// dist[v] to the distance from s, or -1 when v is unreachable, and returns
+// the eccentricity of s over the vertices it reaches and how many vertices
+// it reaches, s included. dist must have length at least g.N(); queue is
+// scratch and is allocated when shorter than g.N().
+func From(g *graph.Graph, s int, dist []int32, queue []int32) (ecc int32, reached int) {
+	n := g.N()
+	dist = dist[:n]
+	if len(queue) < n {
+		queue = make([]int32, n)
+	}
+	for i := range dist {
+		dist[i] = -1
+	}
+	return search(g, s, dist, queue)
+}
+
+// search is From without the set-up: dist must be -1 everywhere. On return
+// queue[:reached] lists the reached vertices in order of distance, so the
+// caller can reset just those.
+func search(g *graph.Graph, s int, dist, queue []int32) (ecc int32, reached int) {
+	dist[s] = 0
+	queue[0] = int32(s)
+	tail := 1
+	for head := 0; head < tail; head++ {
+		u := queue[head]
+		du := dist[u] + 1
+		for _, v := range g.Neighbors(int(u)) {
+			if dist[v] < 0 {
+				dist[v] = du
+				queue[tail] = v
+				tail++
+			}
+		}
+	}
+	return dist[queue[tail-1]], tail
+}
+
+// Matrix returns the n×n distance matrix of g row by row: dist[u*n+v] is the
+// number of arcs on a shortest path from u to v, or -1 when there is none.
+// It uses the batched search of BitRows; threads and progress are as there.
+func Matrix(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) ([]int32, error) {
+	size, err := matrixSize(g.N())
+	if err != nil {
+		return nil, err
+	}
+	dist := make([]int32, size)
+	if _, err := runBatches(ctx, g, defaultConfig(threads, g.N()), progress, dist); err != nil {
+		return nil, err
+	}
+	return dist, nil
+}
+
+// matrixSize returns n·n, or an error wrapping graph.ErrTooLarge when the
+// n·n·4 bytes of the matrix would overflow int.
+func matrixSize(n int) (int, error) {
+	if n > 0 && n > math.MaxInt/4/n {
+		return 0, fmt.Errorf("distance matrix of %d vertices: %w", n, graph.ErrTooLarge)
+	}
+	return n * n, nil
+}
+
+// forEach calls run(i) for every task i in [0, count) on up to threads
+// goroutines. Each goroutine calls setup once for its own run (with its own
+// scratch) and calls finish when it runs out of tasks. Tasks are handed out
+// in order from a shared counter so that uneven tasks balance; no new task
+// starts once ctx is done.
+func forEach(ctx context.Context, threads, count int, setup func() (run func(int), finish func())) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	threads = min(cpu.Threads(threads), count)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Go(func() {
+			run, finish := setup()
+			defer finish()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= count || ctx.Err() != nil {
+					return
+				}
+				run(i)
+			}
+		})
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// grow extends h so that h[d] exists.
+func grow(h []int64, d int) []int64 {
+	for len(h) <= d {
+		h = append(h, 0)
+	}
+	return h
+}
+
+// mergeHists adds the per-goroutine histograms; the result has Hist[0] and
+// is trimmed to the largest distance that occurs.
+func mergeHists(hists [][]int64) []int64 {
+	h := []int64{0}
+	for _, x := range hists {
+		h = grow(h, len(x)-1)
+		for d, c := range x {
+			h[d] += c
+		}
+	}
+	for len(h) > 1 && h[len(h)-1] == 0 {
+		h = h[:len(h)-1]
+	}
+	h[0] = 0
+	return h
+}

@@ -1,0 +1,644 @@
+package bfs
+
+import (
+	"context"
+	"math/bits"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+const (
+	// maxWords bounds W (the padding mask lives in a fixed array).
+	maxWords = 16
+	// pushFactor weighs a pushed arc against a pulled one. A push does a
+	// random read-modify-write of two cache lines per arc, a pull streams
+	// through the vertices and only reads at random (prefetched), which
+	// measures about twenty times cheaper per arc; so a level is pushed
+	// only while its frontier has a small fraction of the arcs a pull scans.
+	pushFactor = 32
+	// exitChunk is how many arcs a pull ORs between checks whether the
+	// vertex is already covered by every source of the batch; the check
+	// only pays off on high degrees. The assembly uses the same value.
+	exitChunk = 16
+	// prefetchPad is how far past the last arc the kernels may read heads.
+	prefetchPad = 64
+)
+
+// BitRows computes the same Summary as Rows with a bit-parallel
+// multi-source BFS (see doc.go): batches of 64·W sources, one bit per
+// source and vertex, one pass of word-wide ORs per level for the whole
+// batch. It uses up to threads goroutines (0 means every CPU), each batch
+// worker with its own O(n·W) scratch. progress, if not nil, receives the
+// fraction of batches done.
+func BitRows(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) (*Summary, error) {
+	return runBatches(ctx, g, defaultConfig(threads, g.N()), progress, nil)
+}
+
+// config says how a batched run is laid out; BitRows and Matrix use
+// defaultConfig, tests and benchmarks vary it.
+type config struct {
+	words int  // W, uint64 words per vertex: 64·W sources per batch
+	outer int  // goroutines running separate batches, each with its scratch
+	inner int  // goroutines sharing each pull level of a batch
+	noAsm bool // use the Go kernels even where assembly is available
+}
+
+// defaultConfig gives threads separate batches while their scratch fits
+// in cache together, and otherwise lets threads share the levels of one
+// batch, so that the frontier words they read at random stay cached. On the
+// two-core target (32 MiB of L3) separate batches measured as fast or
+// faster for n = 16384 (3 MiB of scratch each) and shared levels faster
+// for n = 65536 (12 MiB each); see BenchmarkBitRowsSplit. Shared levels
+// are split only on graphs big enough for the parts to outweigh a barrier
+// per level.
+func defaultConfig(threads, n int) config {
+	const (
+		cacheBudget = 16 << 20 // bytes of scratch the workers may hold together
+		minPart     = 4096     // vertices per part of a split level
+	)
+	w := words()
+	t := cpu.Threads(threads)
+	batches := max(1, (n+64*w-1)/(64*w))
+	scratch := max(1, 3*8*w*n)                           // visited, cur and next
+	most := max(1, min(t, batches, cacheBudget/scratch)) // separate batches
+	inner := max(1, min((t+most-1)/most, n/minPart))
+	outer := max(1, min(most, t/inner))
+	return config{words: w, outer: outer, inner: inner}
+}
+
+// runBatches runs the batched search. With dist nil it returns the Summary;
+// otherwise it writes the distance matrix into dist (length n·n) and
+// returns a nil Summary.
+func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(float64), dist []int32) (*Summary, error) {
+	n := g.N()
+	size := 64 * cfg.words
+	batches := (n + size - 1) / size
+	// The searches run on the reversed graph (see doc.go), so a pull reads
+	// g's out-arcs and a push follows the transpose's.
+	shared := &batchShared{g: g, t: g.Transpose(), csr: newCSR(g), cfg: cfg, dist: dist}
+	var (
+		mu      sync.Mutex
+		workers []*batcher
+		done    atomic.Int64
+	)
+	err := forEach(ctx, cfg.outer, batches, func() (func(int), func()) {
+		b := newBatcher(shared)
+		run := func(i int) {
+			if !b.batch(ctx, i*size, min(size, n-i*size)) {
+				return
+			}
+			if progress != nil {
+				progress(float64(done.Add(1)) / float64(batches))
+			}
+		}
+		finish := func() {
+			mu.Lock()
+			workers = append(workers, b)
+			mu.Unlock()
+		}
+		return run, finish
+	})
+	if err != nil {
+		return nil, err
+	}
+	if dist != nil {
+		return nil, nil
+	}
+	return merge(workers, n), nil
+}
+
+// merge adds up the workers' per-vertex totals into Rows.
+func merge(workers []*batcher, n int) *Summary {
+	rows := make([]reduce.Row, n)
+	hists := make([][]int64, len(workers))
+	for v := range rows {
+		var reach, sum int64
+		var ecc int32
+		for _, b := range workers {
+			a := &b.acc[v]
+			reach += int64(a.reach)
+			sum += a.sum
+			ecc = max(ecc, a.ecc)
+		}
+		r := reduce.Row{Reach: reach, MaxI: int64(ecc), Unreach: reach < int64(n-1)}
+		r.Sum.Add(sum)
+		rows[v] = r
+	}
+	for i, b := range workers {
+		hists[i] = b.hist
+	}
+	return &Summary{Rows: rows, Hist: mergeHists(hists)}
+}
+
+// batchShared is what every worker of a run reads.
+type batchShared struct {
+	g, t *graph.Graph
+	csr  *csr
+	cfg  config
+	dist []int32 // matrix mode when not nil
+}
+
+// csr is a private copy of g's out-arcs in CSR form for the kernels (the
+// graph does not expose its arrays), with heads padded for prefetching.
+type csr struct {
+	off   []int   // len n+1: v's out-neighbours are heads[off[v]:off[v+1]]
+	heads []int32 // followed by prefetchPad zeros
+}
+
+func newCSR(g *graph.Graph) *csr {
+	n := g.N()
+	c := &csr{off: make([]int, n+1), heads: make([]int32, 0, g.Arcs()+prefetchPad)}
+	for v := range n {
+		c.heads = append(c.heads, g.Neighbors(v)...)
+		c.off[v+1] = len(c.heads)
+	}
+	c.heads = append(c.heads, make([]int32, prefetchPad)...)
+	return c
+}
+
+// vertexAcc is one worker's running total for a vertex's row: the
+// distances from v to the sources of the worker's batches.
+type vertexAcc struct {
+	sum   int64
+	reach int32
+	ecc   int32
+}
+
+// partResult is what one part of a split pull level found.
+type partResult struct {
+	count, full int   // vertices that gained bits; of those, now covered
+	pairs       int64 // (vertex, source) pairs found
+	arcs        int   // transpose arcs out of the found vertices
+}
+
+// batcher is one worker's scratch for the batched search. Vertex v's words
+// are [v*w, v*w+w); bit i of word j stands for source first+64j+i.
+type batcher struct {
+	*batchShared
+	n, w int
+	// visited holds the sources that have reached each vertex (in the
+	// reversed graph: the sources s with d(v, s) known). The bits of
+	// absent sources of a short batch are set, so all ones means covered.
+	visited []uint64
+	// cur is the frontier (bits gained at the last level), next the bits
+	// gained at this one. Both are zero outside curList and nextList, so
+	// a pull need not write the vertices that gain nothing (see clearCur).
+	cur, next         []uint64
+	curList, nextList []int32
+	cnts              []int32 // popcounts of next, parallel to nextList
+	curArcs           int     // transpose arcs out of curList
+	open              int     // vertices not yet covered
+	avgDeg            float64
+	split             []int        // part boundaries of a split pull level
+	parts             []partResult // one per part
+	acc               []vertexAcc  // summary mode
+	buf               []uint8      // matrix mode: distances < 256 of the batch
+	long              atomic.Bool  // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
+	hist              []int64      // summary mode: this worker's Hist
+	first, count      int
+	pad               [maxWords]uint64
+}
+
+func newBatcher(s *batchShared) *batcher {
+	n, w := s.g.N(), s.cfg.words
+	b := &batcher{
+		batchShared: s, n: n, w: w,
+		visited:  make([]uint64, n*w),
+		cur:      make([]uint64, n*w),
+		next:     make([]uint64, n*w),
+		curList:  make([]int32, 0, n),
+		nextList: make([]int32, 0, n),
+		cnts:     make([]int32, n),
+	}
+	if n > 0 {
+		b.avgDeg = float64(s.g.Arcs()) / float64(n)
+	}
+	if s.dist == nil {
+		b.acc = make([]vertexAcc, n)
+		b.hist = []int64{0}
+	} else {
+		b.buf = make([]uint8, n*64*w)
+	}
+	// Split the vertices into parts of about equal arcs plus vertices,
+	// which is what a pull costs.
+	parts := max(1, min(s.cfg.inner, n))
+	b.split = make([]int, parts+1)
+	b.parts = make([]partResult, parts)
+	total := s.csr.off[n] + n
+	for p := 1; p <= parts; p++ {
+		b.split[p] = sort.Search(n, func(v int) bool { return s.csr.off[v]+v >= p*total/parts })
+	}
+	b.split[parts] = n
+	return b
+}
+
+// batch runs the searches of sources first..first+count-1 to the end. It
+// reports false if ctx was cancelled first.
+func (b *batcher) batch(ctx context.Context, first, count int) bool {
+	n, w := b.n, b.w
+	b.first, b.count = first, count
+	short := false
+	for j := range w {
+		valid := min(max(count-64*j, 0), 64)
+		b.pad[j] = 0
+		if valid < 64 {
+			b.pad[j] = ^(uint64(1)<<valid - 1)
+			short = true
+		}
+	}
+	if short {
+		for v := range n {
+			copy(b.visited[v*w:v*w+w], b.pad[:w])
+		}
+	} else {
+		clear(b.visited)
+	}
+	b.open = n
+	b.curList = b.curList[:0]
+	b.curArcs = 0
+	for i := range count {
+		s := first + i
+		bit := uint64(1) << (i % 64)
+		b.cur[s*w+i/64] |= bit
+		b.visited[s*w+i/64] |= bit
+		b.curList = append(b.curList, int32(s))
+		b.curArcs += b.t.Degree(s)
+		if allOnes(b.visited[s*w : s*w+w]) {
+			b.open--
+		}
+		if b.dist != nil {
+			b.dist[s*n+s] = 0
+		}
+	}
+	// A level can only add bits while the frontier is non-empty and some
+	// vertex is not yet covered.
+	for k := int32(1); len(b.curList) > 0 && b.open > 0; k++ {
+		if ctx.Err() != nil {
+			return false
+		}
+		var r partResult
+		if float64(b.curArcs)*pushFactor < float64(b.open)*b.avgDeg {
+			r = b.push(k)
+		} else {
+			r = b.pull(k)
+		}
+		b.open -= r.full
+		if b.dist == nil && r.pairs > 0 {
+			b.hist = grow(b.hist, int(k))
+			b.hist[k] += r.pairs
+		}
+		b.clearCur()
+		b.cur, b.next = b.next, b.cur
+		b.curList, b.nextList = b.nextList, b.curList
+		b.curArcs = r.arcs
+	}
+	// Leave the frontier zero for the next batch (an early stop skips the
+	// clearing of the last level).
+	b.clearCur()
+	if b.dist != nil {
+		b.flush()
+		b.unreached()
+	}
+	return true
+}
+
+// clearCur zeroes the frontier words, which are non-zero only at curList:
+// entry by entry while that is short, in one sweep once it is a good part
+// of the array (a sweep runs at memory speed, the entries one call each).
+func (b *batcher) clearCur() {
+	w := b.w
+	switch {
+	case len(b.curList)*8 > b.n:
+		clear(b.cur)
+	case w == 8:
+		for _, u := range b.curList {
+			*(*[8]uint64)(b.cur[int(u)*8:]) = [8]uint64{}
+		}
+	default:
+		for _, u := range b.curList {
+			clear(b.cur[int(u)*w : int(u)*w+w])
+		}
+	}
+}
+
+// push is a top-down level: each frontier vertex ORs its words into the
+// vertices it reaches in the reversed graph.
+func (b *batcher) push(k int32) partResult {
+	w := b.w
+	vis, cur, next := b.visited, b.cur, b.next
+	list := b.nextList[:0]
+	for _, u := range b.curList {
+		f := cur[int(u)*w : int(u)*w+w]
+		for _, v := range b.t.Neighbors(int(u)) {
+			vs := vis[int(v)*w : int(v)*w+w]
+			ns := next[int(v)*w : int(v)*w+w]
+			var was, add uint64
+			for j := range f {
+				x := f[j] &^ vs[j]
+				was |= ns[j]
+				ns[j] |= x
+				add |= x
+			}
+			if was == 0 && add != 0 {
+				list = append(list, v)
+			}
+		}
+	}
+	b.nextList = list
+	var r partResult
+	r.count = len(list)
+	for i, v := range list {
+		vs := vis[int(v)*w : int(v)*w+w]
+		ns := next[int(v)*w : int(v)*w+w]
+		c := 0
+		for j := range vs {
+			vs[j] |= ns[j]
+			c += bits.OnesCount64(ns[j])
+		}
+		b.cnts[i] = int32(c)
+		if allOnes(vs) {
+			r.full++
+		}
+	}
+	r.pairs, r.arcs = b.book(k, list, b.cnts[:len(list)])
+	return r
+}
+
+// pull is a bottom-up level: every vertex not yet covered ORs in its
+// out-neighbours' frontier words. With several parts, each part runs on its
+// own goroutine into its own stretch of nextList and cnts, which are then
+// closed up.
+func (b *batcher) pull(k int32) partResult {
+	list := b.nextList[:cap(b.nextList)]
+	if len(b.parts) == 1 {
+		b.pullPart(k, 0, list)
+	} else {
+		var wg sync.WaitGroup
+		for p := 1; p < len(b.parts); p++ {
+			wg.Go(func() { b.pullPart(k, p, list) })
+		}
+		b.pullPart(k, 0, list)
+		wg.Wait()
+	}
+	var total partResult
+	for p, r := range b.parts {
+		lo := b.split[p]
+		copy(list[total.count:], list[lo:lo+r.count])
+		total.count += r.count
+		total.full += r.full
+		total.pairs += r.pairs
+		total.arcs += r.arcs
+	}
+	b.nextList = list[:total.count]
+	return total
+}
+
+// pullPart runs part p of a pull level, writing into its stretch of list.
+func (b *batcher) pullPart(k int32, p int, list []int32) {
+	lo, hi := b.split[p], b.split[p+1]
+	r := &b.parts[p]
+	r.count, r.full = b.pullRange(lo, hi, list[lo:hi], b.cnts[lo:hi])
+	r.pairs, r.arcs = b.book(k, list[lo:lo+r.count], b.cnts[lo:lo+r.count])
+}
+
+// pullRange is the pull of the vertices [lo, hi): it updates visited and
+// next, writes the vertices that gained bits to list and their popcounts to
+// cnts, and returns how many it wrote and how many of them are now covered.
+func (b *batcher) pullRange(lo, hi int, list, cnts []int32) (count, full int) {
+	if !b.cfg.noAsm {
+		if count, full, ok := pullAsm(b, lo, hi, list, cnts); ok {
+			return count, full
+		}
+	}
+	if b.w == 4 {
+		return b.pullGo4(lo, hi, list, cnts)
+	}
+	return b.pullGo(lo, hi, list, cnts)
+}
+
+// book records what the vertices of list found at level k (cnts are their
+// popcounts) and returns the pairs found and the transpose arcs leaving the
+// list, which is what pushing it next would cost. Parts of a split level
+// call it concurrently on disjoint lists.
+func (b *batcher) book(k int32, list, cnts []int32) (pairs int64, arcs int) {
+	w := b.w
+	for i, v := range list {
+		arcs += b.t.Degree(int(v))
+		if b.dist != nil {
+			b.writeDist(int(v), k, b.next[int(v)*w:int(v)*w+w])
+			continue
+		}
+		c := cnts[i]
+		a := &b.acc[v]
+		a.reach += c
+		a.sum += int64(k) * int64(c)
+		a.ecc = max(a.ecc, k)
+		pairs += int64(c)
+	}
+	return pairs, arcs
+}
+
+// writeDist stores distance k from v to the sources whose bits are set in
+// ns. Distances below 256 go to the batch's byte buffer: a quarter of the
+// size of the batch's columns of the matrix and contiguous per vertex, so
+// the levels' scattered writes mostly hit cache, where straight into the
+// matrix they profiled as the bulk of the run; flush copies it to the matrix
+// row by row at the end. Longer distances are rare and go straight to the matrix.
+func (b *batcher) writeDist(v int, k int32, ns []uint64) {
+	if k < 256 {
+		row := b.buf[v*64*b.w : (v+1)*64*b.w]
+		for j, x := range ns {
+			for ; x != 0; x &= x - 1 {
+				row[j*64+bits.TrailingZeros64(x)] = uint8(k)
+			}
+		}
+		return
+	}
+	b.long.Store(true)
+	row := b.dist[v*b.n+b.first : v*b.n+b.first+b.count]
+	for j, x := range ns {
+		for ; x != 0; x &= x - 1 {
+			row[j*64+bits.TrailingZeros64(x)] = k
+		}
+	}
+}
+
+// flush moves the byte buffer's distances into the matrix and zeroes it;
+// zero marks pairs it does not hold (the diagonal, long distances, pairs not
+// reached).
+func (b *batcher) flush() {
+	size := 64 * b.w
+	long := b.long.Load()
+	for v := range b.n {
+		bs := b.buf[v*size : v*size+b.count]
+		row := b.dist[v*b.n+b.first : v*b.n+b.first+b.count]
+		row = row[:len(bs)]
+		if long {
+			for i, x := range bs {
+				if x != 0 {
+					row[i] = int32(x)
+				}
+			}
+			continue
+		}
+		// Without long distances a zero is the diagonal or an unreached
+		// pair (unreached overwrites those), so copy without a branch.
+		for i, x := range bs {
+			row[i] = int32(x)
+		}
+	}
+	clear(b.buf)
+	b.long.Store(false)
+}
+
+// unreached writes -1 for every pair of the batch that no level reached.
+func (b *batcher) unreached() {
+	w := b.w
+	for v := range b.n {
+		vs := b.visited[v*w : v*w+w]
+		if allOnes(vs) {
+			continue
+		}
+		row := b.dist[v*b.n+b.first : v*b.n+b.first+b.count]
+		for j, x := range vs {
+			for x = ^x; x != 0; x &= x - 1 {
+				row[j*64+bits.TrailingZeros64(x)] = -1
+			}
+		}
+	}
+}
+
+// pullGo is the portable pull for any w.
+func (b *batcher) pullGo(lo, hi int, list, cnts []int32) (count, full int) {
+	w := b.w
+	vis, cur, next := b.visited, b.cur, b.next
+	off, heads := b.csr.off, b.csr.heads
+	var acc [maxWords]uint64
+	for v := lo; v < hi; v++ {
+		vs := vis[v*w : v*w+w]
+		if allOnes(vs) {
+			continue
+		}
+		a := acc[:w]
+		clear(a)
+		nb := heads[off[v]:off[v+1]]
+		for len(nb) > 0 {
+			chunk := nb[:min(len(nb), exitChunk)]
+			nb = nb[len(chunk):]
+			for _, u := range chunk {
+				f := cur[int(u)*w : int(u)*w+w]
+				for j := range a {
+					a[j] |= f[j]
+				}
+			}
+			if len(nb) > 0 && covered(a, vs) {
+				break
+			}
+		}
+		var add uint64
+		for j := range a {
+			a[j] &^= vs[j]
+			add |= a[j]
+		}
+		if add == 0 {
+			continue
+		}
+		ns := next[v*w : v*w+w]
+		c := 0
+		for j := range a {
+			ns[j] = a[j]
+			vs[j] |= a[j]
+			c += bits.OnesCount64(a[j])
+		}
+		if allOnes(vs) {
+			full++
+		}
+		list[count] = int32(v)
+		cnts[count] = int32(c)
+		count++
+	}
+	return count, full
+}
+
+// pullGo4 is the portable pull for w = 4 with the words in variables. It
+// reloads v's visited words after the arc loop rather than keeping them
+// live, which keeps the compiler from spilling the accumulators.
+func (b *batcher) pullGo4(lo, hi int, list, cnts []int32) (count, full int) {
+	const ones = ^uint64(0)
+	vis, cur, next := b.visited, b.cur, b.next
+	off, heads := b.csr.off, b.csr.heads
+	for v := lo; v < hi; v++ {
+		vs := vis[v*4 : v*4+4 : v*4+4]
+		if vs[0]&vs[1]&vs[2]&vs[3] == ones {
+			continue
+		}
+		var a0, a1, a2, a3 uint64
+		nb := heads[off[v]:off[v+1]]
+		for len(nb) > 0 {
+			chunk := nb[:min(len(nb), exitChunk)]
+			nb = nb[len(chunk):]
+			for _, u := range chunk {
+				f := cur[int(u)*4 : int(u)*4+4 : int(u)*4+4]
+				a0 |= f[0]
+				a1 |= f[1]
+				a2 |= f[2]
+				a3 |= f[3]
+			}
+			if len(nb) > 0 && (a0|vs[0])&(a1|vs[1])&(a2|vs[2])&(a3|vs[3]) == ones {
+				break
+			}
+		}
+		a0 &^= vs[0]
+		a1 &^= vs[1]
+		a2 &^= vs[2]
+		a3 &^= vs[3]
+		if a0|a1|a2|a3 == 0 {
+			continue
+		}
+		ns := next[v*4 : v*4+4 : v*4+4]
+		ns[0], ns[1], ns[2], ns[3] = a0, a1, a2, a3
+		vs[0] |= a0
+		vs[1] |= a1
+		vs[2] |= a2
+		vs[3] |= a3
+		if vs[0]&vs[1]&vs[2]&vs[3] == ones {
+			full++
+		}
+		list[count] = int32(v)
+		cnts[count] = int32(bits.OnesCount64(a0) + bits.OnesCount64(a1) + bits.OnesCount64(a2) + bits.OnesCount64(a3))
+		count++
+	}
+	return count, full
+}
+
+func allOnes(ws []uint64) bool {
+	x := ^uint64(0)
+	for _, y := range ws {
+		x &= y
+	}
+	return x == ^uint64(0)
+}
+
+// covered reports whether a | vs is all ones: every source has reached the
+// vertex or reaches it at this level, so no further arc can add anything.
+func covered(a, vs []uint64) bool {
+	x := ^uint64(0)
+	for j := range a {
+		x &= a[j] | vs[j]
+	}
+	return x == ^uint64(0)
+}
+
+// first returns &s[0], or nil for an empty slice (which the kernels then
+// never read).
+func first[T any](s []T) *T {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}

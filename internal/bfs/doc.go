@@ -1,0 +1,39 @@
+// Package bfs computes all-pairs shortest-path summaries of unweighted
+// graphs (every arc has length 1; weights, if any, are ignored), directed or
+// undirected, by breadth-first search instead of a dense distance matrix.
+//
+// Rows runs one plain BFS per source. It is the simple engine, and From
+// exposes its single traversal to other packages.
+//
+// BitRows is the fast engine: a bit-parallel multi-source BFS. A batch of
+// 64·W sources keeps, for every vertex, W uint64 words with one bit per
+// source: visited (the sources that have reached it) and the frontier (the
+// bits it gained at the last level). One level advances all the batch's
+// searches at once with word-wide ORs over the arcs.
+//
+// Per-source results come for free by searching the reversed graph: vertex
+// v gains the bit of source s at level k exactly when d(v, s) = k, so the
+// popcount of v's new bits at level k is the number of vertices at distance
+// k from v. Accumulating k·popcount per vertex gives v's own Row (reach,
+// eccentricity, sum of distances) without ever splitting the words into
+// per-source counts, and the popcounts summed over vertices give Hist.
+// With pull levels on the reversed graph, v reads the frontier words of its
+// out-neighbours in g, so only pushes need g.Transpose().
+//
+// Each level is a push (each frontier vertex ORs its words into its
+// neighbours) while the frontier's arcs are a small fraction of what a
+// pull reads, and a pull otherwise: every vertex that not every source has
+// reached yet ORs its out-neighbours' frontier words, stopping early once
+// it is covered. A batch ends when the frontier is empty or every vertex
+// is covered. The pull is the hot loop; on amd64 it is assembly (W = 8 in
+// one ZMM register with AVX-512, else W = 4 in a YMM register with AVX2)
+// that prefetches the frontier words of arcs ahead, since those loads are
+// random. Other platforms, older CPUs and the purego build tag use Go.
+//
+// Batches are spread over goroutines, each with its own O(n·W) scratch;
+// memory is never n×n. When there are fewer batches than threads, the
+// spare threads split each pull level of a batch by vertex range.
+//
+// Matrix fills a full distance matrix with the same batched search, writing
+// each pair's distance when its bit appears.
+package bfs

@@ -1,0 +1,262 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL leaf+0(FP), AX
+	MOVL sub+4(FP), CX
+	CPUID
+	MOVL AX, a+8(FP)
+	MOVL BX, b+12(FP)
+	MOVL CX, c+16(FP)
+	MOVL DX, d+20(FP)
+	RET
+
+// func xgetbv() (lo uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-4
+	XORL CX, CX
+	XGETBV
+	MOVL AX, lo+0(FP)
+	RET
+
+// The pull kernels, one for four words per vertex in a YMM register (AVX2)
+// and one for eight in a ZMM register (AVX-512); they differ only in the
+// vector instructions. See pull4AVX2 in kernel_amd64.go for the contract.
+// For each vertex v in [lo, hi) not yet reached by every
+// source, OR the frontier words of its out-neighbours (two accumulators, so
+// two loads are in flight per vertex), keep the bits v did not have, and if
+// any: store them to next, add them to vis, append v to list and their
+// popcount to cnts. Arcs go in chunks of 16 with a check between chunks
+// that stops early once v is covered, which only happens on high degrees.
+// Each arc prefetches the frontier words of the arc 32 ahead (heads is
+// padded so those reads stay inside it): the loads are random, mostly miss
+// L2, and no hardware prefetcher can guess them.
+//
+// Registers: SI vis, R8 cur, DI next, R9 off, R10 heads, R11 list, AX v,
+// CX arc, BX v's last arc, R12 chunk end, R13 count, DX scratch; vector
+// 15 all ones, 1 visited words of v, 0 and 3 the ORs, 2 the new bits.
+
+// func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32) (count, full int)
+TEXT ·pull4AVX2(SB), NOSPLIT, $0-88
+	MOVQ vis+0(FP), SI
+	MOVQ cur+8(FP), R8
+	MOVQ next+16(FP), DI
+	MOVQ off+24(FP), R9
+	MOVQ heads+32(FP), R10
+	MOVQ lo+40(FP), AX
+	MOVQ list+56(FP), R11
+	XORQ R13, R13
+	MOVQ $0, full+80(FP)
+	VPCMPEQQ Y15, Y15, Y15
+
+w4_vertex:
+	CMPQ AX, hi+48(FP)
+	JGE  w4_done
+	MOVQ AX, DX
+	SHLQ $5, DX
+	VMOVDQU (SI)(DX*1), Y1
+	VPTEST Y15, Y1
+	JCS  w4_skip // every source has reached v
+	MOVQ (R9)(AX*8), CX
+	MOVQ 8(R9)(AX*8), BX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y3, Y3, Y3
+
+w4_chunk:
+	// R12 = end of this chunk of at most 16 arcs.
+	LEAQ 16(CX), R12
+	CMPQ R12, BX
+	CMOVQGT BX, R12
+
+w4_pair:
+	LEAQ 1(CX), DX
+	CMPQ DX, R12
+	JGE  w4_single
+	MOVLQSX 128(R10)(CX*4), DX
+	SHLQ $5, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX 132(R10)(CX*4), DX
+	SHLQ $5, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX (R10)(CX*4), DX
+	SHLQ $5, DX
+	VPOR (R8)(DX*1), Y0, Y0
+	MOVLQSX 4(R10)(CX*4), DX
+	SHLQ $5, DX
+	VPOR (R8)(DX*1), Y3, Y3
+	ADDQ $2, CX
+	JMP  w4_pair
+
+w4_single:
+	CMPQ CX, R12
+	JGE  w4_chunkend
+	MOVLQSX 128(R10)(CX*4), DX
+	SHLQ $5, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX (R10)(CX*4), DX
+	SHLQ $5, DX
+	VPOR (R8)(DX*1), Y0, Y0
+	INCQ CX
+
+w4_chunkend:
+	CMPQ CX, BX
+	JGE  w4_arcsdone
+	// More arcs: stop once every source has reached v or reaches it now.
+	VPOR Y3, Y0, Y4
+	VPOR Y1, Y4, Y4
+	VPTEST Y15, Y4
+	JCC  w4_chunk
+
+w4_arcsdone:
+	VPOR Y3, Y0, Y0
+	VPANDN Y0, Y1, Y2 // new = or &^ visited
+	VPTEST Y2, Y2
+	JEQ  w4_skip
+	MOVQ AX, DX
+	SHLQ $5, DX
+	VMOVDQU Y2, (DI)(DX*1)
+	VPOR Y2, Y1, Y1
+	VMOVDQU Y1, (SI)(DX*1)
+	VPTEST Y15, Y1
+	JCC  w4_counted
+	INCQ full+80(FP)
+
+w4_counted:
+	VMOVQ X2, CX
+	POPCNTQ CX, CX
+	VPEXTRQ $1, X2, BX
+	POPCNTQ BX, BX
+	ADDQ BX, CX
+	VEXTRACTI128 $1, Y2, X2
+	VMOVQ X2, BX
+	POPCNTQ BX, BX
+	ADDQ BX, CX
+	VPEXTRQ $1, X2, BX
+	POPCNTQ BX, BX
+	ADDQ BX, CX
+	MOVL AX, (R11)(R13*4)
+	MOVQ cnts+64(FP), DX
+	MOVL CX, (DX)(R13*4)
+	INCQ R13
+
+w4_skip:
+	INCQ AX
+	JMP  w4_vertex
+
+w4_done:
+	VZEROUPPER
+	MOVQ R13, count+72(FP)
+	RET
+
+// func pull8AVX512(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32) (count, full int)
+TEXT ·pull8AVX512(SB), NOSPLIT, $0-88
+	MOVQ vis+0(FP), SI
+	MOVQ cur+8(FP), R8
+	MOVQ next+16(FP), DI
+	MOVQ off+24(FP), R9
+	MOVQ heads+32(FP), R10
+	MOVQ lo+40(FP), AX
+	MOVQ list+56(FP), R11
+	XORQ R13, R13
+	MOVQ $0, full+80(FP)
+	VPTERNLOGQ $0xff, Z15, Z15, Z15
+
+w8_vertex:
+	CMPQ AX, hi+48(FP)
+	JGE  w8_done
+	MOVQ AX, DX
+	SHLQ $6, DX
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPCMPEQQ Z15, Z1, K1
+	KORTESTB K1, K1
+	JCS  w8_skip // every source has reached v
+	MOVQ (R9)(AX*8), CX
+	MOVQ 8(R9)(AX*8), BX
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z3, Z3, Z3
+
+w8_chunk:
+	// R12 = end of this chunk of at most 16 arcs.
+	LEAQ 16(CX), R12
+	CMPQ R12, BX
+	CMOVQGT BX, R12
+
+w8_pair:
+	LEAQ 1(CX), DX
+	CMPQ DX, R12
+	JGE  w8_single
+	MOVLQSX 128(R10)(CX*4), DX
+	SHLQ $6, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX 132(R10)(CX*4), DX
+	SHLQ $6, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX (R10)(CX*4), DX
+	SHLQ $6, DX
+	VPORQ (R8)(DX*1), Z0, Z0
+	MOVLQSX 4(R10)(CX*4), DX
+	SHLQ $6, DX
+	VPORQ (R8)(DX*1), Z3, Z3
+	ADDQ $2, CX
+	JMP  w8_pair
+
+w8_single:
+	CMPQ CX, R12
+	JGE  w8_chunkend
+	MOVLQSX 128(R10)(CX*4), DX
+	SHLQ $6, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX (R10)(CX*4), DX
+	SHLQ $6, DX
+	VPORQ (R8)(DX*1), Z0, Z0
+	INCQ CX
+
+w8_chunkend:
+	CMPQ CX, BX
+	JGE  w8_arcsdone
+	// More arcs: stop once every source has reached v or reaches it now.
+	VMOVDQA64 Z1, Z4
+	VPTERNLOGQ $0xfe, Z3, Z0, Z4 // Z4 = Z0|Z3|Z1 (Z4 starts as Z1)
+	VPCMPEQQ Z15, Z4, K3
+	KORTESTB K3, K3
+	JCC  w8_chunk
+
+w8_arcsdone:
+	VPORQ Z3, Z0, Z0
+	VPANDNQ Z0, Z1, Z2 // new = or &^ visited
+	VPTESTMQ Z2, Z2, K2
+	KORTESTB K2, K2
+	JEQ  w8_skip
+	MOVQ AX, DX
+	SHLQ $6, DX
+	VMOVDQU64 Z2, (DI)(DX*1)
+	VPORQ Z2, Z1, Z1
+	VMOVDQU64 Z1, (SI)(DX*1)
+	VPCMPEQQ Z15, Z1, K1
+	KORTESTB K1, K1
+	JCC  w8_counted
+	INCQ full+80(FP)
+
+w8_counted:
+	VPOPCNTQ Z2, Z3
+	VEXTRACTI64X4 $1, Z3, Y4
+	VPADDQ Y4, Y3, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPADDQ X4, X3, X3
+	VPSHUFD $0x4e, X3, X4
+	VPADDQ X4, X3, X3
+	VMOVQ X3, CX
+	MOVL AX, (R11)(R13*4)
+	MOVQ cnts+64(FP), DX
+	MOVL CX, (DX)(R13*4)
+	INCQ R13
+
+w8_skip:
+	INCQ AX
+	JMP  w8_vertex
+
+w8_done:
+	VZEROUPPER
+	MOVQ R13, count+72(FP)
+	RET

@@ -1,0 +1,92 @@
+package bounds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
+)
+
+// Result is the outcome of Diameter.
+type Result struct {
+	// Diameter is the largest distance over ordered pairs u != v: of the
+	// whole graph when it is (strongly) connected, of reachable pairs with
+	// Options.Reachable. It is 0 when no such pair exists.
+	Diameter int64
+	// Radius is the smallest eccentricity, or -1 when Options.WantRadius
+	// is false. With Options.Reachable a vertex reaching nothing has
+	// eccentricity 0.
+	Radius int64
+	// Connected reports whether the graph is connected (strongly, when
+	// directed). When it is false and Options.Reachable is false, Diameter
+	// and Radius are meaningless (the distances are infinite).
+	Connected bool
+	// Traversals is the number of breadth-first searches run, forward and
+	// backward.
+	Traversals int
+}
+
+// Options control Diameter.
+type Options struct {
+	// Reachable measures only pairs joined by a path, so disconnected
+	// graphs get finite answers. Without it a graph that is not (strongly)
+	// connected is reported as such and nothing else is computed.
+	Reachable bool
+	// Threads is the number of goroutines; <= 0 means one per usable CPU.
+	Threads int
+	// WantRadius asks for the radius too; it usually costs a few more
+	// searches.
+	WantRadius bool
+}
+
+// strategy selects the undirected algorithm. Diameter uses bounding
+// diameters: iFUB needed about as many searches on grids and geometric
+// graphs, and far more on some small-world graphs (167 against 10 on a
+// preferential-attachment graph of 10^5 vertices). iFUB stays for tests
+// and benchmarks that compare the two.
+type strategy int
+
+const (
+	// boundingDiameters finds both values with bounding diameters.
+	boundingDiameters strategy = iota
+	// ifub finds the diameter with iFUB, the radius with bounding
+	// diameters.
+	ifub
+)
+
+// Diameter returns the exact diameter (and, when asked, radius) of g, whose
+// arcs all count as length 1. The context is checked between searches.
+func Diameter(ctx context.Context, g *graph.Graph, opt Options) (Result, error) {
+	return diameter(ctx, g, opt, boundingDiameters)
+}
+
+func diameter(ctx context.Context, g *graph.Graph, opt Options, st strategy) (Result, error) {
+	if g == nil {
+		return Result{}, errors.New("bounds: nil graph")
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("bounds: %w", err)
+	}
+	opt.Threads = cpu.Threads(opt.Threads)
+	var (
+		res Result
+		err error
+	)
+	switch {
+	case g.N() == 0:
+		res = Result{Connected: true}
+	case g.Directed():
+		res, err = solveDirected(ctx, g, opt)
+	default:
+		res, err = solveUndirected(ctx, g, opt, st)
+	}
+	if err != nil {
+		return res, fmt.Errorf("bounds: %w", err)
+	}
+	if !opt.WantRadius {
+		res.Radius = -1
+	}
+	return res, nil
+}

@@ -1,0 +1,379 @@
+package bounds
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+)
+
+type edge struct{ u, v int }
+
+func build(t testing.TB, directed bool, n int, edges []edge) *graph.Graph {
+	t.Helper()
+	b := graph.NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edges {
+		if err := b.AddEdge(e.u, e.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+// brute is the reference: a search from every vertex.
+func brute(g *graph.Graph) (diam, rad int64, connected bool) {
+	n := g.N()
+	connected = true
+	rad = -1
+	dist := make([]int32, n)
+	queue := make([]int32, n)
+	for s := range n {
+		for i := range dist {
+			dist[i] = -1
+		}
+		dist[s] = 0
+		queue[0] = int32(s)
+		head, tail := 0, 1
+		for head < tail {
+			u := queue[head]
+			head++
+			for _, v := range g.Neighbors(int(u)) {
+				if dist[v] < 0 {
+					dist[v] = dist[u] + 1
+					queue[tail] = v
+					tail++
+				}
+			}
+		}
+		if tail < n {
+			connected = false
+		}
+		ecc := int64(dist[queue[tail-1]])
+		diam = max(diam, ecc)
+		if rad < 0 || ecc < rad {
+			rad = ecc
+		}
+	}
+	return diam, max(rad, 0), connected
+}
+
+type gen struct {
+	name     string
+	directed bool
+	n        int
+	edges    []edge
+}
+
+func path(n int) []edge {
+	var es []edge
+	for i := 0; i+1 < n; i++ {
+		es = append(es, edge{i, i + 1})
+	}
+	return es
+}
+
+func cycle(n int) []edge {
+	es := path(n)
+	if n > 1 {
+		es = append(es, edge{n - 1, 0})
+	}
+	return es
+}
+
+func grid(r, c int) []edge {
+	var es []edge
+	for i := range r {
+		for j := range c {
+			if j+1 < c {
+				es = append(es, edge{i*c + j, i*c + j + 1})
+			}
+			if i+1 < r {
+				es = append(es, edge{i*c + j, (i+1)*c + j})
+			}
+		}
+	}
+	return es
+}
+
+func randomTree(rng *rand.Rand, n int) []edge {
+	var es []edge
+	for v := 1; v < n; v++ {
+		es = append(es, edge{rng.IntN(v), v})
+	}
+	return es
+}
+
+func randomEdges(rng *rand.Rand, n, m int) []edge {
+	var es []edge
+	for range m {
+		es = append(es, edge{rng.IntN(n), rng.IntN(n)})
+	}
+	return es
+}
+
+// permute permutes vertex ids so structure does not follow id order.
+func permute(rng *rand.Rand, n int, es []edge) []edge {
+	p := rng.Perm(n)
+	out := make([]edge, len(es))
+	for i, e := range es {
+		out[i] = edge{p[e.u], p[e.v]}
+	}
+	return out
+}
+
+func fixedGraphs() []gen {
+	var gs []gen
+	add := func(name string, directed bool, n int, es []edge) {
+		gs = append(gs, gen{name, directed, n, es})
+	}
+	for _, d := range []bool{false, true} {
+		add("n1", d, 1, nil)
+		add("n2-edge", d, 2, []edge{{0, 1}})
+		add("n2-none", d, 2, nil)
+		add("n3-none", d, 3, nil)
+		for _, n := range []int{3, 4, 5, 10, 31} {
+			add(fmt.Sprintf("path%d", n), d, n, path(n))
+			add(fmt.Sprintf("cycle%d", n), d, n, cycle(n))
+			var star, complete []edge
+			for v := 1; v < n; v++ {
+				star = append(star, edge{0, v}, edge{v, 0})
+			}
+			for u := range n {
+				for v := range n {
+					if u != v {
+						complete = append(complete, edge{u, v})
+					}
+				}
+			}
+			add(fmt.Sprintf("star%d", n), d, n, star)
+			add(fmt.Sprintf("complete%d", n), d, n, complete)
+			add(fmt.Sprintf("path%d+isolated", n), d, n+2, path(n))
+		}
+		for _, rc := range [][2]int{{1, 7}, {2, 2}, {3, 5}, {6, 6}, {7, 10}} {
+			add(fmt.Sprintf("grid%dx%d", rc[0], rc[1]), d, rc[0]*rc[1], grid(rc[0], rc[1]))
+		}
+	}
+	// Two grids side by side: components of different diameters.
+	es := grid(5, 5)
+	for _, e := range grid(3, 9) {
+		es = append(es, edge{e.u + 25, e.v + 25})
+	}
+	add("two-grids", false, 52, es)
+	return gs
+}
+
+func randomGraphs(count int) []gen {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var gs []gen
+	for i := range count {
+		n := 1 + rng.IntN(80)
+		var g gen
+		switch i % 8 {
+		case 0: // sparse undirected, often disconnected
+			g = gen{"sparse", false, n, randomEdges(rng, n, rng.IntN(2*n+1))}
+		case 1: // connected: random tree plus chords
+			g = gen{"tree+chords", false, n, append(randomTree(rng, n), randomEdges(rng, n, rng.IntN(n/4+1))...)}
+		case 2:
+			g = gen{"tree", false, n, permute(rng, n, randomTree(rng, n))}
+		case 3: // a forest of paths and cycles
+			var es []edge
+			for base := 0; base < n; {
+				k := min(n-base, 1+rng.IntN(20))
+				part := path(k)
+				if rng.IntN(2) == 0 {
+					part = cycle(k)
+				}
+				for _, e := range part {
+					es = append(es, edge{e.u + base, e.v + base})
+				}
+				base += k
+			}
+			g = gen{"paths+cycles", false, n, permute(rng, n, es)}
+		case 4: // strongly connected: Hamiltonian cycle plus random arcs
+			es := permute(rng, n, cycle(n))
+			g = gen{"hamiltonian+arcs", true, n, append(es, randomEdges(rng, n, rng.IntN(2*n+1))...)}
+		case 5: // directed, usually not strongly connected
+			g = gen{"digraph", true, n, randomEdges(rng, n, rng.IntN(3*n+1))}
+		case 6: // directed with long cycles: sparse and strongly connected
+			es := permute(rng, n, cycle(n))
+			g = gen{"hamiltonian", true, n, append(es, randomEdges(rng, n, rng.IntN(3))...)}
+		case 7: // dense-ish undirected
+			g = gen{"dense", false, n, randomEdges(rng, n, n*rng.IntN(6))}
+		}
+		g.name = fmt.Sprintf("%s-%d-n%d", g.name, i, n)
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+func check(t *testing.T, g *graph.Graph, name string) {
+	t.Helper()
+	wantD, wantR, conn := brute(g)
+	for _, st := range []strategy{boundingDiameters, ifub} {
+		for _, opt := range []Options{
+			{Threads: 1, WantRadius: true},
+			{Threads: 1, WantRadius: true, Reachable: true},
+			{Threads: 2, WantRadius: true, Reachable: true},
+			{Threads: 3, WantRadius: true},
+			{Threads: 1},
+			{Threads: 2, Reachable: true},
+		} {
+			res, err := diameter(context.Background(), g, opt, st)
+			if err != nil {
+				t.Fatalf("%s %+v %d: %v", name, opt, st, err)
+			}
+			if res.Connected != conn {
+				t.Fatalf("%s %+v: connected %v, want %v", name, opt, res.Connected, conn)
+			}
+			if !conn && !opt.Reachable {
+				continue
+			}
+			wr := wantR
+			if !opt.WantRadius {
+				wr = -1
+			}
+			if res.Diameter != wantD || res.Radius != wr {
+				t.Fatalf("%s %+v %d: diameter %d radius %d, want %d %d", name, opt, st, res.Diameter, res.Radius, wantD, wr)
+			}
+			if res.Traversals < 1 {
+				t.Fatalf("%s: %d traversals", name, res.Traversals)
+			}
+		}
+	}
+}
+
+func TestAgainstBruteForce(t *testing.T) {
+	gs := append(fixedGraphs(), randomGraphs(800)...)
+	for _, c := range gs {
+		t.Run(c.name, func(t *testing.T) {
+			check(t, build(t, c.directed, c.n, c.edges), c.name)
+		})
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	g := build(t, false, 0, nil)
+	res, err := Diameter(context.Background(), g, Options{WantRadius: true})
+	if err != nil || res != (Result{Connected: true}) {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+}
+
+// TestGridTraversals checks that a 200×200 grid (40,000 vertices) takes a
+// handful of searches, and exercises the parallel paths on a component
+// large enough to use them.
+func TestGridTraversals(t *testing.T) {
+	const r, c = 200, 200
+	g := build(t, false, r*c, grid(r, c))
+	for _, st := range []strategy{boundingDiameters, ifub} {
+		for _, threads := range []int{1, 2} {
+			res, err := diameter(context.Background(), g, Options{Threads: threads, WantRadius: true}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("200x200 grid, strategy %d, %d threads: diameter %d radius %d, %d traversals", st, threads, res.Diameter, res.Radius, res.Traversals)
+			if res.Diameter != r-1+c-1 || res.Radius != (r)/2+(c)/2 {
+				t.Fatalf("got %+v", res)
+			}
+			if res.Traversals > 50 {
+				t.Fatalf("%d traversals", res.Traversals)
+			}
+		}
+	}
+}
+
+// TestLargeDirected compares with brute force on strongly connected
+// digraphs big enough for concurrent forward and backward searches.
+func TestLargeDirected(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 4 {
+		n := 2000
+		es := permute(rng, n, cycle(n))
+		es = append(es, randomEdges(rng, n, n/(1+i*3))...)
+		g := build(t, true, n, es)
+		wantD, wantR, _ := brute(g)
+		res, err := Diameter(context.Background(), g, Options{Threads: 2, WantRadius: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("n=%d m=%d: diameter %d radius %d, %d traversals", n, g.Edges(), res.Diameter, res.Radius, res.Traversals)
+		if res.Diameter != wantD || res.Radius != wantR {
+			t.Fatalf("got %+v, want %d %d", res, wantD, wantR)
+		}
+	}
+}
+
+// TestLargeUndirected compares with brute force on components big enough
+// for the bounds to interact: geometric (large diameter), preferential
+// attachment (small world) and sparse random graphs.
+func TestLargeUndirected(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	const n = 3000
+	var pa []edge
+	var ends []int
+	for v := 1; v < n; v++ {
+		for k := range 1 + v%2 {
+			u := 0
+			if len(ends) > 0 && k < v {
+				u = ends[rng.IntN(len(ends))]
+			}
+			pa = append(pa, edge{u, v})
+			ends = append(ends, u, v)
+		}
+	}
+	graphs := map[string]*graph.Graph{
+		"geometric": geometricGraph(t, n, 6, 2),
+		"pa":        build(t, false, n, pa),
+		"sparse":    build(t, false, n, randomEdges(rng, n, 2*n)),
+		"grid":      build(t, false, 37*41, permute(rng, 37*41, grid(37, 41))),
+	}
+	for name, g := range graphs {
+		wantD, wantR, conn := brute(g)
+		for _, st := range []strategy{boundingDiameters, ifub} {
+			res, err := diameter(context.Background(), g, Options{Reachable: true, WantRadius: true}, st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s strategy %d: n=%d m=%d: diameter %d radius %d, %d traversals", name, st, g.N(), g.Edges(), res.Diameter, res.Radius, res.Traversals)
+			if res.Diameter != wantD || res.Radius != wantR || res.Connected != conn {
+				t.Fatalf("%s strategy %d: got %+v, want %d %d %v", name, st, res, wantD, wantR, conn)
+			}
+		}
+	}
+}
+
+// TestWeightsIgnored checks that arc weights do not change the answer.
+func TestWeightsIgnored(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		b := graph.NewBuilder(directed)
+		for i, e := range cycle(9) {
+			if err := b.AddIntEdge(e.u, e.v, int64(100*i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.AddFloatEdge(0, 4, 0.5); err != nil {
+			t.Fatal(err)
+		}
+		g := b.Build()
+		wantD, wantR, _ := brute(g)
+		res, err := Diameter(context.Background(), g, Options{WantRadius: true})
+		if err != nil || res.Diameter != wantD || res.Radius != wantR {
+			t.Fatalf("directed %v: got %+v, %v; want %d %d", directed, res, err, wantD, wantR)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	g := build(t, false, 3, path(3))
+	if _, err := Diameter(ctx, g, Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v", err)
+	}
+}
