@@ -92,9 +92,18 @@ func rows(ctx context.Context, g *graph.Graph, opt Options) ([]reduce.Row, *Dist
 			return nil, nil, err
 		}
 		info := &Distances{Algorithm: e.Name(), Device: device, Threads: 1, Seconds: time.Since(start).Seconds(), n: g.N()}
+		if e.Device() == "cpu" {
+			info.Threads = cpu.Threads(opt.Threads)
+		}
 		info.lanes, info.laneName = cpu.Int32, "int32"
+		if plan, err := cpu.PlanLanes(g); err == nil && e.Device() == "cpu" {
+			info.laneName = plan.Lanes.String()
+		}
 		if g.Kind() == graph.FloatWeights {
-			info.lanes, info.laneName = cpu.Float64, "float32"
+			info.lanes, info.laneName = cpu.Float64, "float64"
+			if e.Device() != "cpu" {
+				info.laneName = "float32"
+			}
 		}
 		return rs, info, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/bounds"
+	"github.com/apsp/apsp/internal/cpu"
 )
 
 // BoundsAlgorithm names the diameter-by-bounds method in Options.Algorithm
@@ -53,7 +54,7 @@ func ComputeExtremes(ctx context.Context, g *graph.Graph, opt Options) (*Stats, 
 	s := &Stats{
 		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: false,
 		Connected: r.Connected, Reachable: opt.Reachable, NoASPL: true, ASPL: Mean(math.NaN()), ReachablePairs: -1,
-		Algorithm: BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: 1, Traversals: r.Traversals,
+		Algorithm: BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: cpu.Threads(opt.Threads), Traversals: r.Traversals,
 		Diameter: IntLength(r.Diameter), Radius: IntLength(r.Radius),
 	}
 	if !r.Connected && !opt.Reachable {
