@@ -13,7 +13,7 @@ import (
 
 // Spec describes a graph to generate.
 type Spec struct {
-	Kind   string            // regular, gnp, grid, torus, hypercube, complete, cycle, path, petersen
+	Kind   string            // regular, geometric, gnp, grid, torus, hypercube, complete, cycle, path, petersen
 	Params map[string]string // key=value settings parsed from the command line: n=, d=, r=, a=, b=, weights=LO..HI, seed=, directed (value "true")
 }
 

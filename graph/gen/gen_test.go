@@ -513,7 +513,7 @@ func TestKinds(t *testing.T) {
 			t.Errorf("%s: example %q: %v", k.Name, k.Example, err)
 		}
 	}
-	want := []string{"regular", "gnp", "grid", "torus", "hypercube", "complete", "cycle", "path", "petersen"}
+	want := []string{"regular", "geometric", "gnp", "grid", "torus", "hypercube", "complete", "cycle", "path", "petersen"}
 	if !slices.Equal(names, want) {
 		t.Errorf("kinds %v, want %v", names, want)
 	}
@@ -567,6 +567,31 @@ func BenchmarkGnp65536r0_05(b *testing.B) {
 	for b.Loop() {
 		if _, err := Generate(s); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestGeometric(t *testing.T) {
+	s, err := ParseSpec("geometric", []string{"n=20000", "d=6", "seed=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Generate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := float64(g.Arcs()) / float64(g.N())
+	// Boundary effects lower the mean a little below d.
+	if g.N() != 20000 || mean < 5 || mean > 6.5 {
+		t.Fatalf("n=%d mean degree %.2f, want 20000 and about 6", g.N(), mean)
+	}
+	g2, _ := Generate(s)
+	if g2.Arcs() != g.Arcs() {
+		t.Fatal("not reproducible for one seed")
+	}
+	for _, bad := range [][]string{{"n=10", "d=0"}, {"n=0", "d=3"}, {"n=5", "d=5"}} {
+		if _, err := ParseSpec("geometric", bad); err == nil {
+			t.Errorf("%v: want an error", bad)
 		}
 	}
 }

@@ -68,6 +68,17 @@ func kindDefs() []kindDef {
 		},
 		{
 			info: KindInfo{
+				Name:   "geometric",
+				Params: "n= d=",
+				Description: "random geometric graph: n points uniform in the unit square, joined when closer than r, with r set for mean degree d (road-like; not necessarily connected)" +
+					bothArcsNote,
+				Example: "apsp gen geometric n=1000000 d=6 seed=1",
+			},
+			keys: []string{"n", "d"}, directed: bothArcs,
+			size: geometricSize, generate: genGeometric,
+		},
+		{
+			info: KindInfo{
 				Name:   "gnp",
 				Params: "n= r=",
 				Description: "random connected graph with r percent of the n(n-1)/2 possible edges (a random spanning tree plus uniform extra edges; r may be a decimal)" +
