@@ -29,6 +29,27 @@ func bfs(a *csr, src int32, dist, queue []int32) (reached int) {
 	return tail
 }
 
+// bfsWithin is bfs restricted to the vertices v with comp[v] == c.
+func bfsWithin(a *csr, src int32, dist, queue []int32, comp []int32, c int32) (reached int) {
+	off, heads := a.off, a.heads
+	dist[src] = 0
+	queue[0] = src
+	head, tail := 0, 1
+	for head < tail {
+		u := queue[head]
+		head++
+		du := dist[u] + 1
+		for _, v := range heads[off[u]:off[u+1]] {
+			if dist[v] < 0 && comp[v] == c {
+				dist[v] = du
+				queue[tail] = v
+				tail++
+			}
+		}
+	}
+	return tail
+}
+
 // bfsGraph is bfs on the caller's graph, for the first search, whose order
 // becomes the numbering of the csr.
 func bfsGraph(g *graph.Graph, src int32, dist, queue []int32) (reached int) {

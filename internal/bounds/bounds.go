@@ -34,7 +34,12 @@ type Options struct {
 	// graphs get finite answers. Without it a graph that is not (strongly)
 	// connected is reported as such and nothing else is computed.
 	Reachable bool
-	// Threads is the number of goroutines; <= 0 means one per usable CPU.
+	// Threads bounds the goroutines (<= 0: one per usable CPU). Only the
+	// forward and backward searches of a directed pivot pass run
+	// concurrently; every other search depends on the bounds the previous
+	// one left, and on the 2-core machine this was tuned on, choosing
+	// several sources per round to search them at once only added
+	// searches.
 	Threads int
 	// WantRadius asks for the radius too; it usually costs a few more
 	// searches.
@@ -43,9 +48,10 @@ type Options struct {
 
 // strategy selects the undirected algorithm. Diameter uses bounding
 // diameters: iFUB needed about as many searches on grids and geometric
-// graphs, and far more on some small-world graphs (167 against 10 on a
-// preferential-attachment graph of 10^5 vertices). iFUB stays for tests
-// and benchmarks that compare the two.
+// graphs (6 against 7, 15 against 16) but on small-world graphs it ranged
+// from somewhat better to far worse (4 against 8 on one preferential
+// attachment graph of 10^6 vertices, 167 against 10 on one of 10^5). iFUB
+// stays for the tests and benchmarks that compare the two.
 type strategy int
 
 const (
@@ -57,7 +63,8 @@ const (
 )
 
 // Diameter returns the exact diameter (and, when asked, radius) of g, whose
-// arcs all count as length 1. The context is checked between searches.
+// arcs all count as length 1. The context is checked between searches. An
+// empty graph is connected, with diameter and radius 0.
 func Diameter(ctx context.Context, g *graph.Graph, opt Options) (Result, error) {
 	return diameter(ctx, g, opt, boundingDiameters)
 }

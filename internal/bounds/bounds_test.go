@@ -174,7 +174,7 @@ func randomGraphs(count int) []gen {
 	for i := range count {
 		n := 1 + rng.IntN(80)
 		var g gen
-		switch i % 8 {
+		switch i % 10 {
 		case 0: // sparse undirected, often disconnected
 			g = gen{"sparse", false, n, randomEdges(rng, n, rng.IntN(2*n+1))}
 		case 1: // connected: random tree plus chords
@@ -205,6 +205,32 @@ func randomGraphs(count int) []gen {
 			g = gen{"hamiltonian", true, n, append(es, randomEdges(rng, n, rng.IntN(3))...)}
 		case 7: // dense-ish undirected
 			g = gen{"dense", false, n, randomEdges(rng, n, n*rng.IntN(6))}
+		case 8: // a DAG
+			var es []edge
+			for v := 1; v < n; v++ {
+				for range rng.IntN(3) {
+					es = append(es, edge{rng.IntN(v), v})
+				}
+			}
+			g = gen{"dag", true, n, permute(rng, n, es)}
+		case 9: // cycles joined by one-way arcs, sometimes both ways
+			var es []edge
+			prev := -1
+			for base := 0; base < n; {
+				k := min(n-base, 1+rng.IntN(8))
+				for _, e := range cycle(k) {
+					es = append(es, edge{e.u + base, e.v + base})
+				}
+				if prev >= 0 {
+					a, b := prev+rng.IntN(base-prev), base+rng.IntN(k)
+					es = append(es, edge{a, b})
+					if rng.IntN(4) == 0 {
+						es = append(es, edge{b, a})
+					}
+				}
+				prev, base = base, base+k
+			}
+			g = gen{"cycle-chain", true, n, permute(rng, n, es)}
 		}
 		g.name = fmt.Sprintf("%s-%d-n%d", g.name, i, n)
 		gs = append(gs, g)
@@ -249,7 +275,7 @@ func check(t *testing.T, g *graph.Graph, name string) {
 }
 
 func TestAgainstBruteForce(t *testing.T) {
-	gs := append(fixedGraphs(), randomGraphs(800)...)
+	gs := append(fixedGraphs(), randomGraphs(1000)...)
 	for _, c := range gs {
 		t.Run(c.name, func(t *testing.T) {
 			check(t, build(t, c.directed, c.n, c.edges), c.name)
@@ -305,6 +331,66 @@ func TestLargeDirected(t *testing.T) {
 		t.Logf("n=%d m=%d: diameter %d radius %d, %d traversals", n, g.Edges(), res.Diameter, res.Radius, res.Traversals)
 		if res.Diameter != wantD || res.Radius != wantR {
 			t.Fatalf("got %+v, want %d %d", res, wantD, wantR)
+		}
+	}
+}
+
+// TestLargeWeakDirected compares with brute force on digraphs that are not
+// strongly connected, with Options.Reachable: random ones (a giant
+// component with tendrils, or none), a one-way-street geometric graph, a
+// DAG, and cycles chained one way.
+func TestLargeWeakDirected(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 13))
+	const n = 2000
+	var dag, chain []edge
+	for v := 1; v < n; v++ {
+		for range 2 {
+			dag = append(dag, edge{rng.IntN(v), v})
+		}
+	}
+	for base := 0; base+10 <= n; base += 10 {
+		for _, e := range cycle(10) {
+			chain = append(chain, edge{base + e.u, base + e.v})
+		}
+		if base > 0 {
+			chain = append(chain, edge{base - 10 + rng.IntN(10), base + rng.IntN(10)})
+		}
+	}
+	var oneWay []edge
+	geo := geometricGraph(t, n, 7, 5)
+	for u := range n {
+		for _, v := range geo.Neighbors(u) {
+			if int(v) > u {
+				switch rng.IntN(4) {
+				case 0:
+					oneWay = append(oneWay, edge{u, int(v)})
+				case 1:
+					oneWay = append(oneWay, edge{int(v), u})
+				default:
+					oneWay = append(oneWay, edge{u, int(v)}, edge{int(v), u})
+				}
+			}
+		}
+	}
+	graphs := map[string][]edge{
+		"random1.5": randomEdges(rng, n, 3*n/2),
+		"random3":   randomEdges(rng, n, 3*n),
+		"dag":       permute(rng, n, dag),
+		"chain":     permute(rng, n, chain),
+		"one-way":   oneWay,
+	}
+	for name, es := range graphs {
+		g := build(t, true, n, es)
+		wantD, wantR, conn := brute(g)
+		for _, threads := range []int{1, 2} {
+			res, err := Diameter(context.Background(), g, Options{Reachable: true, WantRadius: true, Threads: threads})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: n=%d m=%d: diameter %d radius %d, %d traversals", name, g.N(), g.Edges(), res.Diameter, res.Radius, res.Traversals)
+			if res.Diameter != wantD || res.Radius != wantR || res.Connected != conn {
+				t.Fatalf("%s: got %+v, want %d %d %v", name, res, wantD, wantR, conn)
+			}
 		}
 	}
 }

@@ -14,7 +14,6 @@ type csr struct {
 func (a *csr) n() int               { return len(a.off) - 1 }
 func (a *csr) nbrs(u int32) []int32 { return a.heads[a.off[u]:a.off[u+1]] }
 func (a *csr) degree(u int32) int   { return a.off[u+1] - a.off[u] }
-func (a *csr) arcs() int            { return len(a.heads) }
 
 // relabel returns the arcs of g with vertex order[i] renamed i; inv is the
 // inverse permutation.

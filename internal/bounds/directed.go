@@ -4,19 +4,33 @@ import (
 	"context"
 	"math"
 	"sync"
-	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
 )
 
-// directed holds forward and backward eccentricity bounds of a strongly
-// connected digraph, lf <= ef(v) <= uf and lb <= eb(v) <= ub, where the
-// forward eccentricity ef(v) is max_w d(v,w) and the backward one eb(v) is
-// max_w d(w,v).
+// directed holds forward and backward eccentricity bounds of a digraph,
+// lf <= ef(v) <= uf and lb <= eb(v) <= ub, where the forward eccentricity
+// ef(v) is the largest d(v,w) over the vertices v reaches and the backward
+// one eb(v) the largest d(w,v) over the vertices reaching v. The diameter
+// (of reachable pairs) is both max ef and max eb; the radius is min ef.
+//
+// A search bounds every vertex it reaches, but the bounds that compare
+// two eccentricities hold only between vertices of one strongly connected
+// component, which reach (and are reached by) the same vertices. Upper
+// bounds cross components along the condensation: a vertex's forward
+// eccentricity is at most its distance to where it leaves its component
+// plus one plus the forward eccentricity of where it arrives.
 type directed struct {
-	ctx            context.Context
-	adj, radj      *csr // arcs and reversed arcs
-	opt            Options
+	ctx       context.Context
+	opt       Options
+	adj, radj *csr // arcs and reversed arcs
+	// comp[v] is v's strongly connected component. Tarjan's algorithm
+	// numbers them so that arcs between components go from higher to
+	// lower numbers; members[start[c]:start[c+1]] are component c.
+	comp           []int32
+	members, start []int32
+	strong         bool // one component
+	pivots         []int32
 	lf, uf, lb, ub []int32
 	// ftot[w] and btot[w] sum d(w,v) over the backward searches and d(v,w)
 	// over the forward ones: ties between equal bounds go to the vertex
@@ -52,11 +66,7 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 		}
 	}
 	s.adj = relabel(g, order, inv)
-	if reached < n {
-		s.fw, s.bw = nil, nil
-		return bruteForce(ctx, s.adj, opt, s.trav)
-	}
-	ef := dist[order[n-1]]
+	ef := dist[order[reached-1]]
 	for i, v := range order {
 		s.fw.dist[i] = dist[v] // the forward search from 0, renumbered
 		s.fw.queue[i] = int32(i)
@@ -66,41 +76,152 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 		s.bw.dist[i] = -1
 	}
 	s.radj = s.adj.transpose()
-	eb := s.bw.run(s.radj, 0)
-	s.trav++
-	if s.bw.reached < n {
-		if !opt.Reachable {
+	eb := int32(-1)
+	if reached == n {
+		eb = s.bw.run(s.radj, 0)
+		s.trav++
+		if s.bw.reached < n && !opt.Reachable {
 			return Result{Traversals: s.trav}, nil
 		}
-		s.fw, s.bw, s.radj = nil, nil, nil
-		return bruteForce(ctx, s.adj, opt, s.trav)
+		s.strong = s.bw.reached == n
 	}
+	s.components()
 	s.lf, s.uf = make([]int32, n), make([]int32, n)
 	s.lb, s.ub = make([]int32, n), make([]int32, n)
 	s.ftot, s.btot = make([]int32, n), make([]int32, n)
-	for i := range n {
-		s.uf[i], s.ub[i] = math.MaxInt32, math.MaxInt32
+	for v := range int32(n) {
+		// A vertex without out-arcs has forward eccentricity 0, one with
+		// some at least 1; likewise backward.
+		s.lf[v], s.uf[v] = 0, 0
+		if s.adj.degree(v) > 0 {
+			s.lf[v], s.uf[v] = 1, math.MaxInt32
+		}
+		s.lb[v], s.ub[v] = 0, 0
+		if s.radj.degree(v) > 0 {
+			s.lb[v], s.ub[v] = 1, math.MaxInt32
+		}
 	}
-	s.absorbPair(0, ef, eb)
+	s.lf[0], s.uf[0] = ef, ef
+	if eb >= 0 {
+		s.lb[0], s.ub[0] = eb, eb
+		s.absorbForward(0, ef)
+		s.absorbBackward(0, eb)
+	} else {
+		s.absorbForward(0, ef)
+	}
+	if !s.strong {
+		// Only the condensation gives most vertices a finite upper bound.
+		s.pivotPass()
+	}
 	d, r, err := s.bounding()
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Diameter: int64(d), Radius: int64(r), Connected: true, Traversals: s.trav}, nil
+	return Result{Diameter: int64(d), Radius: int64(r), Connected: s.strong, Traversals: s.trav}, nil
+}
+
+// components fills comp, members and start with Tarjan's algorithm,
+// iterative so that long paths cannot overflow the stack.
+func (s *directed) components() {
+	a := s.adj
+	n := a.n()
+	s.comp = make([]int32, n)
+	s.members = make([]int32, n)
+	for v := range s.members {
+		s.members[v] = int32(v)
+	}
+	if s.strong {
+		s.start = []int32{0, int32(n)}
+		return
+	}
+	comp := s.comp
+	for v := range comp {
+		comp[v] = -1 // unassigned: on the Tarjan stack once visited
+	}
+	index := make([]int32, n) // visiting order from 1; 0 is unvisited
+	low := make([]int32, n)
+	var stack []int32
+	type frame struct {
+		v   int32
+		arc int // next arc of v to follow
+	}
+	var call []frame
+	var counter, count int32
+	for root := range int32(n) {
+		if index[root] != 0 {
+			continue
+		}
+		counter++
+		index[root], low[root] = counter, counter
+		stack = append(stack, root)
+		call = append(call, frame{root, a.off[root]})
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.arc < a.off[v+1] {
+				w := a.heads[f.arc]
+				f.arc++
+				switch {
+				case index[w] == 0:
+					counter++
+					index[w], low[w] = counter, counter
+					stack = append(stack, w)
+					call = append(call, frame{w, a.off[w]})
+				case comp[w] < 0:
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1].v
+				low[p] = min(low[p], low[v])
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					comp[w] = count
+					if w == v {
+						break
+					}
+				}
+				count++
+			}
+		}
+	}
+	s.start = make([]int32, count+1)
+	for _, c := range comp {
+		s.start[c+1]++
+	}
+	for c := range count {
+		s.start[c+1] += s.start[c]
+	}
+	fill := append([]int32(nil), s.start[:count]...)
+	for v, c := range comp {
+		s.members[fill[c]] = int32(v)
+		fill[c]++
+	}
 }
 
 // absorbForward tightens the bounds with the forward search from v, of
-// eccentricity ef, in s.fw and clears it. With df = d(v,w):
+// eccentricity ef, in s.fw and clears it. For every w that v reaches, with
+// df = d(v,w), eb(w) >= df; for w in v's component also
 //
-//	eb(w) >= df, ef(w) >= ef-df (as ef <= df+ef(w)), eb(w) <= df+eb(v)
+//	ef(w) >= ef-df (as ef <= df+ef(w)), eb(w) <= df+eb(v)
 func (s *directed) absorbForward(v, ef int32) {
-	ubv := s.ub[v]
-	lf, lb, ub, tot := s.lf, s.lb, s.ub, s.btot
+	cv, ubv := s.comp[v], s.ub[v]
+	lf, lb, ub, tot, comp := s.lf, s.lb, s.ub, s.btot, s.comp
 	for w, df := range s.fw.dist {
+		if df < 0 {
+			continue
+		}
 		lb[w] = max(lb[w], df)
-		lf[w] = max(lf[w], ef-df)
-		ub[w] = min(ub[w], sat(df, ubv))
 		tot[w] = sat(tot[w], df)
+		if comp[w] == cv {
+			lf[w] = max(lf[w], ef-df)
+			ub[w] = min(ub[w], sat(df, ubv))
+		}
 	}
 	s.lf[v], s.uf[v] = ef, ef
 	s.fw.clear()
@@ -108,33 +229,164 @@ func (s *directed) absorbForward(v, ef int32) {
 
 // absorbBackward is absorbForward for the backward search in s.bw.
 func (s *directed) absorbBackward(v, eb int32) {
-	ufv := s.uf[v]
-	lf, uf, lb, tot := s.lf, s.uf, s.lb, s.ftot
+	cv, ufv := s.comp[v], s.uf[v]
+	lf, lb, uf, tot, comp := s.lf, s.lb, s.uf, s.ftot, s.comp
 	for w, db := range s.bw.dist {
+		if db < 0 {
+			continue
+		}
 		lf[w] = max(lf[w], db)
-		lb[w] = max(lb[w], eb-db)
-		uf[w] = min(uf[w], sat(db, ufv))
 		tot[w] = sat(tot[w], db)
+		if comp[w] == cv {
+			lb[w] = max(lb[w], eb-db)
+			uf[w] = min(uf[w], sat(db, ufv))
+		}
 	}
 	s.lb[v], s.ub[v] = eb, eb
 	s.bw.clear()
 }
 
-// absorbPair absorbs a forward and a backward search from the same vertex
-// v. Knowing both eccentricities exactly first makes every upper bound
-// use them.
-func (s *directed) absorbPair(v, ef, eb int32) {
-	s.lf[v], s.uf[v] = ef, ef
-	s.lb[v], s.ub[v] = eb, eb
-	s.absorbForward(v, ef)
-	s.absorbBackward(v, eb)
+// pivotPass searches each component from a central vertex p of it whose
+// eccentricities are not both known, forward and backward inside the
+// component, and carries the upper bounds across the condensation:
+// downstream components first for ef, upstream first for eb. Inside
+// component C, for w in C and with the arcs a→x leaving C,
+//
+//	ef(w) <= d(w,p) + max(max_{y in C} d(p,y), max_{a→x} d(p,a)+1+ef(x))
+//
+// and symmetrically for eb. A component of one vertex needs no search:
+// ef(w) <= 1 + max ef(x) over its out-neighbours x. On a strongly
+// connected graph this is one forward and one backward search, and either
+// way it counts as two traversals, as together it follows every arc at
+// most once in each direction.
+func (s *directed) pivotPass() {
+	ncomp := len(s.start) - 1
+	if cap(s.pivots) < ncomp {
+		s.pivots = make([]int32, ncomp)
+	}
+	piv := s.pivots[:ncomp]
+	for c := range ncomp {
+		piv[c] = -1
+		mem := s.members[s.start[c]:s.start[c+1]]
+		if len(mem) < 2 {
+			continue
+		}
+		best, bt := int64(math.MaxInt64), int64(math.MaxInt64)
+		for _, w := range mem {
+			if s.lf[w] == s.uf[w] && s.lb[w] == s.ub[w] {
+				continue
+			}
+			sc, t := int64(s.lf[w])+int64(s.lb[w]), int64(s.ftot[w])+int64(s.btot[w])
+			if sc < best || (sc == best && t < bt) {
+				piv[c], best, bt = w, sc, t
+			}
+		}
+	}
+	// The searches of different components touch disjoint vertices, so
+	// one dist array holds them all; each uses its component's stretch
+	// of the queue.
+	fd, bd := s.fw.dist, s.bw.dist
+	searchAll := func(a *csr, dist, queue []int32) {
+		for c, p := range piv {
+			if p >= 0 {
+				bfsWithin(a, p, dist, queue[s.start[c]:s.start[c+1]], s.comp, int32(c))
+			}
+		}
+	}
+	if s.opt.Threads > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { searchAll(s.radj, bd, s.bw.queue) })
+		searchAll(s.adj, fd, s.fw.queue)
+		wg.Wait()
+	} else {
+		searchAll(s.adj, fd, s.fw.queue)
+		searchAll(s.radj, bd, s.bw.queue)
+	}
+	s.trav += 2
+	// Forward bounds, sinks first: the components an arc leads to are
+	// done before the component it leaves.
+	for c, p := range piv {
+		mem := s.members[s.start[c]:s.start[c+1]]
+		if len(mem) == 1 {
+			w := mem[0]
+			bf := int32(0)
+			for _, x := range s.adj.nbrs(w) {
+				bf = max(bf, sat(1, s.uf[x]))
+			}
+			s.uf[w] = min(s.uf[w], bf)
+			continue
+		}
+		if p < 0 {
+			continue // every eccentricity in c is known
+		}
+		ecc, bf := int32(0), int32(0)
+		for _, a := range mem {
+			d := fd[a]
+			ecc = max(ecc, d)
+			for _, x := range s.adj.nbrs(a) {
+				if s.comp[x] != int32(c) {
+					bf = max(bf, sat(d+1, s.uf[x]))
+				}
+			}
+		}
+		bf = max(bf, ecc)
+		s.lf[p] = max(s.lf[p], ecc)
+		lp := s.lf[p]
+		for _, w := range mem {
+			s.uf[w] = min(s.uf[w], sat(bd[w], bf))
+			s.lf[w] = max(s.lf[w], bd[w], lp-fd[w])
+			s.ftot[w] = sat(s.ftot[w], bd[w])
+		}
+	}
+	// Backward bounds, sources first.
+	for c := ncomp - 1; c >= 0; c-- {
+		p := piv[c]
+		mem := s.members[s.start[c]:s.start[c+1]]
+		if len(mem) == 1 {
+			w := mem[0]
+			bb := int32(0)
+			for _, x := range s.radj.nbrs(w) {
+				bb = max(bb, sat(1, s.ub[x]))
+			}
+			s.ub[w] = min(s.ub[w], bb)
+			continue
+		}
+		if p < 0 {
+			continue
+		}
+		ecc, bb := int32(0), int32(0)
+		for _, a := range mem {
+			d := bd[a]
+			ecc = max(ecc, d)
+			for _, x := range s.radj.nbrs(a) {
+				if s.comp[x] != int32(c) {
+					bb = max(bb, sat(d+1, s.ub[x]))
+				}
+			}
+		}
+		bb = max(bb, ecc)
+		s.lb[p] = max(s.lb[p], ecc)
+		lp := s.lb[p]
+		for _, w := range mem {
+			s.ub[w] = min(s.ub[w], sat(fd[w], bb))
+			s.lb[w] = max(s.lb[w], fd[w], lp-bd[w])
+			s.btot[w] = sat(s.btot[w], fd[w])
+		}
+	}
+	for c, p := range piv {
+		if p >= 0 {
+			for _, w := range s.members[s.start[c]:s.start[c+1]] {
+				fd[w], bd[w] = -1, -1
+			}
+		}
+	}
 }
 
 // The kinds of step, as in ExactSumSweep: a search from the vertex that
 // could still have the largest forward (or backward) eccentricity, one
-// from a possible centre, and a pair of searches from a central vertex
-// whose eccentricities are not both known yet, which tightens the upper
-// bounds of the vertices near it.
+// from a possible centre, and a pivot pass (searches from a central vertex
+// of each component), which tightens the upper bounds of the vertices near
+// the pivots.
 const (
 	stepHighForward = iota
 	stepHighBackward
@@ -231,7 +483,7 @@ func (s *directed) bounding() (d, r int32, err error) {
 			s.absorbForward(v, s.fw.run(s.adj, v))
 			s.trav++
 		case stepPivot:
-			s.pivot()
+			s.pivotPass()
 		}
 		old := st.missing
 		st = s.state()
@@ -242,37 +494,6 @@ func (s *directed) bounding() (d, r int32, err error) {
 			}
 		}
 	}
-}
-
-// pivot searches forward and backward, concurrently when allowed, from the
-// vertex with the smallest lf+lb among those whose eccentricities are not
-// both known, preferring the smallest sum of distances.
-func (s *directed) pivot() {
-	v, best, bt := int32(-1), int64(math.MaxInt64), int64(math.MaxInt64)
-	for w := range s.lf {
-		if s.lf[w] == s.uf[w] && s.lb[w] == s.ub[w] {
-			continue
-		}
-		sc, t := int64(s.lf[w])+int64(s.lb[w]), int64(s.ftot[w])+int64(s.btot[w])
-		if sc < best || (sc == best && t < bt) {
-			v, best, bt = int32(w), sc, t
-		}
-	}
-	if v < 0 {
-		return // every eccentricity is known
-	}
-	var ef, eb int32
-	if s.opt.Threads > 1 {
-		var wg sync.WaitGroup
-		wg.Go(func() { eb = s.bw.run(s.radj, v) })
-		ef = s.fw.run(s.adj, v)
-		wg.Wait()
-	} else {
-		ef = s.fw.run(s.adj, v)
-		eb = s.bw.run(s.radj, v)
-	}
-	s.trav += 2
-	s.absorbPair(v, ef, eb)
 }
 
 // argmaxTot returns the vertex with the largest tot among those whose
@@ -315,40 +536,4 @@ func (s *directed) pickLow(ru int32) int32 {
 		}
 	}
 	return best
-}
-
-// bruteForce searches from every vertex: the diameter is the largest
-// finite distance and the radius the smallest eccentricity over reachable
-// vertices. trav counts the searches already run.
-func bruteForce(ctx context.Context, a *csr, opt Options, trav int) (Result, error) {
-	n := a.n()
-	threads := max(1, min(opt.Threads, n))
-	var next atomic.Int64
-	var mu sync.Mutex
-	res := Result{Radius: math.MaxInt64, Traversals: trav + n}
-	var wg sync.WaitGroup
-	for range threads {
-		wg.Go(func() {
-			sc := newScratch(n)
-			hi, lo := int32(0), int32(math.MaxInt32)
-			for {
-				v := int(next.Add(1) - 1)
-				if v >= n || ctx.Err() != nil {
-					break
-				}
-				e := sc.run(a, int32(v))
-				sc.clear()
-				hi, lo = max(hi, e), min(lo, e)
-			}
-			mu.Lock()
-			res.Diameter = max(res.Diameter, int64(hi))
-			res.Radius = min(res.Radius, int64(lo))
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return Result{}, err
-	}
-	return res, nil
 }

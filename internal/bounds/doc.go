@@ -25,17 +25,20 @@
 // as many searches on grids and random geometric graphs and far more on
 // some small-world graphs, so it is not the default.
 //
-// Strongly connected directed graphs use forward and backward eccentricity
-// bounds (ef(v) = max_w d(v,w) on the graph, eb(v) = max_w d(w,v) on its
-// transpose) and the step choice of ExactSumSweep (Borassi, Crescenzi,
-// Habib, Kosters, Marino, Takes: "Fast diameter and radius BFS-based
-// computation in (weakly connected) real-world graphs", TCS 586, 2015): a
-// short SumSweep start, then forward or backward searches from the vertices
-// with extreme bounds and forward-plus-backward pairs from central
-// vertices, each kind chosen by how much it last helped. Directed graphs
-// that are not strongly connected, when Options.Reachable asks for the
-// distances of reachable pairs, fall back to one search per vertex, spread
-// over Options.Threads goroutines.
+// Directed graphs use forward and backward eccentricity bounds (ef(v) =
+// max_w d(v,w) over the vertices v reaches, eb(v) = max_w d(w,v) over those
+// reaching it; a vertex reaching nothing has ef 0) and the step choice of
+// ExactSumSweep (Borassi, Crescenzi, Habib, Kosters, Marino, Takes: "Fast
+// diameter and radius BFS-based computation in (weakly connected)
+// real-world graphs", TCS 586, 2015): a short SumSweep start, then forward
+// or backward searches from the vertices with extreme bounds and pivot
+// passes, each kind chosen by how much it last reduced the vertices whose
+// bounds still matter. The bounds that compare two eccentricities hold
+// only inside a strongly connected component; a pivot pass searches each
+// component from a central vertex and carries upper bounds across the
+// condensation (Tarjan's components, processed sinks first for ef, sources
+// first for eb), so graphs that are not strongly connected need no search
+// per vertex either.
 //
 // The first search (or, undirected, the searches that find the
 // components) also renumbers the vertices in visiting order into the

@@ -208,8 +208,10 @@ func (s *undirected) ifub(c component) (int32, error) {
 	level[ecc+1] = len(order)
 	sc.clear()
 	for i := ecc; i >= 1; i-- {
-		// Pairs within levels <= i are at most 2i apart; every vertex
-		// beyond level i has eccentricity <= lb.
+		// Pairs within levels <= i are at most 2i apart, and every vertex
+		// beyond level i was searched from or has an upper bound <= the
+		// best lower bound maxLo, which is therefore the diameter once it
+		// reaches 2i.
 		if int64(s.cur.maxLo) >= 2*int64(i) || s.diameterKnown() {
 			return s.cur.maxLo, nil
 		}
