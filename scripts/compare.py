@@ -28,6 +28,11 @@ def read(path, weighted):
 
 GT_MAX = 20000  # graph-tool's all-pairs matrix (and its numpy copy) must fit in memory
 
+def run_apsp(path):
+    t = time.perf_counter()
+    out = subprocess.run(["./bin/apsp", "stats", "--json", "--quiet", path], capture_output=True, text=True, check=True)
+    return time.perf_counter() - t, json.loads(out.stdout)
+
 def main():
     weighted = "--weighted" in sys.argv
     files = [a for a in sys.argv[1:] if not a.startswith("--")]
@@ -46,10 +51,7 @@ def main():
 
         if n > GT_MAX:
             print(f"{path:<28} {n:>7} {t_ig:>9.3f} {'-':>8}", end=" ")
-            t = time.perf_counter()
-            out = subprocess.run(["./bin/apsp", "stats", "--json", "--quiet", path], capture_output=True, text=True, check=True)
-            t_ap = time.perf_counter() - t
-            s = json.loads(out.stdout)
+            t_ap, s = run_apsp(path)
             print(f"{t_ap:>8.3f} {t_ig/t_ap:>9.1f} {'-':>6}  igraph {d_ig} apsp {s['diameter']} ({s['algorithm']}); "
                   f"aspl igraph {a_ig} apsp {s['aspl']:.6f} (graph-tool skipped: its n×n matrix would not fit)")
             continue
@@ -68,10 +70,7 @@ def main():
         a_gt = (m.sum() - np.trace(m)) / (n * (n - 1))
         t_gt = time.perf_counter() - t
 
-        t = time.perf_counter()
-        out = subprocess.run(["./bin/apsp", "stats", "--json", "--quiet", path], capture_output=True, text=True, check=True)
-        t_ap = time.perf_counter() - t
-        s = json.loads(out.stdout)
+        t_ap, s = run_apsp(path)
         print(f"{path:<28} {n:>7} {t_ig:>9.3f} {t_gt:>8.3f} {t_ap:>8.3f} {t_ig/t_ap:>9.1f} {t_gt/t_ap:>6.1f}  "
               f"igraph {d_ig} gt {d_gt:g} apsp {s['diameter']} ({s['algorithm']}); aspl igraph {a_ig} gt {a_gt:.6f} apsp {s['aspl']:.6f}")
 

@@ -44,6 +44,45 @@ static_assert(TILE % BK == 0, "BK must divide TILE");
 // Row (or column) offset of a thread's group g, element e.
 __device__ __forceinline__ int cellOf(int t, int g, int e) { return g * TDIM * 4 + t * 4 + e; }
 
+// loadTile and storeTile move a thread's R×R cells of the tile at (row0,
+// col0) between the matrix and registers, 16 bytes at a time.
+__device__ __forceinline__ void loadTile(const T* __restrict__ d, int n, size_t row0, size_t col0, T (&acc)[R][R]) {
+  const int tx = threadIdx.x % TDIM, ty = threadIdx.x / TDIM;
+#pragma unroll
+  for (int gi = 0; gi < G; gi++)
+#pragma unroll
+    for (int ei = 0; ei < 4; ei++) {
+      const T* src = d + (row0 + cellOf(ty, gi, ei)) * n + col0;
+#pragma unroll
+      for (int gj = 0; gj < G; gj++) {
+        T4 v = __ldcg((const T4*)(src + cellOf(tx, gj, 0)));
+        acc[gi * 4 + ei][gj * 4 + 0] = v.x;
+        acc[gi * 4 + ei][gj * 4 + 1] = v.y;
+        acc[gi * 4 + ei][gj * 4 + 2] = v.z;
+        acc[gi * 4 + ei][gj * 4 + 3] = v.w;
+      }
+    }
+}
+
+__device__ __forceinline__ void storeTile(T* __restrict__ d, int n, size_t row0, size_t col0, const T (&acc)[R][R]) {
+  const int tx = threadIdx.x % TDIM, ty = threadIdx.x / TDIM;
+#pragma unroll
+  for (int gi = 0; gi < G; gi++)
+#pragma unroll
+    for (int ei = 0; ei < 4; ei++) {
+      T* dst = d + (row0 + cellOf(ty, gi, ei)) * n + col0;
+#pragma unroll
+      for (int gj = 0; gj < G; gj++) {
+        T4 v;
+        v.x = acc[gi * 4 + ei][gj * 4 + 0];
+        v.y = acc[gi * 4 + ei][gj * 4 + 1];
+        v.z = acc[gi * 4 + ei][gj * 4 + 2];
+        v.w = acc[gi * 4 + ei][gj * 4 + 3];
+        *(T4*)(dst + cellOf(tx, gj, 0)) = v;
+      }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Asynchronous 16-byte global→shared copies (cp.async, sm_80+), so that the
 // next k-slice streams in while the current one is computed.
@@ -78,20 +117,7 @@ __device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int
   };
   stage(0, 0);
   T acc[R][R];
-#pragma unroll
-  for (int gi = 0; gi < G; gi++)
-#pragma unroll
-    for (int ei = 0; ei < 4; ei++) {
-      const T* src = d + (rowA + cellOf(ty, gi, ei)) * n + colB;
-#pragma unroll
-      for (int gj = 0; gj < G; gj++) {
-        T4 v = __ldcg((const T4*)(src + cellOf(tx, gj, 0)));
-        acc[gi * 4 + ei][gj * 4 + 0] = v.x;
-        acc[gi * 4 + ei][gj * 4 + 1] = v.y;
-        acc[gi * 4 + ei][gj * 4 + 2] = v.z;
-        acc[gi * 4 + ei][gj * 4 + 3] = v.w;
-      }
-    }
+  loadTile(d, n, rowA, colB, acc);
   for (int s = 0; s < TILE / BK; s++) {
     copyWaitAll();
     __syncthreads();  // slice s is in; everyone is done with slice s-1
@@ -121,21 +147,7 @@ __device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int
     }
   }
   __syncthreads();  // the caller may reuse shared memory
-#pragma unroll
-  for (int gi = 0; gi < G; gi++)
-#pragma unroll
-    for (int ei = 0; ei < 4; ei++) {
-      T* dst = d + (rowA + cellOf(ty, gi, ei)) * n + colB;
-#pragma unroll
-      for (int gj = 0; gj < G; gj++) {
-        T4 v;
-        v.x = acc[gi * 4 + ei][gj * 4 + 0];
-        v.y = acc[gi * 4 + ei][gj * 4 + 1];
-        v.z = acc[gi * 4 + ei][gj * 4 + 2];
-        v.w = acc[gi * 4 + ei][gj * 4 + 3];
-        *(T4*)(dst + cellOf(tx, gj, 0)) = v;
-      }
-    }
+  storeTile(d, n, rowA, colB, acc);
 }
 
 // ---------------------------------------------------------------------------
@@ -157,20 +169,7 @@ __device__ __forceinline__ void inplaceTile(T* __restrict__ d, int n, int x, int
     }
   }
   T acc[R][R];
-#pragma unroll
-  for (int gi = 0; gi < G; gi++)
-#pragma unroll
-    for (int ei = 0; ei < 4; ei++) {
-      const T* src = d + (r0 + cellOf(ty, gi, ei)) * n + c0;
-#pragma unroll
-      for (int gj = 0; gj < G; gj++) {
-        T4 v = __ldcg((const T4*)(src + cellOf(tx, gj, 0)));
-        acc[gi * 4 + ei][gj * 4 + 0] = v.x;
-        acc[gi * 4 + ei][gj * 4 + 1] = v.y;
-        acc[gi * 4 + ei][gj * 4 + 2] = v.z;
-        acc[gi * 4 + ei][gj * 4 + 3] = v.w;
-      }
-    }
+  loadTile(d, n, r0, c0, acc);
   for (int k = 0; k < TILE; k++) {
     // Owners publish column k and row k of the tile as they stand, into one
     // of two buffers: a thread can only be writing step k+1's buffer after
@@ -214,21 +213,7 @@ __device__ __forceinline__ void inplaceTile(T* __restrict__ d, int n, int x, int
       for (int c = 0; c < R; c++) acc[r][c] = relax(a[r], b[c], acc[r][c]);
   }
   __syncthreads();  // the caller may reuse shared memory
-#pragma unroll
-  for (int gi = 0; gi < G; gi++)
-#pragma unroll
-    for (int ei = 0; ei < 4; ei++) {
-      T* dst = d + (r0 + cellOf(ty, gi, ei)) * n + c0;
-#pragma unroll
-      for (int gj = 0; gj < G; gj++) {
-        T4 v;
-        v.x = acc[gi * 4 + ei][gj * 4 + 0];
-        v.y = acc[gi * 4 + ei][gj * 4 + 1];
-        v.z = acc[gi * 4 + ei][gj * 4 + 2];
-        v.w = acc[gi * 4 + ei][gj * 4 + 3];
-        *(T4*)(dst + cellOf(tx, gj, 0)) = v;
-      }
-    }
+  storeTile(d, n, r0, c0, acc);
 }
 
 // ---------------------------------------------------------------------------
