@@ -71,6 +71,9 @@ func commands() []command {
 		{"bench", "fw [flags]", "time the Floyd–Warshall engines (GPU kernels, or the CPU)",
 			"Times the GPU kernels over sizes and block shapes on fresh random graphs\n(CUDA events, warm-up, median of --reps runs), checks each against the CPU,\nand prints a table in milliseconds, rates against the measured ceiling, and\nGo benchmark lines for benchstat (--json for JSON).",
 			"apsp bench fw --sizes 1024,4096,16384 --tdims 8,16,32", runBench},
+		{"c2cu", "check|gen|run|bench [flags] prog.c", "bulk-execute an oblivious C program on the GPU (C2CU)",
+			"Turns an oblivious sequential C program into a CUDA program that runs it for\nP inputs at once (column-wise arrays), and runs or times it.",
+			"apsp c2cu bench -p 1024,131072 examples/c2cu/floyd.c", runC2CU},
 		{"info", "[flags] FILE", "vertices, arcs, directed, weights, degree range, components",
 			"Describes a graph file without computing distances.", "apsp info testdata/karate.txt", runInfo},
 	}

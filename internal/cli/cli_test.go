@@ -73,6 +73,11 @@ func TestCLI(t *testing.T) {
 		{name: "bitbfs stats", args: []string{"aspl", "--algo", "bitbfs", "../../testdata/karate.txt"}, stdout: []string{"2.40819964"}},
 		{name: "dijkstra on negative", args: []string{"stats", "--algo", "dijkstra", "../../testdata/small.gr"}, stdout: []string{"diameter"}},
 		{name: "johnson negative cycle", args: []string{"stats", "--algo", "johnson", "../../testdata/negcycle.gr"}, code: 1, stderr: []string{"negative cycle"}},
+		{name: "c2cu check", args: []string{"c2cu", "check", "../../examples/c2cu/floyd.c"}, stdout: []string{"kernel call  floyd", "int d[16][16]", "oblivious: yes"}},
+		{name: "c2cu gen", args: []string{"c2cu", "gen", "-p", "100", "-t", "32", "../../examples/c2cu/prefix.c"}, stdout: []string{"__global__", "#define __P__ 100"}},
+		{name: "c2cu not oblivious", args: []string{"c2cu", "check", "-"}, code: 1, stderr: []string{"open -"}},
+		{name: "c2cu usage", args: []string{"c2cu"}, code: 2},
+		{name: "c2cu bad sub", args: []string{"c2cu", "frob", "../../examples/c2cu/floyd.c"}, code: 2, stderr: []string{"unknown c2cu subcommand"}},
 		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
 	}
 	for _, tt := range tests {
@@ -180,5 +185,23 @@ func TestHistPNG(t *testing.T) {
 	}
 	if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 200 {
 		t.Fatalf("image only %v", b)
+	}
+}
+
+func TestC2CURejects(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.c")
+	src := "int a[4];\nvoid f(int i) { a[a[i]] = 1; }\nint main() {\n#pragma kernel\n  f(0);\n}\n"
+	if err := os.WriteFile(bad, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "", "c2cu", "check", bad)
+	if code != 1 || !strings.Contains(out, "oblivious: no") || !strings.Contains(errs, "bad.c:2: not oblivious") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	// run and bench need a GPU: without one they fail with a clear error.
+	if code, _, errs := run(t, "", "c2cu", "run", "-p", "10", "../../examples/c2cu/prefix.c"); code == 0 {
+		t.Logf("a GPU is present: run succeeded")
+	} else if !strings.Contains(errs, "CUDA") && !strings.Contains(errs, "GPU") {
+		t.Fatalf("run without a GPU: exit %d, %s", code, errs)
 	}
 }
