@@ -120,9 +120,16 @@ func TestGPU(t *testing.T) {
 				if err := Compare(prog.Arrays(), got, want, p); err != nil {
 					t.Fatalf("%s P=%d T=%d: %v", ex, p, threads, err)
 				}
+				grouped, _, err := r.RunGroups(in, p, 300, threads)
+				if err != nil {
+					t.Fatalf("%s P=%d T=%d groups: %v", ex, p, threads, err)
+				}
+				if err := Compare(prog.Arrays(), grouped, want, p); err != nil {
+					t.Fatalf("%s P=%d T=%d groups of 300: %v", ex, p, threads, err)
+				}
 			}
 		}
-		t.Logf("%s: GPU output identical to the CPU build for P = 1, 37, 1000, 4096 and T = 32, 256", ex)
+		t.Logf("%s: GPU output (whole and in groups of 300 on 3 streams) identical to the CPU build for P = 1, 37, 1000, 4096 and T = 32, 256", ex)
 		c.Close()
 		r.Close()
 	}

@@ -52,6 +52,7 @@ func runC2CU(e *env, args []string) error {
 	outDir := fs.String("out", "", "output directory for .npy results")
 	seed := fs.Uint64("seed", 1, "seed of the random inputs")
 	device := fs.Int("gpu", 0, "GPU number")
+	groupList := new(string)
 	var ins multiFlag
 	fs.Var(&ins, "in", "NAME=FILE.npy input for a global (repeatable)")
 	if sub == "bench" {
@@ -62,6 +63,7 @@ func runC2CU(e *env, args []string) error {
 		t = fs.Int("t", 256, "threads per block T")
 		seed = fs.Uint64("seed", 1, "seed of the random inputs")
 		device = fs.Int("gpu", 0, "GPU number")
+		groupList = fs.String("group", "", "comma-separated group sizes B: also run the inputs in groups of B on 3 streams and report throughput and latency")
 	}
 	pos, err := parseInterspersed(fs, args[1:])
 	if err == flag.ErrHelp {
@@ -118,7 +120,11 @@ func runC2CU(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		return c2cuBench(e, prog, ps, *t, *seed, *device)
+		groups, err := parseInts(*groupList)
+		if err != nil {
+			return err
+		}
+		return c2cuBench(e, prog, ps, groups, *t, *seed, *device)
 	}
 	return usagef("unknown c2cu subcommand %q (want check, gen, run or bench)", sub)
 }
@@ -228,7 +234,7 @@ func c2cuRun(e *env, prog *c2cu.Program, p, t int, seed uint64, device int, ins 
 	return nil
 }
 
-func c2cuBench(e *env, prog *c2cu.Program, ps []int, t int, seed uint64, device int) error {
+func c2cuBench(e *env, prog *c2cu.Program, ps, groups []int, t int, seed uint64, device int) error {
 	cpu, err := c2curun.BuildCPU(prog)
 	if err != nil {
 		return err
@@ -242,6 +248,9 @@ func c2cuBench(e *env, prog *c2cu.Program, ps []int, t int, seed uint64, device 
 	arrs := prog.Arrays()
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(e.stdout, "%s on %s (%d threads per block) vs the C program (cc -O2) on one core\n", prog.KernelCall(), r.Device(), t)
+	if bw, err := r.CopyBandwidth(); err == nil {
+		fmt.Fprintf(e.stdout, "device copy bandwidth (1 GiB device-to-device, read+write): %.2f TB/s\n", bw/1e12)
+	}
 	fmt.Fprintln(tw, "P\tCPU ms\tGPU kernel ms\tH→D ms\tD→H ms\tspeed-up (kernel)\tspeed-up (with transfers)\tcheck\t")
 	for _, p := range ps {
 		in := c2curun.RandomInputs(arrs, p, seed+uint64(p))
@@ -273,6 +282,35 @@ func c2cuBench(e *env, prog *c2cu.Program, ps []int, t int, seed uint64, device 
 			tw.Flush()
 			return fmt.Errorf("P=%d: %s", p, check)
 		}
+		if err := c2cuGroups(tw, r, arrs, in, want, p, groups, t); err != nil {
+			tw.Flush()
+			return err
+		}
 	}
 	return tw.Flush()
+}
+
+// c2cuGroups reports the low-latency grouped runs of one P.
+func c2cuGroups(tw *tabwriter.Writer, r *c2curun.Runner, arrs []c2cu.Array, in, want c2curun.Data, p int, groups []int, t int) error {
+	for _, b := range groups {
+		var got c2curun.Data
+		var gt c2curun.GroupTiming
+		var err error
+		for rep := 0; rep < 2; rep++ { // the first run warms up
+			if got, gt, err = r.RunGroups(in, p, b, t); err != nil {
+				return err
+			}
+		}
+		if err := c2curun.Compare(arrs, got, want, p); err != nil {
+			return fmt.Errorf("P=%d in groups of %d: %w", p, b, err)
+		}
+		var lat float64
+		for _, l := range gt.LatencyMS {
+			lat += l
+		}
+		lat /= float64(len(gt.LatencyMS))
+		fmt.Fprintf(tw, "  groups of %d	%d groups	%.3f ms total	%.0f inputs/s	mean latency %.3f ms			identical	\n",
+			b, gt.Groups, gt.TotalMS, float64(p)/(gt.TotalMS/1e3), lat)
+	}
+	return nil
 }

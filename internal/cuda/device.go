@@ -257,11 +257,16 @@ func (f *Function) Registers() int {
 // Launch starts the kernel on the default stream. Each argument must be a
 // pointer to the value passed (e.g. &devPtr, &n).
 func (f *Function) Launch(grid, block [3]uint32, shared uint32, args ...unsafe.Pointer) error {
+	return f.LaunchOn(nil, grid, block, shared, args...)
+}
+
+// LaunchOn starts the kernel on stream s (nil: the default stream).
+func (f *Function) LaunchOn(s *Stream, grid, block [3]uint32, shared uint32, args ...unsafe.Pointer) error {
 	var params unsafe.Pointer
 	if len(args) > 0 {
 		params = unsafe.Pointer(&args[0])
 	}
-	r := f.d.API.cuLaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, 0, params, nil)
+	r := f.d.API.cuLaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, s.handle(), params, nil)
 	runtime.KeepAlive(args)
 	if err := f.d.API.check("cuLaunchKernel "+f.Name, r); err != nil {
 		return err
@@ -288,7 +293,47 @@ func (d *Device) NewEvent() (*Event, error) {
 }
 
 // Record records the event on the default stream.
-func (e *Event) Record() error { return e.d.API.check("cuEventRecord", e.d.API.cuEventRecord(e.e, 0)) }
+func (e *Event) Record() error { return e.RecordOn(nil) }
+
+// RecordOn records the event on stream s.
+func (e *Event) RecordOn(s *Stream) error {
+	return e.d.API.check("cuEventRecord", e.d.API.cuEventRecord(e.e, s.handle()))
+}
+
+// Stream is a CUDA stream: work on different streams may overlap.
+type Stream struct {
+	d *Device
+	s uintptr
+}
+
+// NewStream creates a stream.
+func (d *Device) NewStream() (*Stream, error) {
+	s := &Stream{d: d}
+	if err := d.API.check("cuStreamCreate", d.API.cuStreamCreate(&s.s, 0)); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Stream) handle() uintptr {
+	if s == nil {
+		return 0
+	}
+	return s.s
+}
+
+// Destroy frees the stream.
+func (s *Stream) Destroy() { s.d.API.cuStreamDestroy(s.s) }
+
+// CopyToDeviceAsync queues a host-to-device copy from page-locked memory.
+func (s *Stream) CopyToDeviceAsync(dst uint64, src unsafe.Pointer, bytes uint64) error {
+	return s.d.API.check("cuMemcpyHtoDAsync", s.d.API.cuMemcpyHtoDAsync(dst, src, bytes, s.s))
+}
+
+// CopyToHostAsync queues a device-to-host copy into page-locked memory.
+func (s *Stream) CopyToHostAsync(dst unsafe.Pointer, src uint64, bytes uint64) error {
+	return s.d.API.check("cuMemcpyDtoHAsync", s.d.API.cuMemcpyDtoHAsync(dst, src, bytes, s.s))
+}
 
 // Since waits for e and returns the milliseconds from start to e.
 func (e *Event) Since(start *Event) (float64, error) {

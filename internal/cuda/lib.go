@@ -73,6 +73,10 @@ type API struct {
 	cuMemsetD32          func(dst uint64, v uint32, n uint64) Result
 	cuMemGetInfo         func(free, total *uint64) Result
 	cuLaunchKernel       func(f uintptr, gx, gy, gz, bx, by, bz, shm uint32, stream uintptr, params unsafe.Pointer, extra unsafe.Pointer) Result
+	cuStreamCreate       func(s *uintptr, flags uint32) Result
+	cuStreamDestroy      func(s uintptr) Result
+	cuMemcpyHtoDAsync    func(dst uint64, src unsafe.Pointer, size uint64, stream uintptr) Result
+	cuMemcpyDtoHAsync    func(dst unsafe.Pointer, src uint64, size uint64, stream uintptr) Result
 	cuEventCreate        func(e *uintptr, flags uint32) Result
 	cuEventDestroy       func(e uintptr) Result
 	cuEventRecord        func(e uintptr, stream uintptr) Result
@@ -144,6 +148,10 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuMemsetD32, "cuMemsetD32_v2")
 	bind(cu, &a.cuMemGetInfo, "cuMemGetInfo_v2")
 	bind(cu, &a.cuLaunchKernel, "cuLaunchKernel")
+	bind(cu, &a.cuStreamCreate, "cuStreamCreate")
+	bind(cu, &a.cuStreamDestroy, "cuStreamDestroy_v2")
+	bind(cu, &a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")
+	bind(cu, &a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")
 	bind(cu, &a.cuEventCreate, "cuEventCreate")
 	bind(cu, &a.cuEventDestroy, "cuEventDestroy_v2")
 	bind(cu, &a.cuEventRecord, "cuEventRecord")
