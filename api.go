@@ -234,13 +234,18 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 		s.Diameter, s.Radius = Infinite(!exact), Infinite(!exact)
 		s.ASPL = Mean(math.Inf(1))
 	} else {
-		s.Diameter, s.Radius = ecc[0], ecc[0]
-		for _, e := range ecc[1:] {
-			if s.Diameter.less(e) {
-				s.Diameter = e
-			}
+		// The diameter is the largest distance over pairs that have a path,
+		// so sources reaching nobody (eccentricity 0 by convention) do not
+		// count: with negative weights every real distance may be below 0.
+		s.Radius = ecc[0]
+		s.Diameter = rowEcc(reduce.Row{}, exact, reachable) // 0 when no pair has a path
+		first := true
+		for u, e := range ecc {
 			if e.less(s.Radius) {
 				s.Radius = e
+			}
+			if rows[u].Reach > 0 && (first || s.Diameter.less(e)) {
+				s.Diameter, first = e, false
 			}
 		}
 		if s.ReachablePairs > 0 {

@@ -193,3 +193,25 @@ func supported(algo string, g *graph.Graph) bool {
 	}
 	return true
 }
+
+// TestNegativeASPL checks the exact sum of negative distances.
+func TestNegativeASPL(t *testing.T) {
+	b := graph.NewBuilder(true)
+	for _, e := range [][2]int{{0, 1}, {1, 2}} {
+		if err := b.AddIntEdge(e[0], e[1], -1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := b.Build()
+	for _, algo := range []string{"fw", "blocked", "johnson", "auto"} {
+		s, err := apsp.ComputeStats(context.Background(), g, apsp.Options{Algorithm: algo, Reachable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Pairs 0→1 (−1), 1→2 (−1), 0→2 (−2): ASPL −4/3, diameter −1;
+		// eccentricities −1, −1 and 0 (vertex 2 reaches nobody): radius −1.
+		if math.Abs(float64(s.ASPL)+4.0/3) > 1e-15 || s.Diameter.Int() != -1 || s.Radius.Int() != -1 {
+			t.Fatalf("%s: aspl %v diameter %v radius %v", algo, s.ASPL, s.Diameter, s.Radius)
+		}
+	}
+}

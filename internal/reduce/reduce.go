@@ -58,5 +58,14 @@ func (w *Wide) AddWide(x Wide) {
 	w.hi += x.hi + int64(carry)
 }
 
-// Float returns the sum as a float64.
-func (w Wide) Float() float64 { return float64(w.hi)*math.Exp2(64) + float64(w.lo) }
+// Float returns the sum as a float64. A negative sum is negated first:
+// adding a large unsigned low word to a negative high word would cancel
+// catastrophically in float64.
+func (w Wide) Float() float64 {
+	if w.hi < 0 {
+		lo, borrow := bits.Sub64(0, w.lo, 0)
+		hi := uint64(-w.hi) - borrow // two's complement of (hi, lo)
+		return -(float64(hi)*math.Exp2(64) + float64(lo))
+	}
+	return float64(w.hi)*math.Exp2(64) + float64(w.lo)
+}
