@@ -116,10 +116,7 @@ func pickEngine(name string, p *Problem) (Engine, string, error) {
 	g := gpuEngine{gpu.AutoKernel(p.Graph.N())}
 	gpuTime := estimateSeconds("gpu", p.Graph, threads)
 	if kind == "gpu" || (kind == "auto" && gpuTime < bestTime && p.Graph.Kind() != graph.FloatWeights) {
-		_, gerr := Devices()
-		if gerr == nil {
-			gerr = g.Supports(p)
-		}
+		gerr := g.Supports(p) // includes finding a usable GPU
 		if gerr == nil {
 			return g, "", nil
 		}

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"container/heap"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/dijkstra"
 	"github.com/apsp/apsp/internal/gpu"
 )
 
@@ -234,7 +234,7 @@ func check(g *graph.Graph, got []uint32, stride int, float bool) (string, error)
 		what = "16 rows vs cpu dijkstra"
 	}
 	for _, u := range sources {
-		want := dijkstra(g, u)
+		want, _ := dijkstra.From(g, u, g.ArcFloat)
 		for v := 0; v < n; v++ {
 			w, x := want[v], at(u, v)
 			ok := w == x
@@ -250,40 +250,6 @@ func check(g *graph.Graph, got []uint32, stride int, float bool) (string, error)
 		what += " (rel. tol. 1e-5)"
 	}
 	return what, nil
-}
-
-type item struct {
-	v int
-	d float64
-}
-type pq []item
-
-func (q pq) Len() int           { return len(q) }
-func (q pq) Less(i, j int) bool { return q[i].d < q[j].d }
-func (q pq) Swap(i, j int)      { q[i], q[j] = q[j], q[i] }
-func (q *pq) Push(x any)        { *q = append(*q, x.(item)) }
-func (q *pq) Pop() any          { x := (*q)[len(*q)-1]; *q = (*q)[:len(*q)-1]; return x }
-func dijkstra(g *graph.Graph, s int) []float64 {
-	d := make([]float64, g.N())
-	for i := range d {
-		d[i] = math.Inf(1)
-	}
-	d[s] = 0
-	q := &pq{{s, 0}}
-	for q.Len() > 0 {
-		it := heap.Pop(q).(item)
-		if it.d > d[it.v] {
-			continue
-		}
-		for i, w := range g.Neighbors(it.v) {
-			nd := it.d + g.ArcFloat(it.v, i)
-			if nd < d[w] {
-				d[w] = nd
-				heap.Push(q, item{int(w), nd})
-			}
-		}
-	}
-	return d
 }
 
 // PrintTable writes the rows as a Table 3.1-shaped table (milliseconds, one
