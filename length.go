@@ -40,14 +40,17 @@ func (l Length) Int() int64 { return l.i }
 func (l Length) Float() float64 { return l.f }
 
 // String returns the length in decimal, or "inf".
-func (l Length) String() string {
+func (l Length) String() string { return string(l.Append(nil)) }
+
+// Append appends the length as String writes it, without allocating.
+func (l Length) Append(b []byte) []byte {
 	switch {
 	case l.inf:
-		return "inf"
+		return append(b, "inf"...)
 	case l.isFloat:
-		return strconv.FormatFloat(l.f, 'g', -1, 64)
+		return strconv.AppendFloat(b, l.f, 'g', -1, 64)
 	}
-	return strconv.FormatInt(l.i, 10)
+	return strconv.AppendInt(b, l.i, 10)
 }
 
 // MarshalJSON writes the number, or null when infinite.

@@ -244,7 +244,7 @@ func writeTSV(w io.Writer, d *apsp.Distances) error {
 			if v > 0 {
 				buf = append(buf, '\t')
 			}
-			buf = append(buf, d.At(u, v).String()...)
+			buf = d.At(u, v).Append(buf)
 		}
 		buf = append(buf, '\n')
 		if _, err := bw.Write(buf); err != nil {
