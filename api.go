@@ -248,23 +248,36 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 				s.Diameter, first = e, false
 			}
 		}
-		if s.ReachablePairs > 0 {
-			if exact {
-				s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
-			} else {
-				s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
-			}
+		switch {
+		case s.ReachablePairs > 0 && exact:
+			s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
+		case s.ReachablePairs > 0:
+			s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
+		case n > 1:
+			s.ASPL = Mean(math.NaN()) // a mean over no pair: undefined
 		}
 	}
 	for u, e := range ecc {
-		if e == s.Radius {
+		// An infinite radius has no center; the periphery is then the
+		// vertices that do not reach every other.
+		if !s.Radius.IsInf() && sameEcc(e, s.Radius) {
 			s.Center = append(s.Center, u)
 		}
-		if e == s.Diameter {
+		if sameEcc(e, s.Diameter) {
 			s.Periphery = append(s.Periphery, u)
 		}
 	}
 	return s
+}
+
+// sameEcc compares eccentricities: exactly for integers, within a relative
+// 1e-9 for floats, since per-source engines add a path's lengths in a
+// different order from each end.
+func sameEcc(a, b Length) bool {
+	if a.IsInf() || b.IsInf() || !a.IsFloat() {
+		return a == b
+	}
+	return math.Abs(a.Float()-b.Float()) <= 1e-9*math.Max(1, math.Abs(b.Float()))
 }
 
 // rowEcc is the eccentricity of a source from its row summary.

@@ -66,8 +66,12 @@ func (d *Distances) Lanes() string {
 // HasPaths reports whether Path can answer.
 func (d *Distances) HasPaths() bool { return d.next != nil }
 
-// At returns the distance from u to v.
+// At returns the distance from u to v; it panics when either is not a
+// vertex.
 func (d *Distances) At(u, v int) Length {
+	if uint(u) >= uint(d.n) || uint(v) >= uint(d.n) {
+		panic(fmt.Sprintf("apsp: Distances.At(%d, %d) out of range 0..%d", u, v, d.n-1))
+	}
 	switch d.lanes {
 	case cpu.Int32:
 		x := d.i32.At(u, v)

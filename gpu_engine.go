@@ -116,7 +116,18 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(gp.N, gp.Stride, cpu.Int32, p.Paths); err != nil {
+	// The host holds the pinned transfer buffer and a copy of it (4 bytes a
+	// cell each) and the result in its own lanes.
+	lanes := cpu.Int32
+	if float {
+		lanes = cpu.Float64
+	}
+	cells := uint64(gp.Stride) * uint64(gp.Stride)
+	need := cells * uint64(8+lanes.Bytes())
+	if p.Paths {
+		need += uint64(gp.N) * uint64(gp.N) * 4
+	}
+	if err := checkBytes(gp.N, need, lanes, p.Paths); err != nil {
 		return nil, err
 	}
 	s, err := e.open(p)

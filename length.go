@@ -102,10 +102,14 @@ type Mean float64
 // IsInf reports whether the mean is infinite.
 func (m Mean) IsInf() bool { return math.IsInf(float64(m), 1) }
 
-// String returns the mean with full precision, or "inf".
+// String returns the mean with full precision, "inf", or "nan" when it is
+// undefined (no pair to average over).
 func (m Mean) String() string {
 	if m.IsInf() {
 		return "inf"
+	}
+	if math.IsNaN(float64(m)) {
+		return "nan"
 	}
 	return strconv.FormatFloat(float64(m), 'g', -1, 64)
 }

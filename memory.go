@@ -22,6 +22,12 @@ func checkMemory(n, stride int, lanes cpu.LaneKind, paths bool) error {
 		}
 		need += succ
 	}
+	return checkBytes(n, need, lanes, paths)
+}
+
+// checkBytes refuses a computation that needs more host memory than is
+// available.
+func checkBytes(n int, need uint64, lanes cpu.LaneKind, paths bool) error {
 	avail, ok := sysmem.Available()
 	if ok && need > avail {
 		what := "distance matrix"

@@ -169,6 +169,9 @@ func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histo
 	if g.HasNegativeWeights() {
 		return nil, errors.New("a histogram needs non-negative distances")
 	}
+	if opt.Algorithm == BoundsAlgorithm {
+		return nil, errBoundsOnly
+	}
 	e, p, err := choose(g, opt)
 	if err != nil {
 		return nil, err

@@ -273,6 +273,7 @@ func BuildCPU(prog *c2cu.Program) (*CPU, error) {
 	}
 	c := &CPU{dir: dir, bin: filepath.Join(dir, "driver"), arrays: prog.Arrays()}
 	if err := os.WriteFile(filepath.Join(dir, "driver.c"), []byte(src), 0o644); err != nil {
+		c.Close()
 		return nil, err
 	}
 	cc := os.Getenv("CC")
@@ -281,6 +282,7 @@ func BuildCPU(prog *c2cu.Program) (*CPU, error) {
 	}
 	cmd := exec.Command(cc, "-O2", "-o", c.bin, filepath.Join(dir, "driver.c"))
 	if out, err := cmd.CombinedOutput(); err != nil {
+		c.Close()
 		return nil, fmt.Errorf("%s -O2 driver.c: %w\n%s", cc, err, out)
 	}
 	return c, nil

@@ -43,6 +43,9 @@ func runC2CU(e *env, args []string) error {
 		return flag.ErrHelp
 	}
 	sub := args[0]
+	if !slices.Contains([]string{"check", "gen", "run", "bench"}, sub) {
+		return usagef("unknown c2cu subcommand %q (want check, gen, run or bench)", sub)
+	}
 	fs := flag.NewFlagSet("c2cu "+sub, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	p := fs.Int("p", 1024, "number of inputs P")

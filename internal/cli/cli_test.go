@@ -78,6 +78,15 @@ func TestCLI(t *testing.T) {
 		{name: "c2cu not oblivious", args: []string{"c2cu", "check", "-"}, code: 1, stderr: []string{"open -"}},
 		{name: "c2cu usage", args: []string{"c2cu"}, code: 2},
 		{name: "c2cu bad sub", args: []string{"c2cu", "frob", "../../examples/c2cu/floyd.c"}, code: 2, stderr: []string{"unknown c2cu subcommand"}},
+		{name: "negative cycle one-based", stdin: "p sp 3 1\na 3 3 -1\n", args: []string{"stats", "--format", "gr", "-"}, code: 1, stderr: []string{"negative cycle through vertex 3"}},
+		{name: "bad tile", args: []string{"stats", "--tile", "17", "../../testdata/karate.txt"}, code: 2, stderr: []string{"--tile"}},
+		{name: "gpu algo on cpu", args: []string{"stats", "--algo", "gpu-multi", "--device", "cpu", "../../testdata/karate.txt"}, code: 2},
+		{name: "bounds for aspl", args: []string{"aspl", "--algo", "bounds", "../../testdata/karate.txt"}, code: 2, stderr: []string{"bounds"}},
+		{name: "bad gpu number", args: []string{"stats", "--device", "gpu:99999999999999999999", "../../testdata/karate.txt"}, code: 2},
+		{name: "directed not strongly connected", stdin: "0 1\n1 2\n", args: []string{"stats", "--directed", "--json", "-"}, stdout: []string{`"radius": null`, `"center": []`, `"periphery": [`}},
+		{name: "reachable aspl of no pairs", stdin: "# nothing\n", args: []string{"aspl", "--reachable", "--vertices", "3", "-"}, exactOut: "nan\n"},
+		{name: "bench reps", args: []string{"bench", "fw", "--reps", "0", "--device", "cpu"}, code: 2},
+		{name: "c2cu unknown sub first", args: []string{"c2cu", "foo", "missing.c"}, code: 2},
 		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
 	}
 	for _, tt := range tests {

@@ -45,7 +45,7 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 		s, err = apsp.ComputeStats(e.ctx, g, opt)
 	}
 	bar.Done()
-	return s, f, pos[0], err
+	return s, f, pos[0], f.explain(err, pos[0])
 }
 
 func writeJSON(w io.Writer, v any) error {
@@ -179,7 +179,7 @@ func runEcc(e *env, args []string) error {
 	ecc, err := apsp.Eccentricities(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return f.explain(err, pos[0])
 	}
 	base := f.base(pos[0])
 	if f.json {
@@ -217,7 +217,7 @@ func runDist(e *env, args []string) error {
 	d, err := apsp.AllPairs(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return f.explain(err, pos[0])
 	}
 	w, closeOut, err := openOutput(e, f.out)
 	if err != nil {
@@ -339,7 +339,7 @@ func runPath(e *env, args []string) error {
 		return fmt.Errorf("no path from %s to %s", pos[1], pos[2])
 	}
 	if err != nil {
-		return err
+		return f.explain(err, pos[0])
 	}
 	p.Vertices = shift(p.Vertices, base)
 	if f.json {

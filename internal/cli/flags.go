@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/progress"
 )
 
@@ -162,6 +165,21 @@ func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, er
 	if !slices.Contains(apsp.AlgorithmNames(), f.algo) {
 		return apsp.Options{}, nil, usagef("--algo %q: want one of %s", f.algo, strings.Join(apsp.AlgorithmNames(), ", "))
 	}
+	if f.algo == apsp.BoundsAlgorithm && label != "diameter" && !(label == "stats" && f.noASPL) {
+		return apsp.Options{}, nil, usagef("--algo bounds computes only the diameter and radius: use it with apsp diameter or apsp stats --no-aspl")
+	}
+	if err := cpu.CheckTile(f.tile); err != nil {
+		return apsp.Options{}, nil, usagef("--tile: %v", err)
+	}
+	for _, e := range apsp.Engines() {
+		if e.Name() != f.algo {
+			continue
+		}
+		onGPU := e.Device() != "cpu"
+		if onGPU && f.device == "cpu" || !onGPU && strings.HasPrefix(f.device, "gpu") {
+			return apsp.Options{}, nil, usagef("--algo %s runs on the %s but --device is %s", f.algo, map[bool]string{true: "GPU", false: "CPU"}[onGPU], f.device)
+		}
+	}
 	bar := progress.New(e.stderr, label, !f.quiet && progress.IsTerminal(e.stderr))
 	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device,
 		Notice: func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }}
@@ -176,13 +194,18 @@ func validDevice(s string) bool {
 		return true
 	}
 	n, ok := strings.CutPrefix(s, "gpu:")
-	if !ok || n == "" {
+	if !ok {
 		return false
 	}
-	for _, c := range n {
-		if c < '0' || c > '9' {
-			return false
-		}
+	v, err := strconv.Atoi(n)
+	return err == nil && v >= 0
+}
+
+// explain restates errors that name a vertex in the file's own numbering.
+func (f *flagSet) explain(err error, path string) error {
+	var nc *apsp.NegativeCycleError
+	if errors.As(err, &nc) {
+		return fmt.Errorf("negative cycle through vertex %d", nc.Vertex+f.base(path))
 	}
-	return true
+	return err
 }

@@ -57,6 +57,9 @@ func runBench(e *env, args []string) error {
 	if pos[0] != "fw" {
 		return usagef("unknown benchmark %q (have: fw)", pos[0])
 	}
+	if f.benchReps < 1 {
+		return usagef("--reps must be at least 1")
+	}
 	o := bench.Options{Float: f.benchFloat, Reps: f.benchReps, Degree: 16, Seed: 1}
 	if o.Sizes, err = parseInts(f.benchSizes); err != nil {
 		return err

@@ -29,7 +29,7 @@ func runHist(e *env, args []string) error {
 	h, err := apsp.DistanceHistogram(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return f.explain(err, pos[0])
 	}
 	if f.json {
 		if err := writeJSON(e.stdout, h); err != nil {
@@ -38,7 +38,7 @@ func runHist(e *env, args []string) error {
 	} else {
 		bw := bufio.NewWriter(e.stdout)
 		n := int64(g.N())
-		pairs := float64(n * (n - 1))
+		pairs := float64(max(n*(n-1), 1)) // one vertex: no pair, fractions 0
 		var cum int64
 		fmt.Fprintf(bw, "%-9s %14s %9s %9s\n", "distance", "pairs", "fraction", "cumul.")
 		for d, c := range h.Count {
