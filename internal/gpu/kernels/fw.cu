@@ -156,11 +156,14 @@ __device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int
 // The tile lives in registers; at each k its own column k and row k are
 // broadcast through shared memory, the pivot tile (read-only for the row and
 // column tiles) is staged in shared memory. Shared: TILE×TILE + 4×TILE lanes.
-__device__ __forceinline__ void inplaceTile(T* __restrict__ d, int n, int x, int y, int z, T* smem) {
+// selfCol / selfRow say where D[i][k] and D[k][j] come from (the tile itself
+// or the pivot tile); they are template parameters so that each kind of tile
+// gets a loop without run-time choices.
+template <bool selfCol, bool selfRow>
+__device__ __forceinline__ void inplaceTileOf(T* __restrict__ d, int n, int x, int y, int z, T* smem) {
   T* Ps = smem;                    // pivot tile, stride TILE
   T* colBuf = smem + TILE * TILE;  // two buffers of (own column k, own row k)
   const int tx = threadIdx.x % TDIM, ty = threadIdx.x / TDIM;
-  const bool selfCol = (y == z), selfRow = (x == z);  // where D[i][k] and D[k][j] come from
   const size_t r0 = (size_t)x * TILE, c0 = (size_t)y * TILE, p0 = (size_t)z * TILE;
   if (!(selfCol && selfRow)) {
     for (int idx = threadIdx.x; idx < TILE * TILE; idx += NT) {
@@ -170,6 +173,7 @@ __device__ __forceinline__ void inplaceTile(T* __restrict__ d, int n, int x, int
   }
   T acc[R][R];
   loadTile(d, n, r0, c0, acc);
+#pragma unroll 2
   for (int k = 0; k < TILE; k++) {
     // Owners publish column k and row k of the tile as they stand, into one
     // of two buffers: a thread can only be writing step k+1's buffer after
@@ -214,6 +218,12 @@ __device__ __forceinline__ void inplaceTile(T* __restrict__ d, int n, int x, int
   }
   __syncthreads();  // the caller may reuse shared memory
   storeTile(d, n, r0, c0, acc);
+}
+
+__device__ __forceinline__ void inplaceTile(T* __restrict__ d, int n, int x, int y, int z, T* smem) {
+  if (x == z && y == z) inplaceTileOf<true, true>(d, n, x, y, z, smem);
+  else if (y == z) inplaceTileOf<true, false>(d, n, x, y, z, smem);
+  else inplaceTileOf<false, true>(d, n, x, y, z, smem);
 }
 
 // ---------------------------------------------------------------------------
