@@ -246,16 +246,6 @@ func TestNegativeCycleDetected(t *testing.T) {
 	}
 }
 
-func cpuAlgorithms() []string {
-	var names []string
-	for _, e := range Engines() {
-		if e.Device() == "cpu" {
-			names = append(names, e.Name())
-		}
-	}
-	return append(names, "auto")
-}
-
 // checkRows compares an engine's row summaries (as stats use them) with the
 // rows of the distance matrix.
 func checkRows(t *testing.T, ctx context.Context, g *graph.Graph, opt Options, d *Distances, name string) {

@@ -633,12 +633,3 @@ func covered(a, vs []uint64) bool {
 	}
 	return x == ^uint64(0)
 }
-
-// first returns &s[0], or nil for an empty slice (which the kernels then
-// never read).
-func first[T any](s []T) *T {
-	if len(s) == 0 {
-		return nil
-	}
-	return &s[0]
-}
