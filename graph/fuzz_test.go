@@ -59,7 +59,7 @@ func checkGraph(t *testing.T, g *Graph, directed bool) {
 				t.Fatalf("vertex %d: %d float weights for %d arcs", u, len(fw), len(hs))
 			}
 			for _, w := range fw {
-				if math.IsNaN(w) || math.IsInf(w, 0) {
+				if math.IsNaN(w) || math.IsInf(w, 0) || (w == 0 && math.Signbit(w)) {
 					t.Fatalf("vertex %d: weight %v", u, w)
 				}
 			}
@@ -96,6 +96,8 @@ func FuzzReadEdgeList(f *testing.F) {
 		"", "0 1\n", "0 1 2\n1 2 3\n", "# c\n% c\n\n0 1 2.5\n", "1 2\n2 3\n", "0 0 -1\n",
 		"0 1\n1 2 3\n", "0 x\n", "0 1 nan\n", "0 1 2 3\n", "-1 2\n", "0\t1\r\n", "4294967296 1\n",
 		"0 1 9223372036854775808\n", "0 1 -9223372036854775808\n", "0 1 1e400\n", "0 1 0x1p3\n",
+		"0 1 -0.0\n1 2 -0\n", "0 1 1e-400\n", "0 1 -0e-400\n", "0 1 5e-324\n", "0 1 2e-324\n", "0 1 0x1p-1080\n",
+		"0 1 -0x0.0p9\n", "0 1 .0e-999\n",
 	} {
 		f.Add([]byte(s), false, false, false)
 		f.Add([]byte(s), true, true, true)
@@ -182,6 +184,12 @@ func refEdgeList(data string, opt ReadOptions) (*Graph, int) {
 			if ferr != nil && !errors.Is(ferr, strconv.ErrRange) {
 				return nil, i + 1
 			}
+			if f == 0 {
+				if refNonzero(fs[2]) {
+					return nil, i + 1 // underflow
+				}
+				f = 0 // -0 is +0
+			}
 			err = b.AddFloatEdge(ids[0], ids[1], f) // refuses NaN and infinities
 		}
 		if err != nil {
@@ -189,6 +197,20 @@ func refEdgeList(data string, opt ReadOptions) (*Graph, int) {
 		}
 	}
 	return b.Build(), 0
+}
+
+// refNonzero reports whether a float literal has a nonzero digit before its
+// exponent.
+func refNonzero(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	exp := "eE"
+	if t, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
+		s, exp = t, "pP"
+	}
+	if i := strings.IndexAny(s, exp); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Trim(s, "0.") != ""
 }
 
 func FuzzReadMatrixMarket(f *testing.F) {
@@ -205,6 +227,9 @@ func FuzzReadMatrixMarket(f *testing.F) {
 		"%%MatrixMarket matrix coordinate real general\n2 2 3\n1 2 1\n",
 		"%%MatrixMarket matrix coordinate integer general\n5 5 1\n1 7 1\n",
 		"%%MatrixMarket matrix coordinate pattern general\n9999999999 9999999999 0\n",
+		"%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 -0.0\n1 1 -0\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e-400\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 4e-324\n",
 	} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
@@ -238,6 +263,9 @@ func FuzzReadDIMACS(f *testing.F) {
 		"p sp 5 2\na 1 2 1\n",
 		"p sp 2147483648 0\n",
 		"p sp 3 1\nn 1 2\n",
+		"p sp 2 2\na 1 2 -0.0\na 2 1 -0\n",
+		"p sp 2 1\na 1 2 -1e-400\n",
+		"p sp 2 1\na 1 2 0x1p-1074\n",
 	} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)

@@ -367,7 +367,12 @@ func isIntLiteral(b []byte) bool {
 // parseWeight parses an integer literal as an int64 and anything else
 // strconv.ParseFloat accepts as a float, which must be finite. Underscores
 // are refused although ParseFloat takes them: in a data file they are a
-// mistake, not digit grouping.
+// mistake, not digit grouping. It is the one weight parser of every format.
+//
+// A float zero, "-0.0" included, is +0: the sign of a zero length would
+// otherwise survive into distances ("-0"). A literal with a nonzero digit
+// that rounds to zero (1e-400) is refused rather than read as 0; one that
+// rounds to a subnormal (5e-324) is kept.
 func (lr *lineReader) parseWeight(b []byte, intOnly bool) (weight, error) {
 	if isIntLiteral(b) {
 		neg := b[0] == '-'
@@ -401,7 +406,37 @@ func (lr *lineReader) parseWeight(b []byte, intOnly bool) (weight, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return weight{}, lr.errorf(lr.line, "weight %s is not a finite number", quote(b))
 	}
+	if f == 0 {
+		if nonzeroMantissa(b) {
+			return weight{}, lr.errorf(lr.line, "weight %s underflows to 0 in float64 (smallest positive is %.2g)",
+				quote(b), math.SmallestNonzeroFloat64)
+		}
+		f = 0 // -0 becomes +0
+	}
 	return weight{f: f, isFloat: true}, nil
+}
+
+// nonzeroMantissa reports whether a float literal that ParseFloat accepted
+// has a nonzero digit before its exponent, decimal ("1e-400") or
+// hexadecimal ("0x1p-1080"): whether it denotes a number other than zero.
+func nonzeroMantissa(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	hex := len(b) > 1 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')
+	if hex {
+		b = b[2:]
+	}
+	for _, c := range b {
+		switch {
+		case c == '.' || c == '0':
+		case hex && (c == 'p' || c == 'P'), !hex && (c == 'e' || c == 'E'):
+			return false // the exponent
+		default:
+			return true // a nonzero digit, or letters of inf/nan (not zero either)
+		}
+	}
+	return false
 }
 
 // addEdge adds u→v (or u–v) with weight w, or length 1 when unweighted, and

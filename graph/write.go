@@ -10,7 +10,9 @@ import (
 // The writers produce files that the readers turn back into the same graph:
 // the same arcs with the same weights. Weights of a float graph are written
 // with the shortest representation that parses back to the same float64,
-// with ".0" added to integral values so that they are read as floats again.
+// with ".0" added to integral values so that they are read as floats again;
+// a -0 (which only a Builder caller can make) is written, and so read back,
+// as 0.
 //
 // The Graph keeps only the vertex of a negative self-loop, not its length,
 // so such a loop is written with length -1: enough for a reader to record
@@ -148,8 +150,12 @@ func WriteDIMACS(w io.Writer, g *Graph) error {
 }
 
 // appendFloatWeight appends x so that it reads back as the same float64 and
-// as a float, not an integer: 3 is written "3.0".
+// as a float, not an integer: 3 is written "3.0". A -0 is written "0.0", as
+// the readers read every zero as +0.
 func appendFloatWeight(dst []byte, x float64) []byte {
+	if x == 0 {
+		x = 0 // -0 becomes +0
+	}
 	start := len(dst)
 	dst = strconv.AppendFloat(dst, x, 'g', -1, 64)
 	if !bytes.ContainsAny(dst[start:], ".eEnN") { // no point, exponent, Inf or NaN
