@@ -2,6 +2,7 @@ package apsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -40,6 +41,12 @@ type Options struct {
 
 // NegativeCycleError reports a negative cycle through Vertex.
 type NegativeCycleError = cpu.NegativeCycleError
+
+// ErrWeightsTooLarge is wrapped by the error for weights whose path lengths
+// could overflow the lanes: beyond exact 64-bit integers, or beyond the
+// finite range of float64 (where an overflowed length would read as "no
+// path").
+var ErrWeightsTooLarge = cpu.ErrWeightsTooLarge
 
 // ErrEmptyGraph is returned for a graph without vertices.
 var ErrEmptyGraph = errors.New("graph has no vertices")
@@ -142,6 +149,32 @@ type Stats struct {
 	Traversals int `json:"traversals,omitempty"`
 }
 
+// MarshalJSON writes the measures; when NoASPL (diameter and radius only)
+// the fields that were not computed — aspl, reachable_pairs, center,
+// periphery — are left out rather than given placeholder values. An empty
+// center or periphery is [].
+func (s Stats) MarshalJSON() ([]byte, error) {
+	type plain Stats
+	if !s.NoASPL {
+		if s.Center == nil {
+			s.Center = []int{}
+		}
+		if s.Periphery == nil {
+			s.Periphery = []int{}
+		}
+		return json.Marshal(plain(s))
+	}
+	// Fields of the outer struct hide the embedded ones of the same name;
+	// nil pointers with omitempty leave them out.
+	return json.Marshal(struct {
+		plain
+		ASPL           *Mean  `json:"aspl,omitempty"`
+		ReachablePairs *int64 `json:"reachable_pairs,omitempty"`
+		Center         *[]int `json:"center,omitempty"`
+		Periphery      *[]int `json:"periphery,omitempty"`
+	}{plain: plain(s)})
+}
+
 // ComputeStats computes every summary measure of g.
 func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
 	start := time.Now()
@@ -230,20 +263,25 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 	}
 	pairs := int64(n) * int64(n-1)
 	s.Connected = s.ReachablePairs == pairs
+	// The radius is the smallest eccentricity, finite whenever some vertex
+	// reaches every other — also in a directed graph that is not strongly
+	// connected (the arc 0→1 has radius 1, center {0}).
+	s.Radius = ecc[0]
+	for _, e := range ecc {
+		if e.less(s.Radius) {
+			s.Radius = e
+		}
+	}
 	if !s.Connected && !reachable {
-		s.Diameter, s.Radius = Infinite(!exact), Infinite(!exact)
+		s.Diameter = Infinite(!exact)
 		s.ASPL = Mean(math.Inf(1))
 	} else {
 		// The diameter is the largest distance over pairs that have a path,
 		// so sources reaching nobody (eccentricity 0 by convention) do not
 		// count: with negative weights every real distance may be below 0.
-		s.Radius = ecc[0]
 		s.Diameter = rowEcc(reduce.Row{}, exact, reachable) // 0 when no pair has a path
 		first := true
 		for u, e := range ecc {
-			if e.less(s.Radius) {
-				s.Radius = e
-			}
 			if rows[u].Reach > 0 && (first || s.Diameter.less(e)) {
 				s.Diameter, first = e, false
 			}
@@ -253,8 +291,10 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 			s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
 		case s.ReachablePairs > 0:
 			s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
-		case n > 1:
-			s.ASPL = Mean(math.NaN()) // a mean over no pair: undefined
+		default:
+			// A mean over no pair (one vertex, or --reachable with no
+			// path) is undefined, as in igraph.
+			s.ASPL = Mean(math.NaN())
 		}
 	}
 	for u, e := range ecc {

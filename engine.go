@@ -60,10 +60,54 @@ func AlgorithmNames() []string {
 	return names
 }
 
+// Candidate is one engine as "auto" saw it: its estimated time, or why it
+// could not take the graph.
+type Candidate struct {
+	Engine  string  `json:"engine"`
+	Device  string  `json:"device"`
+	Seconds float64 `json:"estimated_seconds,omitempty"` // 0 when not eligible
+	Refused string  `json:"refused,omitempty"`           // why it cannot take the graph, or why auto skips it
+}
+
+// Choice is the engine a computation will use and, under "auto", the
+// estimates it compared (what `apsp --explain` prints).
+type Choice struct {
+	Engine     string      `json:"engine"`
+	Device     string      `json:"device"`
+	Auto       bool        `json:"auto"`
+	Candidates []Candidate `json:"candidates,omitempty"`
+	Note       string      `json:"note,omitempty"` // why a GPU was not used, when auto wanted one
+}
+
+// Explain returns the engine AllPairs, ComputeStats and the other
+// all-pairs entry points would use for g under opt, and the cost
+// estimates "auto" compared, without computing anything.
+func Explain(g *graph.Graph, opt Options) (*Choice, error) {
+	if g.N() == 0 {
+		return nil, ErrEmptyGraph
+	}
+	if opt.Algorithm == BoundsAlgorithm {
+		return &Choice{Engine: BoundsAlgorithm, Device: "cpu"}, nil
+	}
+	c := &Choice{}
+	e, note, err := pickEngineExplained(opt.Algorithm, &Problem{Graph: g, Threads: opt.Threads, Tile: opt.Tile, Device: opt.Device, Paths: opt.Paths}, c)
+	if err != nil {
+		return nil, err
+	}
+	c.Engine, c.Device, c.Note = e.Name(), e.Device(), note
+	return c, nil
+}
+
 // pickEngine resolves Options.Algorithm and Options.Device. It returns the
 // engine and, when "auto" would have used a GPU but none is usable, a note
 // saying why it computes on the CPU instead.
 func pickEngine(name string, p *Problem) (Engine, string, error) {
+	return pickEngineExplained(name, p, nil)
+}
+
+// pickEngineExplained is pickEngine recording what auto compared in c
+// (when not nil).
+func pickEngineExplained(name string, p *Problem, c *Choice) (Engine, string, error) {
 	if name == "" {
 		name = "auto"
 	}
@@ -89,6 +133,17 @@ func pickEngine(name string, p *Problem) (Engine, string, error) {
 		}
 		return e, "", nil
 	}
+	record := func(e Engine, seconds float64, refused string) {
+		if c != nil {
+			c.Auto = true
+			c.Candidates = append(c.Candidates, Candidate{Engine: e.Name(), Device: e.Device(), Seconds: seconds, Refused: refused})
+		}
+	}
+	// Lanes that cannot hold the graph's path lengths rule out every
+	// engine: say that, not each engine's refusal.
+	if _, err := cpu.PlanLanes(p.Graph); err != nil {
+		return nil, "", err
+	}
 	// auto: the engine with the smallest estimated time (estimateSeconds)
 	// among those that take the graph; GPU engines only when a GPU is
 	// usable (or asked for), and float graphs stay on the CPU's float64
@@ -98,32 +153,49 @@ func pickEngine(name string, p *Problem) (Engine, string, error) {
 	bestTime := math.Inf(1)
 	var why []string
 	for _, e := range all {
-		if e.Name() == "fw" || e.Name() == "bfs" || e.Device() != "cpu" {
-			continue // the oracle and the one-source-at-a-time BFS never win
+		if e.Device() != "cpu" {
+			continue // considered below, as one GPU choice
+		}
+		if e.Name() == "fw" || e.Name() == "bfs" {
+			record(e, 0, "never faster than blocked or bitbfs")
+			continue
 		}
 		if kind == "gpu" {
+			record(e, 0, "the device is "+p.Device)
 			continue
 		}
 		if err := e.Supports(p); err != nil {
 			why = append(why, e.Name()+": "+err.Error())
+			record(e, 0, err.Error())
 			continue
 		}
-		if t := estimateSeconds(e.Name(), p.Graph, threads); t < bestTime {
+		t := estimateSeconds(e.Name(), p.Graph, threads)
+		record(e, t, "")
+		if t < bestTime {
 			best, bestTime = e, t
 		}
 	}
 	note := ""
 	g := gpuEngine{gpu.AutoKernel(p.Graph.N())}
 	gpuTime := estimateSeconds("gpu", p.Graph, threads)
-	if kind == "gpu" || (kind == "auto" && gpuTime < bestTime && p.Graph.Kind() != graph.FloatWeights) {
+	switch {
+	case kind == "gpu" || (kind == "auto" && gpuTime < bestTime && p.Graph.Kind() != graph.FloatWeights):
 		gerr := g.Supports(p) // includes finding a usable GPU
 		if gerr == nil {
+			record(g, gpuTime, "")
 			return g, "", nil
 		}
+		record(g, gpuTime, gerr.Error())
 		if kind == "gpu" {
 			return nil, "", fmt.Errorf("device %s: %w", p.Device, gerr)
 		}
 		note = "no GPU used (" + gerr.Error() + "); computing on the CPU"
+	case kind == "cpu":
+		record(g, gpuTime, "the device is cpu")
+	case p.Graph.Kind() == graph.FloatWeights:
+		record(g, gpuTime, "float graphs stay in the CPU's float64 unless a GPU is asked for")
+	default:
+		record(g, gpuTime, "")
 	}
 	if best == nil {
 		return nil, "", fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
@@ -203,20 +275,27 @@ type blockedEngine struct{}
 
 func (blockedEngine) Name() string   { return "blocked" }
 func (blockedEngine) Device() string { return "cpu" }
-func (blockedEngine) Supports(p *Problem) error {
-	if err := cpu.CheckTile(p.Tile); err != nil {
-		return err
-	}
-	_, err := cpu.PlanLanes(p.Graph)
+func (e blockedEngine) Supports(p *Problem) error {
+	_, err := e.plan(p)
 	return err
 }
 
-func (e blockedEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
-	plan, err := cpu.PlanLanes(p.Graph)
-	if err != nil {
-		return nil, err
-	}
+// plan checks the tile and plans lanes; the vectorised kernels add without
+// overflow checks, so wide plans are refused.
+func (blockedEngine) plan(p *Problem) (cpu.Plan, error) {
 	if err := cpu.CheckTile(p.Tile); err != nil {
+		return cpu.Plan{}, err
+	}
+	plan, err := cpu.PlanLanes(p.Graph)
+	if err == nil && plan.Wide {
+		err = cpu.ErrWide
+	}
+	return plan, err
+}
+
+func (e blockedEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
+	plan, err := e.plan(p)
+	if err != nil {
 		return nil, err
 	}
 	if plan.Negative {
@@ -250,7 +329,12 @@ func runCPU[T cpu.Lane](ctx context.Context, e Engine, p *Problem, plan cpu.Plan
 	if err := checkMemory(p.Graph.N(), stride, plan.Lanes, p.Paths); err != nil {
 		return nil, err
 	}
-	m, err := cpu.NewMatrix[T](p.Graph, stride)
+	inf := cpu.InfOf[T]()
+	if plan.Wide {
+		wide := cpu.InfWide
+		inf = T(wide)
+	}
+	m, err := cpu.NewMatrixInf(p.Graph, stride, inf)
 	if err != nil {
 		return nil, err
 	}

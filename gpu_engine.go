@@ -63,17 +63,40 @@ func (e gpuEngine) Name() string   { return e.kernel.String() }
 func (e gpuEngine) Device() string { return "gpu" }
 
 func (e gpuEngine) Supports(p *Problem) error {
-	if p.Graph.Kind() != graph.FloatWeights {
-		plan, err := cpu.PlanLanes(p.Graph)
-		if err != nil {
+	plan, err := cpu.PlanLanes(p.Graph)
+	if err != nil {
+		return err
+	}
+	if p.Graph.Kind() == graph.FloatWeights {
+		if err := fitsFloat32(p.Graph, plan); err != nil {
 			return err
 		}
-		if plan.Lanes != cpu.Int32 {
-			return fmt.Errorf("path lengths may exceed the GPU's int32 lanes (%s lanes needed)", plan.Lanes)
-		}
+	} else if plan.Lanes != cpu.Int32 {
+		return fmt.Errorf("path lengths may exceed the GPU's int32 lanes (%s lanes needed)", plan.Lanes)
 	}
 	if _, err := Devices(); err != nil {
 		return err
+	}
+	return nil
+}
+
+// fitsFloat32 refuses float graphs that float32 lanes would get wrong by
+// more than rounding: a path length (or the sum of two, Floyd–Warshall's
+// candidate) that could overflow to +Inf, read as "no path", or a nonzero
+// weight that would become 0 or lose its precision below float32's normal
+// range. The bound allows float32 rounding of up to n·2⁻²² relative.
+func fitsFloat32(g *graph.Graph, plan cpu.Plan) error {
+	grow := 1 + float64(g.N())/(1<<22)
+	if 2*plan.MaxAbsFloat*grow > math.MaxFloat32 {
+		return fmt.Errorf("%w: float path lengths may reach %.3g, beyond what float32 lanes hold without overflow (use the CPU's float64)",
+			cpu.ErrWeightsTooLarge, plan.MaxAbsFloat)
+	}
+	for u := 0; u < g.N(); u++ {
+		for _, w := range g.FloatWeights(u) {
+			if w != 0 && math.Abs(w) < 0x1p-126 {
+				return fmt.Errorf("weight %g is below float32's normal range (about 1.2e-38); use the CPU's float64", w)
+			}
+		}
 	}
 	return nil
 }

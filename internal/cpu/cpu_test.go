@@ -91,7 +91,9 @@ func TestPlanLanes(t *testing.T) {
 		{"just fits int32", path(3, int64(Inf32-1)/2), Int32, false},
 		{"needs int64", path(3, int64(Inf32)), Int64, false},
 		{"negative span", path(3, -(1 << 29)), Int64, false},
-		{"too large", path(4, 1<<61), Int64, true},
+		{"wide", path(4, 1<<61), Int64, false},
+		{"too large", path(5, 1<<61), Int64, true},
+		{"negative and beyond half of int64", path(4, -(1 << 61)), Int64, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,6 +106,9 @@ func TestPlanLanes(t *testing.T) {
 			}
 			if err != nil || p.Lanes != tt.lanes {
 				t.Fatalf("lanes %v err %v, want %v", p.Lanes, err, tt.lanes)
+			}
+			if p.Wide != (tt.name == "wide") {
+				t.Fatalf("wide = %v", p.Wide)
 			}
 		})
 	}

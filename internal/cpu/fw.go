@@ -64,6 +64,9 @@ func FloydWarshall[T Lane](ctx context.Context, m *Matrix[T], next []int32, prog
 				if dik < 0 && dkj < 0 && sum >= 0 { // integer underflow
 					sum = lowest
 				}
+				if dik > 0 && dkj > 0 && sum < 0 {
+					continue // integer overflow (wide plans): above every real distance
+				}
 				if sum < rowI[j] {
 					rowI[j] = sum
 					if next != nil {

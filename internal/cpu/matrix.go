@@ -48,11 +48,19 @@ func (k LaneKind) Bytes() int {
 const (
 	Inf32 int32 = 1<<30 - 1
 	Inf64 int64 = 1<<62 - 1
+	// InfWide is the infinity of wide int64 plans (Plan.Wide).
+	InfWide int64 = math.MaxInt64
 )
 
+// ErrWide is wrapped by engines that cannot take a wide plan (Plan.Wide):
+// their arithmetic could overflow beyond half of int64's range.
+var ErrWide = errors.New("path lengths need all of int64's range, which only the fw and dijkstra engines handle")
+
 // ErrWeightsTooLarge is returned when integer path lengths could exceed what
-// 64-bit lanes represent exactly.
-var ErrWeightsTooLarge = errors.New("integer weights too large for exact 64-bit distances")
+// 64-bit lanes represent exactly, or when float path lengths (or the sums
+// the measures take over them) could leave float64's finite range, where an
+// overflowed length would read as +Inf, "no path".
+var ErrWeightsTooLarge = errors.New("weights too large")
 
 // Plan says which lanes hold a graph's distances and the bounds that make
 // them safe.
@@ -64,14 +72,31 @@ type Plan struct {
 	// Negative reports negative arcs, which need the negative-cycle check and
 	// Normalize after the run.
 	Negative bool
+	// Wide reports int64 distances that need all of int64's positive range
+	// (non-negative weights whose path lengths reach Inf64 or beyond):
+	// infinity is then math.MaxInt64 (InfWide) and only engines whose sums
+	// are simple paths' lengths or guarded against overflow can run.
+	Wide bool
+	// MaxAbsFloat bounds |length| of every simple path of a float graph
+	// (rounded up generously); 0 for integer graphs.
+	MaxAbsFloat float64
+}
+
+// FloatLimit is the largest MaxAbsFloat PlanLanes accepts for a graph of n
+// vertices: every path length, every sum of two (Floyd–Warshall's candidate
+// walks) and the sum of all n(n−1) distances (the ASPL's numerator) then
+// stay below half of math.MaxFloat64, far from overflow whatever the
+// rounding (relative error at most n²·2⁻⁵³ per sum).
+func FloatLimit(n int) float64 {
+	pairs := math.Max(1, float64(n)*float64(n-1))
+	return math.MaxFloat64 / 2 / pairs
 }
 
 // PlanLanes chooses the narrowest exact lanes for g: int32 when every path
 // length provably fits, else int64, else an error; float64 for float weights.
 func PlanLanes(g *graph.Graph) (Plan, error) {
 	if g.Kind() == graph.FloatWeights {
-		lo, _ := g.FloatWeightRange()
-		return Plan{Lanes: Float64, Negative: lo < 0 || hasNegLoop(g)}, nil
+		return planFloat(g)
 	}
 	n := uint64(max(g.N()-1, 0))
 	var sumPos, sumNeg uint64 // saturating
@@ -110,10 +135,44 @@ func PlanLanes(g *graph.Graph) (Plan, error) {
 		p.Lanes = Int32
 	case span < uint64(Inf64):
 		p.Lanes = Int64
+	case minReal == 0 && maxReal < uint64(InfWide):
+		p.Lanes, p.Wide = Int64, true
 	default:
-		return Plan{}, fmt.Errorf("%w: path lengths may span %s..%s", ErrWeightsTooLarge, fmtNeg(minReal), fmtSat(maxReal))
+		return Plan{}, fmt.Errorf("%w: integer path lengths may span %s..%s, beyond exact 64-bit distances", ErrWeightsTooLarge, fmtNeg(minReal), fmtSat(maxReal))
 	}
 	p.MaxReal, p.MinReal = int64(maxReal), -int64(minReal)
+	return p, nil
+}
+
+// planFloat bounds every simple path's |length| by the smaller of (n−1)
+// times the largest |weight| and the sum of all |weights| (each undirected
+// edge once), and refuses the graph when that bound exceeds FloatLimit: an
+// overflowed sum would be +Inf, indistinguishable from "no path".
+func planFloat(g *graph.Graph) (Plan, error) {
+	var sum, most float64
+	for u := 0; u < g.N(); u++ {
+		for _, w := range g.FloatWeights(u) {
+			a := math.Abs(w)
+			sum += a
+			most = math.Max(most, a)
+		}
+	}
+	if !g.Directed() {
+		sum /= 2
+	}
+	// The float sum above may round down by at most m·2⁻⁵³ relative; the
+	// factor 1+2⁻²⁰ covers any arc count below 2³³.
+	bound := math.Min(float64(max(g.N()-1, 0))*most, sum) * (1 + 1.0/(1<<20))
+	lo, _ := g.FloatWeightRange()
+	p := Plan{Lanes: Float64, Negative: lo < 0 || hasNegLoop(g), MaxAbsFloat: bound}
+	if limit := FloatLimit(g.N()); !(bound <= limit) {
+		reach := fmt.Sprintf("%.3g", bound)
+		if math.IsInf(bound, 1) {
+			reach = "beyond 1.8e308"
+		}
+		return Plan{}, fmt.Errorf("%w: float path lengths may reach %s, but with %d vertices every length must stay below %.3g so that no sum overflows float64 (scale the weights down)",
+			ErrWeightsTooLarge, reach, g.N(), limit)
+	}
 	return p, nil
 }
 
@@ -204,6 +263,12 @@ func MatrixBytes(size int, lanes LaneKind) (uint64, error) {
 // NewMatrix returns the initial distance matrix of g: 0 on the diagonal, the
 // arc lengths, Inf elsewhere, padded to size (at least g.N()).
 func NewMatrix[T Lane](g *graph.Graph, size int) (*Matrix[T], error) {
+	return NewMatrixInf(g, size, InfOf[T]())
+}
+
+// NewMatrixInf is NewMatrix with the given infinity (InfWide for a wide
+// plan).
+func NewMatrixInf[T Lane](g *graph.Graph, size int, inf T) (*Matrix[T], error) {
 	n := g.N()
 	size = max(size, n)
 	var z T
@@ -220,7 +285,7 @@ func NewMatrix[T Lane](g *graph.Graph, size int) (*Matrix[T], error) {
 		return nil, err
 	}
 	stride := PadStride(size, lanes)
-	m := &Matrix[T]{N: n, Size: size, Stride: stride, Inf: InfOf[T]()}
+	m := &Matrix[T]{N: n, Size: size, Stride: stride, Inf: inf}
 	m.Data = make([]T, size*stride)
 	for i := range m.Data {
 		m.Data[i] = m.Inf

@@ -71,12 +71,15 @@ func checkMatrix[T cpu.Lane](g *graph.Graph, m *cpu.Matrix[T]) error {
 		}
 		return nil
 	}
-	narrow, err := planInt(g)
+	narrow, wide, err := planInt(g)
 	if err != nil {
 		return fmt.Errorf("dijkstra: %w", err)
 	}
 	if _, int32Lanes := any(z).(int32); int32Lanes && !narrow {
 		return fmt.Errorf("dijkstra: %w for int32 lanes", cpu.ErrWeightsTooLarge)
+	}
+	if wide && int64(m.Inf) != cpu.InfWide {
+		return fmt.Errorf("dijkstra: a wide plan needs the matrix's infinity to be math.MaxInt64: %w", cpu.ErrWide)
 	}
 	return nil
 }
@@ -100,9 +103,12 @@ func plainJob(g *graph.Graph) (job, error) {
 		l := packLayout(g, func(u, i int, _ int32) float64 { return positiveZero(g.FloatWeights(u)[i]) })
 		return job{g.N(), func() searcher { return newFloatSearcher(l, nil) }}, nil
 	}
-	narrow, err := planInt(g)
+	narrow, wide, err := planInt(g)
 	if err != nil {
 		return job{}, fmt.Errorf("dijkstra: %w", err)
+	}
+	if wide {
+		return job{g.N(), func() searcher { return &wideSearcher{g: g} }}, nil
 	}
 	if narrow {
 		l := packLayout(g, func(u, i int, _ int32) int32 { return int32(g.IntWeights(u)[i]) })

@@ -500,8 +500,18 @@ func TestMatrixChecks(t *testing.T) {
 	b = graph.NewBuilder(true)
 	must(b.AddIntEdge(0, 1, math.MaxInt64/2))
 	must(b.AddIntEdge(1, 2, math.MaxInt64/2))
+	must(b.AddIntEdge(2, 3, math.MaxInt64/2))
 	if _, err := Rows(ctx, b.Build(), 1, nil); !errors.Is(err, cpu.ErrWeightsTooLarge) {
 		t.Fatalf("overflowing lengths: err = %v", err)
+	}
+	// Two such arcs fit int64 (a wide plan): exact, by the guarded search.
+	b = graph.NewBuilder(true)
+	must(b.AddIntEdge(0, 1, math.MaxInt64/2))
+	must(b.AddIntEdge(1, 2, math.MaxInt64/2))
+	must(b.AddIntEdge(2, 0, 0))
+	rows, err := Rows(ctx, b.Build(), 1, nil)
+	if err != nil || rows[0].MaxI != math.MaxInt64-1 || rows[1].MaxI != math.MaxInt64/2 {
+		t.Fatalf("wide lengths: %v %+v", err, rows)
 	}
 	b = graph.NewBuilder(true)
 	must(b.AddIntEdge(0, 2, 1))

@@ -47,7 +47,7 @@ func johnsonJob(ctx context.Context, g *graph.Graph) (job, error) {
 	if g.Kind() != graph.FloatWeights {
 		// Before the cycle search, whose int64 sums need the same bound.
 		var err error
-		if narrow, err = planInt(g); err != nil {
+		if narrow, _, err = planInt(g); err != nil {
 			return job{}, fmt.Errorf("dijkstra: %w", err)
 		}
 	}

@@ -167,11 +167,34 @@ func (s *bfs) search(src int32) {
 }
 
 // planInt returns cpu.PlanLanes' choice for an integer graph: whether every
-// distance (and, for Johnson, every reweighted one) fits int32.
-func planInt(g *graph.Graph) (narrow bool, err error) {
+// distance (and, for Johnson, every reweighted one) fits int32, and whether
+// the plan is wide (lengths need all of int64's positive range).
+func planInt(g *graph.Graph) (narrow, wide bool, err error) {
 	plan, err := cpu.PlanLanes(g)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	return plan.Lanes == cpu.Int32, nil
+	return plan.Lanes == cpu.Int32, plan.Wide, nil
+}
+
+// wideSearcher is the search for wide plans (cpu.Plan.Wide): From's heap
+// search, which only forms simple paths' lengths, so no sum overflows even
+// near math.MaxInt64 where the tuned searchers' relaxations of settled
+// vertices could. Such weights are rare; it trades speed for safety.
+type wideSearcher struct {
+	g   *graph.Graph
+	res result
+}
+
+func (s *wideSearcher) result() *result { return &s.res }
+
+func (s *wideSearcher) search(src int32) {
+	dist, parent := From(s.g, int(src), s.g.ArcInt)
+	order := append(s.res.order[:0], src)
+	for v, p := range parent {
+		if p >= 0 {
+			order = append(order, int32(v))
+		}
+	}
+	s.res.order, s.res.d64 = order, dist
 }

@@ -11,14 +11,17 @@ import (
 type Lengths interface{ int64 | float64 }
 
 // Unreached is the distance a single-source search leaves on vertices it
-// does not reach: +Inf, or for int64 half the range (so that adding one arc
-// cannot overflow).
+// does not reach: +Inf, or for int64 the largest value. From only ever
+// adds an arc to a settled vertex's distance towards an unsettled vertex,
+// a simple path's length, which cpu.PlanLanes bounds below it;
+// BellmanFordFrom adds arcs to reached vertices only, whose lengths the
+// plan keeps within half the range when arcs are negative.
 func Unreached[T Lengths]() T {
 	var z T
 	if _, ok := any(z).(float64); ok {
 		return T(math.Inf(1))
 	}
-	v := int64(math.MaxInt64 / 2)
+	v := int64(math.MaxInt64)
 	return T(v)
 }
 
@@ -46,6 +49,12 @@ func From[T Lengths](g *graph.Graph, s int, length func(u, i int) T) ([]T, []int
 		}
 		done[u] = true
 		for i, w := range g.Neighbors(u) {
+			// A settled w cannot improve (lengths are non-negative), and
+			// skipping it keeps every sum a simple path's length: no
+			// overflow even when lengths use all of int64.
+			if done[w] {
+				continue
+			}
 			if nd := it.d + length(u, i); nd < dist[w] {
 				dist[w], parent[w] = nd, int32(u)
 				heap.Push(h, heapItem[T]{nd, w})
