@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -99,6 +101,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		printUsage(stdout)
 		return exitOK
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, versionLine())
+		return exitOK
 	}
 	c, ok := findCommand(name)
 	if !ok {
@@ -121,6 +126,38 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
+// versionLine names this build: the module version (a tag, or "(devel)"
+// for a source build), the VCS revision and whether the tree was modified,
+// and the Go release.
+func versionLine() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "apsp (no build information)"
+	}
+	v := "apsp " + bi.Main.Version
+	var rev, modified, when string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		case "vcs.time":
+			when = s.Value
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if modified == "true" {
+			v += "+modified"
+		}
+		if when != "" {
+			v += " " + when
+		}
+	}
+	return v + " " + bi.GoVersion + " " + runtime.GOOS + "/" + runtime.GOARCH
+}
+
 func findCommand(name string) (command, bool) {
 	for _, c := range commands() {
 		if c.name == name {
@@ -136,6 +173,7 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %-30s %s\n", c.name, c.args, c.short)
 	}
+	fmt.Fprintf(w, "  %-9s %-30s %s\n", "version", "", "the version of this build")
 	fmt.Fprintln(w, "\nRun 'apsp COMMAND -h' for a command's flags and an example.")
 	fmt.Fprintln(w, "Exit status: 0 success, 1 bad input or a failed computation, 2 bad usage.")
 }

@@ -83,7 +83,12 @@ func TestCLI(t *testing.T) {
 		{name: "gpu algo on cpu", args: []string{"stats", "--algo", "gpu-multi", "--device", "cpu", "../../testdata/karate.txt"}, code: 2},
 		{name: "bounds for aspl", args: []string{"aspl", "--algo", "bounds", "../../testdata/karate.txt"}, code: 2, stderr: []string{"bounds"}},
 		{name: "bad gpu number", args: []string{"stats", "--device", "gpu:99999999999999999999", "../../testdata/karate.txt"}, code: 2},
-		{name: "directed not strongly connected", stdin: "0 1\n1 2\n", args: []string{"stats", "--directed", "--json", "-"}, stdout: []string{`"radius": null`, `"center": []`, `"periphery": [`}},
+		{name: "directed not strongly connected", stdin: "0 1\n1 2\n", args: []string{"stats", "--directed", "--json", "-"}, stdout: []string{`"radius": 2`, `"center": [
+    0
+  ]`, `"periphery": [
+    1,
+    2
+  ]`}},
 		{name: "reachable aspl of no pairs", stdin: "# nothing\n", args: []string{"aspl", "--reachable", "--vertices", "3", "-"}, exactOut: "nan\n"},
 		{name: "bench reps", args: []string{"bench", "fw", "--reps", "0", "--device", "cpu"}, code: 2},
 		{name: "c2cu unknown sub first", args: []string{"c2cu", "foo", "missing.c"}, code: 2},

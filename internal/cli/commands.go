@@ -38,6 +38,9 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if err := f.printChoice(e, name, g, opt); err != nil {
+		return nil, nil, "", err
+	}
 	var s *apsp.Stats
 	if f.noASPL || name == "diameter" {
 		s, err = apsp.ComputeExtremes(e.ctx, g, opt)
@@ -176,6 +179,9 @@ func runEcc(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := f.printChoice(e, "ecc", g, opt); err != nil {
+		return err
+	}
 	ecc, err := apsp.Eccentricities(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
@@ -212,6 +218,9 @@ func runDist(e *env, args []string) error {
 	}
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
+		return err
+	}
+	if err := f.printChoice(e, "dist", g, opt); err != nil {
 		return err
 	}
 	d, err := apsp.AllPairs(e.ctx, g, opt)
@@ -326,6 +335,9 @@ func runPath(e *env, args []string) error {
 	}
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
+		return err
+	}
+	if err := f.printChoice(e, "path", g, opt); err != nil {
 		return err
 	}
 	for i, x := range uv {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
@@ -34,6 +35,7 @@ type flagSet struct {
 	noASPL    bool
 	device    string
 	quiet     bool
+	showPlan  bool // --explain
 	// output
 	json bool
 	out  string
@@ -83,6 +85,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64)")
 	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu or gpu:N")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	if cmd != "dist" && cmd != "path" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
 	}
@@ -138,10 +141,74 @@ func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	var g *graph.Graph
 	if path == "-" {
-		return graph.Read(e.stdin, "stdin", opt)
+		path = "stdin"
+		g, err = graph.Read(e.stdin, path, opt)
+	} else {
+		g, err = graph.ReadFile(path, opt)
 	}
-	return graph.ReadFile(path, opt)
+	if err != nil {
+		return nil, err
+	}
+	// Every command refuses an empty graph the same way, naming the file:
+	// no measure is defined on it.
+	if g.N() == 0 {
+		return nil, fmt.Errorf("%s: %w (no edges and no vertex count; an edge list may say '# vertices: N')", path, apsp.ErrEmptyGraph)
+	}
+	return g, nil
+}
+
+// printChoice writes, with --explain, the engine the command will use and
+// the estimates "auto" compared, on stderr.
+func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Options) error {
+	if !f.showPlan {
+		return nil
+	}
+	w := e.stderr
+	auto := opt.Algorithm == "" || opt.Algorithm == "auto"
+	switch {
+	case cmd == "path" && auto && opt.Device != "gpu" && !strings.HasPrefix(opt.Device, "gpu:"):
+		fmt.Fprintln(w, "explain: auto finds one path by a single-source search from U (breadth-first, Dijkstra or Bellman–Ford), not all pairs")
+		return nil
+	case (cmd == "diameter" || f.noASPL) && (auto || opt.Algorithm == apsp.BoundsAlgorithm) && g.Kind() == graph.Unweighted:
+		fmt.Fprintln(w, "explain: the diameter and radius come from the bounds method (a few breadth-first searches);"+
+			" under auto it has a budget, and past it this all-pairs choice answers instead:")
+		if !auto {
+			return nil
+		}
+	}
+	c, err := apsp.Explain(g, opt)
+	if err != nil {
+		return err
+	}
+	if !c.Auto {
+		fmt.Fprintf(w, "explain: %s on %s, as asked\n", c.Engine, c.Device)
+		return nil
+	}
+	fmt.Fprintf(w, "explain: auto compared estimated seconds (%d vertices, %d arcs, %s weights):\n", g.N(), g.Arcs(), g.Kind())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, cand := range c.Candidates {
+		est := "-"
+		if cand.Seconds > 0 {
+			est = strconv.FormatFloat(cand.Seconds, 'g', 3, 64)
+		}
+		mark := ""
+		switch {
+		case cand.Engine == c.Engine:
+			mark = "<- chosen"
+		case cand.Refused != "":
+			mark = "not used: " + cand.Refused
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", cand.Engine, cand.Device, est, mark)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if c.Note != "" {
+		fmt.Fprintln(w, "explain:", c.Note)
+	}
+	return nil
 }
 
 // base is the offset of vertex ids in the output: 1 for --one-based and for

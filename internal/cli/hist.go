@@ -26,6 +26,9 @@ func runHist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := f.printChoice(e, "hist", g, opt); err != nil {
+		return err
+	}
 	h, err := apsp.DistanceHistogram(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
