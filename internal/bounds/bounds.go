@@ -4,24 +4,38 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
 )
 
+// Infinite is the value of Result.Diameter and Result.Radius when the
+// distances are infinite: without Options.Reachable, the diameter of a
+// graph that is not (strongly) connected, and the radius when no vertex
+// reaches every other.
+const Infinite = math.MaxInt64
+
 // Result is the outcome of Diameter.
 type Result struct {
 	// Diameter is the largest distance over ordered pairs u != v: of the
 	// whole graph when it is (strongly) connected, of reachable pairs with
-	// Options.Reachable. It is 0 when no such pair exists.
+	// Options.Reachable. It is 0 when no such pair exists, Infinite when
+	// the graph is not (strongly) connected and Options.Reachable is
+	// false.
 	Diameter int64
 	// Radius is the smallest eccentricity, or -1 when Options.WantRadius
-	// is false. With Options.Reachable a vertex reaching nothing has
-	// eccentricity 0.
+	// is false. The eccentricity of u is the largest distance from u:
+	// without Options.Reachable it is infinite when u does not reach every
+	// vertex, so a directed graph that is not strongly connected still has
+	// a finite radius when one strongly connected component reaches all
+	// the others (the radius is then the smallest eccentricity in that
+	// component), and Radius is Infinite when no vertex reaches every
+	// other. With Options.Reachable the eccentricity is taken over the
+	// vertices u reaches, and one reaching nothing has eccentricity 0.
 	Radius int64
 	// Connected reports whether the graph is connected (strongly, when
-	// directed). When it is false and Options.Reachable is false, Diameter
-	// and Radius are meaningless (the distances are infinite).
+	// directed).
 	Connected bool
 	// Traversals is the number of breadth-first searches run, forward and
 	// backward.
@@ -31,8 +45,7 @@ type Result struct {
 // Options control Diameter.
 type Options struct {
 	// Reachable measures only pairs joined by a path, so disconnected
-	// graphs get finite answers. Without it a graph that is not (strongly)
-	// connected is reported as such and nothing else is computed.
+	// graphs get finite answers.
 	Reachable bool
 	// Threads bounds the goroutines (<= 0: one per usable CPU). Only the
 	// forward and backward searches of a directed pivot pass run

@@ -26,11 +26,46 @@ func build(t testing.TB, directed bool, n int, edges []edge) *graph.Graph {
 	return b.Build()
 }
 
-// brute is the reference: a search from every vertex.
+// brute is the reference with Options.Reachable: a search from every
+// vertex.
 func brute(g *graph.Graph) (diam, rad int64, connected bool) {
+	ecc, connected := bruteEcc(g, true)
+	diam, rad = extremes(ecc)
+	return diam, rad, connected
+}
+
+// bruteStrict is the reference without Options.Reachable: a vertex that
+// does not reach every other has an infinite eccentricity, the diameter
+// is infinite unless the graph is (strongly) connected, and the radius is
+// the smallest eccentricity.
+func bruteStrict(g *graph.Graph) (diam, rad int64, connected bool) {
+	ecc, connected := bruteEcc(g, false)
+	diam, rad = extremes(ecc)
+	if !connected {
+		diam = Infinite
+	}
+	return diam, rad, connected
+}
+
+// extremes returns the largest and smallest of ecc (0, 0 when empty).
+func extremes(ecc []int64) (diam, rad int64) {
+	if len(ecc) == 0 {
+		return 0, 0
+	}
+	rad = ecc[0]
+	for _, e := range ecc {
+		diam, rad = max(diam, e), min(rad, e)
+	}
+	return diam, rad
+}
+
+// bruteEcc returns every vertex's eccentricity by a search from each:
+// over the vertices it reaches with reachable, else Infinite for those
+// that miss one.
+func bruteEcc(g *graph.Graph, reachable bool) (ecc []int64, connected bool) {
 	n := g.N()
 	connected = true
-	rad = -1
+	ecc = make([]int64, n)
 	dist := make([]int32, n)
 	queue := make([]int32, n)
 	for s := range n {
@@ -51,16 +86,15 @@ func brute(g *graph.Graph) (diam, rad int64, connected bool) {
 				}
 			}
 		}
+		ecc[s] = int64(dist[queue[tail-1]])
 		if tail < n {
 			connected = false
-		}
-		ecc := int64(dist[queue[tail-1]])
-		diam = max(diam, ecc)
-		if rad < 0 || ecc < rad {
-			rad = ecc
+			if !reachable {
+				ecc[s] = Infinite
+			}
 		}
 	}
-	return diam, max(rad, 0), connected
+	return ecc, connected
 }
 
 type gen struct {
@@ -240,7 +274,8 @@ func randomGraphs(count int) []gen {
 
 func check(t *testing.T, g *graph.Graph, name string) {
 	t.Helper()
-	wantD, wantR, conn := brute(g)
+	reachD, reachR, conn := brute(g)
+	strictD, strictR, _ := bruteStrict(g)
 	for _, st := range []strategy{boundingDiameters, ifub} {
 		for _, opt := range []Options{
 			{Threads: 1, WantRadius: true},
@@ -257,10 +292,10 @@ func check(t *testing.T, g *graph.Graph, name string) {
 			if res.Connected != conn {
 				t.Fatalf("%s %+v: connected %v, want %v", name, opt, res.Connected, conn)
 			}
-			if !conn && !opt.Reachable {
-				continue
+			wantD, wr := reachD, reachR
+			if !opt.Reachable {
+				wantD, wr = strictD, strictR
 			}
-			wr := wantR
 			if !opt.WantRadius {
 				wr = -1
 			}
@@ -462,4 +497,114 @@ func TestCancel(t *testing.T) {
 	if _, err := Diameter(ctx, g, Options{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// TestSingleArcRadius is the smallest digraph that is not strongly
+// connected but has a vertex reaching every other: 0→1 has ecc(0) = 1,
+// ecc(1) infinite, so radius 1 and an infinite diameter.
+func TestSingleArcRadius(t *testing.T) {
+	g := build(t, true, 2, []edge{{0, 1}})
+	for _, threads := range []int{1, 2} {
+		res, err := Diameter(context.Background(), g, Options{WantRadius: true, Threads: threads})
+		want := Result{Diameter: Infinite, Radius: 1, Connected: false, Traversals: res.Traversals}
+		if err != nil || res != want {
+			t.Fatalf("got %+v, %v; want %+v", res, err, want)
+		}
+		res, err = Diameter(context.Background(), g, Options{WantRadius: true, Reachable: true, Threads: threads})
+		want = Result{Diameter: 1, Radius: 0, Connected: false, Traversals: res.Traversals}
+		if err != nil || res != want {
+			t.Fatalf("reachable: got %+v, %v; want %+v", res, err, want)
+		}
+	}
+	// Reversed, vertex 1 is the centre; with an isolated third vertex no
+	// vertex reaches every other.
+	for _, c := range []struct {
+		n       int
+		es      []edge
+		radius  int64
+		explain string
+	}{
+		{2, []edge{{1, 0}}, 1, "1→0"},
+		{3, []edge{{0, 1}}, Infinite, "0→1 and isolated 2"},
+		{3, []edge{{0, 1}, {2, 1}}, Infinite, "two sources"},
+		{4, []edge{{0, 1}, {1, 0}, {1, 2}, {2, 3}}, 2, "0↔1→2→3"},
+	} {
+		res, err := Diameter(context.Background(), build(t, true, c.n, c.es), Options{WantRadius: true})
+		if err != nil || res.Radius != c.radius || res.Diameter != Infinite || res.Connected {
+			t.Fatalf("%s: got %+v, %v; want radius %d", c.explain, res, err, c.radius)
+		}
+	}
+}
+
+// TestRadiusNotStronglyConnected compares with eccentricities by brute
+// force on small random digraphs built as a condensation with one source
+// component (so the radius is finite though the graph is not strongly
+// connected), sometimes with a second source or stray arcs, with and
+// without Options.Reachable.
+func TestRadiusNotStronglyConnected(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	finite := 0
+	for trial := range 600 {
+		n := 2 + rng.IntN(40)
+		// Vertices in blocks (future components), each block a cycle
+		// with chords, block b > 0 entered from a random earlier block.
+		var es []edge
+		for base, prev := 0, -1; base < n; {
+			k := min(n-base, 1+rng.IntN(6))
+			if k > 1 {
+				for _, e := range cycle(k) {
+					es = append(es, edge{base + e.u, base + e.v})
+				}
+				for _, e := range randomEdges(rng, k, rng.IntN(k)) {
+					es = append(es, edge{base + e.u, base + e.v})
+				}
+			}
+			if prev >= 0 {
+				for range 1 + rng.IntN(2) {
+					es = append(es, edge{rng.IntN(base), base + rng.IntN(k)})
+				}
+			}
+			prev, base = base, base+k
+		}
+		switch trial % 4 {
+		case 1: // forward arcs between blocks keep one source
+			for range rng.IntN(n) {
+				u, v := rng.IntN(n), rng.IntN(n)
+				es = append(es, edge{min(u, v), max(u, v)})
+			}
+		case 2: // any arcs: may merge blocks, even make it strongly connected
+			es = append(es, randomEdges(rng, n, rng.IntN(3))...)
+		case 3: // an extra source vertex: radius infinite
+			n++
+			es = append(es, edge{n - 1, rng.IntN(n - 1)})
+		}
+		g := build(t, true, n, permute(rng, n, es))
+		strictD, strictR, conn := bruteStrict(g)
+		reachD, reachR, _ := brute(g)
+		if !conn && strictR != Infinite {
+			finite++
+		}
+		for _, opt := range []Options{
+			{WantRadius: true, Threads: 1},
+			{WantRadius: true, Threads: 2},
+			{WantRadius: true, Threads: 1, Reachable: true},
+		} {
+			res, err := Diameter(context.Background(), g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantD, wantR := strictD, strictR
+			if opt.Reachable {
+				wantD, wantR = reachD, reachR
+			}
+			if res.Diameter != wantD || res.Radius != wantR || res.Connected != conn {
+				t.Fatalf("trial %d n=%d %+v: got %+v, want diameter %d radius %d connected %v\n%v",
+					trial, n, opt, res, wantD, wantR, conn, es)
+			}
+		}
+	}
+	if finite < 200 {
+		t.Fatalf("only %d graphs not strongly connected with a finite radius", finite)
+	}
+	t.Logf("%d of 600 not strongly connected with a finite radius", finite)
 }

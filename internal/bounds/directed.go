@@ -39,16 +39,30 @@ type directed struct {
 	ftot, btot []int32
 	fw, bw     *scratch
 	trav       int
+	// radiusOnly: the graph is not strongly connected and
+	// Options.Reachable is false, so the diameter is infinite and the
+	// radius is the smallest eccentricity in component radComp, the only
+	// source of the condensation, whose vertices alone reach every other.
+	radiusOnly bool
+	radComp    int32
 }
 
 func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, error) {
 	n := g.N()
-	s := &directed{ctx: ctx, opt: opt, fw: newScratch(n), bw: newScratch(n)}
+	s := &directed{ctx: ctx, opt: opt, fw: newScratch(n), bw: newScratch(n), radComp: -1}
+	// Without Options.Reachable a graph that is not strongly connected
+	// has an infinite diameter, and a finite radius only if one
+	// component reaches all the others.
+	infinite := Result{Diameter: Infinite, Radius: Infinite}
 	dist, order := s.bw.dist, s.bw.queue // free until the first backward search
 	reached := bfsGraph(g, 0, dist, order)
 	s.trav = 1
 	if reached < n && !opt.Reachable {
-		return Result{Traversals: s.trav}, nil
+		if !opt.WantRadius {
+			infinite.Traversals = s.trav
+			return infinite, nil
+		}
+		s.radiusOnly = true
 	}
 	// Number the vertices in the order of that search, then the rest.
 	inv := s.fw.queue
@@ -80,12 +94,22 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	if reached == n {
 		eb = s.bw.run(s.radj, 0)
 		s.trav++
-		if s.bw.reached < n && !opt.Reachable {
-			return Result{Traversals: s.trav}, nil
-		}
 		s.strong = s.bw.reached == n
+		if !s.strong && !opt.Reachable {
+			if !opt.WantRadius {
+				infinite.Traversals = s.trav
+				return infinite, nil
+			}
+			s.radiusOnly = true
+		}
 	}
 	s.components()
+	if s.radiusOnly {
+		if s.radComp = s.sourceComponent(); s.radComp < 0 {
+			infinite.Traversals = s.trav
+			return infinite, nil
+		}
+	}
 	s.lf, s.uf = make([]int32, n), make([]int32, n)
 	s.lb, s.ub = make([]int32, n), make([]int32, n)
 	s.ftot, s.btot = make([]int32, n), make([]int32, n)
@@ -117,7 +141,38 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Diameter: int64(d), Radius: int64(r), Connected: s.strong, Traversals: s.trav}, nil
+	res := Result{Diameter: int64(d), Radius: int64(r), Connected: s.strong, Traversals: s.trav}
+	if s.radiusOnly {
+		res.Diameter = Infinite
+	}
+	return res, nil
+}
+
+// sourceComponent returns the only component no arc enters from another,
+// or -1 when there are several. Every vertex is reached from a source
+// component, so when there is only one its vertices reach every vertex,
+// and when there are several no vertex does.
+func (s *directed) sourceComponent() int32 {
+	ncomp := len(s.start) - 1
+	entered := make([]bool, ncomp)
+	for u := range int32(s.adj.n()) {
+		cu := s.comp[u]
+		for _, v := range s.adj.nbrs(u) {
+			if cv := s.comp[v]; cv != cu {
+				entered[cv] = true
+			}
+		}
+	}
+	src := int32(-1)
+	for c, e := range entered {
+		if !e {
+			if src >= 0 {
+				return -1
+			}
+			src = int32(c)
+		}
+	}
+	return src
 }
 
 // components fills comp, members and start with Tarjan's algorithm,
@@ -410,11 +465,13 @@ func (s *directed) state() state {
 		st.dl = max(st.dl, s.lf[w], s.lb[w])
 		maxUf = max(maxUf, s.uf[w])
 		maxUb = max(maxUb, s.ub[w])
-		st.rl = min(st.rl, s.lf[w])
-		st.ru = min(st.ru, s.uf[w])
+		if s.centre(w) {
+			st.rl = min(st.rl, s.lf[w])
+			st.ru = min(st.ru, s.uf[w])
+		}
 	}
 	st.du = min(maxUf, maxUb)
-	st.needD = st.dl < st.du
+	st.needD = !s.radiusOnly && st.dl < st.du
 	st.needR = s.opt.WantRadius && st.rl < st.ru
 	for w := range s.lf {
 		if st.needD && s.uf[w] > st.dl {
@@ -423,12 +480,17 @@ func (s *directed) state() state {
 		if st.needD && s.ub[w] > st.dl {
 			st.missing++
 		}
-		if st.needR && s.lf[w] < st.ru {
+		if st.needR && s.lf[w] < st.ru && s.centre(w) {
 			st.missing++
 		}
 	}
 	return st
 }
+
+// centre reports whether w's eccentricity counts for the radius: every
+// vertex's with Options.Reachable, else only those of the component that
+// reaches every vertex.
+func (s *directed) centre(w int) bool { return !s.radiusOnly || s.comp[w] == s.radComp }
 
 // bounding chooses each step by how much the same kind of step last
 // reduced the number of vertices whose bounds still matter (the utility
@@ -524,11 +586,12 @@ func (s *directed) pickHigh(up, tot []int32, dl int32) int32 {
 }
 
 // pickLow returns the vertex with the smallest forward lower bound below
-// ru, preferring the smallest sum of distances to the searches' sources.
+// ru among the possible centres, preferring the smallest sum of distances
+// to the searches' sources.
 func (s *directed) pickLow(ru int32) int32 {
 	best, bl, bt := int32(-1), ru, int32(math.MaxInt32)
 	for w, l := range s.lf {
-		if l >= ru || l > bl {
+		if l >= ru || l > bl || !s.centre(w) {
 			continue
 		}
 		if t := s.ftot[w]; l < bl || t < bt {

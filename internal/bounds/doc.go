@@ -48,4 +48,12 @@
 //
 // Result.Traversals counts every breadth-first search, forward or backward,
 // including those first ones.
+//
+// Without Options.Reachable the eccentricity of a vertex that misses some
+// vertex is infinite. The diameter of a graph that is not (strongly)
+// connected is then infinite, and so is the radius of an undirected one;
+// a directed one has a finite radius when its condensation has a single
+// source component, whose vertices alone reach every vertex: the radius
+// is their smallest forward eccentricity, found with the same bounds
+// restricted to that component. Infinite values are reported as Infinite.
 package bounds

@@ -42,7 +42,8 @@ func solveUndirected(ctx context.Context, g *graph.Graph, opt Options, st strate
 	s := &undirected{ctx: ctx, opt: opt, st: st}
 	comps, ok := s.components(g)
 	if !ok {
-		return Result{Connected: false, Traversals: s.trav}, nil
+		// Every eccentricity is infinite.
+		return Result{Diameter: Infinite, Radius: Infinite, Traversals: s.trav}, nil
 	}
 	res := Result{Connected: len(comps) == 1, Radius: math.MaxInt64}
 	for _, c := range comps {
