@@ -8,8 +8,9 @@ import (
 
 // bfs searches a from src. dist must be -1 on every vertex src can reach;
 // it gets their distances, and queue[:reached] gets those vertices in order
-// of distance, so the last one is a farthest vertex.
-func bfs(a *csr, src int32, dist, queue []int32) (reached int) {
+// of distance, so the last one is a farthest vertex. arcs is the number of
+// arcs scanned, for the budget.
+func bfs(a *csr, src int32, dist, queue []int32) (reached, arcs int) {
 	off, heads := a.off, a.heads
 	dist[src] = 0
 	queue[0] = src
@@ -18,7 +19,9 @@ func bfs(a *csr, src int32, dist, queue []int32) (reached int) {
 		u := queue[head]
 		head++
 		du := dist[u] + 1
-		for _, v := range heads[off[u]:off[u+1]] {
+		lo, hi := off[u], off[u+1]
+		arcs += hi - lo
+		for _, v := range heads[lo:hi] {
 			if dist[v] < 0 {
 				dist[v] = du
 				queue[tail] = v
@@ -26,11 +29,11 @@ func bfs(a *csr, src int32, dist, queue []int32) (reached int) {
 			}
 		}
 	}
-	return tail
+	return tail, arcs
 }
 
 // bfsWithin is bfs restricted to the vertices v with comp[v] == c.
-func bfsWithin(a *csr, src int32, dist, queue []int32, comp []int32, c int32) (reached int) {
+func bfsWithin(a *csr, src int32, dist, queue []int32, comp []int32, c int32) (reached, arcs int) {
 	off, heads := a.off, a.heads
 	dist[src] = 0
 	queue[0] = src
@@ -39,7 +42,9 @@ func bfsWithin(a *csr, src int32, dist, queue []int32, comp []int32, c int32) (r
 		u := queue[head]
 		head++
 		du := dist[u] + 1
-		for _, v := range heads[off[u]:off[u+1]] {
+		lo, hi := off[u], off[u+1]
+		arcs += hi - lo
+		for _, v := range heads[lo:hi] {
 			if dist[v] < 0 && comp[v] == c {
 				dist[v] = du
 				queue[tail] = v
@@ -47,12 +52,12 @@ func bfsWithin(a *csr, src int32, dist, queue []int32, comp []int32, c int32) (r
 			}
 		}
 	}
-	return tail
+	return tail, arcs
 }
 
 // bfsGraph is bfs on the caller's graph, for the first search, whose order
 // becomes the numbering of the csr.
-func bfsGraph(g *graph.Graph, src int32, dist, queue []int32) (reached int) {
+func bfsGraph(g *graph.Graph, src int32, dist, queue []int32) (reached, arcs int) {
 	dist[src] = 0
 	queue[0] = src
 	head, tail := 0, 1
@@ -60,7 +65,9 @@ func bfsGraph(g *graph.Graph, src int32, dist, queue []int32) (reached int) {
 		u := queue[head]
 		head++
 		du := dist[u] + 1
-		for _, v := range g.Neighbors(int(u)) {
+		nbrs := g.Neighbors(int(u))
+		arcs += len(nbrs)
+		for _, v := range nbrs {
 			if dist[v] < 0 {
 				dist[v] = du
 				queue[tail] = v
@@ -68,7 +75,7 @@ func bfsGraph(g *graph.Graph, src int32, dist, queue []int32) (reached int) {
 			}
 		}
 	}
-	return tail
+	return tail, arcs
 }
 
 // scratch is one goroutine's search state. dist is -1 everywhere between
@@ -78,6 +85,7 @@ type scratch struct {
 	dist    []int32
 	queue   []int32
 	reached int
+	arcs    int // scanned by the last search
 }
 
 func newScratch(n int) *scratch {
@@ -90,9 +98,13 @@ func newScratch(n int) *scratch {
 
 // run searches a from src and returns the eccentricity of src.
 func (s *scratch) run(a *csr, src int32) int32 {
-	s.reached = bfs(a, src, s.dist, s.queue)
+	s.reached, s.arcs = bfs(a, src, s.dist, s.queue)
 	return s.dist[s.queue[s.reached-1]]
 }
+
+// work is the cost of the last search for the budget: vertices reached
+// plus arcs scanned.
+func (s *scratch) work() int { return s.reached + s.arcs }
 
 // far returns a vertex farthest from the last source.
 func (s *scratch) far() int32 { return s.queue[s.reached-1] }

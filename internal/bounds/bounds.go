@@ -16,6 +16,10 @@ import (
 // reaches every other.
 const Infinite = math.MaxInt64
 
+// ErrBudget is wrapped by the error Diameter returns when Options.Budget
+// ran out before the values were known.
+var ErrBudget = errors.New("budget of searches spent")
+
 // Result is the outcome of Diameter.
 type Result struct {
 	// Diameter is the largest distance over ordered pairs u != v: of the
@@ -38,7 +42,8 @@ type Result struct {
 	// directed).
 	Connected bool
 	// Traversals is the number of breadth-first searches run, forward and
-	// backward.
+	// backward. When the budget runs out it is the number run before
+	// Diameter gave up.
 	Traversals int
 }
 
@@ -57,6 +62,15 @@ type Options struct {
 	// WantRadius asks for the radius too; it usually costs a few more
 	// searches.
 	WantRadius bool
+	// Budget caps the work, counted in searches of the whole graph: a
+	// search costs the vertices it reaches plus the arcs it scans, over
+	// n plus the number of arcs (so one search of a connected graph costs
+	// 1 and searches inside small components much less), and each step of
+	// the directed solver also costs n over that for its per-vertex
+	// bookkeeping. Once the work spent reaches Budget before both values
+	// are known, Diameter returns an error wrapping ErrBudget, with
+	// Result.Traversals set. Budget <= 0 means no limit.
+	Budget float64
 }
 
 // strategy selects the undirected algorithm. Diameter uses bounding
@@ -76,8 +90,9 @@ const (
 )
 
 // Diameter returns the exact diameter (and, when asked, radius) of g, whose
-// arcs all count as length 1. The context is checked between searches. An
-// empty graph is connected, with diameter and radius 0.
+// arcs all count as length 1. The context and the budget are checked
+// between searches. An empty graph is connected, with diameter and radius
+// 0.
 func Diameter(ctx context.Context, g *graph.Graph, opt Options) (Result, error) {
 	return diameter(ctx, g, opt, boundingDiameters)
 }
@@ -103,10 +118,29 @@ func diameter(ctx context.Context, g *graph.Graph, opt Options, st strategy) (Re
 		res, err = solveUndirected(ctx, g, opt, st)
 	}
 	if err != nil {
-		return res, fmt.Errorf("bounds: %w", err)
+		return Result{Traversals: res.Traversals}, fmt.Errorf("bounds: %w", err)
 	}
 	if !opt.WantRadius {
 		res.Radius = -1
 	}
 	return res, nil
 }
+
+// meter counts the work spent against Options.Budget, in vertices reached
+// plus arcs scanned.
+type meter struct {
+	work, limit int64 // limit 0: none
+}
+
+func newMeter(g *graph.Graph, budget float64) meter {
+	if budget <= 0 {
+		return meter{}
+	}
+	units := float64(g.N() + g.Arcs())
+	return meter{limit: int64(min(math.Ceil(budget*units), math.MaxInt64/2))}
+}
+
+func (m *meter) add(work int) { m.work += int64(work) }
+
+// spent reports whether the budget is used up.
+func (m *meter) spent() bool { return m.limit > 0 && m.work >= m.limit }

@@ -608,3 +608,40 @@ func TestRadiusNotStronglyConnected(t *testing.T) {
 	}
 	t.Logf("%d of 600 not strongly connected with a finite radius", finite)
 }
+
+// TestBudget checks that Options.Budget stops the search with ErrBudget
+// on graphs that need many searches (random sparse graphs, undirected and
+// strongly connected directed), after about Budget searches of the whole
+// graph, and that a generous or zero budget changes nothing.
+func TestBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 1000
+	undirected := randomEdges(rng, n, 2*n)
+	strong := append(permute(rng, n, cycle(n)), randomEdges(rng, n, 3*n)...)
+	for _, c := range []struct {
+		name string
+		g    *graph.Graph
+	}{
+		{"undirected", build(t, false, n, append(randomTree(rng, n), undirected...))},
+		{"directed", build(t, true, n, strong)},
+	} {
+		full, err := Diameter(context.Background(), c.g, Options{WantRadius: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Traversals < 20 {
+			t.Fatalf("%s: only %d searches; the test needs a harder graph", c.name, full.Traversals)
+		}
+		res, err := Diameter(context.Background(), c.g, Options{WantRadius: true, Budget: 5})
+		if !errors.Is(err, ErrBudget) || res.Traversals < 3 || res.Traversals > 6 {
+			t.Fatalf("%s: budget 5: got %+v, %v; want ErrBudget after 3 to 6 searches", c.name, res, err)
+		}
+		for _, b := range []float64{0, 3 * float64(full.Traversals)} {
+			res, err := Diameter(context.Background(), c.g, Options{WantRadius: true, Budget: b})
+			if err != nil || res != full {
+				t.Fatalf("%s: budget %g: got %+v, %v; want %+v", c.name, b, res, err, full)
+			}
+		}
+		t.Logf("%s: %d searches unlimited, %d with budget 5", c.name, full.Traversals, res.Traversals)
+	}
+}

@@ -39,6 +39,7 @@ type directed struct {
 	ftot, btot []int32
 	fw, bw     *scratch
 	trav       int
+	m          meter
 	// radiusOnly: the graph is not strongly connected and
 	// Options.Reachable is false, so the diameter is infinite and the
 	// radius is the smallest eccentricity in component radComp, the only
@@ -49,14 +50,15 @@ type directed struct {
 
 func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, error) {
 	n := g.N()
-	s := &directed{ctx: ctx, opt: opt, fw: newScratch(n), bw: newScratch(n), radComp: -1}
+	s := &directed{ctx: ctx, opt: opt, fw: newScratch(n), bw: newScratch(n), m: newMeter(g, opt.Budget), radComp: -1}
 	// Without Options.Reachable a graph that is not strongly connected
 	// has an infinite diameter, and a finite radius only if one
 	// component reaches all the others.
 	infinite := Result{Diameter: Infinite, Radius: Infinite}
 	dist, order := s.bw.dist, s.bw.queue // free until the first backward search
-	reached := bfsGraph(g, 0, dist, order)
+	reached, arcs := bfsGraph(g, 0, dist, order)
 	s.trav = 1
+	s.m.add(reached + arcs)
 	if reached < n && !opt.Reachable {
 		if !opt.WantRadius {
 			infinite.Traversals = s.trav
@@ -94,6 +96,7 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	if reached == n {
 		eb = s.bw.run(s.radj, 0)
 		s.trav++
+		s.m.add(s.bw.work())
 		s.strong = s.bw.reached == n
 		if !s.strong && !opt.Reachable {
 			if !opt.WantRadius {
@@ -139,7 +142,7 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	}
 	d, r, err := s.bounding()
 	if err != nil {
-		return Result{}, err
+		return Result{Traversals: s.trav}, err
 	}
 	res := Result{Diameter: int64(d), Radius: int64(r), Connected: s.strong, Traversals: s.trav}
 	if s.radiusOnly {
@@ -341,23 +344,29 @@ func (s *directed) pivotPass() {
 	// one dist array holds them all; each uses its component's stretch
 	// of the queue.
 	fd, bd := s.fw.dist, s.bw.dist
-	searchAll := func(a *csr, dist, queue []int32) {
+	searchAll := func(a *csr, dist, queue []int32) (work int) {
 		for c, p := range piv {
 			if p >= 0 {
-				bfsWithin(a, p, dist, queue[s.start[c]:s.start[c+1]], s.comp, int32(c))
+				reached, arcs := bfsWithin(a, p, dist, queue[s.start[c]:s.start[c+1]], s.comp, int32(c))
+				work += reached + arcs
 			}
 		}
+		return work
 	}
+	var fwork, bwork int
 	if s.opt.Threads > 1 {
 		var wg sync.WaitGroup
-		wg.Go(func() { searchAll(s.radj, bd, s.bw.queue) })
-		searchAll(s.adj, fd, s.fw.queue)
+		wg.Go(func() { bwork = searchAll(s.radj, bd, s.bw.queue) })
+		fwork = searchAll(s.adj, fd, s.fw.queue)
 		wg.Wait()
 	} else {
-		searchAll(s.adj, fd, s.fw.queue)
-		searchAll(s.radj, bd, s.bw.queue)
+		fwork = searchAll(s.adj, fd, s.fw.queue)
+		bwork = searchAll(s.radj, bd, s.bw.queue)
 	}
 	s.trav += 2
+	// The bounds below scan the searched vertices and their arcs again,
+	// and every vertex once.
+	s.m.add(2*(fwork+bwork) + s.adj.n())
 	// Forward bounds, sinks first: the components an arc leads to are
 	// done before the component it leaves.
 	for c, p := range piv {
@@ -499,16 +508,22 @@ func (s *directed) centre(w int) bool { return !s.radiusOnly || s.comp[w] == s.r
 // searched so far. The diameter is max ef = max eb, the radius min ef.
 func (s *directed) bounding() (d, r int32, err error) {
 	st := s.state()
+	n := s.adj.n()
 	for i := range 2 {
 		if !st.needD && !st.needR {
 			break
 		}
+		if err := s.check(); err != nil {
+			return 0, 0, err
+		}
 		if i%2 == 0 {
 			v := s.argmaxTot(s.btot, s.lb, s.ub)
 			s.absorbBackward(v, s.bw.run(s.radj, v))
+			s.m.add(n + s.bw.work())
 		} else {
 			v := s.argmaxTot(s.ftot, s.lf, s.uf)
 			s.absorbForward(v, s.fw.run(s.adj, v))
+			s.m.add(n + s.fw.work())
 		}
 		s.trav++
 		st = s.state()
@@ -521,7 +536,7 @@ func (s *directed) bounding() (d, r int32, err error) {
 		if !st.needD && !st.needR {
 			return st.dl, st.rl, nil
 		}
-		if err := s.ctx.Err(); err != nil {
+		if err := s.check(); err != nil {
 			return 0, 0, err
 		}
 		step := -1
@@ -535,14 +550,17 @@ func (s *directed) bounding() (d, r int32, err error) {
 		case stepHighForward:
 			v := s.pickHigh(s.uf, s.ftot, st.dl)
 			s.absorbForward(v, s.fw.run(s.adj, v))
+			s.m.add(n + s.fw.work())
 			s.trav++
 		case stepHighBackward:
 			v := s.pickHigh(s.ub, s.btot, st.dl)
 			s.absorbBackward(v, s.bw.run(s.radj, v))
+			s.m.add(n + s.bw.work())
 			s.trav++
 		case stepLowForward:
 			v := s.pickLow(st.ru)
 			s.absorbForward(v, s.fw.run(s.adj, v))
+			s.m.add(n + s.fw.work())
 			s.trav++
 		case stepPivot:
 			s.pivotPass()
@@ -556,6 +574,18 @@ func (s *directed) bounding() (d, r int32, err error) {
 			}
 		}
 	}
+}
+
+// check returns why the search must stop (the context's error or
+// ErrBudget), or nil.
+func (s *directed) check() error {
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	if s.m.spent() {
+		return ErrBudget
+	}
+	return nil
 }
 
 // argmaxTot returns the vertex with the largest tot among those whose

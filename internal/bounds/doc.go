@@ -56,4 +56,9 @@
 // source component, whose vertices alone reach every vertex: the radius
 // is their smallest forward eccentricity, found with the same bounds
 // restricted to that component. Infinite values are reported as Infinite.
+//
+// Bounds need a few searches on real networks but a search from a good
+// part of the vertices on expanders such as random regular graphs, where
+// an all-pairs computation is faster. Options.Budget caps the work, so
+// that a caller can fall back to one; ErrBudget says when it ran out.
 package bounds

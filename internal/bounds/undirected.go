@@ -35,11 +35,12 @@ type undirected struct {
 	sc     *scratch
 	order  []int32 // iFUB: a component's vertices by distance from its centre
 	trav   int
+	m      meter
 	cur    agg // bounds of the component being solved
 }
 
 func solveUndirected(ctx context.Context, g *graph.Graph, opt Options, st strategy) (Result, error) {
-	s := &undirected{ctx: ctx, opt: opt, st: st}
+	s := &undirected{ctx: ctx, opt: opt, st: st, m: newMeter(g, opt.Budget)}
 	comps, ok := s.components(g)
 	if !ok {
 		// Every eccentricity is infinite.
@@ -48,7 +49,7 @@ func solveUndirected(ctx context.Context, g *graph.Graph, opt Options, st strate
 	res := Result{Connected: len(comps) == 1, Radius: math.MaxInt64}
 	for _, c := range comps {
 		if err := ctx.Err(); err != nil {
-			return Result{}, err
+			return Result{Traversals: s.trav}, err
 		}
 		var d, r int32
 		switch c.size() {
@@ -58,7 +59,7 @@ func solveUndirected(ctx context.Context, g *graph.Graph, opt Options, st strate
 		default:
 			var err error
 			if d, r, err = s.solve(c); err != nil {
-				return Result{}, err
+				return Result{Traversals: s.trav}, err
 			}
 		}
 		res.Diameter = max(res.Diameter, int64(d))
@@ -86,8 +87,9 @@ func (s *undirected) components(g *graph.Graph) ([]component, bool) {
 		if dist[v] >= 0 {
 			continue
 		}
-		size := bfsGraph(g, int32(v), dist, order[off:])
+		size, arcs := bfsGraph(g, int32(v), dist, order[off:])
 		s.trav++
+		s.m.add(size + arcs)
 		if size < n && !s.opt.Reachable {
 			return nil, false
 		}
@@ -161,11 +163,24 @@ func (s *undirected) absorb(c component, dist []int32, e int32) {
 	s.cur = a
 }
 
+// check returns why the search must stop (the context's error or
+// ErrBudget), or nil.
+func (s *undirected) check() error {
+	if err := s.ctx.Err(); err != nil {
+		return err
+	}
+	if s.m.spent() {
+		return ErrBudget
+	}
+	return nil
+}
+
 // search runs one search from v, absorbs it and returns the scratch
 // uncleared, for the caller to read and clear.
 func (s *undirected) search(c component, v int32) *scratch {
 	e := s.sc.run(s.adj, v)
 	s.trav++
+	s.m.add(s.sc.work())
 	s.absorb(c, s.sc.dist, e)
 	return s.sc
 }
@@ -184,17 +199,20 @@ func (s *undirected) ifub(c component) (int32, error) {
 		e := sc.dist[b]
 		u = middle(s.adj, sc.dist, b, e-e/2)
 		sc.clear()
-		if err := s.ctx.Err(); err != nil {
-			return 0, err
-		}
 		if s.diameterKnown() {
 			return s.cur.maxLo, nil
+		}
+		if err := s.check(); err != nil {
+			return 0, err
 		}
 		sc = s.search(c, u)
 		a = sc.far()
 		sc.clear()
 	}
 	// Search from u and keep its vertices by level.
+	if err := s.check(); err != nil {
+		return 0, err
+	}
 	sc := s.search(c, u)
 	ecc := sc.dist[sc.far()]
 	if cap(s.order) < c.size() {
@@ -216,11 +234,11 @@ func (s *undirected) ifub(c component) (int32, error) {
 		if int64(s.cur.maxLo) >= 2*int64(i) || s.diameterKnown() {
 			return s.cur.maxLo, nil
 		}
-		if err := s.ctx.Err(); err != nil {
-			return 0, err
-		}
 		for _, v := range order[level[i]:level[i+1]] {
 			if s.hi[v] > s.cur.maxLo {
+				if err := s.check(); err != nil {
+					return 0, err
+				}
 				s.search(c, v).clear()
 			}
 		}
@@ -251,7 +269,7 @@ func (s *undirected) bounding(c component, knownD int32) (d, r int32, err error)
 		if !needD && !needR {
 			return int32(dl), int32(rl), nil
 		}
-		if err := s.ctx.Err(); err != nil {
+		if err := s.check(); err != nil {
 			return 0, 0, err
 		}
 		// Takes and Kosters alternate the two choices even when only one
