@@ -18,13 +18,72 @@ const BoundsAlgorithm = "bounds"
 // errBoundsOnly is returned when "bounds" is asked for more than it gives.
 var errBoundsOnly = errors.New(`algorithm bounds computes only the diameter and radius (apsp diameter, apsp stats --no-aspl)`)
 
+// The budget of the bounds method under "auto". Bounds needs tens of
+// searches on real networks but thousands on expanders (random regular
+// graphs), where the all-pairs engines are far faster, so under "auto" it
+// may spend boundsShare of the estimated all-pairs time (estimateSeconds
+// of the cheaper of bitbfs and blocked, the CPU engines auto would pick
+// for an unweighted graph) and then hands over to the all-pairs path.
+// With an exact estimate a quarter would bound the worst case by 1.25
+// times the all-pairs time, but on the 2-core machine this was measured
+// on the estimate is high for sparse graphs (bitbfs on random 4-regular
+// graphs: 0.08 s estimated 0.44 s at n = 20 000, 4.5 s estimated 11 s at
+// n = 100 000), so the share is 0.15: about 1.5 times all pairs at
+// n = 100 000, twice at n = 20 000 (0.1 s more). Were the estimate made
+// exact, the share could rise to 0.25; left as is, the only cost is an
+// earlier fallback, still no slower than all pairs plus that share.
+//
+// boundsUnitSeconds converts that time into searches: the cost of one
+// unit of bounds.Options.Budget's work (a vertex reached or an arc
+// scanned, with the bookkeeping around each search), measured on this
+// 2-core machine on random graphs, whose searches jump around memory
+// most: 5.4 ns at n = 20 000 and 7.7 ns at n = 100 000 for 4-regular
+// graphs (3.5 s for 6 564 searches, 325 s for 84 253); 4.5 ns for a
+// random digraph of n = 20 000 and out-degree 4 made strongly connected
+// by a Hamiltonian cycle, 8.6 ns for one without the cycle, with
+// --reachable. Real networks, searched in the renumbered order, cost less
+// per unit, so they get more searches than the share says.
+//
+// boundsMinSeconds is a floor: on small graphs the estimate (microseconds)
+// is below the all-pairs engines' fixed costs, and a fallback could save
+// at most that much.
+const (
+	boundsShare       = 0.15
+	boundsUnitSeconds = 6e-9
+	boundsMinSeconds  = 1e-3
+)
+
+// boundsBudget returns the work bounds may spend on g under "auto", in
+// searches of the whole graph (bounds.Options.Budget).
+func boundsBudget(g *graph.Graph, threads int) float64 {
+	allPairs := math.Min(estimateSeconds("bitbfs", g, threads), estimateSeconds("blocked", g, threads))
+	seconds := math.Max(boundsShare*allPairs, boundsMinSeconds)
+	return seconds / (boundsUnitSeconds * float64(g.N()+g.Arcs()))
+}
+
 // ComputeExtremes returns the diameter, radius and connectivity of g without
 // the ASPL. For unweighted graphs under "auto" (or "bounds") it needs no
 // all-pairs computation: the bounding-diameters method (Takes & Kosters)
 // runs a few breadth-first searches and reports how many in
-// Stats.Traversals. Other graphs go through ComputeStats. ASPL, reachable
-// pairs, center and periphery are left unset (ASPL is NaN, null in JSON).
+// Stats.Traversals. Under "auto" the bounds method has a budget of a
+// share of the estimated all-pairs time (boundsBudget); when it runs out
+// the answer comes from ComputeStats instead, Stats.Algorithm names the
+// engine that gave it and Stats.Traversals still counts the searches spent
+// before. "bounds" asked for by name has no budget. Other graphs go
+// through ComputeStats. ASPL, reachable pairs, center and periphery are
+// left unset (ASPL is NaN, null in JSON).
+//
+// The radius is the smallest eccentricity; without opt.Reachable a vertex
+// that does not reach every other has an infinite one, so a directed graph
+// that is not strongly connected has a finite radius (and an infinite
+// diameter) when one strong component reaches all the others.
 func ComputeExtremes(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
+	return computeExtremes(ctx, g, opt, boundsBudget)
+}
+
+// computeExtremes is ComputeExtremes with the budget of "auto" given by
+// budget (which tests make tiny).
+func computeExtremes(ctx context.Context, g *graph.Graph, opt Options, budget func(*graph.Graph, int) float64) (*Stats, error) {
 	if g.N() == 0 {
 		return nil, ErrEmptyGraph
 	}
@@ -32,22 +91,29 @@ func ComputeExtremes(ctx context.Context, g *graph.Graph, opt Options) (*Stats, 
 	if err != nil {
 		return nil, err
 	}
-	useBounds := opt.Algorithm == BoundsAlgorithm ||
-		((opt.Algorithm == "" || opt.Algorithm == "auto") && kind != "gpu" && g.Kind() == graph.Unweighted)
+	auto := opt.Algorithm == "" || opt.Algorithm == "auto"
+	useBounds := opt.Algorithm == BoundsAlgorithm || (auto && kind != "gpu" && g.Kind() == graph.Unweighted)
 	if !useBounds {
-		s, err := ComputeStats(ctx, g, opt)
-		if err != nil {
-			return nil, err
-		}
-		s.NoASPL = true
-		s.ASPL, s.ReachablePairs, s.Center, s.Periphery = Mean(math.NaN()), -1, nil, nil
-		return s, nil
+		return extremesFromStats(ctx, g, opt)
 	}
 	if g.Kind() != graph.Unweighted {
 		return nil, errNeedsUnweighted
 	}
 	start := time.Now()
-	r, err := bounds.Diameter(ctx, g, bounds.Options{Reachable: opt.Reachable, Threads: opt.Threads, WantRadius: true})
+	bopt := bounds.Options{Reachable: opt.Reachable, Threads: opt.Threads, WantRadius: true}
+	if auto {
+		bopt.Budget = budget(g, cpu.Threads(opt.Threads))
+	}
+	r, err := bounds.Diameter(ctx, g, bopt)
+	if auto && errors.Is(err, bounds.ErrBudget) {
+		s, err := extremesFromStats(ctx, g, opt)
+		if err != nil {
+			return nil, err
+		}
+		s.Traversals = r.Traversals
+		s.Seconds = time.Since(start).Seconds()
+		return s, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -55,11 +121,27 @@ func ComputeExtremes(ctx context.Context, g *graph.Graph, opt Options) (*Stats, 
 		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: false,
 		Connected: r.Connected, Reachable: opt.Reachable, NoASPL: true, ASPL: Mean(math.NaN()), ReachablePairs: -1,
 		Algorithm: BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: cpu.Threads(opt.Threads), Traversals: r.Traversals,
-		Diameter: IntLength(r.Diameter), Radius: IntLength(r.Radius),
-	}
-	if !r.Connected && !opt.Reachable {
-		s.Diameter, s.Radius = Infinite(false), Infinite(false)
+		Diameter: boundsLength(r.Diameter), Radius: boundsLength(r.Radius),
 	}
 	s.Seconds = time.Since(start).Seconds()
+	return s, nil
+}
+
+// boundsLength converts a distance of package bounds.
+func boundsLength(d int64) Length {
+	if d == bounds.Infinite {
+		return Infinite(false)
+	}
+	return IntLength(d)
+}
+
+// extremesFromStats is ComputeExtremes through ComputeStats.
+func extremesFromStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
+	s, err := ComputeStats(ctx, g, opt)
+	if err != nil {
+		return nil, err
+	}
+	s.NoASPL = true
+	s.ASPL, s.ReachablePairs, s.Center, s.Periphery = Mean(math.NaN()), -1, nil, nil
 	return s, nil
 }
