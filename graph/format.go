@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,8 @@ import (
 type Format int
 
 const (
-	// FormatAuto picks the format from the file name (see FormatFromName).
+	// FormatAuto picks the format from the file name's extension (see
+	// FormatFromName) and, where that names none, from the content (see Read).
 	FormatAuto Format = iota
 	// FormatEdgeList is one edge per line: "u v" or "u v w".
 	FormatEdgeList
@@ -53,7 +55,8 @@ func ParseFormat(s string) (Format, error) {
 
 // FormatFromName guesses the format from a file name's extension, ignoring a
 // trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS and anything else
-// is an edge list.
+// is an edge list. Read with FormatAuto goes by the content instead where
+// this gives an edge list.
 func FormatFromName(name string) Format {
 	lower := strings.ToLower(name)
 	lower = strings.TrimSuffix(lower, ".gz")
@@ -64,4 +67,66 @@ func FormatFromName(name string) Format {
 		return FormatDIMACS
 	}
 	return FormatEdgeList
+}
+
+// mtxBanner starts the first line of a Matrix Market file (in any case).
+const mtxBanner = "%%MatrixMarket"
+
+// isMtxBanner reports whether a line's first field starts with the Matrix
+// Market banner.
+func isMtxBanner(field []byte) bool {
+	return len(field) >= len(mtxBanner) && bytes.EqualFold(field[:len(mtxBanner)], []byte(mtxBanner))
+}
+
+// isDIMACSProblem reports whether a line's fields start "p sp".
+func isDIMACSProblem(f *fields, nf int) bool {
+	return nf >= 2 && string(f[0]) == "p" && string(f[1]) == "sp"
+}
+
+// isDIMACSComment reports whether a line's first field is "c": a line "c"
+// alone or "c text".
+func isDIMACSComment(f *fields, nf int) bool {
+	return nf >= 1 && string(f[0]) == "c"
+}
+
+// sniffFormat tells the format of content that starts with buf (after any
+// gzip decompression) from its first non-blank line: a Matrix Market banner
+// gives FormatMatrixMarket; "p sp ...", or "c" comment lines and then
+// "p sp ...", give FormatDIMACS; anything else, an empty input included,
+// gives FormatEdgeList. ok is false when buf ends before the answer is
+// known and more input may follow. With final (no more input will be
+// offered: the end of the input or of the window looked at), the answer is
+// always known: a last line without its newline counts as a line, and
+// comment lines "c" running to the end of a window that is not the end of
+// the input are taken for DIMACS.
+func sniffFormat(buf []byte, final, atEOF bool) (format Format, ok bool) {
+	buf = bytes.TrimPrefix(buf, []byte(utf8BOM))
+	var f fields
+	sawComment := false
+	for len(buf) > 0 {
+		line, rest, complete := bytes.Cut(buf, []byte{'\n'})
+		if !complete && !final {
+			return FormatAuto, false
+		}
+		nf := f.split(line)
+		switch {
+		case nf == 0: // blank
+		case !sawComment && isMtxBanner(f[0]):
+			return FormatMatrixMarket, true
+		case isDIMACSProblem(&f, nf):
+			return FormatDIMACS, true
+		case isDIMACSComment(&f, nf):
+			sawComment = true
+		default:
+			return FormatEdgeList, true
+		}
+		buf = rest
+	}
+	switch {
+	case !final:
+		return FormatAuto, false
+	case sawComment && !atEOF:
+		return FormatDIMACS, true // a window full of "c" lines
+	}
+	return FormatEdgeList, true
 }

@@ -8,20 +8,23 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// fuzzMemLimit caps the vertex count a fuzzed header may claim (see
-// vertexLimit) at about 4M, so that Build's offsets stay small and fast.
-const fuzzMemLimit = 64 << 20
+// fuzzHeadroom is the memory a fuzzed input may take: it caps the vertex
+// count a fuzzed header may claim (see vertexLimit) at a few million, so
+// that Build's offsets stay small and fast.
+const fuzzHeadroom = 64 << 20
 
 // checkGraph asserts the invariants every graph Read returns must hold.
 func checkGraph(t *testing.T, g *Graph, directed bool) {
 	t.Helper()
-	if g.N() < 0 || g.N() > vertexLimit() {
-		t.Fatalf("N = %d out of 0..%d", g.N(), vertexLimit())
+	// Under setHeadroom, the offsets alone (8 bytes a vertex) must have fit.
+	if maxN := min(MaxVertices, fuzzHeadroom/8); g.N() < 0 || g.N() > maxN {
+		t.Fatalf("N = %d out of 0..%d", g.N(), maxN)
 	}
 	if g.Directed() != directed {
 		t.Fatalf("Directed() = %v, want %v", g.Directed(), directed)
@@ -84,10 +87,23 @@ func checkGraph(t *testing.T, g *Graph, directed bool) {
 	}
 }
 
-// limitMemory lowers the memory limit for the fuzz target's lifetime.
+// limitMemory sets the memory limit fuzzHeadroom above what the process
+// holds, and restores it at the end of the fuzz target. Each input must call
+// setHeadroom again: a fuzzing worker itself holds over 100 MiB, and more
+// as it runs, so that a fixed limit would leave no headroom and make every
+// read fail with ErrTooLarge.
 func limitMemory(f *testing.F) {
-	old := debug.SetMemoryLimit(fuzzMemLimit)
+	old := debug.SetMemoryLimit(-1)
 	f.Cleanup(func() { debug.SetMemoryLimit(old) })
+	setHeadroom()
+}
+
+// setHeadroom sets the memory limit fuzzHeadroom above the memory the Go
+// runtime holds now (what the limit counts, as in sysmem).
+func setHeadroom() {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	debug.SetMemoryLimit(int64(s[0].Value.Uint64()-s[1].Value.Uint64()) + fuzzHeadroom)
 }
 
 func FuzzReadEdgeList(f *testing.F) {
@@ -98,17 +114,23 @@ func FuzzReadEdgeList(f *testing.F) {
 		"0 1 9223372036854775808\n", "0 1 -9223372036854775808\n", "0 1 1e400\n", "0 1 0x1p3\n",
 		"0 1 -0.0\n1 2 -0\n", "0 1 1e-400\n", "0 1 -0e-400\n", "0 1 5e-324\n", "0 1 2e-324\n", "0 1 0x1p-1080\n",
 		"0 1 -0x0.0p9\n", "0 1 .0e-999\n",
+		"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n", "0 1\n% %%matrixmarket\n",
+		"# c\np sp 2 1\na 1 2 3\n", "0 1 1\na 1 2 3\n", "c x\n0 1\n", "p max 2 1\n",
 	} {
 		f.Add([]byte(s), false, false, false)
 		f.Add([]byte(s), true, true, true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, directed, oneBased, unweighted bool) {
+		setHeadroom()
 		opt := ReadOptions{Format: FormatEdgeList, Directed: directed, OneBased: oneBased, Unweighted: unweighted}
 		g, err := Read(bytes.NewReader(data), "fuzz", opt)
 		if !bytes.HasPrefix(data, []byte(gzipMagic)) {
-			want, wantLine := refEdgeList(string(data), opt)
+			want, wantLine, limit := refEdgeList(string(data), opt)
 			var pe *ParseError
 			switch {
+			case limit || errors.Is(err, ErrTooLarge):
+				// Limits follow the memory free at the time of each read,
+				// which the two reads need not find the same.
 			case wantLine > 0 && (!errors.As(err, &pe) || pe.Line != wantLine):
 				t.Fatalf("got error %v, want one on line %d", err, wantLine)
 			case wantLine == 0 && err != nil:
@@ -131,36 +153,45 @@ var intLiteral = regexp.MustCompile(`^[+-]?[0-9]+$`)
 
 // refEdgeList is a slow, independent reading of an edge list with
 // strings and strconv, to check the fast reader against. It returns the
-// graph, or the number of the first bad line.
-func refEdgeList(data string, opt ReadOptions) (*Graph, int) {
+// graph, or the number of the first bad line and whether the line was
+// refused for a size limit.
+func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit bool) {
 	b := NewBuilder(opt.Directed)
 	data = strings.TrimPrefix(data, "\xef\xbb\xbf")
 	lines := strings.SplitAfter(data, "\n")
 	firstFields := 0
 	for i, line := range lines {
 		fs := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t\r\v\f\n", r) })
-		if len(fs) == 0 || fs[0][0] == '#' || fs[0][0] == '%' {
+		if len(fs) == 0 {
+			continue
+		}
+		// Lines of Matrix Market and DIMACS files are refused.
+		if len(fs[0]) >= 14 && strings.EqualFold(fs[0][:14], "%%MatrixMarket") ||
+			len(fs) >= 2 && fs[0] == "p" && fs[1] == "sp" || len(fs) == 4 && fs[0] == "a" || fs[0] == "c" {
+			return nil, i + 1, false
+		}
+		if fs[0][0] == '#' || fs[0][0] == '%' {
 			continue
 		}
 		if len(fs) < 2 || len(fs) > 3 {
-			return nil, i + 1
+			return nil, i + 1, false
 		}
 		if firstFields == 0 {
 			firstFields = len(fs)
 		} else if len(fs) != firstFields && !opt.Unweighted {
-			return nil, i + 1
+			return nil, i + 1, false
 		}
 		var ids [2]int
 		for k := range ids {
 			id, err := strconv.ParseUint(fs[k], 10, 63)
-			if err != nil || (opt.OneBased && id == 0) {
-				return nil, i + 1
+			if err != nil && !errors.Is(err, strconv.ErrRange) || (opt.OneBased && id == 0) {
+				return nil, i + 1, false
 			}
 			if opt.OneBased {
 				id--
 			}
-			if id >= uint64(vertexLimit()) {
-				return nil, i + 1
+			if err != nil || id >= uint64(vertexLimit()) {
+				return nil, i + 1, true
 			}
 			ids[k] = int(id)
 		}
@@ -172,31 +203,31 @@ func refEdgeList(data string, opt ReadOptions) (*Graph, int) {
 			if intLiteral.MatchString(fs[2]) {
 				w, ierr := strconv.ParseInt(fs[2], 10, 64)
 				if ierr != nil {
-					return nil, i + 1
+					return nil, i + 1, false
 				}
 				err = b.AddIntEdge(ids[0], ids[1], w)
 				break
 			}
 			if strings.Contains(fs[2], "_") {
-				return nil, i + 1
+				return nil, i + 1, false
 			}
 			f, ferr := strconv.ParseFloat(fs[2], 64)
 			if ferr != nil && !errors.Is(ferr, strconv.ErrRange) {
-				return nil, i + 1
+				return nil, i + 1, false
 			}
 			if f == 0 {
 				if refNonzero(fs[2]) {
-					return nil, i + 1 // underflow
+					return nil, i + 1, false // underflow
 				}
 				f = 0 // -0 is +0
 			}
 			err = b.AddFloatEdge(ids[0], ids[1], f) // refuses NaN and infinities
 		}
 		if err != nil {
-			return nil, i + 1
+			return nil, i + 1, errors.Is(err, ErrTooLarge)
 		}
 	}
-	return b.Build(), 0
+	return b.Build(), 0, false
 }
 
 // refNonzero reports whether a float literal has a nonzero digit before its
@@ -235,6 +266,7 @@ func FuzzReadMatrixMarket(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, unweighted bool) {
+		setHeadroom()
 		opt := ReadOptions{Format: FormatMatrixMarket, Unweighted: unweighted}
 		g, err := Read(bytes.NewReader(data), "fuzz", opt)
 		if err != nil {
@@ -271,6 +303,7 @@ func FuzzReadDIMACS(f *testing.F) {
 		f.Add([]byte(s), true)
 	}
 	f.Fuzz(func(t *testing.T, data []byte, unweighted bool) {
+		setHeadroom()
 		opt := ReadOptions{Format: FormatDIMACS, Unweighted: unweighted}
 		g, err := Read(bytes.NewReader(data), "fuzz", opt)
 		if err != nil {
@@ -281,6 +314,63 @@ func FuzzReadDIMACS(f *testing.F) {
 			t.Fatalf("Unweighted read gave kind %v", g.Kind())
 		}
 	})
+}
+
+func FuzzReadAuto(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "\n \n", "0 1\n", "# c\n0 1 2\n", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n",
+		"\xef\xbb\xbf%%matrixmarket matrix coordinate real symmetric\n2 2 1\n2 1 0.5\n",
+		"\n%%MatrixMarket matrix coordinate pattern general\n1 1 0\n", "% c\n%%MatrixMarket\n",
+		"c x\nc\n\np sp 2 1\na 1 2 3\n", "p sp 1 0", "c x\n0 1\n", "c x\n", "cx\np sp 1 0\n", "p max 1 0\n",
+		"0 1\np sp 2 1\n", "0 1 1\na 1 2 3\n",
+	} {
+		f.Add([]byte(s), false, false)
+		f.Add([]byte(s), true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, unweighted bool) {
+		setHeadroom()
+		// Sniffing must pick the format refSniff picks, and reading with
+		// it must be the same as naming it.
+		opt := ReadOptions{Directed: directed, Unweighted: unweighted}
+		g, err := Read(bytes.NewReader(data), "stdin", opt)
+		if bytes.HasPrefix(data, []byte(gzipMagic)) {
+			return
+		}
+		opt.Format = refSniff(string(data))
+		want, wantErr := Read(bytes.NewReader(data), "stdin", opt)
+		switch {
+		case errors.Is(err, ErrTooLarge) || errors.Is(wantErr, ErrTooLarge):
+			// The limit follows the memory available at the time of each read.
+		case (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()):
+			t.Fatalf("sniffed: %v; as %v: %v", err, opt.Format, wantErr)
+		case err == nil && (dump(g) != dump(want) || g.N() != want.N() || g.Directed() != want.Directed() ||
+			g.Kind() != want.Kind()):
+			t.Fatalf("sniffed: N=%d %q; as %v: N=%d %q", g.N(), dump(g), opt.Format, want.N(), dump(want))
+		}
+	})
+}
+
+// refSniff is an independent statement of Read's sniffing rule for inputs
+// shorter than the first sniff window.
+func refSniff(data string) Format {
+	data = strings.TrimPrefix(data, "\xef\xbb\xbf")
+	comments := false
+	for _, line := range strings.Split(data, "\n") {
+		fs := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t\r\v\f", r) })
+		switch {
+		case len(fs) == 0:
+		case !comments && len(fs[0]) >= 14 && strings.EqualFold(fs[0][:14], "%%MatrixMarket"):
+			return FormatMatrixMarket
+		case len(fs) >= 2 && fs[0] == "p" && fs[1] == "sp":
+			return FormatDIMACS
+		case fs[0] == "c":
+			comments = true
+		default:
+			return FormatEdgeList
+		}
+	}
+	return FormatEdgeList
 }
 
 // TestFuzzSeedFiles checks that the named seeds in testdata/fuzz are what

@@ -54,6 +54,19 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // FormatAuto, picks the format. Gzip input (magic bytes 1f 8b) is
 // decompressed whatever the name.
 //
+// With FormatAuto, a name ending in .mtx or .gr (before any .gz) gives that
+// format, whatever the content. Any other name (stdin, a .txt name, no
+// extension) leaves the format to the content, after gzip decompression, as
+// told by its first non-blank line: a "%%MatrixMarket" banner is Matrix
+// Market; "p sp ...", or "c" comment lines ("c" alone or "c text") followed
+// by "p sp ...", is DIMACS; anything else, empty input included, is an edge
+// list. Only the first lines are looked at and none is consumed.
+//
+// An edge list, named or sniffed, may not contain a line that belongs to
+// another format: a "%%MatrixMarket" banner or a DIMACS line "p sp ..." or
+// "a u v w" is a *ParseError that says which format the file looks like and
+// how to name it.
+//
 // Options Directed, OneBased and Vertices apply to edge lists only: Matrix
 // Market files say themselves whether they are symmetric, and DIMACS files
 // are directed and 1-based. With Unweighted, weight columns must still be
@@ -63,13 +76,18 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
 // errors are wrapped with %w.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
-	format := opt.Format
-	if format == FormatAuto {
-		format = FormatFromName(name)
-	}
 	lr, err := newLineReader(r, name)
 	if err != nil {
 		return nil, err
+	}
+	format := opt.Format
+	if format == FormatAuto {
+		format = FormatFromName(name)
+		if format == FormatEdgeList { // the name names no format
+			if format, err = lr.sniff(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	maxN := vertexLimit()
 	switch format {
@@ -166,6 +184,36 @@ func (lr *lineReader) countHint(m int) int {
 	return int(min(int64(m), lr.size/minLineLen))
 }
 
+// utf8BOM is a UTF-8 byte order mark, skipped at the start of the input.
+const utf8BOM = "\xef\xbb\xbf"
+
+// sniffWindow is how many bytes sniff looks at first; it doubles the window
+// up to readBufSize while the lines seen leave the format open.
+const sniffWindow = 4 << 10
+
+// sniff tells the format from the first lines of the input without
+// consuming them (see sniffFormat).
+func (lr *lineReader) sniff() (Format, error) {
+	for n := sniffWindow; ; n = min(2*n, readBufSize) {
+		buf, err := lr.br.Peek(n)
+		atEOF := err == io.EOF
+		if err != nil && !atEOF {
+			return FormatAuto, lr.readError(err)
+		}
+		if format, ok := sniffFormat(buf, atEOF || n == readBufSize, atEOF); ok {
+			return format, nil
+		}
+	}
+}
+
+// readError wraps an error from reading the input.
+func (lr *lineReader) readError(err error) error {
+	if lr.gz {
+		return fmt.Errorf("%s: bad gzip stream: %w", lr.name, err)
+	}
+	return fmt.Errorf("%s: %w", lr.name, err)
+}
+
 // next returns the next line without its line terminator, or nil, false at
 // the end of the input.
 func (lr *lineReader) next() ([]byte, bool, error) {
@@ -182,10 +230,7 @@ func (lr *lineReader) next() ([]byte, bool, error) {
 		b = lr.long
 	}
 	if err != nil && err != io.EOF {
-		if lr.gz {
-			return nil, false, fmt.Errorf("%s: bad gzip stream: %w", lr.name, err)
-		}
-		return nil, false, fmt.Errorf("%s: %w", lr.name, err)
+		return nil, false, lr.readError(err)
 	}
 	if len(b) == 0 {
 		return nil, false, nil
@@ -195,7 +240,7 @@ func (lr *lineReader) next() ([]byte, bool, error) {
 		b = b[:len(b)-1]
 	}
 	if lr.line == 1 {
-		b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+		b = bytes.TrimPrefix(b, []byte(utf8BOM))
 	}
 	return b, true, nil
 }

@@ -6,7 +6,7 @@ import "fmt"
 // first non-blank byte is '#' or '%' are skipped. Either every edge has a
 // weight or none has, so that a truncated column is caught rather than read
 // as length 1; with opt.Unweighted the third column is ignored and may come
-// and go.
+// and go. A line of another format (see foreignLine) is refused.
 func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 	if opt.Vertices < 0 {
 		return nil, fmt.Errorf("%s: negative vertex count %d", lr.name, opt.Vertices)
@@ -31,8 +31,16 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			break
 		}
 		nf := f.split(line)
-		if nf == 0 || f[0][0] == '#' || f[0][0] == '%' {
+		if nf == 0 {
 			continue
+		}
+		if c := f[0][0]; c == '#' || c == '%' || c == 'p' || c == 'a' || c == 'c' {
+			if err := lr.foreignLine(&f, nf); err != nil {
+				return nil, err
+			}
+			if c == '#' || c == '%' {
+				continue
+			}
 		}
 		if nf < 2 || nf > 3 {
 			return nil, lr.errorf(lr.line, `want "u v" or "u v w", found %d fields`, nf)
@@ -67,4 +75,22 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 		}
 	}
 	return b.Build(), nil
+}
+
+// foreignLine refuses a line of an edge list that belongs to another format,
+// so that such a file is not misread (a Matrix Market banner would be a
+// comment, and its size line an edge): a Matrix Market banner, or a DIMACS
+// problem line "p sp ..." or arc line "a u v w". A line starting with the
+// field "c", which no edge list can hold either, is refused with a hint
+// that it may be a DIMACS comment.
+func (lr *lineReader) foreignLine(f *fields, nf int) error {
+	switch {
+	case isMtxBanner(f[0]):
+		return lr.errorf(lr.line, "this is a Matrix Market file, not an edge list (use --format mtx or a .mtx name)")
+	case isDIMACSProblem(f, nf), nf == 4 && string(f[0]) == "a":
+		return lr.errorf(lr.line, "this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)")
+	case isDIMACSComment(f, nf):
+		return lr.errorf(lr.line, `bad vertex id "c" (if this is a DIMACS comment line, use --format gr or a .gr name)`)
+	}
+	return nil
 }

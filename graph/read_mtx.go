@@ -128,7 +128,10 @@ func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error)
 func parseMtxHeader(lr *lineReader, f *fields, line []byte) (mtxField, bool, error) {
 	const want = `want "%%MatrixMarket matrix coordinate pattern|integer|real general|symmetric"`
 	nf := f.split(line)
-	if nf == 0 || !bytes.EqualFold(f[0], []byte("%%MatrixMarket")) {
+	if nf == 0 {
+		return 0, false, lr.errorf(1, "missing %%%%MatrixMarket header: line 1 is blank, %s on line 1", want)
+	}
+	if !bytes.EqualFold(f[0], []byte("%%MatrixMarket")) {
 		return 0, false, lr.errorf(1, "missing %%%%MatrixMarket header, %s", want)
 	}
 	if nf != 5 {

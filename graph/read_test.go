@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // dump lists g's arcs as "u>v" or "u>v:w", in order, for compact comparison.
@@ -238,6 +239,21 @@ func TestReadRejects(t *testing.T) {
 			want: "in: negative vertex count -1"},
 		{name: "huge vertices option", format: el, opt: ReadOptions{Vertices: MaxVertices + 1}, in: "0 1\n",
 			want: "in: 2147483648 vertices: graph too large", large: true},
+		{name: "mtx banner in an edge list", format: el, in: "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n",
+			want: "in:1: this is a Matrix Market file, not an edge list (use --format mtx or a .mtx name)"},
+		{name: "mtx banner after edges", format: el, in: "0 1\n\n  %%matrixmarket\n",
+			want: "in:3: this is a Matrix Market file, not an edge list"},
+		{name: "dimacs problem line in an edge list", format: el, in: "# x\np sp 3 1\na 1 2 3\n",
+			want: "in:2: this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)"},
+		{name: "dimacs problem line first", format: el, opt: ReadOptions{Unweighted: true}, in: "p sp 3 1\n",
+			want: "in:1: this is a DIMACS shortest-path file"},
+		{name: "dimacs arc line in an edge list", format: el, in: "0 1 1\na 1 2 3\n",
+			want: "in:2: this is a DIMACS shortest-path file"},
+		{name: "dimacs comment in an edge list", format: el, in: "0 1\nc this is a comment\n",
+			want: `in:2: bad vertex id "c" (if this is a DIMACS comment line, use --format gr or a .gr name)`},
+		{name: "lone c in an edge list", format: el, in: "c\n", want: `in:1: bad vertex id "c" (if this is a DIMACS`},
+		{name: "letter ids", format: el, in: "a b\n", want: `in:1: bad vertex id "a"`},
+		{name: "another DIMACS problem", format: el, in: "p max 2 1\n", want: `in:1: want "u v" or "u v w", found 4 fields`},
 		{name: "long garbage field is clipped", format: el, in: "0 " + strings.Repeat("z", 100) + "\n",
 			want: `in:1: bad vertex id "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"...`},
 
@@ -507,6 +523,21 @@ func TestReadFile(t *testing.T) {
 }
 
 func TestReadFileStdin(t *testing.T) {
+	// Matrix Market on stdin is told by its banner, not read as an edge list
+	// (which would take the size line "6 6 9" for an edge and give 7 vertices).
+	withStdin(t, "../testdata/small.mtx", func() {
+		g, err := ReadFile("-", ReadOptions{})
+		if err != nil || g.N() != 6 || g.Edges() != 9 || g.Directed() || g.Kind() != IntWeights {
+			t.Fatalf("small.mtx on stdin: got %v, %v; want 6 vertices, 9 edges, undirected, integer", g, err)
+		}
+	})
+	withStdin(t, "../testdata/small.gr", func() {
+		g, err := ReadFile("-", ReadOptions{})
+		if err != nil || g.N() != 5 || g.Edges() != 8 || !g.Directed() {
+			t.Fatalf("small.gr on stdin: got %v, %v; want 5 vertices, 8 arcs, directed", g, err)
+		}
+	})
+
 	// "-" is os.Stdin, named "stdin" in errors and read as an edge list.
 	p := filepath.Join(t.TempDir(), "in.mtx")
 	if err := os.WriteFile(p, []byte("0 1\n1 x\n"), 0o644); err != nil {
@@ -523,6 +554,151 @@ func TestReadFileStdin(t *testing.T) {
 	_, err = ReadFile("-", ReadOptions{})
 	if err == nil || !strings.Contains(err.Error(), `stdin:2: bad vertex id "x"`) {
 		t.Errorf("got %v, want a stdin:2 error", err)
+	}
+}
+
+func TestReadSniff(t *testing.T) {
+	const (
+		mtx = "%%MatrixMarket matrix coordinate integer general\n% c\n3 3 2\n1 2 5\n3 1 2\n"
+		gr  = "c a\nc\n\nc\tb\np sp 3 2\na 1 2 5\na 3 1 2\n"
+		el  = "# c\n% c\n0 1 5\n2 0 2\n"
+	)
+	directedArcs := "0>1:5 2>0:2"
+	for _, tc := range []struct {
+		name, file, in string
+		opt            ReadOptions
+		want           string // arcs, or the start of an error
+	}{
+		{"mtx on stdin", "stdin", mtx, ReadOptions{}, directedArcs},
+		{"mtx in a .txt", "g.txt", mtx, ReadOptions{}, directedArcs},
+		{"mtx without extension", "g", mtx, ReadOptions{}, directedArcs},
+		{"mtx after a byte order mark and blank lines", "stdin", "\xef\xbb\xbf\n \t\r\n" + mtx, ReadOptions{},
+			"stdin:1: missing %%MatrixMarket header: line 1 is blank, want"}, // sniffed, but the banner must be line 1
+		{"mtx after a byte order mark", "stdin", "\xef\xbb\xbf" + mtx, ReadOptions{}, directedArcs},
+		{"mtx lower case", "stdin", strings.ToLower(mtx), ReadOptions{}, directedArcs},
+		{"mtx with a bad header", "stdin", "%%MatrixMarket matrix\n", ReadOptions{}, "stdin:1: header has 2 fields"},
+		{"gr with comments", "stdin", gr, ReadOptions{}, directedArcs},
+		{"gr problem line first", "stdin", "p sp 3 2\na 1 2 5\na 3 1 2\n", ReadOptions{}, directedArcs},
+		{"gr with a bad problem line", "stdin", "p sp 3\n", ReadOptions{}, `stdin:1: want problem line "p sp N M"`},
+		{"edge list", "stdin", el, ReadOptions{Directed: true}, directedArcs},
+		{"edge list starting with c lines", "stdin", "c x\n0 1\n", ReadOptions{},
+			`stdin:1: bad vertex id "c" (if this is a DIMACS comment line, use --format gr or a .gr name)`},
+		{"only c lines", "stdin", "c x\nc y\n", ReadOptions{}, `stdin:1: bad vertex id "c" (if this is a DIMACS`},
+		{"p line of another problem", "stdin", "p max 3 2\n", ReadOptions{}, `stdin:1: want "u v" or "u v w", found 4 fields`},
+		{"cfoo is no comment", "stdin", "cfoo\np sp 1 0\n", ReadOptions{}, `stdin:1: want "u v" or "u v w", found 1 fields`},
+		{"banner after a comment", "stdin", "# c\n" + mtx, ReadOptions{},
+			"stdin:2: this is a Matrix Market file, not an edge list (use --format mtx or a .mtx name)"},
+		{"problem line after an edge", "stdin", "0 1\np sp 2 1\n", ReadOptions{},
+			"stdin:2: this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)"},
+		{"empty", "stdin", "", ReadOptions{}, ""},
+		{"blank", "stdin", "\n \n\t\n", ReadOptions{}, ""},
+		{"no final newline", "stdin", "p sp 1 0", ReadOptions{}, ""},
+		// A named format is not second-guessed.
+		{"edgelist named", "stdin", mtx, ReadOptions{Format: FormatEdgeList}, "stdin:1: this is a Matrix Market file"},
+		{"edgelist named gr", "g.mtx", gr, ReadOptions{Format: FormatEdgeList}, `g.mtx:1: bad vertex id "c" (if this is a DIMACS`},
+		{"edgelist named gr without comments", "g.mtx", "\np sp 3 2\n", ReadOptions{Format: FormatEdgeList},
+			"g.mtx:2: this is a DIMACS shortest-path file"},
+		{"mtx extension", "g.mtx", el, ReadOptions{}, "g.mtx:1: missing %%MatrixMarket header"},
+		{"gr extension", "g.gr.gz", mtx, ReadOptions{}, `g.gr.gz:1: unknown line type "%%MatrixMarket"`},
+		{"gr named", "g.txt", mtx, ReadOptions{Format: FormatDIMACS}, `g.txt:1: unknown line type "%%MatrixMarket"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, gz := range []bool{false, true} {
+				in := []byte(tc.in)
+				if gz {
+					in = gzipBytes(t, tc.in)
+				}
+				g, err := Read(bytes.NewReader(in), tc.file, tc.opt)
+				if strings.Contains(tc.want, ":") && !strings.Contains(tc.want, ">") {
+					var pe *ParseError
+					if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), tc.want) {
+						t.Fatalf("gzip %v: got %v, want a ParseError %q", gz, err, tc.want)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("gzip %v: %v", gz, err)
+				}
+				if got := dump(g); got != tc.want {
+					t.Errorf("gzip %v: got %q, want %q", gz, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+func TestReadSniffLongComments(t *testing.T) {
+	// Comments longer than the first windows make sniff look further; a
+	// window full of "c" lines is DIMACS.
+	for _, size := range []int{sniffWindow - 3, sniffWindow + 5, 3 * sniffWindow, readBufSize - 10, readBufSize + 10,
+		3 * readBufSize} {
+		for _, c := range []string{"c", "#"} {
+			var sb strings.Builder
+			for sb.Len() < size {
+				sb.WriteString(c + " padding\n")
+			}
+			sb.WriteString("p sp 2 1\na 1 2 3\n")
+			in := sb.String()
+			_, err := Read(iotest.OneByteReader(strings.NewReader(in)), "stdin", ReadOptions{})
+			switch {
+			case c == "c" && err != nil:
+				t.Errorf("%d bytes of c lines: %v", size, err)
+			case c == "#" && (err == nil || !strings.Contains(err.Error(), "this is a DIMACS shortest-path file")):
+				t.Errorf("%d bytes of # lines, then DIMACS: got %v", size, err)
+			}
+		}
+	}
+}
+
+func TestSniffFormat(t *testing.T) {
+	for _, tc := range []struct {
+		in           string
+		final, atEOF bool
+		want         Format
+		ok           bool
+	}{
+		{"", false, false, FormatAuto, false},
+		{"", true, true, FormatEdgeList, true},
+		{"\n\n", false, false, FormatAuto, false},
+		{"%%Matrix", false, false, FormatAuto, false}, // an unfinished first line
+		{"%%MatrixMarket", true, true, FormatMatrixMarket, true},
+		{"%%MatrixMarket matrix\n", false, false, FormatMatrixMarket, true},
+		{"%%MATRIXMARKET\n", false, false, FormatMatrixMarket, true},
+		{"%% MatrixMarket\n", false, false, FormatEdgeList, true},
+		{"c x\n", false, false, FormatAuto, false},
+		{"c x\n", true, true, FormatEdgeList, true},   // only comments: no problem line
+		{"c x\n", true, false, FormatDIMACS, true},    // a window full of comments
+		{"c x\nc y", true, false, FormatDIMACS, true}, // a window ending within a comment
+		{"c x\n\nc\np sp 1 0\n", false, false, FormatDIMACS, true},
+		{"c x\n%%MatrixMarket\n", false, false, FormatEdgeList, true},
+		{"c x\n0 1\n", false, false, FormatEdgeList, true},
+		{"p sp\n", false, false, FormatDIMACS, true},
+		{"p\tsp 1 0", true, true, FormatDIMACS, true},
+		{"p max 1 0\n", false, false, FormatEdgeList, true},
+		{"P SP 1 0\n", false, false, FormatEdgeList, true},
+		{"\xef\xbb\xbfp sp 1 0\n", false, false, FormatDIMACS, true},
+		{"0 1\n", false, false, FormatEdgeList, true},
+		{"0 1", false, false, FormatAuto, false},
+		{"0 1", true, true, FormatEdgeList, true},
+		{"# p sp 1 0\n", false, false, FormatEdgeList, true},
+	} {
+		got, ok := sniffFormat([]byte(tc.in), tc.final, tc.atEOF)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("sniffFormat(%q, %v, %v) = %v, %v; want %v, %v", tc.in, tc.final, tc.atEOF, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestReadSniffReadError(t *testing.T) {
+	// A read error while sniffing is reported, not taken for the end.
+	r := io.MultiReader(strings.NewReader("c x\n"), iotest.ErrReader(errors.New("device gone")))
+	if _, err := Read(r, "stdin", ReadOptions{}); err == nil || err.Error() != "stdin: device gone" {
+		t.Errorf("got %v", err)
+	}
+	gz := gzipBytes(t, "c x\np sp 3 2\na 1 2 4\na 2 3 5\n")
+	_, err := Read(bytes.NewReader(gz[:len(gz)-6]), "stdin", ReadOptions{})
+	if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.Contains(err.Error(), "stdin: bad gzip stream") {
+		t.Errorf("truncated gzip: got %v", err)
 	}
 }
 
@@ -559,6 +735,20 @@ func TestFormat(t *testing.T) {
 			t.Errorf("FormatFromName(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// withStdin runs f with os.Stdin reading the file at path.
+func withStdin(t *testing.T, path string, f func()) {
+	t.Helper()
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	old := os.Stdin
+	os.Stdin = file
+	defer func() { os.Stdin = old }()
+	f()
 }
 
 // bfs returns the hop distances from s (-1 when unreachable).
