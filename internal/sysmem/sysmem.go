@@ -1,36 +1,224 @@
 // Package sysmem tells how much memory the process may still allocate, so
 // that apsp refuses a size that cannot fit with a clear error instead of
-// being killed by the allocation.
+// being killed by the allocation, or swapping for minutes first.
 package sysmem
 
 import (
 	"bufio"
 	"bytes"
+	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
+	"strings"
 )
 
-// Available returns the smaller of MemAvailable in /proc/meminfo and the Go
-// memory limit (GOMEMLIMIT or debug.SetMemoryLimit), and whether either is
-// known.
+// Headroom is one bound on what the process may still allocate.
+type Headroom struct {
+	Bytes  uint64 // how many more bytes fit under this bound
+	Source string // what imposes it, for messages: "MemAvailable", "ulimit -v", ...
+	// Mapped is true when the bound charges memory as soon as it is
+	// allocated (address space: ulimit -v and -d, the Go memory limit)
+	// rather than page by page as it is first written (MemAvailable, a
+	// cgroup): a large slice allocated but not yet filled is already out
+	// of this headroom.
+	Mapped bool
+}
+
+// Available returns the smallest headroom Lowest finds, and whether any
+// bound is known.
 func Available() (uint64, bool) {
-	avail, ok := uint64(0), false
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		for sc.Scan() {
-			f := bytes.Fields(sc.Bytes())
-			if len(f) >= 2 && string(f[0]) == "MemAvailable:" {
-				if kb, err := strconv.ParseUint(string(f[1]), 10, 64); err == nil {
-					avail, ok = kb*1024, true
-				}
+	h, ok := Lowest()
+	return h.Bytes, ok
+}
+
+// Lowest returns the tightest of the bounds Bounds finds, and whether any is
+// known.
+func Lowest() (Headroom, bool) {
+	all := Bounds()
+	if len(all) == 0 {
+		return Headroom{}, false
+	}
+	low := all[0]
+	for _, h := range all[1:] {
+		if h.Bytes < low.Bytes {
+			low = h
+		}
+	}
+	return low, true
+}
+
+// Bounds returns every bound on further allocation that it can read:
+//
+//   - MemAvailable in /proc/meminfo (memory the kernel can hand out without
+//     swapping);
+//   - the Go memory limit (GOMEMLIMIT or debug.SetMemoryLimit) minus the
+//     memory the Go runtime holds in use (goMemory);
+//   - RLIMIT_AS (ulimit -v) minus the address space in use (VmSize), and
+//     RLIMIT_DATA (ulimit -d) minus the data segment in use (VmData):
+//     Linux counts anonymous mappings, so Go's heap, against both;
+//   - the cgroup memory limit minus its usage, for cgroup v2 (memory.max
+//     and memory.current, at the process's cgroup and every ancestor) and
+//     v1 (memory.limit_in_bytes and memory.usage_in_bytes). The usage
+//     leaves out inactive file pages, which the kernel reclaims before it
+//     kills anything for the limit.
+//
+// A bound already exceeded gives 0 bytes.
+func Bounds() []Headroom {
+	var out []Headroom
+	if kb, ok := fieldKB(readFile("/proc/meminfo"), "MemAvailable:"); ok {
+		out = append(out, Headroom{Bytes: kb * 1024, Source: "MemAvailable"})
+	}
+	if lim := debug.SetMemoryLimit(-1); lim > 0 && lim < math.MaxInt64 {
+		out = append(out, Headroom{Bytes: sub(uint64(lim), goMemory()), Source: "GOMEMLIMIT", Mapped: true})
+	}
+	out = append(out, rlimitBounds()...)
+	out = append(out, cgroupBounds("/proc/self/cgroup", "/sys/fs/cgroup")...)
+	return out
+}
+
+// goMemory returns the memory the Go runtime holds for use: what it has
+// mapped, less what it has returned to the system and the free heap, which
+// new allocations reuse (and which the scavenger returns to stay under the
+// memory limit).
+func goMemory() uint64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}
+	metrics.Read(s)
+	for _, x := range s {
+		if x.Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+	}
+	return sub(s[0].Value.Uint64(), s[1].Value.Uint64()+s[2].Value.Uint64())
+}
+
+// cgroupBounds reads the memory limits of the cgroups listed in the file
+// procCgroup (the format of /proc/self/cgroup), with the hierarchy mounted
+// at root.
+func cgroupBounds(procCgroup, root string) []Headroom {
+	var out []Headroom
+	for _, line := range strings.Split(string(readFile(procCgroup)), "\n") {
+		// hierarchy-ID:controllers:path
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		switch {
+		case f[0] == "0" && f[1] == "": // v2, alone or beside v1 ("unified")
+			v2 := root
+			if _, err := os.Stat(filepath.Join(root, "unified", "cgroup.procs")); err == nil {
+				v2 = filepath.Join(root, "unified")
+			}
+			out = append(out, cgroup2(v2, f[2])...)
+		case hasController(f[1], "memory"): // v1
+			if h, ok := cgroup1(filepath.Join(root, "memory"), f[2]); ok {
+				out = append(out, h)
 			}
 		}
 	}
-	if lim := debug.SetMemoryLimit(-1); lim > 0 && lim < 1<<62 {
-		if !ok || uint64(lim) < avail {
-			avail, ok = uint64(lim), true
+	return out
+}
+
+func hasController(list, name string) bool {
+	for _, c := range strings.Split(list, ",") {
+		if c == name {
+			return true
 		}
 	}
-	return avail, ok
+	return false
+}
+
+// cgroup2 returns the headroom of the v2 cgroup at path and of each of its
+// ancestors that sets memory.max. Inside a cgroup namespace the path may not
+// exist under root, which then is the process's own cgroup.
+func cgroup2(root, path string) []Headroom {
+	dir := filepath.Join(root, path)
+	if _, err := os.Stat(filepath.Join(dir, "memory.max")); err != nil {
+		dir = root
+	}
+	var out []Headroom
+	for {
+		lim, okLim := readUint(filepath.Join(dir, "memory.max"))
+		cur, okCur := readUint(filepath.Join(dir, "memory.current"))
+		if okLim && okCur {
+			inactive, _ := statField(filepath.Join(dir, "memory.stat"), "inactive_file")
+			out = append(out, Headroom{Bytes: sub(lim, sub(cur, inactive)), Source: "cgroup memory.max"})
+		}
+		if len(dir) <= len(root) || dir == filepath.Dir(dir) {
+			return out
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// cgroup1 returns the headroom of the v1 memory cgroup at path under root.
+// A limit of about 2^63 means none.
+func cgroup1(root, path string) (Headroom, bool) {
+	dir := filepath.Join(root, path)
+	if _, err := os.Stat(filepath.Join(dir, "memory.limit_in_bytes")); err != nil {
+		dir = root
+	}
+	lim, ok1 := readUint(filepath.Join(dir, "memory.limit_in_bytes"))
+	use, ok2 := readUint(filepath.Join(dir, "memory.usage_in_bytes"))
+	if !ok1 || !ok2 || lim >= 1<<62 {
+		return Headroom{}, false
+	}
+	inactive, ok := statField(filepath.Join(dir, "memory.stat"), "total_inactive_file")
+	if !ok {
+		inactive, _ = statField(filepath.Join(dir, "memory.stat"), "inactive_file")
+	}
+	return Headroom{Bytes: sub(lim, sub(use, inactive)), Source: "cgroup memory.limit_in_bytes"}, true
+}
+
+func readFile(name string) []byte {
+	b, _ := os.ReadFile(name)
+	return b
+}
+
+// readUint reads a file holding one number; "max" (no limit) reads as not
+// known.
+func readUint(name string) (uint64, bool) {
+	v, err := strconv.ParseUint(strings.TrimSpace(string(readFile(name))), 10, 64)
+	return v, err == nil
+}
+
+// statField returns the value of key in a memory.stat file.
+func statField(name, key string) (uint64, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(readFile(name)))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) == 2 && f[0] == key {
+			v, err := strconv.ParseUint(f[1], 10, 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+// fieldKB returns the value of a "Key:   123 kB" line of /proc/meminfo or
+// /proc/self/status.
+func fieldKB(b []byte, key string) (uint64, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		f := bytes.Fields(sc.Bytes())
+		if len(f) >= 2 && string(f[0]) == key {
+			v, err := strconv.ParseUint(string(f[1]), 10, 64)
+			return v, err == nil
+		}
+	}
+	return 0, false
+}
+
+// sub returns a-b, or 0 when b > a.
+func sub(a, b uint64) uint64 {
+	if b > a {
+		return 0
+	}
+	return a - b
 }
