@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
+
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // MaxVertices is the largest vertex count a Graph can hold (ids are int32).
 const MaxVertices = math.MaxInt32
 
-// ErrTooLarge is wrapped by errors about sizes that cannot be represented.
+// ErrTooLarge is wrapped by errors about sizes that cannot be represented or
+// do not fit in memory.
 var ErrTooLarge = errors.New("graph too large")
 
 // arc is 16 bytes: w holds an int64 weight, or a float64's bits once the
@@ -25,12 +29,18 @@ func (a arc) float() float64 { return math.Float64frombits(uint64(a.w)) }
 
 // Builder collects edges and builds a Graph. The zero value is not usable;
 // call NewBuilder.
+//
+// It refuses, with an error wrapping ErrTooLarge, a vertex count or an arc
+// that would make the graph, built, not fit in memory (see MemoryNeeded and
+// sysmem.Bounds): it checks when the vertex count passes what was last found
+// to fit and before the arc buffer grows.
 type Builder struct {
 	directed bool
 	n        int
 	arcs     []arc
 	kind     WeightKind
 	negLoop  int
+	fitN     int // vertices found to fit with the buffer's capacity; 0: check
 }
 
 // NewBuilder returns a builder for a directed or undirected graph.
@@ -46,16 +56,63 @@ func (b *Builder) SetVertices(n int) error {
 	if n > MaxVertices {
 		return fmt.Errorf("%d vertices: %w (at most %d)", n, ErrTooLarge, MaxVertices)
 	}
+	if n > b.fitN {
+		if err := b.reserve(n, cap(b.arcs)); err != nil {
+			return err
+		}
+	}
 	b.n = max(b.n, n)
 	return nil
 }
 
-// Grow reserves room for m more edges.
+// Grow reserves room for m more edges, unless that much would not fit in
+// memory now (the edges are then refused one by one as they come, if they
+// do not fit either).
 func (b *Builder) Grow(m int) {
 	if !b.directed {
 		m *= 2
 	}
-	b.arcs = slices.Grow(b.arcs, m)
+	if m <= 0 || len(b.arcs)+m <= cap(b.arcs) {
+		return
+	}
+	if b.reserve(b.n, len(b.arcs)+m) == nil {
+		b.arcs = slices.Grow(b.arcs, m)
+	}
+}
+
+// reserve checks that a graph of n vertices built from a buffer of c arcs
+// fits in memory: MemoryNeeded(n, c) must be within the budget, which
+// credits the present buffer as far as each bound has charged it (all of
+// it when mapping counts, the arcs written otherwise) when c is its
+// capacity. A buffer about to be outgrown is not credited: it is held while
+// its arcs are copied and, until the collector runs, after. On success
+// fitN becomes the vertex count the rest of the budget allows.
+func (b *Builder) reserve(n, c int) error {
+	var mapped, written uint64
+	if c == cap(b.arcs) {
+		mapped, written = uint64(cap(b.arcs))*BufferArcBytes, uint64(len(b.arcs))*BufferArcBytes
+	}
+	budget, held, h, ok := budget(mapped, written)
+	if !ok {
+		b.fitN = MaxVertices
+		return nil
+	}
+	weighted := b.kind != Unweighted
+	need := MemoryNeeded(n, c, weighted)
+	if need > budget {
+		return memoryError(n, c, weighted, need, budget, held, h)
+	}
+	b.fitN = int(min(uint64(n)+(budget-need)/VertexBytes, MaxVertices))
+	return nil
+}
+
+// weigh notes that the weights kind becomes k: the arcs then cost more, so
+// the next edge checks the memory again.
+func (b *Builder) weigh(k WeightKind) {
+	if b.kind == Unweighted && k != Unweighted {
+		b.fitN = 0
+	}
+	b.kind = k
 }
 
 func (b *Builder) check(u, v int) error {
@@ -65,7 +122,21 @@ func (b *Builder) check(u, v int) error {
 	if u >= MaxVertices || v >= MaxVertices {
 		return fmt.Errorf("vertex id %d: %w (ids must be below %d)", max(u, v), ErrTooLarge, MaxVertices)
 	}
-	b.n = max(b.n, u+1, v+1)
+	n := max(b.n, u+1, v+1)
+	if n > b.fitN {
+		if err := b.reserve(n, cap(b.arcs)); err != nil {
+			return err
+		}
+	}
+	if len(b.arcs)+2 > cap(b.arcs) {
+		// Grow as append would (by a quarter, at least 256), but check first.
+		c := cap(b.arcs) + cap(b.arcs)/4 + 256
+		if err := b.reserve(n, c); err != nil {
+			return err
+		}
+		b.arcs = slices.Grow(b.arcs, c-len(b.arcs))
+	}
+	b.n = n
 	return nil
 }
 
@@ -95,7 +166,7 @@ func (b *Builder) toFloat() {
 		}
 		b.arcs[i].w = int64(math.Float64bits(x))
 	}
-	b.kind = FloatWeights
+	b.weigh(FloatWeights)
 }
 
 func floatBits(x float64) int64 { return int64(math.Float64bits(x)) }
@@ -120,7 +191,7 @@ func (b *Builder) AddIntEdge(u, v int, w int64) error {
 	}
 	switch b.kind {
 	case Unweighted:
-		b.kind = IntWeights
+		b.weigh(IntWeights)
 	case FloatWeights:
 		b.add(u, v, floatBits(float64(w)), w < 0)
 		return nil
@@ -142,70 +213,181 @@ func (b *Builder) AddFloatEdge(u, v int, w float64) error {
 	return nil
 }
 
-// Build groups the arcs by tail with a counting sort, sorts each vertex's
-// arcs, deduplicates them (parallel arcs keep the smallest weight) and
-// returns the graph. The builder is empty afterwards.
+// Build groups the arcs by tail with a counting sort straight into the
+// graph's arrays, sorts each vertex's arcs, deduplicates them (parallel arcs
+// keep the smallest weight) and returns the graph. The builder is empty
+// afterwards.
+//
+// At the peak it holds the buffer, the offsets, and a head and a weight for
+// every buffered arc (MemoryNeeded counts them). When deduplication drops
+// more than an eighth of the arcs (an undirected edge listed both ways), it
+// copies the survivors into arrays of their size if they fit, so that the
+// graph does not keep the slack.
 func (b *Builder) Build() *Graph {
-	kind := b.kind
+	kind, n := b.kind, b.n
 	arcs := b.arcs
-	b.arcs = nil
-	g := &Graph{n: b.n, directed: b.directed, kind: kind, negLoop: b.negLoop}
-	g.offsets = make([]int, b.n+1)
+	b.arcs, b.fitN = nil, 0
+	g := &Graph{n: n, directed: b.directed, kind: kind, negLoop: b.negLoop}
+	off := make([]int, n+1)
 	for _, a := range arcs {
-		g.offsets[a.u+1]++
+		off[a.u+1]++
 	}
-	for u := 0; u < b.n; u++ {
-		g.offsets[u+1] += g.offsets[u]
+	for u := range n {
+		off[u+1] += off[u]
 	}
-	byTail := make([]arc, len(arcs))
-	fill := make([]int, b.n)
-	copy(fill, g.offsets[:b.n])
-	for _, a := range arcs {
-		byTail[fill[a.u]] = a
-		fill[a.u]++
-	}
-	arcs, fill = nil, nil
-	cmpArc := func(x, y arc) int {
-		if c := cmp.Compare(x.v, y.v); c != 0 {
-			return c
+	// Scatter with off[u] as u's cursor, which ends where u+1's arcs begin;
+	// then shift the offsets back by one vertex.
+	heads := make([]int32, len(arcs))
+	var iw []int64
+	var fw []float64
+	switch kind {
+	case Unweighted:
+		for _, a := range arcs {
+			heads[off[a.u]] = a.v
+			off[a.u]++
 		}
-		if kind == FloatWeights {
-			return cmp.Compare(x.float(), y.float())
+	case IntWeights:
+		iw = make([]int64, len(arcs))
+		for _, a := range arcs {
+			i := off[a.u]
+			heads[i], iw[i] = a.v, a.w
+			off[a.u] = i + 1
 		}
-		return cmp.Compare(x.w, y.w)
+	case FloatWeights:
+		fw = make([]float64, len(arcs))
+		for _, a := range arcs {
+			i := off[a.u]
+			heads[i], fw[i] = a.v, a.float()
+			off[a.u] = i + 1
+		}
 	}
-	// Sort and deduplicate each vertex's arcs in place, compacting as we go.
+	arcs = nil
+	copy(off[1:], off[:n])
+	off[0] = 0
+	// Sort and deduplicate each vertex's arcs, compacting as we go.
 	out := 0
-	for u := 0; u < b.n; u++ {
-		seg := byTail[g.offsets[u]:g.offsets[u+1]]
-		slices.SortFunc(seg, cmpArc)
-		g.offsets[u] = out
-		for i, a := range seg {
-			if i > 0 && a.v == seg[i-1].v {
-				continue
-			}
-			byTail[out] = a
-			out++
+	var ti []pair[int64]
+	var tf []pair[float64]
+	for u := range n {
+		lo, hi := off[u], off[u+1]
+		off[u] = out
+		switch kind {
+		case Unweighted:
+			out = uniqueHeads(heads, lo, hi, out)
+		case IntWeights:
+			out, ti = uniquePairs(heads, iw, lo, hi, out, ti)
+		case FloatWeights:
+			out, tf = uniquePairs(heads, fw, lo, hi, out, tf)
 		}
 	}
-	g.offsets[b.n] = out
-	g.heads = make([]int32, out)
+	off[n] = out
+	shrink := out < len(heads)-len(heads)/8 && fits(uint64(out)*uint64(HeadBytes+WeightBytes))
+	g.offsets, g.heads = off, trim(heads, out, shrink)
 	switch kind {
 	case IntWeights:
-		g.intW = make([]int64, out)
+		g.intW = trim(iw, out, shrink)
 	case FloatWeights:
-		g.floatW = make([]float64, out)
-	}
-	for i, a := range byTail[:out] {
-		g.heads[i] = a.v
-		switch kind {
-		case IntWeights:
-			g.intW[i] = a.w
-		case FloatWeights:
-			g.floatW[i] = a.float()
-		}
+		g.floatW = trim(fw, out, shrink)
 	}
 	return g
+}
+
+// fits reports whether bytes more can be allocated now (or the headroom is
+// unknown); small sizes are not worth the look.
+func fits(bytes uint64) bool {
+	if bytes < 1<<20 {
+		return true
+	}
+	avail, ok := sysmem.Available()
+	return !ok || bytes <= usable(avail)
+}
+
+// trim returns s[:n], copied into an array of that size when shrink.
+func trim[T any](s []T, n int, shrink bool) []T {
+	if shrink {
+		c := make([]T, n)
+		copy(c, s)
+		return c
+	}
+	return s[:n:n]
+}
+
+// uniqueHeads sorts heads[lo:hi], moves its distinct values to heads[out:]
+// (out <= lo) and returns the new end.
+func uniqueHeads(heads []int32, lo, hi, out int) int {
+	seg := heads[lo:hi]
+	slices.Sort(seg)
+	start := out
+	for _, v := range seg {
+		if out > start && heads[out-1] == v {
+			continue
+		}
+		heads[out] = v
+		out++
+	}
+	return out
+}
+
+// pair is an arc of one tail while its vertex's arcs are sorted.
+type pair[W int64 | float64] struct {
+	v int32
+	w W
+}
+
+// maxScratch bounds the pairs uniquePairs copies out to sort; a vertex of
+// larger degree is sorted in place, more slowly, so that the scratch cannot
+// grow with the graph.
+const maxScratch = 1 << 12
+
+// uniquePairs sorts the arcs heads[lo:hi] with weights ws[lo:hi] by head
+// and then weight, moves the first (lightest) arc of each head to out
+// (out <= lo) and returns the new end, and the scratch for the next call.
+func uniquePairs[W int64 | float64](heads []int32, ws []W, lo, hi, out int, tmp []pair[W]) (int, []pair[W]) {
+	if hi-lo <= maxScratch {
+		tmp = tmp[:0]
+		for i := lo; i < hi; i++ {
+			tmp = append(tmp, pair[W]{heads[i], ws[i]})
+		}
+		slices.SortFunc(tmp, func(x, y pair[W]) int {
+			if c := cmp.Compare(x.v, y.v); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.w, y.w)
+		})
+		for i, p := range tmp {
+			if i > 0 && p.v == tmp[i-1].v {
+				continue
+			}
+			heads[out], ws[out] = p.v, p.w
+			out++
+		}
+		return out, tmp
+	}
+	sort.Sort(pairs[W]{heads[lo:hi], ws[lo:hi]})
+	start := out
+	for i := lo; i < hi; i++ {
+		if out > start && heads[out-1] == heads[i] {
+			continue
+		}
+		heads[out], ws[out] = heads[i], ws[i]
+		out++
+	}
+	return out, tmp
+}
+
+// pairs sorts parallel heads and weights in place by head, then weight.
+type pairs[W int64 | float64] struct {
+	h []int32
+	w []W
+}
+
+func (p pairs[W]) Len() int { return len(p.h) }
+func (p pairs[W]) Less(i, j int) bool {
+	return p.h[i] < p.h[j] || (p.h[i] == p.h[j] && cmp.Less(p.w[i], p.w[j]))
+}
+func (p pairs[W]) Swap(i, j int) {
+	p.h[i], p.h[j] = p.h[j], p.h[i]
+	p.w[i], p.w[j] = p.w[j], p.w[i]
 }
 
 // Unweighted returns a copy of g in which every arc has length 1.

@@ -1,5 +1,7 @@
 package graph
 
+import "math"
+
 // WeakComponents returns the number of connected components when arc
 // directions are ignored.
 func (g *Graph) WeakComponents() int {
@@ -29,24 +31,30 @@ func (g *Graph) WeakComponents() int {
 
 // StrongComponents returns the number of strongly connected components (for
 // an undirected graph, the connected components). It uses an iterative
-// Tarjan's algorithm, so deep graphs cannot overflow the stack.
+// Tarjan's algorithm, so deep graphs cannot overflow the stack, with 20
+// bytes a vertex (see VertexBytes): index and low, the vertex stack and the
+// call stack of (vertex, arc position) frames, the stacks allocated at their
+// largest up front so that they never grow by copying. A vertex whose
+// component is known gets index done, which also says it left the stack.
 func (g *Graph) StrongComponents() int {
 	if !g.directed {
 		return g.WeakComponents()
 	}
-	const unvisited = -1
+	const (
+		unvisited = -1
+		done      = math.MaxInt32 // above every index, so min ignores it
+	)
 	index := make([]int32, g.n)
 	low := make([]int32, g.n)
-	onStack := make([]bool, g.n)
 	for i := range index {
 		index[i] = unvisited
 	}
-	var stack []int32
+	stack := make([]int32, 0, g.n)
 	type frame struct {
 		v    int32
-		edge int
+		edge int32 // a vertex has fewer than n < 2^31 arcs after deduplication
 	}
-	var call []frame
+	call := make([]frame, 0, g.n)
 	var counter int32
 	count := 0
 	for root := 0; root < g.n; root++ {
@@ -57,23 +65,20 @@ func (g *Graph) StrongComponents() int {
 		index[root], low[root] = counter, counter
 		counter++
 		stack = append(stack, int32(root))
-		onStack[root] = true
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			nbrs := g.Neighbors(int(f.v))
-			if f.edge < len(nbrs) {
+			if int(f.edge) < len(nbrs) {
 				w := nbrs[f.edge]
 				f.edge++
-				switch {
-				case index[w] == unvisited:
+				if index[w] == unvisited {
 					index[w], low[w] = counter, counter
 					counter++
 					stack = append(stack, w)
-					onStack[w] = true
 					call = append(call, frame{v: w})
-				case onStack[w]:
-					low[f.v] = min(low[f.v], index[w])
+					continue
 				}
+				low[f.v] = min(low[f.v], index[w]) // no change once w is done
 				continue
 			}
 			v := f.v
@@ -87,7 +92,7 @@ func (g *Graph) StrongComponents() int {
 				for {
 					w := stack[len(stack)-1]
 					stack = stack[:len(stack)-1]
-					onStack[w] = false
+					index[w] = done
 					if w == v {
 						break
 					}

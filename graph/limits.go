@@ -3,30 +3,154 @@ package graph
 import (
 	"fmt"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/apsp/apsp/internal/sysmem"
 )
 
-// vertexLimit returns the most vertices a graph read now may have. Build
-// allocates an offsets slice of n+1 ints before anything else, so a header
-// that claims a huge n could exhaust memory with a tiny file. Beyond the hard
-// cap MaxVertices, when a memory limit is set (GOMEMLIMIT or
-// debug.SetMemoryLimit) or the system's available memory is known, the
-// offsets may take at most half of it.
+// The memory a graph costs, counted from the allocations of Builder.Build,
+// Graph, WeakComponents and StrongComponents, is what reading it and
+// running `apsp info` on it need at the peak. Commands that do more (the
+// all-pairs engines, the diameter bounds) check their own working memory
+// before they allocate it, once the graph is read.
+const (
+	// VertexBytes is the budget of one vertex:
+	//
+	//	 8  Graph.offsets: one int per vertex (Build uses it as its own
+	//	    cursor, with no second array)
+	//	 4  WeakComponents: a union-find parent (int32), counted as still
+	//	    held while StrongComponents runs
+	//	20  StrongComponents: Tarjan's index and low (int32 each), its
+	//	    stack of vertices (int32) and its depth-first call stack (a
+	//	    vertex and an arc position, int32 each), all allocated at
+	//	    their largest, n, up front
+	VertexBytes = 8 + 4 + 20
+
+	// BufferArcBytes is the Builder's buffer: tail and head (int32 each)
+	// and the weight bits (int64) of every arc added, duplicates and both
+	// directions of an undirected edge included.
+	BufferArcBytes = 16
+
+	// HeadBytes and WeightBytes are the Graph's own per arc: the head
+	// (int32) and, unless the graph is unweighted, the weight (int64 or
+	// float64). Build allocates them for every buffered arc while the
+	// buffer is still held, so the peak of reading is BufferArcBytes plus
+	// these per buffered arc: 28 bytes (20 unweighted).
+	HeadBytes   = 4
+	WeightBytes = 8
+)
+
+// BufferArcBytes must be the size of arc.
+var (
+	_ [BufferArcBytes - unsafe.Sizeof(arc{})]struct{}
+	_ [unsafe.Sizeof(arc{}) - BufferArcBytes]struct{}
+)
+
+// arcBytes is the peak cost of one buffered arc: the buffer entry and the
+// CSR slot Build fills from it.
+func arcBytes(weighted bool) uint64 {
+	if weighted {
+		return BufferArcBytes + HeadBytes + WeightBytes
+	}
+	return BufferArcBytes + HeadBytes
+}
+
+// MemoryNeeded returns the peak bytes of building a graph of n vertices
+// from arcs buffered arcs (an undirected edge is two) and finding its
+// components: n·VertexBytes plus 28 bytes an arc, 20 when unweighted.
+func MemoryNeeded(n, arcs int, weighted bool) uint64 {
+	return uint64(max(n, 0))*VertexBytes + uint64(max(arcs, 0))*arcBytes(weighted)
+}
+
+// usable is the part of a headroom that a graph may take: 15/16 of it,
+// leaving the rest for the Go runtime's own structures and the garbage of
+// the reader.
+func usable(avail uint64) uint64 { return avail - avail/16 }
+
+// budget returns the bytes a graph may take in all: the least over the
+// bounds of sysmem.Bounds of usable(headroom) plus held, what the graph
+// holds already and the bound has charged (mapped bytes for an
+// address-space bound, written ones for the others), and the bound that
+// sets it. ok is false when no bound is known.
+func budget(mapped, written uint64) (b, held uint64, h sysmem.Headroom, ok bool) {
+	for _, x := range sysmem.Bounds() {
+		hx := written
+		if x.Mapped {
+			hx = mapped
+		}
+		if v := usable(x.Bytes) + hx; !ok || v < b {
+			b, held, h, ok = v, hx, x, true
+		}
+	}
+	return b, held, h, ok
+}
+
+// vertexLimit returns the most vertices a graph read now may have: at most
+// MaxVertices, and when the headroom for allocation is known (see
+// sysmem.Bounds), as many as fit in usable(headroom) at VertexBytes each.
+// Build allocates the offsets before anything else, so a header or an id
+// that claims a huge n would otherwise exhaust memory with a tiny file; the
+// Builder checks the arcs (and n again) as they come.
 func vertexLimit() int {
 	maxN := MaxVertices
 	if avail, ok := sysmem.Available(); ok {
-		const intSize = strconv.IntSize / 8
-		n := min(avail/2/intSize, uint64(maxN)+1) - 1
-		maxN = int(max(0, n))
+		maxN = int(min(usable(avail)/VertexBytes, uint64(maxN)))
 	}
 	return maxN
 }
 
-// tooLarge describes a vertex count or id beyond maxN.
+// tooLarge describes a vertex count or id beyond maxN; what is "N vertices"
+// or "vertex id N" (the id as written, perhaps clipped). Below MaxVertices
+// the limit is memory, and the error names the bytes needed and available.
 func tooLarge(what string, maxN int) error {
 	if maxN == MaxVertices {
 		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, maxN)
 	}
-	return fmt.Errorf("%s: %w (at most %d vertices fit in half the available memory)", what, ErrTooLarge, maxN)
+	h, _ := sysmem.Lowest()
+	// "N vertices", or "vertex id V": at least V vertices (V+1 when ids
+	// start at 0).
+	f := strings.Fields(what)
+	num := f[0]
+	if strings.HasPrefix(what, "vertex id ") {
+		num = f[len(f)-1]
+	}
+	n, err := strconv.ParseUint(num, 10, 63)
+	if err != nil {
+		return fmt.Errorf("%s: %w: at most %d vertices fit in %s (%d bytes a vertex)",
+			what, ErrTooLarge, maxN, availability(h), VertexBytes)
+	}
+	return fmt.Errorf("%s: %w: %d vertices need %s (%d bytes a vertex) but only %s: at most %d vertices fit",
+		what, ErrTooLarge, n, fmtBytes(n*VertexBytes), VertexBytes, availability(h), maxN)
+}
+
+// availability says how much a graph may use of the headroom h.
+func availability(h sysmem.Headroom) string {
+	return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s)", fmtBytes(usable(h.Bytes)), fmtBytes(h.Bytes), h.Source)
+}
+
+// memoryError refuses n vertices with a buffer of c arcs that need more
+// than budget, of which held is the buffer already held and the rest comes
+// from the headroom h.
+func memoryError(n, c int, weighted bool, need, budget, held uint64, h sysmem.Headroom) error {
+	avail := availability(h)
+	if held > 0 {
+		avail = fmt.Sprintf("%s fits: %s held by the buffer and %s", fmtBytes(budget), fmtBytes(held), avail)
+	}
+	return fmt.Errorf("%d vertices and a buffer of %d arcs: %w: they need %s (%d bytes a vertex, %d an arc) but only %s",
+		n, c, ErrTooLarge, fmtBytes(need), VertexBytes, arcBytes(weighted), avail)
+}
+
+// fmtBytes prints b in binary units: "512 B", "1.5 GiB".
+func fmtBytes(b uint64) string {
+	const unit = 1024
+	if b < unit {
+		return fmt.Sprintf("%d B", b)
+	}
+	div, exp := uint64(unit), 0
+	for n := b / unit; n >= unit; n /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
 }

@@ -1,0 +1,321 @@
+package graph
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+)
+
+// underLimit runs f with the Go memory limit set to limit, after a
+// collection: the headroom counts garbage not yet collected as in use.
+func underLimit(t *testing.T, limit int64, f func()) {
+	t.Helper()
+	runtime.GC()
+	old := debug.SetMemoryLimit(limit)
+	defer debug.SetMemoryLimit(old)
+	f()
+}
+
+// heapSys returns the bytes of heap the runtime has obtained.
+func heapSys() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapSys
+}
+
+// TestReadRefusesHugeVertexCounts is issue 8, item 6, in process: a
+// 15-byte file naming vertex 10^9 (or 1.5·10^9, below the old stated
+// limit) is refused at once with the figures, before anything is allocated.
+func TestReadRefusesHugeVertexCounts(t *testing.T) {
+	dir := t.TempDir()
+	underLimit(t, 1<<30, func() {
+		for _, tc := range []struct{ name, text string }{
+			{"e9.txt", "0 1000000000\n"},
+			{"e9x1.5.txt", "0 1500000000\n"},
+			{"e9.gr", "p sp 1000000000 1\na 1 2 3\n"},
+			{"e9.mtx", "%%MatrixMarket matrix coordinate pattern general\n1000000000 1000000000 1\n1 2\n"},
+		} {
+			path := filepath.Join(dir, tc.name)
+			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := heapSys()
+			start := time.Now()
+			_, err := ReadFile(path, ReadOptions{})
+			elapsed := time.Since(start)
+			if !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("%s: got %v, want ErrTooLarge", tc.name, err)
+			}
+			for _, want := range []string{"vertices need", "GiB (32 bytes a vertex) but only", "headroom under GOMEMLIMIT", "vertices fit"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: %q lacks %q", tc.name, err, want)
+				}
+			}
+			if elapsed > time.Second {
+				t.Errorf("%s: refused after %v", tc.name, elapsed)
+			}
+			if grown := heapSys() - before; grown > 64<<20 {
+				t.Errorf("%s: the heap grew by %d bytes before the refusal", tc.name, grown)
+			}
+		}
+	})
+}
+
+// TestVertexLimitBudget checks the stated limit against the budget and
+// the budget against the allocations: under a memory limit L at most
+// (15/16 of the headroom)/VertexBytes vertices are accepted, and a directed
+// graph of about that many, read and split into components, stays within L.
+func TestVertexLimitBudget(t *testing.T) {
+	const limit = 256 << 20
+	runtime.GC()
+	before := heapSys()
+	underLimit(t, limit, func() {
+		got := vertexLimit()
+		if hi := limit / 16 * 15 / VertexBytes; got > hi || got < hi*9/10 {
+			t.Errorf("vertexLimit() = %d under 256 MiB, want a little under %d", got, hi)
+		}
+		n := got - 1<<16 // leave room for the test's own garbage
+		g, err := Read(strings.NewReader("0 1\n"), "in", ReadOptions{Vertices: n, Directed: true})
+		if err != nil {
+			t.Fatalf("%d vertices under 256 MiB: %v", n, err)
+		}
+		if s, w := g.StrongComponents(), g.WeakComponents(); s != n || w != n-1 {
+			t.Errorf("%d vertices, one arc: %d strong and %d weak components", n, s, w)
+		}
+		if _, err := Read(strings.NewReader("0 1\n"), "in", ReadOptions{Vertices: 2 * got}); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%d vertices under 256 MiB: %v", 2*got, err)
+		}
+	})
+	if grown := heapSys() - before; grown > limit {
+		t.Errorf("the heap grew by %d bytes under a limit of %d", grown, limit)
+	}
+}
+
+// TestBuilderRefuses checks the Builder's own guard, which library users
+// get without the reader: a huge vertex id or count, and arcs beyond the
+// budget, are refused with ErrTooLarge before the heap gets near the limit.
+func TestBuilderRefuses(t *testing.T) {
+	const limit = 256 << 20
+	underLimit(t, limit, func() {
+		b := NewBuilder(false)
+		if err := b.AddEdge(0, 1_000_000_000); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("AddEdge(0, 1e9): %v", err)
+		}
+		if err := b.SetVertices(1_000_000_000); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("SetVertices(1e9): %v", err)
+		}
+		b = NewBuilder(false)
+		var err error
+		i := 0
+		for ; i < 100_000_000; i++ {
+			if err = b.AddIntEdge(i, i+1, int64(i)); err != nil {
+				break
+			}
+		}
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "28 an arc") {
+			t.Fatalf("after %d edges: %v", i, err)
+		}
+		// Each edge is two arcs of 28 bytes and up to two vertices of 32.
+		if need := MemoryNeeded(i+1, 2*i, true); need > limit {
+			t.Errorf("accepted %d edges, which need %d bytes, under a limit of %d", i, need, limit)
+		}
+		if i < limit/2/(2*28+32) {
+			t.Errorf("refused at %d edges, fewer than half the budget allows: %v", i, err)
+		}
+		g := b.Build() // what was accepted still builds within the limit
+		if g.N() != i+1 || g.Edges() != i {
+			t.Errorf("built %d vertices %d edges, want %d %d", g.N(), g.Edges(), i+1, i)
+		}
+	})
+}
+
+// TestMemoryNeeded pins the budget: 10^8 vertices with few edges need
+// 3.2 GB; 10^7 weighted arcs 280 MB, unweighted 200 MB.
+func TestMemoryNeeded(t *testing.T) {
+	for _, tc := range []struct {
+		n, arcs  int
+		weighted bool
+		want     uint64
+	}{
+		{100_000_000, 0, true, 3_200_000_000},
+		{0, 10_000_000, true, 280_000_000},
+		{0, 10_000_000, false, 200_000_000},
+		{1_000_000_000, 2, false, 32_000_000_040},
+	} {
+		if got := MemoryNeeded(tc.n, tc.arcs, tc.weighted); got != tc.want {
+			t.Errorf("MemoryNeeded(%d, %d, %v) = %d, want %d", tc.n, tc.arcs, tc.weighted, got, tc.want)
+		}
+	}
+}
+
+// TestSmallGraphsUnderTightLimit: a normal graph is not refused by a limit
+// that it fits in.
+func TestSmallGraphsUnderTightLimit(t *testing.T) {
+	underLimit(t, 64<<20, func() {
+		g, err := ReadFile("../testdata/karate.txt", ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.N() != 34 || g.Edges() != 78 {
+			t.Errorf("karate: %d vertices %d edges", g.N(), g.Edges())
+		}
+	})
+}
+
+// refGraph builds what Build must return: per tail, the heads in order,
+// each with its lightest weight.
+func refGraph(n int, directed bool, edges [][3]float64) map[int]map[int32]float64 {
+	out := map[int]map[int32]float64{}
+	add := func(u, v int, w float64) {
+		if u == v {
+			return
+		}
+		if out[u] == nil {
+			out[u] = map[int32]float64{}
+		}
+		if old, ok := out[u][int32(v)]; !ok || w < old {
+			out[u][int32(v)] = w
+		}
+	}
+	for _, e := range edges {
+		add(int(e[0]), int(e[1]), e[2])
+		if !directed {
+			add(int(e[1]), int(e[0]), e[2])
+		}
+	}
+	return out
+}
+
+func TestBuildMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 60 {
+		n := 1 + rng.IntN(50)
+		if trial%10 == 9 {
+			n = 3 * maxScratch // a hub of degree above maxScratch: sorted in place
+		}
+		directed := trial%2 == 0
+		kind := WeightKind(trial % 3)
+		m := rng.IntN(4 * n)
+		var edges [][3]float64
+		b := NewBuilder(directed)
+		for e := range m + n {
+			u, v := rng.IntN(n), rng.IntN(n)
+			if e >= m { // the hub, with duplicates
+				u, v = 0, rng.IntN(n)
+			}
+			var w float64
+			var err error
+			switch kind {
+			case Unweighted:
+				w, err = 1, b.AddEdge(u, v)
+			case IntWeights:
+				wi := int64(rng.IntN(7)) - 2
+				w, err = float64(wi), b.AddIntEdge(u, v, wi)
+			case FloatWeights:
+				w = math.Round(rng.Float64()*8-2) / 4
+				err = b.AddFloatEdge(u, v, w)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			edges = append(edges, [3]float64{float64(u), float64(v), w})
+		}
+		g := b.Build()
+		ref := refGraph(n, directed, edges)
+		arcs := 0
+		for u := range g.N() {
+			hs := g.Neighbors(u)
+			arcs += len(hs)
+			if len(hs) != len(ref[u]) {
+				t.Fatalf("trial %d: vertex %d has %d arcs, want %d", trial, u, len(hs), len(ref[u]))
+			}
+			for i, v := range hs {
+				if i > 0 && hs[i-1] >= v {
+					t.Fatalf("trial %d: heads of %d not increasing: %v", trial, u, hs)
+				}
+				want, ok := ref[u][v]
+				if !ok || g.ArcFloat(u, i) != want {
+					t.Fatalf("trial %d: arc %d→%d has length %v, want %v (present %v)", trial, u, v, g.ArcFloat(u, i), want, ok)
+				}
+			}
+		}
+		if arcs != g.Arcs() || g.Kind() != kind {
+			t.Fatalf("trial %d: Arcs() = %d, counted %d; kind %v want %v", trial, g.Arcs(), arcs, g.Kind(), kind)
+		}
+	}
+}
+
+// TestStrongComponentsReference compares Tarjan with mutual reachability
+// on small random digraphs.
+func TestStrongComponentsReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		n := 1 + rng.IntN(30)
+		b := NewBuilder(true)
+		if err := b.SetVertices(n); err != nil {
+			t.Fatal(err)
+		}
+		for range rng.IntN(3 * n) {
+			if err := b.AddEdge(rng.IntN(n), rng.IntN(n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g := b.Build()
+		reach := make([][]bool, n)
+		for s := range n {
+			reach[s] = make([]bool, n)
+			reach[s][s] = true
+			stack := []int{s}
+			for len(stack) > 0 {
+				u := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				for _, v := range g.Neighbors(u) {
+					if !reach[s][v] {
+						reach[s][v] = true
+						stack = append(stack, int(v))
+					}
+				}
+			}
+		}
+		want := 0
+		for v := range n {
+			first := true // v is the smallest vertex of its component
+			for u := range v {
+				if reach[u][v] && reach[v][u] {
+					first = false
+				}
+			}
+			if first {
+				want++
+			}
+		}
+		if got := g.StrongComponents(); got != want {
+			t.Fatalf("trial %d: %d strong components, want %d", trial, got, want)
+		}
+	}
+}
+
+// TestBuildShrinksDuplicates: an undirected edge list that gives every edge
+// both ways leaves a graph whose arrays have the size of its arcs.
+func TestBuildShrinksDuplicates(t *testing.T) {
+	b := NewBuilder(false)
+	for i := range 1000 {
+		if err := b.AddIntEdge(i, i+1, 5); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.AddIntEdge(i+1, i, 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := b.Build()
+	if g.Arcs() != 2000 || cap(g.heads) != 2000 || cap(g.intW) != 2000 {
+		t.Errorf("arcs %d, capacities %d and %d, want 2000", g.Arcs(), cap(g.heads), cap(g.intW))
+	}
+}
