@@ -2,9 +2,11 @@ package apsp
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/reduce"
 	"github.com/apsp/apsp/internal/sysmem"
 )
 
@@ -51,4 +53,139 @@ func fmtBytes(b uint64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
+}
+
+// Working memory of the CPU engines besides the graph and the distance
+// matrix, counted from their allocations (n vertices, m arcs, t threads):
+//
+//   - bitbfs (internal/bfs/bitbfs.go): the transpose of a directed graph,
+//     8n + 20m at its peak (offsets; Builder buffer 16m and heads 4m); the
+//     kernels' CSR copy 8n + 4m; per batch worker visited, cur and next
+//     (3·8·W bytes a vertex, W ≤ 8 words), curList, nextList and cnts
+//     (12n), and acc (16n) for a summary or buf (64·W n) for the matrix.
+//     A worker's scratch is 220n (summary) or 716n (matrix) at W = 8; on
+//     large graphs there is one worker, on small ones several within a
+//     16 MiB cache budget, which bitWorkers bounds.
+//   - bfs (internal/bfs/bfs.go): dist and queue, 8n per thread.
+//   - dijkstra (internal/dijkstra): the packed layout, 8n + 8m (int32
+//     lengths) or 8n + 16m; per thread dist (≤ 8n), order (4n) and the
+//     queue's entries (8 or 16 bytes; counted once per vertex, 16n).
+//   - johnson: dijkstra's plus the potentials, 21n (h, hops, parent,
+//     inQueue, queue), or the negative-cycle check before them, 17n.
+//   - a summary (Rows): the rows, and the eccentricities, centre and
+//     periphery the statistics derive from them: rowVertexBytes.
+//   - bounds (internal/bounds): boundsWork.
+const (
+	bitWorkerSummary = 3*8*8 + 12 + 16
+	bitWorkerMatrix  = 3*8*8 + 12 + 64*8
+	bitCacheBudget   = 16 << 20
+	perThreadBFS     = 8
+	perThreadSearch  = 8 + 4 + 16
+	potentialBytes   = 21
+	rowVertexBytes   = uint64(unsafe.Sizeof(reduce.Row{})) + uint64(unsafe.Sizeof(Length{})) + 2*8
+)
+
+// workBytes returns what engine name allocates besides the graph and the
+// distance matrix to summarise every source (dense false) or to fill the
+// matrix (dense true).
+func workBytes(name string, g *graph.Graph, threads int, dense bool) uint64 {
+	n, m, t := uint64(g.N()), uint64(g.Arcs()), uint64(cpu.Threads(threads))
+	if name == "bfs" && dense {
+		name = "bitbfs" // bfs.Matrix runs the batched search
+	}
+	var need uint64
+	if !dense {
+		need = n * rowVertexBytes
+	}
+	switch name {
+	case "bitbfs":
+		need += 8*n + 4*m
+		if g.Directed() {
+			need += 8*n + 20*m
+		}
+		per := uint64(bitWorkerSummary)
+		if dense {
+			per = bitWorkerMatrix
+		}
+		// defaultConfig runs several workers only while their visited,
+		// cur and next (192n at W = 8) fit the cache budget together.
+		need += max(per*n, bitCacheBudget/(3*8*8)*per)
+	case "bfs":
+		need += t * perThreadBFS * n
+	case "dijkstra", "johnson":
+		arc := uint64(16)
+		if plan, err := cpu.PlanLanes(g); err == nil && plan.Lanes == cpu.Int32 {
+			arc = 8
+		}
+		need += 8*n + arc*m + t*perThreadSearch*n
+		if name == "johnson" {
+			need += potentialBytes * n
+		}
+	}
+	return need
+}
+
+// checkWork refuses to run engine e on p when its working memory (and, when
+// dense, the distance matrix and any successor matrix) would not fit in
+// what is available now, the graph being already held.
+func checkWork(e Engine, p *Problem, dense bool) error {
+	g := p.Graph
+	need := workBytes(e.Name(), g, p.Threads, dense)
+	lanes := cpu.Int32
+	if dense {
+		if plan, err := cpu.PlanLanes(g); err == nil && e.Name() != "bfs" && e.Name() != "bitbfs" {
+			lanes = plan.Lanes
+		}
+		cells, err := cpu.MatrixBytes(g.N(), lanes)
+		if err != nil {
+			return err
+		}
+		need += cells
+		if p.Paths {
+			succ, err := cpu.MatrixBytes(g.N(), cpu.Int32)
+			if err != nil {
+				return err
+			}
+			need += succ
+		}
+	}
+	h, ok := sysmem.Lowest()
+	if !ok || need <= h.Bytes {
+		return nil
+	}
+	what := "summaries of every source"
+	if dense {
+		what = "the distance matrix and working memory"
+	}
+	return fmt.Errorf("%s: %s of %d vertices and %d arcs need %s but only %s is available (%s): %w",
+		e.Name(), what, g.N(), g.Arcs(), fmtBytes(need), fmtBytes(h.Bytes), h.Source, graph.ErrTooLarge)
+}
+
+// boundsWork returns what bounds.Diameter allocates besides the graph,
+// counted from internal/bounds: for a directed graph 137 bytes a vertex and
+// 8 an arc (forward and backward scratch 16n; the renumbered arcs and their
+// transpose 16n + 8m, and its fill 8n; Tarjan's comp, members, index, low
+// 16n and its stacks, growing by append, up to 2.25·(4 + 16)n = 45n; the
+// six bounds arrays 24n; component starts, their fill and pivots 12n);
+// for an undirected one 46 bytes a vertex and 4 an arc (dist, order and
+// inv 12n; the renumbered arcs 8n + 4m; lo and hi 8n; the components, up
+// to one a vertex, appended 8-byte records, 18n).
+func boundsWork(g *graph.Graph) uint64 {
+	n, m := uint64(g.N()), uint64(g.Arcs())
+	if g.Directed() {
+		return 137*n + 8*m
+	}
+	return 46*n + 4*m
+}
+
+// checkBounds refuses the bounds method on g when its working memory would
+// not fit in what is available now.
+func checkBounds(g *graph.Graph) error {
+	need := boundsWork(g)
+	h, ok := sysmem.Lowest()
+	if !ok || need <= h.Bytes {
+		return nil
+	}
+	return fmt.Errorf("bounds: %d vertices and %d arcs need %s but only %s is available (%s): %w",
+		g.N(), g.Arcs(), fmtBytes(need), fmtBytes(h.Bytes), h.Source, graph.ErrTooLarge)
 }

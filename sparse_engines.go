@@ -35,6 +35,9 @@ func (bfsEngine) Supports(p *Problem) error {
 }
 
 func (e bfsEngine) summary(ctx context.Context, p *Problem) (*bfs.Summary, error) {
+	if err := checkWork(e, p, false); err != nil {
+		return nil, err
+	}
 	if e.bitParallel {
 		return bfs.BitRows(ctx, p.Graph, p.Threads, p.Progress)
 	}
@@ -61,7 +64,7 @@ func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 func (e bfsEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
 	start := time.Now()
 	n := p.Graph.N()
-	if err := checkMemory(n, n, cpu.Int32, p.Paths); err != nil {
+	if err := checkWork(e, p, true); err != nil {
 		return nil, err
 	}
 	data, err := bfs.Matrix(ctx, p.Graph, p.Threads, p.Progress)
@@ -100,6 +103,9 @@ func (e dijkstraEngine) Supports(p *Problem) error {
 }
 
 func (e dijkstraEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
+	if err := checkWork(e, p, false); err != nil {
+		return nil, "", err
+	}
 	var rows []reduce.Row
 	var err error
 	if e.johnson {
@@ -113,6 +119,9 @@ func (e dijkstraEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, str
 func (e dijkstraEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
 	plan, err := cpu.PlanLanes(p.Graph)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkWork(e, p, true); err != nil {
 		return nil, err
 	}
 	n := p.Graph.N()

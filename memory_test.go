@@ -1,0 +1,183 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+)
+
+// TestCLIRefusesHugeGraphsUnderUlimit is issue 8, item 6, end to end: apsp
+// info on a 15-byte file naming vertex 10^9 (and 1.5·10^9, which the old
+// message said would fit) ran for 81 s and took 15.6 GB. Under ulimit -v
+// 4000000 (3.8 GiB, of which the Go runtime maps about 1.2 GB at start-up)
+// it must fail at once with exit status 1 and the figures, and a normal
+// graph must still read.
+func TestCLIRefusesHugeGraphsUnderUlimit(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("ulimit -v and VmSize are Linux's")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "apsp")
+	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "./cmd/apsp")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/apsp: %v\n%s", err, out)
+	}
+	run := func(file string) (code int, out string, elapsed time.Duration) {
+		cmd := exec.Command("sh", "-c", `ulimit -v 4000000 && exec "$0" info "$1"`, bin, file)
+		start := time.Now()
+		b, err := cmd.CombinedOutput()
+		elapsed = time.Since(start)
+		var exit *exec.ExitError
+		switch {
+		case errors.As(err, &exit):
+			code = exit.ExitCode()
+		case err != nil:
+			t.Fatalf("%s: %v", file, err)
+		}
+		return code, string(b), elapsed
+	}
+	for _, id := range []string{"1000000000", "1500000000"} {
+		file := filepath.Join(dir, id+".txt")
+		if err := os.WriteFile(file, []byte("0 "+id+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, elapsed := run(file)
+		t.Logf("vertex %s: exit %d after %v: %s", id, code, elapsed.Round(time.Millisecond), strings.TrimSpace(out))
+		if code != 1 {
+			t.Errorf("vertex %s: exit status %d, want 1", id, code)
+		}
+		for _, want := range []string{graph.ErrTooLarge.Error(), id + " vertices need", "GiB (32 bytes a vertex) but only", "the headroom under ulimit -v", "vertices fit"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("vertex %s: output lacks %q", id, want)
+			}
+		}
+		if elapsed > 5*time.Second {
+			t.Errorf("vertex %s: refused after %v", id, elapsed)
+		}
+	}
+	code, out, _ := run("testdata/karate.txt")
+	if code != 0 || !strings.Contains(out, "vertices    34") {
+		t.Errorf("karate under ulimit -v: exit %d\n%s", code, out)
+	}
+}
+
+// inUse returns the memory the Go runtime holds in use, as sysmem counts
+// it against the Go memory limit.
+func inUse() int64 {
+	runtime.GC()
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
+}
+
+// pathGraph returns the path 0-1-...-(n-1).
+func pathGraph(t *testing.T, n int, directed, weighted bool) *graph.Graph {
+	t.Helper()
+	b := graph.NewBuilder(directed)
+	for i := range n - 1 {
+		var err error
+		if weighted {
+			err = b.AddIntEdge(i, i+1, 3)
+		} else {
+			err = b.AddEdge(i, i+1)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+// TestEnginesCheckTheirWorkingMemory: each engine refuses, before it
+// allocates, a graph whose working memory (workBytes) does not fit in the
+// headroom, with the figures and ErrTooLarge; with room it runs.
+func TestEnginesCheckTheirWorkingMemory(t *testing.T) {
+	ctx := context.Background()
+	unweighted := pathGraph(t, 200_000, false, false)
+	weighted := pathGraph(t, 200_000, true, true)
+	for _, tc := range []struct {
+		algo  string
+		g     *graph.Graph
+		dense bool
+	}{
+		{"bitbfs", unweighted, false},
+		{"bfs", unweighted, false},
+		{"dijkstra", weighted, false},
+		{"johnson", weighted, false},
+		{"dijkstra", weighted, true},
+		{"bitbfs", unweighted, true},
+	} {
+		need := workBytes(tc.algo, tc.g, 0, tc.dense)
+		old := debug.SetMemoryLimit(inUse() + int64(need)/2)
+		start := time.Now()
+		var err error
+		if tc.dense {
+			_, err = AllPairs(ctx, tc.g, Options{Algorithm: tc.algo})
+		} else {
+			_, err = ComputeStats(ctx, tc.g, Options{Algorithm: tc.algo})
+		}
+		debug.SetMemoryLimit(old)
+		if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "need") || !strings.Contains(err.Error(), "(GOMEMLIMIT)") {
+			t.Errorf("%s (dense %v) in half its working memory: %v", tc.algo, tc.dense, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: refused after %v", tc.algo, d)
+		}
+	}
+	karate, err := graph.ReadFile("testdata/karate.txt", graph.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := debug.SetMemoryLimit(inUse() + 32<<20)
+	defer debug.SetMemoryLimit(old)
+	for _, algo := range []string{"bitbfs", "bfs", "dijkstra", "johnson"} {
+		if _, err := ComputeStats(ctx, karate, Options{Algorithm: algo}); err != nil {
+			t.Errorf("%s on karate with 32 MiB: %v", algo, err)
+		}
+	}
+}
+
+// TestWorkBytes pins the per-vertex and per-arc figures.
+func TestWorkBytes(t *testing.T) {
+	g := pathGraph(t, 1_000_001, true, false) // 10^6 arcs
+	n, m := uint64(g.N()), uint64(g.Arcs())
+	if rowVertexBytes != 56+24+16 {
+		t.Errorf("rowVertexBytes = %d, want 96", rowVertexBytes)
+	}
+	// bitbfs on a directed graph: rows, csr copy, transpose, one worker.
+	if got, want := workBytes("bitbfs", g, 1, false), 96*n+(8*n+4*m)+(8*n+20*m)+220*n; got != want {
+		t.Errorf("bitbfs: %d, want %d", got, want)
+	}
+	if got, want := workBytes("bfs", g, 4, false), 96*n+4*8*n; got != want {
+		t.Errorf("bfs: %d, want %d", got, want)
+	}
+	if got, want := workBytes("bfs", g, 4, true), (8*n+4*m)+(8*n+20*m)+716*n; got != want {
+		t.Errorf("bfs matrix: %d, want %d", got, want)
+	}
+	if got, want := workBytes("dijkstra", g, 2, false), 96*n+8*n+8*m+2*28*n; got != want {
+		t.Errorf("dijkstra: %d, want %d", got, want)
+	}
+	if got, want := boundsWork(g), 137*n+8*m; got != want {
+		t.Errorf("bounds: %d, want %d", got, want)
+	}
+	old := debug.SetMemoryLimit(inUse() + int64(boundsWork(g))/2)
+	err := checkBounds(g)
+	debug.SetMemoryLimit(old)
+	if !errors.Is(err, graph.ErrTooLarge) {
+		t.Errorf("checkBounds in half its need: %v", err)
+	}
+}
