@@ -116,6 +116,10 @@ func FuzzReadEdgeList(f *testing.F) {
 		"0 1 -0x0.0p9\n", "0 1 .0e-999\n",
 		"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n", "0 1\n% %%matrixmarket\n",
 		"# c\np sp 2 1\na 1 2 3\n", "0 1 1\na 1 2 3\n", "c x\n0 1\n", "p max 2 1\n",
+		"# vertices: 3\n", "# vertices: 1\n# directed: true\n", "# directed: true\n0 1\n1 2\n",
+		"# directed: false\n0 1\n", "# directed: true\n# directed: false\n", "0 1\n# vertices: 9\n# directed: true\n",
+		"# vertices: 99999999999\n", "# vertices: many\n#vertices: 4\n# Directed: true\n",
+		"# apsp edge list\n# vertices: 4\n# edges: 1\n# directed: true\n# weights: float\n2 0 0.5\n",
 	} {
 		f.Add([]byte(s), false, false, false)
 		f.Add([]byte(s), true, true, true)
@@ -135,14 +139,20 @@ func FuzzReadEdgeList(f *testing.F) {
 				t.Fatalf("got error %v, want one on line %d", err, wantLine)
 			case wantLine == 0 && err != nil:
 				t.Fatalf("got error %v, want none", err)
-			case wantLine == 0 && (dump(g) != dump(want) || g.N() != want.N() || g.Kind() != want.Kind()):
-				t.Fatalf("got N=%d %v %q, want N=%d %v %q", g.N(), g.Kind(), dump(g), want.N(), want.Kind(), dump(want))
+			case wantLine == 0 && (dump(g) != dump(want) || g.N() != want.N() || g.Kind() != want.Kind() ||
+				g.Directed() != want.Directed()):
+				t.Fatalf("got N=%d %v directed=%v %q, want N=%d %v directed=%v %q", g.N(), g.Kind(), g.Directed(), dump(g),
+					want.N(), want.Kind(), want.Directed(), dump(want))
 			}
 		}
 		if err != nil {
 			return
 		}
-		checkGraph(t, g, directed)
+		// A "# directed:" header decides; only "true" may override the option.
+		if !g.Directed() && directed {
+			t.Fatalf("read undirected although Directed was set")
+		}
+		checkGraph(t, g, g.Directed())
 		if unweighted && g.Weighted() {
 			t.Fatalf("Unweighted read gave kind %v", g.Kind())
 		}
@@ -156,7 +166,14 @@ var intLiteral = regexp.MustCompile(`^[+-]?[0-9]+$`)
 // graph, or the number of the first bad line and whether the line was
 // refused for a size limit.
 func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit bool) {
-	b := NewBuilder(opt.Directed)
+	type edge struct {
+		line, u, v int
+		kind       WeightKind
+		i          int64
+		f          float64
+	}
+	var edges []edge
+	directed, dirLine, headerN := opt.Directed, 0, 0
 	data = strings.TrimPrefix(data, "\xef\xbb\xbf")
 	lines := strings.SplitAfter(data, "\n")
 	firstFields := 0
@@ -171,6 +188,24 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 			return nil, i + 1, false
 		}
 		if fs[0][0] == '#' || fs[0][0] == '%' {
+			// Header lines come before the first edge.
+			if len(edges) > 0 || len(fs) != 3 || fs[0] != "#" {
+				continue
+			}
+			switch {
+			case fs[1] == "vertices:" && digits.MatchString(fs[2]):
+				n, err := strconv.ParseUint(fs[2], 10, 63)
+				if err != nil || n > uint64(vertexLimit()) {
+					return nil, i + 1, true
+				}
+				headerN = max(headerN, int(n))
+			case fs[1] == "directed:" && (fs[2] == "true" || fs[2] == "false"):
+				d := fs[2] == "true"
+				if dirLine > 0 && d != directed || !d && opt.Directed {
+					return nil, i + 1, false
+				}
+				directed, dirLine = d, i+1
+			}
 			continue
 		}
 		if len(fs) < 2 || len(fs) > 3 {
@@ -181,38 +216,34 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 		} else if len(fs) != firstFields && !opt.Unweighted {
 			return nil, i + 1, false
 		}
-		var ids [2]int
-		for k := range ids {
-			id, err := strconv.ParseUint(fs[k], 10, 63)
-			if err != nil && !errors.Is(err, strconv.ErrRange) || (opt.OneBased && id == 0) {
+		e := edge{line: i + 1}
+		for k, id := range []*int{&e.u, &e.v} {
+			x, err := strconv.ParseUint(fs[k], 10, 63)
+			if err != nil && !errors.Is(err, strconv.ErrRange) || (opt.OneBased && x == 0) {
 				return nil, i + 1, false
 			}
 			if opt.OneBased {
-				id--
+				x--
 			}
-			if err != nil || id >= uint64(vertexLimit()) {
+			if err != nil || x >= uint64(vertexLimit()) {
 				return nil, i + 1, true
 			}
-			ids[k] = int(id)
+			*id = int(x)
 		}
-		var err error
 		switch {
 		case len(fs) == 2 || opt.Unweighted:
-			err = b.AddEdge(ids[0], ids[1])
-		default:
-			if intLiteral.MatchString(fs[2]) {
-				w, ierr := strconv.ParseInt(fs[2], 10, 64)
-				if ierr != nil {
-					return nil, i + 1, false
-				}
-				err = b.AddIntEdge(ids[0], ids[1], w)
-				break
+		case intLiteral.MatchString(fs[2]):
+			w, err := strconv.ParseInt(fs[2], 10, 64)
+			if err != nil {
+				return nil, i + 1, false
 			}
+			e.kind, e.i = IntWeights, w
+		default:
 			if strings.Contains(fs[2], "_") {
 				return nil, i + 1, false
 			}
-			f, ferr := strconv.ParseFloat(fs[2], 64)
-			if ferr != nil && !errors.Is(ferr, strconv.ErrRange) {
+			f, err := strconv.ParseFloat(fs[2], 64)
+			if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0) || math.IsNaN(f) {
 				return nil, i + 1, false
 			}
 			if f == 0 {
@@ -221,14 +252,32 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 				}
 				f = 0 // -0 is +0
 			}
-			err = b.AddFloatEdge(ids[0], ids[1], f) // refuses NaN and infinities
+			e.kind, e.f = FloatWeights, f
+		}
+		edges = append(edges, e)
+	}
+	b := NewBuilder(directed)
+	if err := b.SetVertices(headerN); err != nil {
+		return nil, 1, errors.Is(err, ErrTooLarge)
+	}
+	for _, e := range edges {
+		var err error
+		switch e.kind {
+		case Unweighted:
+			err = b.AddEdge(e.u, e.v)
+		case IntWeights:
+			err = b.AddIntEdge(e.u, e.v, e.i)
+		case FloatWeights:
+			err = b.AddFloatEdge(e.u, e.v, e.f)
 		}
 		if err != nil {
-			return nil, i + 1, errors.Is(err, ErrTooLarge)
+			return nil, e.line, errors.Is(err, ErrTooLarge)
 		}
 	}
 	return b.Build(), 0, false
 }
+
+var digits = regexp.MustCompile(`^[0-9]+$`)
 
 // refNonzero reports whether a float literal has a nonzero digit before its
 // exponent.

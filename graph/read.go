@@ -16,10 +16,10 @@ import (
 // ReadOptions controls how a graph file is read.
 type ReadOptions struct {
 	Format     Format // FormatAuto: from the file name (FormatFromName)
-	Directed   bool   // edge lists only: arcs are one-way (default undirected)
+	Directed   bool   // edge lists only: arcs are one-way (default undirected), unless the header says (see Read)
 	OneBased   bool   // edge lists only: ids start at 1
 	Unweighted bool   // ignore weights: every edge has length 1
-	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1)
+	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1, or the header's count)
 }
 
 // ParseError is a malformed input at a known line.
@@ -66,6 +66,15 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // another format: a "%%MatrixMarket" banner or a DIMACS line "p sp ..." or
 // "a u v w" is a *ParseError that says which format the file looks like and
 // how to name it.
+//
+// An edge list's header, the comment lines before its first edge, is read
+// for two lines that WriteEdgeList writes, each exactly as shown but for
+// blanks: "# vertices: N" gives the graph at least N vertices (the largest
+// of N, Vertices and what the ids need), and "# directed: true" or
+// "# directed: false" decides directedness whatever Directed says, as a
+// Matrix Market banner does; "false" with Directed set is refused as a
+// contradiction. Other comments are ignored. An empty or comment-only input
+// is a graph of 0 vertices, or of N with "# vertices: N".
 //
 // Options Directed, OneBased and Vertices apply to edge lists only: Matrix
 // Market files say themselves whether they are symmetric, and DIMACS files

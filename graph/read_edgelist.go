@@ -7,6 +7,10 @@ import "fmt"
 // weight or none has, so that a truncated column is caught rather than read
 // as length 1; with opt.Unweighted the third column is ignored and may come
 // and go. A line of another format (see foreignLine) is refused.
+//
+// The header, the lines before the first edge, may hold the lines that
+// WriteEdgeList writes so that its files read back the same (see
+// headerLine): "# vertices: N" and "# directed: true|false".
 func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 	if opt.Vertices < 0 {
 		return nil, fmt.Errorf("%s: negative vertex count %d", lr.name, opt.Vertices)
@@ -14,11 +18,10 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 	if opt.Vertices > maxN {
 		return nil, fmt.Errorf("%s: %w", lr.name, tooLarge(fmt.Sprintf("%d vertices", opt.Vertices), maxN))
 	}
-	b := NewBuilder(opt.Directed)
-	if err := b.SetVertices(opt.Vertices); err != nil {
-		return nil, fmt.Errorf("%s: %w", lr.name, err)
-	}
-	b.Grow(lr.edgeHint())
+	h := edgeListHeader{directed: opt.Directed}
+	var b *Builder // made at the first edge, once the header is read
+	// Before any line: the Peek may move the buffered lines.
+	hint := lr.edgeHint()
 	var f fields
 	firstLine := 0 // the first edge line, which sets whether edges are weighted
 	firstWeighted := false
@@ -38,8 +41,18 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			if err := lr.foreignLine(&f, nf); err != nil {
 				return nil, err
 			}
+			if c == '#' && b == nil {
+				if err := lr.headerLine(&h, &f, nf, opt, maxN); err != nil {
+					return nil, err
+				}
+			}
 			if c == '#' || c == '%' {
 				continue
+			}
+		}
+		if b == nil {
+			if b, err = lr.edgeListBuilder(h, opt, hint); err != nil {
+				return nil, err
 			}
 		}
 		if nf < 2 || nf > 3 {
@@ -74,7 +87,79 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			return nil, err
 		}
 	}
+	if b == nil { // no edges: the header and the options give the graph
+		var err error
+		if b, err = lr.edgeListBuilder(h, opt, 0); err != nil {
+			return nil, err
+		}
+	}
 	return b.Build(), nil
+}
+
+// edgeListHeader is what the header lines of an edge list say.
+type edgeListHeader struct {
+	vertices int  // the largest "# vertices: N", or 0
+	directed bool // from "# directed: ...", else ReadOptions.Directed
+	dirLine  int  // the line of "# directed: ...", or 0
+}
+
+// headerLine reads a comment line of an edge list's header into h. Two
+// lines, of exactly three fields each, mean something:
+//
+//   - "# vertices: N", N decimal digits: the graph has at least N vertices
+//     (the largest of all such lines, of ReadOptions.Vertices and of what
+//     the ids need). N above the vertex limit wraps ErrTooLarge.
+//   - "# directed: true" or "# directed: false": the file says whether the
+//     graph is directed, and that decides, as a Matrix Market banner does,
+//     whatever ReadOptions.Directed says. The one contradiction that can be
+//     seen, "false" while ReadOptions.Directed asks for a directed graph, is
+//     refused, as are two such lines that disagree.
+//
+// Any other comment line, "# Vertices: 3" or "# vertices: many" included, is
+// only a comment.
+func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadOptions, maxN int) error {
+	if nf != 3 || string(f[0]) != "#" {
+		return nil
+	}
+	switch string(f[1]) {
+	case "vertices:":
+		n, ok, overflow := parseUint(f[2])
+		switch {
+		case !ok:
+			return nil
+		case overflow || n > int64(maxN):
+			return lr.wrap(lr.line, tooLarge(clip(f[2])+" vertices", maxN))
+		}
+		h.vertices = max(h.vertices, int(n))
+	case "directed:":
+		var d bool
+		switch string(f[2]) {
+		case "true":
+			d = true
+		case "false":
+		default:
+			return nil
+		}
+		switch {
+		case h.dirLine > 0 && d != h.directed:
+			return lr.errorf(lr.line, "header says directed: %t, but line %d says directed: %t", d, h.dirLine, h.directed)
+		case !d && opt.Directed:
+			return lr.errorf(lr.line, "header says the graph is undirected, but it is read as directed (--directed); drop one or the other")
+		}
+		h.directed, h.dirLine = d, lr.line
+	}
+	return nil
+}
+
+// edgeListBuilder returns a Builder for the graph h and opt describe, with
+// room for hint edges.
+func (lr *lineReader) edgeListBuilder(h edgeListHeader, opt ReadOptions, hint int) (*Builder, error) {
+	b := NewBuilder(h.directed)
+	if err := b.SetVertices(max(opt.Vertices, h.vertices)); err != nil {
+		return nil, fmt.Errorf("%s: %w", lr.name, err)
+	}
+	b.Grow(hint)
+	return b, nil
 }
 
 // foreignLine refuses a line of an edge list that belongs to another format,

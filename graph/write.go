@@ -17,13 +17,20 @@ import (
 // The Graph keeps only the vertex of a negative self-loop, not its length,
 // so such a loop is written with length -1: enough for a reader to record
 // the negative cycle again.
+//
+// Two things do not come back, as the formats cannot say them: a DIMACS
+// file is directed and weighted (see WriteDIMACS), and a graph with no arcs
+// and no negative self-loop reads back unweighted whatever its weight kind,
+// as no weight shows the kind.
 
-// WriteEdgeList writes g as an edge list: comment lines "# key: value"
-// (vertices, edges, directed, weights), then one line "u v" (unweighted) or
-// "u v w" per edge with 0-based ids. An undirected edge is written once, as
-// "u v" with u < v. Edge lists do not record isolated vertices whose ids are
-// above every id used; when there are some, a comment says how many vertices
-// to ask the reader for (ReadOptions.Vertices, --vertices on the command line).
+// WriteEdgeList writes g as an edge list: a header of comment lines
+// "# key: value" (vertices, edges, directed, weights), then one line "u v"
+// (unweighted) or "u v w" per edge with 0-based ids. An undirected edge is
+// written once, as "u v" with u < v. The reader takes the vertex count and
+// directedness from the header ("# vertices: N", "# directed: true|false";
+// see Read), so that isolated vertices above every id used, a graph of one
+// vertex and a directed graph all read back the same with no options; the
+// edges and weights lines are for people.
 func WriteEdgeList(w io.Writer, g *Graph) error {
 	ew := newGraphWriter(w, g)
 	lines := ew.lines()
@@ -36,15 +43,6 @@ func WriteEdgeList(w io.Writer, g *Graph) error {
 	ew.str("\n# weights: ")
 	ew.str(g.Kind().String())
 	ew.str("\n")
-	if top := lastUsedVertex(g); top+1 < g.N() {
-		ew.str("# vertices ")
-		ew.int(int64(g.N()))
-		ew.str(": ids ")
-		ew.int(int64(top + 1))
-		ew.str(" and above have no edges; read with --vertices ")
-		ew.int(int64(g.N()))
-		ew.str("\n")
-	}
 	ew.arcs(func(u, v int, weight []byte) {
 		if !g.directed && v < u {
 			return // the edge is written from its smaller end
@@ -112,7 +110,9 @@ func WriteMatrixMarket(w io.Writer, g *Graph) error {
 // WriteDIMACS writes g in the DIMACS shortest-path format: a "c" comment,
 // the problem line "p sp N M" and M arc lines "a u v w" with 1-based ids.
 // DIMACS graphs are directed, so an undirected edge becomes two arcs, and an
-// unweighted graph is written with every weight 1.
+// unweighted graph is written with every weight 1: the file reads back as a
+// directed graph with integer weights (for an unweighted graph), which has
+// the same arcs, lengths and distances.
 func WriteDIMACS(w io.Writer, g *Graph) error {
 	ew := newGraphWriter(w, g)
 	ew.str("c written by apsp: ")
@@ -162,22 +162,6 @@ func appendFloatWeight(dst []byte, x float64) []byte {
 		dst = append(dst, ".0"...)
 	}
 	return dst
-}
-
-// lastUsedVertex returns the largest vertex id with an arc or a negative
-// self-loop, or -1 when there is none.
-func lastUsedVertex(g *Graph) int {
-	top := g.negLoop
-	for u := g.n - 1; u > top; u-- {
-		if g.Degree(u) > 0 {
-			top = u // an arc leaves the largest vertex that has any
-			break
-		}
-	}
-	for _, v := range g.heads {
-		top = max(top, int(v))
-	}
-	return top
 }
 
 // graphWriter formats a graph through a bufio.Writer; the first write error

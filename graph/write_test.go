@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -102,7 +101,13 @@ func wrAsDIMACS(t *testing.T, g *Graph) *Graph {
 		t.Fatal(err)
 	}
 	if v, ok := g.NegativeSelfLoop(); ok {
-		if err := b.AddIntEdge(v, v, -1); err != nil {
+		var err error
+		if g.Kind() == FloatWeights {
+			err = b.AddFloatEdge(v, v, -1)
+		} else {
+			err = b.AddIntEdge(v, v, -1)
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -161,10 +166,26 @@ func wrCases(t *testing.T) []wrCase {
 			}
 		}
 	}
-	cs = append(cs, wrCase{"float/extremes", wrBuild(t, true, FloatWeights, 4, []wrEdge{
-		{0, 1, math.MaxFloat64}, {1, 2, math.SmallestNonzeroFloat64}, {2, 3, -0.1},
-		{3, 0, 1e21}, {0, 2, math.Nextafter(0.3, 1)}, {2, 0, math.Copysign(0, -1)}, {1, 0, 5},
-	})})
+	for _, directed := range []bool{false, true} {
+		name := "undirected"
+		if directed {
+			name = "directed"
+		}
+		cs = append(cs,
+			wrCase{"float/extremes/" + name, wrBuild(t, directed, FloatWeights, 6, []wrEdge{
+				{0, 1, math.MaxFloat64}, {1, 2, math.SmallestNonzeroFloat64}, {2, 3, -0.1},
+				{3, 0, 1e21}, {0, 2, math.Nextafter(0.3, 1)}, {2, 4, math.Copysign(0, -1)}, {1, 4, 5},
+				{4, 0, 1 << 62}, {3, 1, -(1 << 62)}, {1, 3, -math.MaxFloat64}, {0, 4, 2.2250738585072014e-308},
+				{2, 0, math.Nextafter(1, 2)}, {3, 4, 1e-300}, {4, 3, 0},
+			})},
+			wrCase{"one-vertex/" + name, wrBuild(t, directed, Unweighted, 1, nil)},
+			wrCase{"one-vertex-negative-loop/" + name, wrBuild(t, directed, IntWeights, 1, []wrEdge{{0, 0, -3}})},
+			wrCase{"float-negative-loop-only/" + name, wrBuild(t, directed, FloatWeights, 3, []wrEdge{{2, 2, -0.5}})},
+			wrCase{"int/big/" + name, wrBuild(t, directed, IntWeights, 4, []wrEdge{
+				{0, 1, 1 << 62}, {1, 2, -(1 << 62)}, {2, 3, 0}, {3, 0, -1},
+			})},
+		)
+	}
 	cs = append(cs, wrCase{"int/extremes", wrBuild(t, true, IntWeights, 3, nil)})
 	b := NewBuilder(true)
 	for _, e := range []struct {
@@ -196,16 +217,19 @@ func TestWriteRoundTrip(t *testing.T) {
 				if err := wr.write(&buf, c.g); err != nil {
 					t.Fatal(err)
 				}
-				opt := ReadOptions{Format: wr.format, Directed: c.g.Directed(), Vertices: c.g.N()}
-				got, err := Read(bytes.NewReader(buf.Bytes()), "test", opt)
-				if err != nil {
-					t.Fatalf("%v\n%s", err, buf.String())
-				}
 				want := wrPlusZero(c.g)
 				if wr.format == FormatDIMACS {
 					want = wrAsDIMACS(t, want)
 				}
-				wrSameGraph(t, got, want)
+				// No options: the file says it all, whether the format is
+				// named or sniffed (stdin).
+				for _, opt := range []ReadOptions{{Format: wr.format}, {}} {
+					got, err := Read(bytes.NewReader(buf.Bytes()), "stdin", opt)
+					if err != nil {
+						t.Fatalf("%v\n%s", err, buf.String())
+					}
+					wrSameGraph(t, got, want)
+				}
 			})
 		}
 	}
@@ -222,7 +246,6 @@ func TestWriteEdgeListText(t *testing.T) {
 # edges: 2
 # directed: false
 # weights: integer
-# vertices 6: ids 3 and above have no edges; read with --vertices 6
 0 2 5
 1 2 -3
 `
@@ -309,14 +332,20 @@ func TestWriteErrors(t *testing.T) {
 	}
 }
 
-func TestWriteEdgeListNoTailNote(t *testing.T) {
-	g := wrBuild(t, true, Unweighted, 3, []wrEdge{{2, 0, 0}})
-	var buf bytes.Buffer
-	if err := WriteEdgeList(&buf, g); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(buf.String(), "--vertices") {
-		t.Errorf("no isolated tail, yet the header asks for --vertices:\n%s", buf.String())
+func TestWriteEdgeListHeaderReadsBack(t *testing.T) {
+	// What the header says comes back without options: the isolated vertices
+	// 3..5 and directedness.
+	for _, directed := range []bool{false, true} {
+		g := wrBuild(t, directed, Unweighted, 6, []wrEdge{{2, 0, 0}})
+		var buf bytes.Buffer
+		if err := WriteEdgeList(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Read(&buf, "g.txt", ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrSameGraph(t, got, g)
 	}
 }
 
