@@ -80,6 +80,8 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // Market files say themselves whether they are symmetric, and DIMACS files
 // are directed and 1-based. With Unweighted, weight columns must still be
 // present where the format requires them but their contents are ignored.
+// In every format a zero weight, "-0.0" included, is +0, and a float weight
+// with a nonzero digit that underflows to 0 in float64 (1e-400) is refused.
 //
 // A malformed line gives a *ParseError naming the line; a vertex count or id
 // beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
