@@ -30,7 +30,7 @@ func checkMemory(n, stride int, lanes cpu.LaneKind, paths bool) error {
 // checkBytes refuses a computation that needs more host memory than is
 // available.
 func checkBytes(n int, need uint64, lanes cpu.LaneKind, paths bool) error {
-	avail, ok := sysmem.Available()
+	_, avail, ok := sysmem.LowestFor(3) // the matrix, successors, a copy
 	if ok && need > avail {
 		what := "distance matrix"
 		if paths {
@@ -125,6 +125,12 @@ func workBytes(name string, g *graph.Graph, threads int, dense bool) uint64 {
 	return need
 }
 
+// engineAllocs bounds the large allocations of an engine run on threads
+// threads, each of which may cost sysmem.Headroom.PerAllocation more than
+// its size: bitbfs makes 14 (transpose 3, CSR copy 2, a worker's 7, rows,
+// eccentricities), the others a few shared and 3 per thread.
+func engineAllocs(threads int) int { return 16 + 3*cpu.Threads(threads) }
+
 // checkWork refuses to run engine e on p when its working memory (and, when
 // dense, the distance matrix and any successor matrix) would not fit in
 // what is available now, the graph being already held.
@@ -149,8 +155,8 @@ func checkWork(e Engine, p *Problem, dense bool) error {
 			need += succ
 		}
 	}
-	h, ok := sysmem.Lowest()
-	if !ok || need <= h.Bytes {
+	h, avail, ok := sysmem.LowestFor(engineAllocs(p.Threads))
+	if !ok || need <= avail {
 		return nil
 	}
 	what := "summaries of every source"
@@ -158,7 +164,7 @@ func checkWork(e Engine, p *Problem, dense bool) error {
 		what = "the distance matrix and working memory"
 	}
 	return fmt.Errorf("%s: %s of %d vertices and %d arcs need %s but only %s is available (%s): %w",
-		e.Name(), what, g.N(), g.Arcs(), fmtBytes(need), fmtBytes(h.Bytes), h.Source, graph.ErrTooLarge)
+		e.Name(), what, g.N(), g.Arcs(), fmtBytes(need), fmtBytes(avail), h.Source, graph.ErrTooLarge)
 }
 
 // boundsWork returns what bounds.Diameter allocates besides the graph,
@@ -182,10 +188,10 @@ func boundsWork(g *graph.Graph) uint64 {
 // not fit in what is available now.
 func checkBounds(g *graph.Graph) error {
 	need := boundsWork(g)
-	h, ok := sysmem.Lowest()
-	if !ok || need <= h.Bytes {
+	h, avail, ok := sysmem.LowestFor(16)
+	if !ok || need <= avail {
 		return nil
 	}
 	return fmt.Errorf("bounds: %d vertices and %d arcs need %s but only %s is available (%s): %w",
-		g.N(), g.Arcs(), fmtBytes(need), fmtBytes(h.Bytes), h.Source, graph.ErrTooLarge)
+		g.N(), g.Arcs(), fmtBytes(need), fmtBytes(avail), h.Source, graph.ErrTooLarge)
 }

@@ -7,8 +7,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-
-	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // MaxVertices is the largest vertex count a Graph can hold (ids are int32).
@@ -89,10 +87,12 @@ func (b *Builder) Grow(m int) {
 // fitN becomes the vertex count the rest of the budget allows.
 func (b *Builder) reserve(n, c int) error {
 	var mapped, written uint64
+	k := largeAllocs + 1 // the buffer, which is new
 	if c == cap(b.arcs) {
 		mapped, written = uint64(cap(b.arcs))*BufferArcBytes, uint64(len(b.arcs))*BufferArcBytes
+		k--
 	}
-	budget, held, h, ok := budget(mapped, written)
+	budget, held, h, ok := budget(mapped, written, k)
 	if !ok {
 		b.fitN = MaxVertices
 		return nil
@@ -281,7 +281,8 @@ func (b *Builder) Build() *Graph {
 		}
 	}
 	off[n] = out
-	shrink := out < len(heads)-len(heads)/8 && fits(uint64(out)*uint64(HeadBytes+WeightBytes))
+	// The copies must fit beside the component passes still to come.
+	shrink := out < len(heads)-len(heads)/8 && fits(uint64(out)*(HeadBytes+WeightBytes)+uint64(n)*(VertexBytes-8))
 	g.offsets, g.heads = off, trim(heads, out, shrink)
 	switch kind {
 	case IntWeights:
@@ -292,14 +293,15 @@ func (b *Builder) Build() *Graph {
 	return g
 }
 
-// fits reports whether bytes more can be allocated now (or the headroom is
-// unknown); small sizes are not worth the look.
+// fits reports whether bytes more can be allocated now in two allocations,
+// with the component passes' still to come (or the headroom is unknown);
+// small sizes are not worth the look.
 func fits(bytes uint64) bool {
 	if bytes < 1<<20 {
 		return true
 	}
-	avail, ok := sysmem.Available()
-	return !ok || bytes <= usable(avail)
+	b, _, _, ok := budget(0, 0, 4)
+	return !ok || bytes <= b
 }
 
 // trim returns s[:n], copied into an array of that size when shrink.

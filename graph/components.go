@@ -31,11 +31,11 @@ func (g *Graph) WeakComponents() int {
 
 // StrongComponents returns the number of strongly connected components (for
 // an undirected graph, the connected components). It uses an iterative
-// Tarjan's algorithm, so deep graphs cannot overflow the stack, with 20
-// bytes a vertex (see VertexBytes): index and low, the vertex stack and the
-// call stack of (vertex, arc position) frames, the stacks allocated at their
-// largest up front so that they never grow by copying. A vertex whose
-// component is known gets index done, which also says it left the stack.
+// Tarjan's algorithm, so deep graphs cannot overflow the stack, in 20 bytes
+// a vertex (see VertexBytes) allocated at once: index and low, the vertex
+// stack, and the call stack of (vertex, next arc) pairs, the stacks at their
+// largest so that they never grow by copying. A vertex whose component is
+// known gets index done, which also says it left the stack.
 func (g *Graph) StrongComponents() int {
 	if !g.directed {
 		return g.WeakComponents()
@@ -44,47 +44,46 @@ func (g *Graph) StrongComponents() int {
 		unvisited = -1
 		done      = math.MaxInt32 // above every index, so min ignores it
 	)
-	index := make([]int32, g.n)
-	low := make([]int32, g.n)
+	n := g.n
+	slab := make([]int32, 5*n)
+	index, low := slab[:n:n], slab[n:2*n:2*n]
 	for i := range index {
 		index[i] = unvisited
 	}
-	stack := make([]int32, 0, g.n)
-	type frame struct {
-		v    int32
-		edge int32 // a vertex has fewer than n < 2^31 arcs after deduplication
-	}
-	call := make([]frame, 0, g.n)
+	stack := slab[2*n : 2*n : 3*n]
+	// Frames are pairs: a vertex and the position of its next arc, which
+	// fits int32 as a vertex has fewer than n arcs after deduplication.
+	call := slab[3*n : 3*n : 5*n]
 	var counter int32
 	count := 0
-	for root := 0; root < g.n; root++ {
+	for root := range int32(n) {
 		if index[root] != unvisited {
 			continue
 		}
-		call = append(call, frame{v: int32(root)})
+		call = append(call, root, 0)
 		index[root], low[root] = counter, counter
 		counter++
-		stack = append(stack, int32(root))
+		stack = append(stack, root)
 		for len(call) > 0 {
-			f := &call[len(call)-1]
-			nbrs := g.Neighbors(int(f.v))
-			if int(f.edge) < len(nbrs) {
-				w := nbrs[f.edge]
-				f.edge++
+			top := len(call) - 2
+			v, edge := call[top], call[top+1]
+			nbrs := g.Neighbors(int(v))
+			if int(edge) < len(nbrs) {
+				w := nbrs[edge]
+				call[top+1]++
 				if index[w] == unvisited {
 					index[w], low[w] = counter, counter
 					counter++
 					stack = append(stack, w)
-					call = append(call, frame{v: w})
+					call = append(call, w, 0)
 					continue
 				}
-				low[f.v] = min(low[f.v], index[w]) // no change once w is done
+				low[v] = min(low[v], index[w]) // no change once w is done
 				continue
 			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				p := call[len(call)-1].v
+			call = call[:top]
+			if top > 0 {
+				p := call[top-2]
 				low[p] = min(low[p], low[v])
 			}
 			if low[v] == index[v] {

@@ -68,18 +68,24 @@ func MemoryNeeded(n, arcs int, weighted bool) uint64 {
 // the reader.
 func usable(avail uint64) uint64 { return avail - avail/16 }
 
+// largeAllocs is how many large allocations building a graph and finding
+// its components make besides the Builder's buffer: the offsets, heads and
+// weights, the union-find parents and Tarjan's arrays (one slab). Each may
+// cost a bound up to sysmem.Headroom.PerAllocation more than its size.
+const largeAllocs = 5
+
 // budget returns the bytes a graph may take in all: the least over the
-// bounds of sysmem.Bounds of usable(headroom) plus held, what the graph
-// holds already and the bound has charged (mapped bytes for an
-// address-space bound, written ones for the others), and the bound that
-// sets it. ok is false when no bound is known.
-func budget(mapped, written uint64) (b, held uint64, h sysmem.Headroom, ok bool) {
+// bounds of sysmem.Bounds of usable(headroom less k large allocations)
+// plus held, what the graph holds already and the bound has charged
+// (mapped bytes for an address-space bound, written ones for the others),
+// and the bound that sets it. ok is false when no bound is known.
+func budget(mapped, written uint64, k int) (b, held uint64, h sysmem.Headroom, ok bool) {
 	for _, x := range sysmem.Bounds() {
 		hx := written
 		if x.Mapped {
 			hx = mapped
 		}
-		if v := usable(x.Bytes) + hx; !ok || v < b {
+		if v := usable(x.Less(k)) + hx; !ok || v < b {
 			b, held, h, ok = v, hx, x, true
 		}
 	}
@@ -88,14 +94,14 @@ func budget(mapped, written uint64) (b, held uint64, h sysmem.Headroom, ok bool)
 
 // vertexLimit returns the most vertices a graph read now may have: at most
 // MaxVertices, and when the headroom for allocation is known (see
-// sysmem.Bounds), as many as fit in usable(headroom) at VertexBytes each.
+// sysmem.Bounds), as many as fit in the budget at VertexBytes each.
 // Build allocates the offsets before anything else, so a header or an id
 // that claims a huge n would otherwise exhaust memory with a tiny file; the
 // Builder checks the arcs (and n again) as they come.
 func vertexLimit() int {
 	maxN := MaxVertices
-	if avail, ok := sysmem.Available(); ok {
-		maxN = int(min(usable(avail)/VertexBytes, uint64(maxN)))
+	if b, _, _, ok := budget(0, 0, largeAllocs+1); ok {
+		maxN = int(min(b/VertexBytes, uint64(maxN)))
 	}
 	return maxN
 }
@@ -107,7 +113,7 @@ func tooLarge(what string, maxN int) error {
 	if maxN == MaxVertices {
 		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, maxN)
 	}
-	h, _ := sysmem.Lowest()
+	b, _, h, _ := budget(0, 0, largeAllocs+1)
 	// "N vertices", or "vertex id V": at least V vertices (V+1 when ids
 	// start at 0).
 	f := strings.Fields(what)
@@ -118,22 +124,27 @@ func tooLarge(what string, maxN int) error {
 	n, err := strconv.ParseUint(num, 10, 63)
 	if err != nil {
 		return fmt.Errorf("%s: %w: at most %d vertices fit in %s (%d bytes a vertex)",
-			what, ErrTooLarge, maxN, availability(h), VertexBytes)
+			what, ErrTooLarge, maxN, availability(b, h), VertexBytes)
 	}
 	return fmt.Errorf("%s: %w: %d vertices need %s (%d bytes a vertex) but only %s: at most %d vertices fit",
-		what, ErrTooLarge, n, fmtBytes(n*VertexBytes), VertexBytes, availability(h), maxN)
+		what, ErrTooLarge, n, fmtBytes(n*VertexBytes), VertexBytes, availability(b, h), maxN)
 }
 
-// availability says how much a graph may use of the headroom h.
-func availability(h sysmem.Headroom) string {
-	return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s)", fmtBytes(usable(h.Bytes)), fmtBytes(h.Bytes), h.Source)
+// availability says that b bytes of the headroom h are available to a
+// graph.
+func availability(b uint64, h sysmem.Headroom) string {
+	if h.PerAllocation > 0 {
+		return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s, less %s for each of %d allocations)",
+			fmtBytes(b), fmtBytes(h.Bytes), h.Source, fmtBytes(h.PerAllocation), largeAllocs+1)
+	}
+	return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s)", fmtBytes(b), fmtBytes(h.Bytes), h.Source)
 }
 
 // memoryError refuses n vertices with a buffer of c arcs that need more
 // than budget, of which held is the buffer already held and the rest comes
 // from the headroom h.
 func memoryError(n, c int, weighted bool, need, budget, held uint64, h sysmem.Headroom) error {
-	avail := availability(h)
+	avail := availability(budget-held, h)
 	if held > 0 {
 		avail = fmt.Sprintf("%s fits: %s held by the buffer and %s", fmtBytes(budget), fmtBytes(held), avail)
 	}

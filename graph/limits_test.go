@@ -61,7 +61,7 @@ func TestReadRefusesHugeVertexCounts(t *testing.T) {
 			if elapsed > time.Second {
 				t.Errorf("%s: refused after %v", tc.name, elapsed)
 			}
-			if grown := heapSys() - before; grown > 64<<20 {
+			if grown := int64(heapSys()) - int64(before); grown > 64<<20 {
 				t.Errorf("%s: the heap grew by %d bytes before the refusal", tc.name, grown)
 			}
 		}
@@ -93,7 +93,7 @@ func TestVertexLimitBudget(t *testing.T) {
 			t.Errorf("%d vertices under 256 MiB: %v", 2*got, err)
 		}
 	})
-	if grown := heapSys() - before; grown > limit {
+	if grown := int64(heapSys()) - int64(before); grown > limit {
 		t.Errorf("the heap grew by %d bytes under a limit of %d", grown, limit)
 	}
 }

@@ -25,6 +25,17 @@ type Headroom struct {
 	// cgroup): a large slice allocated but not yet filled is already out
 	// of this headroom.
 	Mapped bool
+	// PerAllocation is what each large allocation may cost beyond its
+	// size under this bound: under ulimit -v, 64 MiB, as the Go runtime
+	// reserves heap address space in 64 MiB arenas and the rest of the
+	// last one is of use only to smaller allocations.
+	PerAllocation uint64
+}
+
+// Less returns the headroom for allocations of need bytes in k large
+// allocations: h.Bytes less k·h.PerAllocation, at least 0.
+func (h Headroom) Less(k int) uint64 {
+	return sub(h.Bytes, uint64(k)*h.PerAllocation)
 }
 
 // Available returns the smallest headroom Lowest finds, and whether any
@@ -48,6 +59,21 @@ func Lowest() (Headroom, bool) {
 		}
 	}
 	return low, true
+}
+
+// LowestFor returns the bound that leaves the least for k large
+// allocations (Headroom.Less), what it leaves, and whether any bound is
+// known.
+func LowestFor(k int) (Headroom, uint64, bool) {
+	var low Headroom
+	var left uint64
+	all := Bounds()
+	for i, h := range all {
+		if v := h.Less(k); i == 0 || v < left {
+			low, left = h, v
+		}
+	}
+	return low, left, len(all) > 0
 }
 
 // Bounds returns every bound on further allocation that it can read:

@@ -108,6 +108,9 @@ func TestUlimitHeadroom(t *testing.T) {
 	}
 	if os.Getenv("SYSMEM_CHILD") == "1" {
 		h, ok := Lowest()
+		if h.PerAllocation != 64<<20 {
+			ok = false
+		}
 		status, _ := os.ReadFile("/proc/self/status")
 		vm, _ := fieldKB(status, "VmSize:")
 		os.Stdout.WriteString("HEADROOM " + strconv.FormatBool(ok) + " " + strconv.FormatUint(h.Bytes, 10) + " " +
@@ -139,4 +142,14 @@ func TestUlimitHeadroom(t *testing.T) {
 		t.Errorf("headroom %d with %d mapped under a limit of %d", bytes, vm, limit)
 	}
 	t.Logf("under ulimit -v %d: %d bytes mapped, headroom %d", limitKB, vm, bytes)
+}
+
+func TestLess(t *testing.T) {
+	h := Headroom{Bytes: 100 << 20, PerAllocation: 64 << 20}
+	if h.Less(0) != 100<<20 || h.Less(1) != 36<<20 || h.Less(2) != 0 {
+		t.Errorf("Less: %d %d %d", h.Less(0), h.Less(1), h.Less(2))
+	}
+	if h := (Headroom{Bytes: 5}); h.Less(100) != 5 {
+		t.Errorf("no per-allocation cost: %d", h.Less(100))
+	}
 }
