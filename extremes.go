@@ -100,6 +100,9 @@ func computeExtremes(ctx context.Context, g *graph.Graph, opt Options, budget fu
 		return nil, errNeedsUnweighted
 	}
 	start := time.Now()
+	if err := checkBounds(g); err != nil {
+		return nil, err
+	}
 	bopt := bounds.Options{Reachable: opt.Reachable, Threads: opt.Threads, WantRadius: true}
 	if auto {
 		bopt.Budget = budget(g, cpu.Threads(opt.Threads))

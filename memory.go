@@ -168,18 +168,19 @@ func checkWork(e Engine, p *Problem, dense bool) error {
 }
 
 // boundsWork returns what bounds.Diameter allocates besides the graph,
-// counted from internal/bounds: for a directed graph 137 bytes a vertex and
+// counted from internal/bounds: for a directed graph 138 bytes a vertex and
 // 8 an arc (forward and backward scratch 16n; the renumbered arcs and their
 // transpose 16n + 8m, and its fill 8n; Tarjan's comp, members, index, low
 // 16n and its stacks, growing by append, up to 2.25·(4 + 16)n = 45n; the
-// six bounds arrays 24n; component starts, their fill and pivots 12n);
+// six bounds arrays 24n; component starts, their fill, pivots and the
+// entered flags of sourceComponent 13n);
 // for an undirected one 46 bytes a vertex and 4 an arc (dist, order and
 // inv 12n; the renumbered arcs 8n + 4m; lo and hi 8n; the components, up
 // to one a vertex, appended 8-byte records, 18n).
 func boundsWork(g *graph.Graph) uint64 {
 	n, m := uint64(g.N()), uint64(g.Arcs())
 	if g.Directed() {
-		return 137*n + 8*m
+		return 138*n + 8*m
 	}
 	return 46*n + 4*m
 }

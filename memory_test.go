@@ -171,13 +171,13 @@ func TestWorkBytes(t *testing.T) {
 	if got, want := workBytes("dijkstra", g, 2, false), 96*n+8*n+8*m+2*28*n; got != want {
 		t.Errorf("dijkstra: %d, want %d", got, want)
 	}
-	if got, want := boundsWork(g), 137*n+8*m; got != want {
+	if got, want := boundsWork(g), 138*n+8*m; got != want {
 		t.Errorf("bounds: %d, want %d", got, want)
 	}
 	old := debug.SetMemoryLimit(inUse() + int64(boundsWork(g))/2)
-	err := checkBounds(g)
+	_, err := ComputeExtremes(context.Background(), g, Options{})
 	debug.SetMemoryLimit(old)
-	if !errors.Is(err, graph.ErrTooLarge) {
-		t.Errorf("checkBounds in half its need: %v", err)
+	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "bounds: ") {
+		t.Errorf("diameter by bounds in half its need: %v", err)
 	}
 }
