@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
 )
 
 // TestCLIRefusesHugeGraphsUnderUlimit is issue 8, item 6, end to end: apsp
@@ -179,5 +180,20 @@ func TestWorkBytes(t *testing.T) {
 	debug.SetMemoryLimit(old)
 	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "bounds: ") {
 		t.Errorf("diameter by bounds in half its need: %v", err)
+	}
+}
+
+// TestCheckBytes: the dense (and GPU host) check still passes what fits
+// and refuses what does not, naming the matrices.
+func TestCheckBytes(t *testing.T) {
+	if err := checkBytes(1000, 4_000_000, cpu.Int32, false); err != nil {
+		t.Errorf("4 MB: %v", err)
+	}
+	err := checkBytes(1<<20, 1<<62, cpu.Int32, true)
+	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "distance and successor matrices for 1048576 vertices need 4.0 EiB") {
+		t.Errorf("4 EiB: %v", err)
+	}
+	if err := checkMemory(1<<17, 1<<17, cpu.Float64, false); !errors.Is(err, graph.ErrTooLarge) {
+		t.Errorf("a float64 matrix of 2^17 vertices (128 GiB): %v", err)
 	}
 }
