@@ -87,29 +87,40 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
 // errors are wrapped with %w.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
+	g, _, err := ReadFormat(r, name, opt)
+	return g, err
+}
+
+// ReadFormat is Read that also returns the format the input was read as
+// (named, from the name, or sniffed), which tells how its vertex ids count
+// (1-based for Matrix Market and DIMACS).
+func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, error) {
 	lr, err := newLineReader(r, name)
 	if err != nil {
-		return nil, err
+		return nil, FormatAuto, err
 	}
 	format := opt.Format
 	if format == FormatAuto {
 		format = FormatFromName(name)
 		if format == FormatEdgeList { // the name names no format
 			if format, err = lr.sniff(); err != nil {
-				return nil, err
+				return nil, FormatAuto, err
 			}
 		}
 	}
 	maxN := vertexLimit()
+	var g *Graph
 	switch format {
 	case FormatEdgeList:
-		return readEdgeList(lr, opt, maxN)
+		g, err = readEdgeList(lr, opt, maxN)
 	case FormatMatrixMarket:
-		return readMatrixMarket(lr, opt, maxN)
+		g, err = readMatrixMarket(lr, opt, maxN)
 	case FormatDIMACS:
-		return readDIMACS(lr, opt, maxN)
+		g, err = readDIMACS(lr, opt, maxN)
+	default:
+		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
-	return nil, fmt.Errorf("%s: unknown graph format %v", name, format)
+	return g, format, err
 }
 
 // readBufSize is large so that ReadSlice rarely refills, and so that almost

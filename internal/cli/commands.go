@@ -320,14 +320,13 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := f.base(pos[0])
 	var uv [2]int
 	for i, s := range pos[1:] {
 		x, err := strconv.Atoi(s)
 		if err != nil {
 			return usagef("vertex %q is not an integer", s)
 		}
-		uv[i] = x - base
+		uv[i] = x
 	}
 	opt, bar, err := f.options(e, "path")
 	if err != nil {
@@ -337,6 +336,10 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The ids count as the file does, known once it is read (sniffed
+	// formats included).
+	base := f.base(pos[0])
+	uv[0], uv[1] = uv[0]-base, uv[1]-base
 	if err := f.printChoice(e, "path", g, opt); err != nil {
 		return err
 	}

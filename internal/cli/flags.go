@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,9 @@ type flagSet struct {
 	device    string
 	quiet     bool
 	showPlan  bool // --explain
+	// readFormat is the format readGraph read (FormatAuto before), which
+	// decides whether output ids count from 1.
+	readFormat graph.Format
 	// output
 	json bool
 	out  string
@@ -144,9 +148,14 @@ func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	var g *graph.Graph
 	if path == "-" {
 		path = "stdin"
-		g, err = graph.Read(e.stdin, path, opt)
+		g, f.readFormat, err = graph.ReadFormat(e.stdin, path, opt)
 	} else {
-		g, err = graph.ReadFile(path, opt)
+		file, oerr := os.Open(path)
+		if oerr != nil {
+			return nil, fmt.Errorf("reading graph: %w", oerr)
+		}
+		defer file.Close() // read-only: a close error loses nothing
+		g, f.readFormat, err = graph.ReadFormat(file, path, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -214,7 +223,10 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 // base is the offset of vertex ids in the output: 1 for --one-based and for
 // formats whose files count from 1 (.mtx, .gr), else 0.
 func (f *flagSet) base(path string) int {
-	format, _ := graph.ParseFormat(f.format)
+	format := f.readFormat // as read: named, from the name or sniffed
+	if format == graph.FormatAuto {
+		format, _ = graph.ParseFormat(f.format)
+	}
 	if format == graph.FormatAuto {
 		format = graph.FormatFromName(path)
 	}

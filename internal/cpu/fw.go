@@ -67,7 +67,8 @@ func FloydWarshall[T Lane](ctx context.Context, m *Matrix[T], next []int32, prog
 				if dik > 0 && dkj > 0 && sum < 0 {
 					continue // integer overflow (wide plans): above every real distance
 				}
-				if sum < rowI[j] {
+				// A wide plan's infinity is the smallest value (InfWide).
+				if cur := rowI[j]; sum < cur || (cur == inf && inf < 0) {
 					rowI[j] = sum
 					if next != nil {
 						next[i*s+j] = next[i*s+k]

@@ -48,8 +48,11 @@ func (k LaneKind) Bytes() int {
 const (
 	Inf32 int32 = 1<<30 - 1
 	Inf64 int64 = 1<<62 - 1
-	// InfWide is the infinity of wide int64 plans (Plan.Wide).
-	InfWide int64 = math.MaxInt64
+	// InfWide is the infinity of wide int64 plans (Plan.Wide): the one
+	// value no distance takes when weights are non-negative, leaving
+	// 0..MaxInt64 to real distances. It is the smallest value, so code that
+	// treats infinity as the largest must test for it by equality.
+	InfWide int64 = math.MinInt64
 )
 
 // ErrWide is wrapped by engines that cannot take a wide plan (Plan.Wide):
@@ -74,8 +77,8 @@ type Plan struct {
 	Negative bool
 	// Wide reports int64 distances that need all of int64's positive range
 	// (non-negative weights whose path lengths reach Inf64 or beyond):
-	// infinity is then math.MaxInt64 (InfWide) and only engines whose sums
-	// are simple paths' lengths or guarded against overflow can run.
+	// infinity is then InfWide and only engines whose sums are simple
+	// paths' lengths or guarded against overflow can run.
 	Wide bool
 	// MaxAbsFloat bounds |length| of every simple path of a float graph
 	// (rounded up generously); 0 for integer graphs.
@@ -122,9 +125,15 @@ func PlanLanes(g *graph.Graph) (Plan, error) {
 		}
 	}
 	if !g.Directed() {
-		// Each undirected edge is stored twice but a simple path uses it once.
-		sumPos /= 2
-		sumNeg /= 2
+		// Each undirected edge is stored twice but a simple path uses it
+		// once; a saturated sum stays saturated (halving it would bound
+		// nothing).
+		if sumPos != math.MaxUint64 {
+			sumPos /= 2
+		}
+		if sumNeg != math.MaxUint64 {
+			sumNeg /= 2
+		}
 	}
 	maxReal := min(satMul(n, maxPos), sumPos)
 	minReal := min(satMul(n, maxNeg), sumNeg)
@@ -135,7 +144,7 @@ func PlanLanes(g *graph.Graph) (Plan, error) {
 		p.Lanes = Int32
 	case span < uint64(Inf64):
 		p.Lanes = Int64
-	case minReal == 0 && maxReal < uint64(InfWide):
+	case minReal == 0 && maxReal <= math.MaxInt64:
 		p.Lanes, p.Wide = Int64, true
 	default:
 		return Plan{}, fmt.Errorf("%w: integer path lengths may span %s..%s, beyond exact 64-bit distances", ErrWeightsTooLarge, fmtNeg(minReal), fmtSat(maxReal))

@@ -79,7 +79,7 @@ func checkMatrix[T cpu.Lane](g *graph.Graph, m *cpu.Matrix[T]) error {
 		return fmt.Errorf("dijkstra: %w for int32 lanes", cpu.ErrWeightsTooLarge)
 	}
 	if wide && int64(m.Inf) != cpu.InfWide {
-		return fmt.Errorf("dijkstra: a wide plan needs the matrix's infinity to be math.MaxInt64: %w", cpu.ErrWide)
+		return fmt.Errorf("dijkstra: a wide plan needs the matrix's infinity to be cpu.InfWide: %w", cpu.ErrWide)
 	}
 	return nil
 }

@@ -11,11 +11,13 @@ import (
 type Lengths interface{ int64 | float64 }
 
 // Unreached is the distance a single-source search leaves on vertices it
-// does not reach: +Inf, or for int64 the largest value. From only ever
-// adds an arc to a settled vertex's distance towards an unsettled vertex,
-// a simple path's length, which cpu.PlanLanes bounds below it;
-// BellmanFordFrom adds arcs to reached vertices only, whose lengths the
-// plan keeps within half the range when arcs are negative.
+// does not reach: +Inf, or for int64 the largest value — which a wide plan
+// (cpu.Plan.Wide) allows as a real distance too, so reachability is told
+// by the parents (-1: unreached, except the source). From only ever adds an
+// arc to a settled vertex's distance towards an unsettled vertex, a simple
+// path's length, which cpu.PlanLanes bounds by MaxInt64; BellmanFordFrom
+// adds arcs to reached vertices only, whose lengths the plan keeps within
+// half the range when arcs are negative.
 func Unreached[T Lengths]() T {
 	var z T
 	if _, ok := any(z).(float64); ok {
@@ -55,7 +57,7 @@ func From[T Lengths](g *graph.Graph, s int, length func(u, i int) T) ([]T, []int
 			if done[w] {
 				continue
 			}
-			if nd := it.d + length(u, i); nd < dist[w] {
+			if nd := it.d + length(u, i); nd < dist[w] || parent[w] < 0 {
 				dist[w], parent[w] = nd, int32(u)
 				heap.Push(h, heapItem[T]{nd, w})
 			}
