@@ -23,15 +23,10 @@ var errBoundsOnly = errors.New(`algorithm bounds computes only the diameter and 
 // graphs), where the all-pairs engines are far faster, so under "auto" it
 // may spend boundsShare of the estimated all-pairs time (estimateSeconds
 // of the cheaper of bitbfs and blocked, the CPU engines auto would pick
-// for an unweighted graph) and then hands over to the all-pairs path.
-// With an exact estimate a quarter would bound the worst case by 1.25
-// times the all-pairs time, but on the 2-core machine this was measured
-// on the estimate is high for sparse graphs (bitbfs on random 4-regular
-// graphs: 0.08 s estimated 0.44 s at n = 20 000, 4.5 s estimated 11 s at
-// n = 100 000), so the share is 0.15: about 1.5 times all pairs at
-// n = 100 000, twice at n = 20 000 (0.1 s more). Were the estimate made
-// exact, the share could rise to 0.25; left as is, the only cost is an
-// earlier fallback, still no slower than all pairs plus that share.
+// for an unweighted graph) and then hands over to the all-pairs path, so
+// the worst case is about 1.25 times the all-pairs time when the estimate
+// is right (bitbfs on random 4-regular graphs, n = 100 000: 3.0 s
+// measured, 3.3 s estimated).
 //
 // boundsUnitSeconds converts that time into searches: the cost of one
 // unit of bounds.Options.Budget's work (a vertex reached or an arc
@@ -48,7 +43,7 @@ var errBoundsOnly = errors.New(`algorithm bounds computes only the diameter and 
 // is below the all-pairs engines' fixed costs, and a fallback could save
 // at most that much.
 const (
-	boundsShare       = 0.15
+	boundsShare       = 0.25
 	boundsUnitSeconds = 6e-9
 	boundsMinSeconds  = 1e-3
 )
