@@ -195,7 +195,7 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 		fmt.Fprintf(w, "explain: %s on %s, as asked\n", c.Engine, c.Device)
 		return nil
 	}
-	fmt.Fprintf(w, "explain: auto compared estimated seconds (%d vertices, %d arcs, %s weights):\n", g.N(), g.Arcs(), g.Kind())
+	fmt.Fprintf(w, "explain: auto compared estimated seconds (%d vertices, %d arcs, weights: %s):\n", g.N(), g.Arcs(), g.Kind())
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, cand := range c.Candidates {
 		est := "-"
