@@ -212,3 +212,45 @@ func BenchmarkGeometric1e6(b *testing.B) {
 	b.Run("lcc", func(b *testing.B) { benchVariants(b, largestComponent(b, g), false) })
 	b.Run("all", func(b *testing.B) { benchVariants(b, g, true) })
 }
+
+// oneWayGraph is geometricGraph with each edge made one arc either way
+// (a quarter each) or kept both ways (half): a digraph with a giant
+// strongly connected component and many small ones, so the directed
+// solver's transpose, pivot passes and per-component searches all run.
+func oneWayGraph(tb testing.TB, n int, deg float64, seed uint64) *graph.Graph {
+	tb.Helper()
+	geo := geometricGraph(tb, n, deg, seed)
+	rng := rand.New(rand.NewPCG(seed, 2))
+	b := graph.NewBuilder(true)
+	if err := b.SetVertices(n); err != nil {
+		tb.Fatal(err)
+	}
+	b.Grow(geo.Arcs())
+	add := func(u, v int) {
+		if err := b.AddEdge(u, v); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for u := range n {
+		for _, v := range geo.Neighbors(u) {
+			if int(v) > u {
+				switch rng.IntN(4) {
+				case 0:
+					add(u, int(v))
+				case 1:
+					add(int(v), u)
+				default:
+					add(u, int(v))
+					add(int(v), u)
+				}
+			}
+		}
+	}
+	return b.Build()
+}
+
+// BenchmarkOneWay3e5 is oneWayGraph with 3·10^5 vertices and average
+// degree about 7, with Options.Reachable: the directed solver.
+func BenchmarkOneWay3e5(b *testing.B) {
+	benchVariants(b, oneWayGraph(b, 300_000, 7, 1), true)
+}
