@@ -139,8 +139,8 @@ func TestEnginesAgreeWithFW(t *testing.T) {
 				t.Fatalf("%s: expected int64 lanes, got %s", name, ref.Lanes())
 			}
 			for _, opt := range append([]Options{{Algorithm: "fw", Paths: true}}, configs...) {
-				if e, _, err := pickEngine(opt.Algorithm, &Problem{Graph: g}); err != nil {
-					if e == nil && opt.Algorithm != "auto" && opt.Algorithm != "blocked" && opt.Algorithm != "fw" {
+				if err := Supports(g, Options{Algorithm: opt.Algorithm}); err != nil {
+					if opt.Algorithm != "auto" && opt.Algorithm != "blocked" && opt.Algorithm != "fw" {
 						continue // the engine does not take this kind of graph
 					}
 					t.Fatalf("%s %+v: %v", name, opt, err)

@@ -304,9 +304,9 @@ func TestFloatRange(t *testing.T) {
 			t.Fatalf("graph %d: extremes err = %v", i, err)
 		}
 	}
-	for _, e := range apsp.Engines() {
-		if e.Supports(&apsp.Problem{Graph: tooBig[0]}) == nil {
-			t.Fatalf("%s supports a graph whose lengths overflow float64", e.Name())
+	for _, a := range apsp.Algorithms() {
+		if apsp.Supports(tooBig[0], apsp.Options{Algorithm: a.Name}) == nil {
+			t.Fatalf("%s supports a graph whose lengths overflow float64", a.Name)
 		}
 	}
 	// Near the limit: lengths up to 1e300-ish, checked against the reference
@@ -402,6 +402,26 @@ func TestWideIntegers(t *testing.T) {
 				for v := 0; v < g.N(); v++ {
 					if d.At(u, v) != ref.At(u, v) {
 						t.Fatalf("trial %d %s: d(%d,%d) = %v, fw %v", trial, algo, u, v, d.At(u, v), ref.At(u, v))
+					}
+					if d.At(u, v).IsInf() {
+						continue
+					}
+					// The path runs along arcs and its length, summed in
+					// uint64 (it fits: a simple path), is the distance.
+					vs, err := d.Path(u, v)
+					if err != nil || vs[0] != u || vs[len(vs)-1] != v {
+						t.Fatalf("trial %d %s: path %d→%d = %v, %v", trial, algo, u, v, vs, err)
+					}
+					var sum uint64
+					for i := 0; i+1 < len(vs); i++ {
+						k := g.ArcIndex(vs[i], vs[i+1])
+						if k < 0 {
+							t.Fatalf("trial %d %s: path %v uses a missing arc %d→%d", trial, algo, vs, vs[i], vs[i+1])
+						}
+						sum += uint64(g.ArcInt(vs[i], k))
+					}
+					if sum != uint64(d.At(u, v).Int()) {
+						t.Fatalf("trial %d %s: path %v has length %d, distance %v", trial, algo, vs, sum, d.At(u, v))
 					}
 				}
 			}

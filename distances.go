@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
 )
-
-// ErrNoPath is returned by Path when the target cannot be reached.
-var ErrNoPath = errors.New("no path")
 
 // ErrNoSuccessors is returned by Path on distances computed without
 // Options.Paths.
@@ -17,16 +15,13 @@ var ErrNoSuccessors = errors.New("distances were computed without paths (set Opt
 // Distances is an all-pairs distance matrix, with a successor matrix when it
 // was computed with Options.Paths.
 type Distances struct {
-	n          int
-	lanes      cpu.LaneKind
-	i32        *cpu.Matrix[int32]
-	i64        *cpu.Matrix[int64]
-	f64        *cpu.Matrix[float64]
+	n    int
+	kind lanes.Kind // the lanes of m (or of the summary, when m is nil)
+	// m holds the distances in the engine's lanes, type-erased; nil for the
+	// facts-only value the row summaries return internally.
+	m          lanes.Any
 	next       []int32 // successor matrix, or nil
 	nextStride int     // its row stride
-	// laneName overrides lanes.String() when the engine computed in lanes
-	// narrower than the matrix holds them (float32 on a GPU).
-	laneName string
 	// Algorithm and Device name the engine that computed the matrix.
 	Algorithm, Device string
 	// Threads is the number of CPU threads the engine used.
@@ -35,33 +30,20 @@ type Distances struct {
 	Seconds float64
 }
 
-func newDistances[T cpu.Lane](m *cpu.Matrix[T], next []int32) *Distances {
-	d := &Distances{n: m.N, next: next, nextStride: m.Stride}
-	switch mm := any(m).(type) {
-	case *cpu.Matrix[int32]:
-		d.lanes, d.i32 = cpu.Int32, mm
-	case *cpu.Matrix[int64]:
-		d.lanes, d.i64 = cpu.Int64, mm
-	case *cpu.Matrix[float64]:
-		d.lanes, d.f64 = cpu.Float64, mm
-	}
-	return d
+func newDistances(r *engine.Result) *Distances {
+	return &Distances{n: r.Matrix.Vertices(), kind: r.Matrix.Kind(), m: r.Matrix, next: r.Next, nextStride: r.NextStride,
+		Device: r.Device, Threads: r.Threads}
 }
 
 // N returns the number of vertices.
 func (d *Distances) N() int { return d.n }
 
 // Exact reports whether the distances are exact integers (no float weights).
-func (d *Distances) Exact() bool { return d.lanes != cpu.Float64 }
+func (d *Distances) Exact() bool { return !d.kind.IsFloat() }
 
-// Lanes names the element type the engine computed in: "int32", "int64" or
-// "float64".
-func (d *Distances) Lanes() string {
-	if d.laneName != "" {
-		return d.laneName
-	}
-	return d.lanes.String()
-}
+// Lanes names the element type the engine computed in: "int32", "int64",
+// "float64", or "float32" for float graphs on a GPU.
+func (d *Distances) Lanes() string { return d.kind.String() }
 
 // HasPaths reports whether Path can answer.
 func (d *Distances) HasPaths() bool { return d.next != nil }
@@ -72,21 +54,14 @@ func (d *Distances) At(u, v int) Length {
 	if uint(u) >= uint(d.n) || uint(v) >= uint(d.n) {
 		panic(fmt.Sprintf("apsp: Distances.At(%d, %d) out of range 0..%d", u, v, d.n-1))
 	}
-	switch d.lanes {
-	case cpu.Int32:
-		x := d.i32.At(u, v)
-		if x == d.i32.Inf {
-			return Infinite(false)
-		}
-		return IntLength(int64(x))
-	case cpu.Int64:
-		x := d.i64.At(u, v)
-		if x == d.i64.Inf {
-			return Infinite(false)
-		}
-		return IntLength(x)
+	if d.m.IsInf(u, v) {
+		return Infinite(!d.Exact())
 	}
-	return FloatLength(d.f64.At(u, v))
+	if !d.Exact() {
+		return FloatLength(d.m.Float(u, v))
+	}
+	x, _ := d.m.Int(u, v)
+	return IntLength(x)
 }
 
 // Int returns the exact integer distance from u to v and whether v is

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/plan"
 )
 
 // bruteExtremes is the reference for ComputeExtremes, by a search from
@@ -241,7 +242,7 @@ func TestExtremesExpanderFallsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("n=%d: %s after %d bounds searches, %.3f s (all pairs %.3f s); budget %.1f searches",
-		g.N(), s.Algorithm, s.Traversals, s.Seconds, want.Seconds, boundsBudget(g, s.Threads))
+		g.N(), s.Algorithm, s.Traversals, s.Seconds, want.Seconds, plan.BoundsBudget(g, s.Threads))
 	if s.Algorithm == BoundsAlgorithm || s.Traversals == 0 || s.Diameter != want.Diameter || s.Radius != want.Radius {
 		t.Fatalf("got %s after %d searches, diameter %v radius %v; want a fallback to %s, %v %v",
 			s.Algorithm, s.Traversals, s.Diameter, s.Radius, want.Algorithm, want.Diameter, want.Radius)

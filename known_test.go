@@ -176,9 +176,9 @@ func TestReachableSemantics(t *testing.T) {
 // their own tests, which skip without a GPU.
 func cpuAlgorithms() []string {
 	var names []string
-	for _, e := range apsp.Engines() {
-		if e.Device() == "cpu" {
-			names = append(names, e.Name())
+	for _, a := range apsp.Algorithms() {
+		if a.Device == "cpu" {
+			names = append(names, a.Name)
 		}
 	}
 	return append(names, "auto")
@@ -186,12 +186,10 @@ func cpuAlgorithms() []string {
 
 // supported reports whether engine algo takes g ("auto" takes everything).
 func supported(algo string, g *graph.Graph) bool {
-	for _, e := range apsp.Engines() {
-		if e.Name() == algo {
-			return e.Supports(&apsp.Problem{Graph: g}) == nil
-		}
+	if algo == "auto" {
+		return true
 	}
-	return true
+	return apsp.Supports(g, apsp.Options{Algorithm: algo}) == nil
 }
 
 // TestNegativeASPL checks the exact sum of negative distances.

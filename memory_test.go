@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // TestCLIRefusesHugeGraphsUnderUlimit is issue 8, item 6, end to end: apsp
@@ -103,9 +105,28 @@ func pathGraph(t *testing.T, n int, directed, weighted bool) *graph.Graph {
 	return b.Build()
 }
 
-// TestEnginesCheckTheirWorkingMemory: each engine refuses, before it
-// allocates, a graph whose working memory (workBytes) does not fit in the
-// headroom, with the figures and ErrTooLarge; with room it runs.
+// plannedMemory is the working memory the plan admits for algo on g:
+// the summaries of every source, or (dense) the matrix and its work.
+func plannedMemory(t *testing.T, algo string, g *graph.Graph, threads int, dense bool) uint64 {
+	t.Helper()
+	e, ok := engine.ByName(algo)
+	if !ok {
+		t.Fatalf("no engine %s", algo)
+	}
+	lp, err := lanes.PlanFor(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind, err := lp.Narrowest(e.Caps().Lanes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.WorkBytes(&engine.Problem{Graph: g, Plan: lp, Lanes: kind, Threads: par.Threads(threads)}, dense)
+}
+
+// TestEnginesCheckTheirWorkingMemory: each engine's run is refused, before
+// it allocates, when its working memory (Engine.WorkBytes) does not fit in
+// the headroom, with the figures and ErrTooLarge; with room it runs.
 func TestEnginesCheckTheirWorkingMemory(t *testing.T) {
 	ctx := context.Background()
 	unweighted := pathGraph(t, 200_000, false, false)
@@ -122,8 +143,8 @@ func TestEnginesCheckTheirWorkingMemory(t *testing.T) {
 		{"dijkstra", weighted, true},
 		{"bitbfs", unweighted, true},
 	} {
-		need := workBytes(tc.algo, tc.g, 0, tc.dense)
-		old := debug.SetMemoryLimit(inUse() + int64(need)/2)
+		need := plannedMemory(t, tc.algo, tc.g, 0, tc.dense)
+		old := debug.SetMemoryLimit(inUse() + int64(min(need/2, 1<<40)))
 		start := time.Now()
 		var err error
 		if tc.dense {
@@ -156,44 +177,43 @@ func TestEnginesCheckTheirWorkingMemory(t *testing.T) {
 func TestWorkBytes(t *testing.T) {
 	g := pathGraph(t, 1_000_001, true, false) // 10^6 arcs
 	n, m := uint64(g.N()), uint64(g.Arcs())
-	if rowVertexBytes != 56+24+16 {
-		t.Errorf("rowVertexBytes = %d, want 96", rowVertexBytes)
+	if engine.RowVertexBytes != 56+24+16 {
+		t.Errorf("RowVertexBytes = %d, want 96", engine.RowVertexBytes)
+	}
+	matrix, err := lanes.MatrixBytes(g.N(), lanes.Int32)
+	if err != nil {
+		t.Fatal(err)
 	}
 	// bitbfs on a directed graph: rows, csr copy, transpose, one worker.
-	if got, want := workBytes("bitbfs", g, 1, false), 96*n+(8*n+4*m)+(8*n+20*m)+220*n; got != want {
+	if got, want := plannedMemory(t, "bitbfs", g, 1, false), 96*n+(8*n+4*m)+(8*n+20*m)+220*n; got != want {
 		t.Errorf("bitbfs: %d, want %d", got, want)
 	}
-	if got, want := workBytes("bfs", g, 4, false), 96*n+4*8*n; got != want {
+	if got, want := plannedMemory(t, "bfs", g, 4, false), 96*n+4*8*n; got != want {
 		t.Errorf("bfs: %d, want %d", got, want)
 	}
-	if got, want := workBytes("bfs", g, 4, true), (8*n+4*m)+(8*n+20*m)+716*n; got != want {
+	if got, want := plannedMemory(t, "bfs", g, 4, true), (8*n+4*m)+(8*n+20*m)+716*n+matrix; got != want {
 		t.Errorf("bfs matrix: %d, want %d", got, want)
 	}
-	if got, want := workBytes("dijkstra", g, 2, false), 96*n+8*n+8*m+2*28*n; got != want {
+	if got, want := plannedMemory(t, "dijkstra", g, 2, false), 96*n+8*n+8*m+2*28*n; got != want {
 		t.Errorf("dijkstra: %d, want %d", got, want)
 	}
-	if got, want := boundsWork(g), 138*n+8*m; got != want {
-		t.Errorf("bounds: %d, want %d", got, want)
-	}
-	old := debug.SetMemoryLimit(inUse() + int64(boundsWork(g))/2)
-	_, err := ComputeExtremes(context.Background(), g, Options{})
+	old := debug.SetMemoryLimit(inUse() + int64(138*n+8*m)/2) // the bounds method's need, halved
+	_, err = ComputeExtremes(context.Background(), g, Options{})
 	debug.SetMemoryLimit(old)
 	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "bounds: ") {
 		t.Errorf("diameter by bounds in half its need: %v", err)
 	}
 }
 
-// TestCheckBytes: the dense (and GPU host) check still passes what fits
-// and refuses what does not, naming the matrices.
-func TestCheckBytes(t *testing.T) {
-	if err := checkBytes(1000, 4_000_000, cpu.Int32, false); err != nil {
-		t.Errorf("4 MB: %v", err)
+// TestDenseAdmission: a dense run that cannot fit is refused at once,
+// naming the matrices' size.
+func TestDenseAdmission(t *testing.T) {
+	g := pathGraph(t, 1<<17, false, true)
+	_, err := AllPairs(context.Background(), g, Options{Algorithm: "blocked"})
+	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "distance matrix") {
+		t.Errorf("a 2^17-vertex matrix (64 GiB of int32): %v", err)
 	}
-	err := checkBytes(1<<20, 1<<62, cpu.Int32, true)
-	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "distance and successor matrices for 1048576 vertices need 4.0 EiB") {
-		t.Errorf("4 EiB: %v", err)
-	}
-	if err := checkMemory(1<<17, 1<<17, cpu.Float64, false); !errors.Is(err, graph.ErrTooLarge) {
-		t.Errorf("a float64 matrix of 2^17 vertices (128 GiB): %v", err)
+	if err := Supports(pathGraph(t, 1000, false, true), Options{Algorithm: "blocked", Paths: true}); err != nil {
+		t.Errorf("1000 vertices with paths: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/apsp/apsp"
 	"io"
 	"os"
 	"runtime"
@@ -117,7 +118,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.As(err, &ue):
+	case errors.As(err, &ue) || errors.Is(err, apsp.ErrInvalidOptions):
 		fmt.Fprintf(stderr, "apsp %s: %v\nrun 'apsp %s -h' for help\n", name, err, name)
 		return exitUsage
 	default:

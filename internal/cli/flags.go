@@ -238,53 +238,42 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	if !validDevice(f.device) {
-		return apsp.Options{}, nil, usagef("--device %q: want auto, cpu, gpu or gpu:N", f.device)
-	}
-	if !slices.Contains(apsp.AlgorithmNames(), f.algo) {
-		return apsp.Options{}, nil, usagef("--algo %q: want one of %s", f.algo, strings.Join(apsp.AlgorithmNames(), ", "))
-	}
-	if f.algo == apsp.BoundsAlgorithm && label != "diameter" && !(label == "stats" && f.noASPL) {
-		return apsp.Options{}, nil, usagef("--algo bounds computes only the diameter and radius: use it with apsp diameter or apsp stats --no-aspl")
-	}
-	if err := cpu.CheckTile(f.tile); err != nil {
-		return apsp.Options{}, nil, usagef("--tile: %v", err)
-	}
-	for _, e := range apsp.Engines() {
-		if e.Name() != f.algo {
-			continue
-		}
-		onGPU := e.Device() != "cpu"
-		if onGPU && f.device == "cpu" || !onGPU && strings.HasPrefix(f.device, "gpu") {
-			return apsp.Options{}, nil, usagef("--algo %s runs on the %s but --device is %s", f.algo, map[bool]string{true: "GPU", false: "CPU"}[onGPU], f.device)
-		}
-	}
-	bar := progress.New(e.stderr, label, !f.quiet && progress.IsTerminal(e.stderr))
 	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device,
 		Notice: func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }}
+	// The library validates; the command line only says which flag.
+	extremes := label == "diameter" || (label == "stats" && f.noASPL)
+	if err := opt.Validate(extremes); err != nil {
+		return apsp.Options{}, nil, usagef("%v", err)
+	}
+	bar := progress.New(e.stderr, label, !f.quiet && progress.IsTerminal(e.stderr))
 	if bar != nil {
 		opt.Progress = bar.Update
 	}
 	return opt, bar, nil
 }
 
-func validDevice(s string) bool {
-	if s == "auto" || s == "cpu" || s == "gpu" {
-		return true
-	}
-	n, ok := strings.CutPrefix(s, "gpu:")
-	if !ok {
-		return false
-	}
-	v, err := strconv.Atoi(n)
-	return err == nil && v >= 0
-}
-
-// explain restates errors that name a vertex in the file's own numbering.
+// explain names the input file in a failed computation's error and
+// restates a negative cycle's vertex in the file's own numbering; the
+// library's error stays wrapped (errors.Is and errors.As still see it).
 func (f *flagSet) explain(err error, path string) error {
+	if err == nil {
+		return nil
+	}
+	if path == "-" {
+		path = "stdin"
+	}
 	var nc *apsp.NegativeCycleError
 	if errors.As(err, &nc) {
-		return fmt.Errorf("negative cycle through vertex %d", nc.Vertex+f.base(path))
+		return &renamed{fmt.Sprintf("%s: negative cycle through vertex %d", path, nc.Vertex+f.base(path)), err}
 	}
-	return err
+	return fmt.Errorf("%s: %w", path, err)
 }
+
+// renamed is an error restated for the user that still wraps the original.
+type renamed struct {
+	msg string
+	err error
+}
+
+func (e *renamed) Error() string { return e.msg }
+func (e *renamed) Unwrap() error { return e.err }

@@ -1,0 +1,80 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/plan"
+)
+
+// Histogram is the distribution of shortest-path lengths: Count[d] ordered
+// pairs u ≠ v at distance d (Count[0] is 0), and Unreachable pairs with no
+// path. It needs exact (integer or unweighted) distances.
+type Histogram struct {
+	Count       []int64 `json:"count"`
+	Unreachable int64   `json:"unreachable"`
+	Algorithm   string  `json:"algorithm"`
+}
+
+// DistanceHistogram computes the hop plot of g (the distribution of
+// distances over ordered pairs). Distances must be non-negative integers.
+func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histogram, error) {
+	if g.N() == 0 {
+		return nil, ErrEmptyGraph
+	}
+	if g.Kind() == graph.FloatWeights {
+		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")
+	}
+	if g.HasNegativeWeights() {
+		return nil, errors.New("a histogram needs non-negative distances")
+	}
+	pl, err := resolve(g, opt, plan.Hist)
+	if err != nil {
+		return nil, err
+	}
+	n := int64(g.N())
+	h := &Histogram{Algorithm: pl.Engine.Name()}
+	if !pl.Dense {
+		he, ok := pl.Engine.(engine.Histogrammer)
+		if !ok {
+			return nil, fmt.Errorf("engine %s claims Caps.Hist but has no Hist method (a bug)", pl.Engine.Name())
+		}
+		if h.Count, err = he.Hist(ctx, pl.Problem); err != nil {
+			return nil, err
+		}
+	} else {
+		d, err := run(ctx, pl)
+		if err != nil {
+			return nil, err
+		}
+		counts := map[int64]int64{}
+		var most int64
+		for u := 0; u < d.n; u++ {
+			for v := 0; v < d.n; v++ {
+				if x, ok := d.Int(u, v); ok && u != v {
+					counts[x]++
+					most = max(most, x)
+				}
+			}
+		}
+		if most > 1<<24 {
+			return nil, fmt.Errorf("distances reach %d: too many values for a histogram (use --unweighted to count hops)", most)
+		}
+		h.Count = make([]int64, most+1)
+		for x, c := range counts {
+			h.Count[x] = c
+		}
+	}
+	var reached int64
+	for _, c := range h.Count {
+		reached += c
+	}
+	h.Unreachable = n*(n-1) - reached
+	if len(h.Count) == 0 {
+		h.Count = []int64{0}
+	}
+	return h, nil
+}

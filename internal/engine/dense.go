@@ -1,0 +1,171 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/dijkstra"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// cpuLanes are the lanes the CPU matrix engines compute in.
+var cpuLanes = []lanes.Kind{lanes.Int32, lanes.Int64, lanes.Float64}
+
+// fw is the textbook triple loop: the reference every other engine is
+// tested against. It tracks successors as it goes and finds negative cycles
+// by the diagonal itself, independently of the check the fast engines use.
+type fw struct{}
+
+func (fw) Name() string { return "fw" }
+func (fw) Caps() Caps {
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: true, Wide: true, Paths: true, Serial: true, Lanes: cpuLanes}
+}
+func (fw) Supports(*Problem) error { return nil }
+func (fw) WorkBytes(p *Problem, dense bool) uint64 {
+	return matrixBytes(p.Graph.N(), p.Graph.N(), p.Lanes, p.Paths)
+}
+
+func (e fw) Run(ctx context.Context, p *Problem) (*Result, error) {
+	// A negative self-loop is not in the matrix, so it is checked here.
+	if v, ok := p.Graph.NegativeSelfLoop(); ok {
+		return nil, &cpu.NegativeCycleError{Vertex: v}
+	}
+	m, err := lanes.New(p.Lanes, p.Graph, p.Graph.N(), p.Plan.Wide)
+	if err != nil {
+		return nil, err
+	}
+	next, stride, err := cpu.FloydWarshallAny(ctx, m, p.Paths, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	r := finishDense(p, m, next, 1)
+	r.NextStride = stride
+	return r, nil
+}
+
+// blocked is the parallel blocked Floyd–Warshall with vectorised kernels.
+type blocked struct{}
+
+func (blocked) Name() string { return "blocked" }
+func (blocked) Caps() Caps {
+	// The vectorised kernels add without overflow checks: no wide plans.
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: true, Auto: true, Lanes: cpuLanes}
+}
+func (blocked) Supports(p *Problem) error { return cpu.CheckTile(p.Tile) }
+func (blocked) WorkBytes(p *Problem, dense bool) uint64 {
+	return matrixBytes(p.Graph.N(), cpu.TileSize(p.Graph.N(), p.Tile), p.Lanes, p.Paths)
+}
+
+func (e blocked) Run(ctx context.Context, p *Problem) (*Result, error) {
+	if p.Plan.Negative {
+		if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
+			return nil, err
+		}
+	}
+	m, err := lanes.New(p.Lanes, p.Graph, cpu.TileSize(p.Graph.N(), p.Tile), p.Plan.Wide)
+	if err != nil {
+		return nil, err
+	}
+	if err := cpu.BlockedAny(ctx, m, cpu.BlockedOptions{Tile: p.Tile, Threads: p.Threads, Progress: p.Progress}); err != nil {
+		return nil, err
+	}
+	return finishDense(p, m, nil, p.Threads), nil
+}
+
+// finishDense normalises what infinity plus a negative length left below
+// infinity, derives successors when asked and the engine kept none, and
+// wraps the result.
+func finishDense(p *Problem, m lanes.Any, next []int32, threads int) *Result {
+	if p.Plan.Negative {
+		cpu.NormalizeAny(m, p.Plan.MaxReal)
+	}
+	r := &Result{Matrix: m, Next: next, Device: "cpu", Threads: threads}
+	if p.Paths && next == nil {
+		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), m.Vertices()
+	}
+	return r
+}
+
+// matrixBytes is the host memory of a dense run: the matrix of size rows
+// (padded) in kind's lanes, and the successor matrix when paths are kept.
+func matrixBytes(n, size int, kind lanes.Kind, paths bool) uint64 {
+	need, err := lanes.MatrixBytes(size, kind)
+	if err != nil {
+		return ^uint64(0)
+	}
+	if paths {
+		succ, err := lanes.MatrixBytes(size, lanes.Int32)
+		if err != nil {
+			return ^uint64(0)
+		}
+		need += succ
+	}
+	return need
+}
+
+// dijkstraEngine runs Dijkstra from every source; "johnson" reweights with
+// Bellman–Ford potentials first, so negative arcs work.
+type dijkstraEngine struct{ johnson bool }
+
+func (e dijkstraEngine) Name() string {
+	if e.johnson {
+		return "johnson"
+	}
+	return "dijkstra"
+}
+
+func (e dijkstraEngine) Caps() Caps {
+	// Both answer wide plans: their searches form only simple paths'
+	// lengths there (a wide plan has no negative arc, so johnson is plain
+	// Dijkstra on it).
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: e.johnson, Wide: true, Rows: true, Auto: true, Lanes: cpuLanes}
+}
+
+func (dijkstraEngine) Supports(*Problem) error { return nil }
+
+func (e dijkstraEngine) WorkBytes(p *Problem, dense bool) uint64 {
+	n, m, t := uint64(p.Graph.N()), uint64(p.Graph.Arcs()), uint64(p.Threads)
+	arc := uint64(16)
+	if p.Lanes == lanes.Int32 {
+		arc = 8
+	}
+	need := 8*n + arc*m + t*perThreadSearch*n
+	if e.johnson {
+		need += potentialBytes * n
+	}
+	if dense {
+		return need + matrixBytes(p.Graph.N(), p.Graph.N(), p.Lanes, p.Paths)
+	}
+	return need + n*RowVertexBytes
+}
+
+func (e dijkstraEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
+	if e.johnson {
+		rows, err := dijkstra.JohnsonRows(ctx, p.Graph, p.Threads, p.Progress)
+		return rows, "cpu", err
+	}
+	rows, err := dijkstra.Rows(ctx, p.Graph, p.Threads, p.Progress)
+	return rows, "cpu", err
+}
+
+func (e dijkstraEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
+	n := p.Graph.N()
+	m, err := lanes.New(p.Lanes, p.Graph, n, p.Plan.Wide)
+	if err != nil {
+		return nil, err
+	}
+	if e.johnson {
+		err = dijkstra.JohnsonFillAny(ctx, p.Graph, m, p.Threads, p.Progress)
+	} else {
+		err = dijkstra.FillAny(ctx, p.Graph, m, p.Threads, p.Progress)
+	}
+	if err != nil {
+		return nil, err
+	}
+	r := &Result{Matrix: m, Device: "cpu", Threads: p.Threads}
+	if p.Paths {
+		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), n
+	}
+	return r, nil
+}

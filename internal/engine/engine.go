@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// Device says where an engine runs.
+type Device int
+
+const (
+	CPU Device = iota
+	GPU
+)
+
+func (d Device) String() string {
+	if d == GPU {
+		return "gpu"
+	}
+	return "cpu"
+}
+
+// Weights is a set of weight kinds an engine takes.
+type Weights uint8
+
+const (
+	Unweighted Weights = 1 << iota
+	IntWeights
+	FloatWeights
+	AnyWeights = Unweighted | IntWeights | FloatWeights
+)
+
+// WeightsOf is the set holding g's kind.
+func WeightsOf(g *graph.Graph) Weights {
+	switch g.Kind() {
+	case graph.IntWeights:
+		return IntWeights
+	case graph.FloatWeights:
+		return FloatWeights
+	}
+	return Unweighted
+}
+
+// Caps are what an engine can do; the planner and the API decide from them.
+type Caps struct {
+	Device   Device
+	Weights  Weights // the weight kinds it takes
+	Negative bool    // it takes negative arcs (and finds negative cycles)
+	Wide     bool    // it takes wide int64 plans (lengths beyond half of int64)
+	Rows     bool    // it summarises every source without an n×n host matrix (RowReducer)
+	Hist     bool    // it counts pairs per distance without the matrix (Histogrammer)
+	Paths    bool    // it tracks successors itself instead of deriving them afterwards
+	Serial   bool    // it runs on one thread whatever Problem.Threads says
+	Auto     bool    // "auto" may pick it (the oracle and slower twins never win)
+	// Lanes are the lane kinds it computes in, narrowest first; Problem.Lanes
+	// is the narrowest of them that the plan allows.
+	Lanes []lanes.Kind
+}
+
+// Problem is one all-pairs computation, planned: every option is resolved.
+type Problem struct {
+	Graph *graph.Graph
+	// Plan bounds the path lengths; Lanes is the kind the engine computes
+	// in, chosen from Plan and the engine's Caps.Lanes.
+	Plan  lanes.Plan
+	Lanes lanes.Kind
+	Paths bool // keep a successor matrix
+	// Threads is the CPU threads to use (at least 1).
+	Threads int
+	Tile    int // the blocked engine's tile width; 0 means its default
+	Ordinal int // the GPU number
+	// Progress receives the fraction done from the engine's goroutines; may
+	// be nil.
+	Progress func(float64)
+}
+
+// Result is an all-pairs distance matrix and what made it.
+type Result struct {
+	Matrix lanes.Any
+	// Next is the successor matrix (row stride NextStride) when paths were
+	// asked for.
+	Next       []int32
+	NextStride int
+	Device     string // "cpu" or the GPU's name
+	Threads    int
+}
+
+// Engine computes all-pairs distances.
+type Engine interface {
+	// Name is what Options.Algorithm and --algo call the engine.
+	Name() string
+	Caps() Caps
+	// Supports returns nil when the engine can solve p, beyond what Caps
+	// already says (a tile it cannot use, no GPU).
+	Supports(p *Problem) error
+	// WorkBytes is the host memory Run (dense) or Rows/Hist (!dense) will
+	// allocate besides the graph, for the planner's admission check.
+	WorkBytes(p *Problem, dense bool) uint64
+	// Estimate is the engine's expected running time on p in seconds, the
+	// cost model "auto" compares (cost.go).
+	Estimate(p *Problem) float64
+	// Run computes the distance matrix.
+	Run(ctx context.Context, p *Problem) (*Result, error)
+}
+
+// RowReducer is implemented by engines with Caps.Rows: every source's
+// summary without an n×n host matrix, and the device's name.
+type RowReducer interface {
+	Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error)
+}
+
+// Histogrammer is implemented by engines with Caps.Hist: ordered pairs per
+// distance without the matrix.
+type Histogrammer interface {
+	Hist(ctx context.Context, p *Problem) ([]int64, error)
+}
+
+// ErrNeedsUnweighted is wrapped when an engine needs an unweighted graph.
+var ErrNeedsUnweighted = errors.New("needs an unweighted graph (use --unweighted to count hops)")
+
+// Check returns why e cannot take g judging by its Caps alone, or nil.
+func Check(e Engine, g *graph.Graph, plan lanes.Plan) error {
+	c := e.Caps()
+	switch {
+	case c.Weights&WeightsOf(g) == 0 && c.Weights == Unweighted:
+		return ErrNeedsUnweighted
+	case c.Weights&WeightsOf(g) == 0:
+		return errors.New("does not take " + g.Kind().String() + " weights")
+	case plan.Negative && !c.Negative:
+		return errors.New("has negative weights (use johnson)")
+	case plan.Wide && !c.Wide:
+		return lanes.ErrWide
+	}
+	if _, err := plan.Narrowest(c.Lanes...); err != nil {
+		return err
+	}
+	return nil
+}
+
+// All returns every engine of this build, in the order "auto" prefers
+// them when estimates tie. GPU engines come from the gpu registration.
+func All() []Engine {
+	return []Engine{blocked{}, fw{}, bfsEngine{bitParallel: true}, bfsEngine{}, dijkstraEngine{}, dijkstraEngine{johnson: true},
+		GPUEngine(gpuMulti), GPUEngine(gpuSingle)}
+}
+
+// ByName returns the engine called name.
+func ByName(name string) (Engine, bool) {
+	all := All()
+	i := slices.IndexFunc(all, func(e Engine) bool { return e.Name() == name })
+	if i < 0 {
+		return nil, false
+	}
+	return all[i], true
+}
+
+// Names returns the engines' names in All's order.
+func Names() []string {
+	var names []string
+	for _, e := range All() {
+		names = append(names, e.Name())
+	}
+	return names
+}

@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"context"
+	"unsafe"
+
+	"github.com/apsp/apsp/internal/bfs"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// Working memory of the CPU engines besides the graph and the distance
+// matrix, counted from their allocations (n vertices, m arcs, t threads):
+//
+//   - bitbfs (internal/bfs/bitbfs.go): the transpose of a directed graph,
+//     8n + 20m at its peak (offsets; Builder buffer 16m and heads 4m); the
+//     kernels' CSR copy 8n + 4m; per batch worker visited, cur and next
+//     (3·8·W bytes a vertex, W ≤ 8 words), curList, nextList and cnts
+//     (12n), and acc (16n) for a summary or buf (64·W n) for the matrix.
+//     A worker's scratch is 220n (summary) or 716n (matrix) at W = 8; on
+//     large graphs there is one worker, on small ones several within a
+//     16 MiB cache budget.
+//   - bfs (internal/bfs/bfs.go): dist and queue, 8n per thread; its matrix
+//     comes from the batched search, as bitbfs's.
+//   - dijkstra (internal/dijkstra): the packed layout, 8n + 8m (int32
+//     lengths) or 8n + 16m; per thread dist (≤ 8n), order (4n) and the
+//     queue's entries (8 or 16 bytes; counted once per vertex, 16n).
+//   - johnson: dijkstra's plus the potentials, 21n (h, hops, parent,
+//     inQueue, queue), or the negative-cycle check before them, 17n.
+//   - a summary (Rows): the rows, and the eccentricities, centre and
+//     periphery the statistics derive from them: RowVertexBytes.
+const (
+	bitWorkerSummary = 3*8*8 + 12 + 16
+	bitWorkerMatrix  = 3*8*8 + 12 + 64*8
+	bitCacheBudget   = 16 << 20
+	perThreadBFS     = 8
+	perThreadSearch  = 8 + 4 + 16
+	potentialBytes   = 21
+	// RowVertexBytes is a summary's memory a vertex: its row, and the
+	// eccentricity (a Length of 32 bytes), centre and periphery entries the
+	// statistics derive from it.
+	RowVertexBytes = uint64(unsafe.Sizeof(reduce.Row{})) + 32 + 2*8
+)
+
+// bfsEngine runs a breadth-first search from every source: one at a time
+// per goroutine ("bfs"), or 512 at a time as bit sets ("bitbfs").
+type bfsEngine struct{ bitParallel bool }
+
+func (e bfsEngine) Name() string {
+	if e.bitParallel {
+		return "bitbfs"
+	}
+	return "bfs"
+}
+
+func (e bfsEngine) Caps() Caps {
+	// The one-source-at-a-time search never beats the batched one.
+	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Hist: true, Auto: e.bitParallel, Lanes: []lanes.Kind{lanes.Int32}}
+}
+
+func (bfsEngine) Supports(*Problem) error { return nil }
+
+func (e bfsEngine) WorkBytes(p *Problem, dense bool) uint64 {
+	g := p.Graph
+	n, m, t := uint64(g.N()), uint64(g.Arcs()), uint64(p.Threads)
+	if !e.bitParallel && !dense {
+		return n*RowVertexBytes + t*perThreadBFS*n
+	}
+	need := 8*n + 4*m
+	if g.Directed() {
+		need += 8*n + 20*m
+	}
+	per := uint64(bitWorkerSummary)
+	if dense {
+		per = bitWorkerMatrix
+	}
+	// Separate batches run at once only while their visited, cur and next
+	// (192n at W = 8) fit the cache budget together, and never more than
+	// the threads or the batches of 512 sources (bfs.defaultConfig).
+	workers := max(1, min(t, (n+511)/512, bitCacheBudget/max(1, 3*8*8*n)))
+	need += workers * per * n
+	if dense {
+		return need + matrixBytes(g.N(), g.N(), lanes.Int32, p.Paths)
+	}
+	return need + n*RowVertexBytes
+}
+
+func (e bfsEngine) summary(ctx context.Context, p *Problem) (*bfs.Summary, error) {
+	if e.bitParallel {
+		return bfs.BitRows(ctx, p.Graph, p.Threads, p.Progress)
+	}
+	return bfs.Rows(ctx, p.Graph, p.Threads, p.Progress)
+}
+
+// Rows summarises every source.
+func (e bfsEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
+	s, err := e.summary(ctx, p)
+	if err != nil {
+		return nil, "", err
+	}
+	return s.Rows, "cpu", nil
+}
+
+// Hist returns the number of ordered pairs at each distance.
+func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
+	s, err := e.summary(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return s.Hist, nil
+}
+
+func (e bfsEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
+	n := p.Graph.N()
+	data, err := bfs.Matrix(ctx, p.Graph, p.Threads, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	inf := lanes.InfOf[int32]()
+	for i, x := range data {
+		if x < 0 { // not reached
+			data[i] = inf
+		}
+	}
+	m := &lanes.Matrix[int32]{N: n, Size: n, Stride: n, Data: data, Inf: inf}
+	r := &Result{Matrix: m, Device: "cpu", Threads: p.Threads}
+	if p.Paths {
+		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), n
+	}
+	return r, nil
+}

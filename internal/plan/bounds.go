@@ -1,0 +1,75 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/sysmem"
+)
+
+// The budget of the bounds method under "auto". Bounds needs tens of
+// searches on real networks but thousands on expanders (random regular
+// graphs), where the all-pairs engines are far faster, so under "auto" it
+// may spend boundsShare of the estimated all-pairs time (AllPairsSeconds:
+// the CPU engine auto would pick) and then hands over to the all-pairs
+// path, so the worst case is about 1.25 times the all-pairs time when the
+// estimate is right (bitbfs on random 4-regular graphs, n = 100 000: 3.0 s
+// measured, 3.3 s estimated).
+//
+// boundsUnitSeconds converts that time into searches: the cost of one
+// unit of bounds.Options.Budget's work (a vertex reached or an arc
+// scanned, with the bookkeeping around each search), measured on the
+// 2-core development machine on random graphs, whose searches jump around
+// memory most: 5.4 ns at n = 20 000 and 7.7 ns at n = 100 000 for
+// 4-regular graphs (3.5 s for 6 564 searches, 325 s for 84 253); 4.5 ns
+// for a random digraph of n = 20 000 and out-degree 4 made strongly
+// connected by a Hamiltonian cycle, 8.6 ns for one without the cycle, with
+// --reachable. Real networks, searched in the renumbered order, cost less
+// per unit, so they get more searches than the share says.
+//
+// boundsMinSeconds is a floor: on small graphs the estimate (microseconds)
+// is below the all-pairs engines' fixed costs, and a fallback could save
+// at most that much.
+const (
+	boundsShare       = 0.25
+	boundsUnitSeconds = 6e-9
+	boundsMinSeconds  = 1e-3
+)
+
+// BoundsBudget returns the work the bounds method may spend on g under
+// "auto", in searches of the whole graph (bounds.Options.Budget).
+func BoundsBudget(g *graph.Graph, threads int) float64 {
+	seconds := math.Max(boundsShare*AllPairsSeconds(g, threads), boundsMinSeconds)
+	return seconds / (boundsUnitSeconds * float64(g.N()+g.Arcs()))
+}
+
+// boundsWork returns what bounds.Diameter allocates besides the graph,
+// counted from internal/bounds: for a directed graph 138 bytes a vertex and
+// 8 an arc (forward and backward scratch 16n; the renumbered arcs and their
+// transpose 16n + 8m, and its fill 8n; Tarjan's comp, members, index, low
+// 16n and its stacks, growing by append, up to 2.25·(4 + 16)n = 45n; the
+// six bounds arrays 24n; component starts, their fill, pivots and the
+// entered flags of sourceComponent 13n);
+// for an undirected one 46 bytes a vertex and 4 an arc (dist, order and
+// inv 12n; the renumbered arcs 8n + 4m; lo and hi 8n; the components, up
+// to one a vertex, appended 8-byte records, 18n).
+func boundsWork(g *graph.Graph) uint64 {
+	n, m := uint64(g.N()), uint64(g.Arcs())
+	if g.Directed() {
+		return 138*n + 8*m
+	}
+	return 46*n + 4*m
+}
+
+// AdmitBounds refuses the bounds method on g when its working memory would
+// not fit in what is available now.
+func AdmitBounds(g *graph.Graph) error {
+	need := boundsWork(g)
+	h, avail, ok := sysmem.LowestFor(16)
+	if !ok || need <= avail {
+		return nil
+	}
+	return fmt.Errorf("bounds: %d vertices and %d arcs need %s but only %s is available (%s): %w",
+		g.N(), g.Arcs(), FormatBytes(need), FormatBytes(avail), h.Source, graph.ErrTooLarge)
+}

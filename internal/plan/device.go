@@ -1,0 +1,88 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/engine"
+)
+
+// ErrInvalid is wrapped by every error about the request itself (an
+// unknown algorithm or device, an algorithm on the wrong device, a tile the
+// engine cannot use, the bounds method for more than it answers).
+var ErrInvalid = errors.New("invalid options")
+
+// Device is a parsed device request.
+type Device struct {
+	Kind    string // "auto", "cpu" or "gpu"
+	Ordinal int    // the GPU number for "gpu:N" (0 for "gpu")
+}
+
+// ParseDevice reads "", "auto", "cpu", "gpu" or "gpu:N"; it is the one
+// parser of device strings.
+func ParseDevice(s string) (Device, error) {
+	switch {
+	case s == "" || s == "auto":
+		return Device{Kind: "auto"}, nil
+	case s == "cpu":
+		return Device{Kind: "cpu"}, nil
+	case s == "gpu":
+		return Device{Kind: "gpu"}, nil
+	case strings.HasPrefix(s, "gpu:"):
+		n, err := strconv.Atoi(s[4:])
+		if err != nil || n < 0 {
+			return Device{}, fmt.Errorf("%w: device %q: want gpu:N with N a GPU number", ErrInvalid, s)
+		}
+		return Device{Kind: "gpu", Ordinal: n}, nil
+	}
+	return Device{}, fmt.Errorf("%w: device %q: want auto, cpu, gpu or gpu:N", ErrInvalid, s)
+}
+
+// Validate checks what can be checked of req without the graph: the device
+// string, the algorithm's name, an algorithm asked for on the wrong device,
+// the tile, and the bounds method outside extremes (diameter and radius
+// only). Errors wrap ErrInvalid.
+func Validate(req Request, extremes bool) error {
+	dev, err := ParseDevice(req.Device)
+	if err != nil {
+		return err
+	}
+	if req.Threads < 0 {
+		return fmt.Errorf("%w: threads %d: want 0 (all) or more", ErrInvalid, req.Threads)
+	}
+	if err := cpu.CheckTile(req.Tile); err != nil {
+		return fmt.Errorf("%w: tile: %w", ErrInvalid, err)
+	}
+	switch req.Algorithm {
+	case "", "auto":
+		return nil
+	case BoundsAlgorithm:
+		if !extremes {
+			return fmt.Errorf("%w: algorithm bounds computes only the diameter and radius (apsp diameter, apsp stats --no-aspl)", ErrInvalid)
+		}
+		if dev.Kind == "gpu" {
+			return fmt.Errorf("%w: algorithm bounds runs on the CPU, but the device is %s", ErrInvalid, req.Device)
+		}
+		return nil
+	}
+	e, ok := engine.ByName(req.Algorithm)
+	if !ok {
+		return fmt.Errorf("%w: unknown algorithm %q (have %s)", ErrInvalid, req.Algorithm, strings.Join(Algorithms(), ", "))
+	}
+	return deviceConflict(e, dev, req.Device)
+}
+
+// deviceConflict says when engine e cannot run on the device asked for.
+func deviceConflict(e engine.Engine, dev Device, asked string) error {
+	onGPU := e.Caps().Device == engine.GPU
+	if dev.Kind == "cpu" && onGPU {
+		return fmt.Errorf("%w: algorithm %s runs on a GPU, but the device is cpu", ErrInvalid, e.Name())
+	}
+	if dev.Kind == "gpu" && !onGPU {
+		return fmt.Errorf("%w: algorithm %s runs on the CPU, but the device is %s", ErrInvalid, e.Name(), asked)
+	}
+	return nil
+}

@@ -1,0 +1,239 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
+)
+
+// Want is the kind of result the caller needs.
+type Want int
+
+const (
+	// Matrix: the n×n distances (AllPairs, paths).
+	Matrix Want = iota
+	// Rows: every source's summary (stats, eccentricities); engines with
+	// Caps.Rows give it without the matrix.
+	Rows
+	// Hist: pairs per distance; engines with Caps.Hist give it without the
+	// matrix.
+	Hist
+)
+
+// BoundsAlgorithm names the diameter-by-bounds method, which answers the
+// diameter and radius only and is not an all-pairs engine.
+const BoundsAlgorithm = "bounds"
+
+// Request is what the caller asked for, unresolved.
+type Request struct {
+	Algorithm string // an engine name, "auto" or ""
+	Device    string // "", "auto", "cpu", "gpu" or "gpu:N"
+	Threads   int    // 0: every CPU
+	Tile      int    // 0: the engine's default
+	Paths     bool
+	Want      Want
+	Progress  func(float64)
+}
+
+// Candidate is one engine as "auto" saw it: its estimated time, or why it
+// could not take the graph.
+type Candidate struct {
+	Engine  string
+	Device  string
+	Seconds float64 // the estimate; 0 when not estimated
+	Refused string  // why it cannot take the graph, or why auto skips it
+}
+
+// Plan is a resolved request: the engine and the problem it runs, with what
+// auto compared and the memory admitted.
+type Plan struct {
+	Engine  engine.Engine
+	Problem *engine.Problem
+	// Dense reports that the run holds the n×n matrix (Engine.Run) rather
+	// than summarising rows or counting a histogram.
+	Dense bool
+	// Memory is the host memory the run needs besides the graph.
+	Memory     uint64
+	Device     Device
+	Auto       bool
+	Candidates []Candidate
+	// Note says why "auto" computes on the CPU when it would have used a
+	// GPU that is not usable.
+	Note string
+}
+
+// Resolve plans g under req: it validates the request, plans the lanes,
+// chooses the engine and admits its memory.
+func Resolve(g *graph.Graph, req Request) (*Plan, error) {
+	if err := Validate(req, false); err != nil {
+		return nil, err
+	}
+	dev, _ := ParseDevice(req.Device) // valid: Validate parsed it
+	lp, err := lanes.PlanFor(g)
+	if err != nil {
+		return nil, err
+	}
+	pl := &Plan{Device: dev}
+	if req.Algorithm == "" || req.Algorithm == "auto" {
+		err = pl.choose(g, req, lp)
+	} else {
+		err = pl.named(g, req, lp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := pl.Engine.Caps()
+	switch req.Want {
+	case Matrix:
+		pl.Dense = true
+	case Rows:
+		pl.Dense = !c.Rows
+	case Hist:
+		pl.Dense = !c.Hist
+	}
+	pl.Memory = pl.Engine.WorkBytes(pl.Problem, pl.Dense)
+	what := pl.Engine.Name() + ": the summaries of every source"
+	if pl.Dense {
+		what = pl.Engine.Name() + ": the distance matrix and working memory"
+	}
+	if err := admit(what, g, pl.Memory, pl.Problem.Threads); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+// problem is the engine's view of the request.
+func problem(e engine.Engine, g *graph.Graph, req Request, lp lanes.Plan, dev Device) *engine.Problem {
+	c := e.Caps()
+	threads := par.Threads(req.Threads)
+	if c.Serial {
+		threads = 1
+	}
+	kind, _ := lp.Narrowest(c.Lanes...)
+	return &engine.Problem{Graph: g, Plan: lp, Lanes: kind, Paths: req.Paths, Threads: threads, Tile: req.Tile,
+		Ordinal: dev.Ordinal, Progress: req.Progress}
+}
+
+// usable returns why e cannot solve p, or nil.
+func usable(e engine.Engine, p *engine.Problem) error {
+	if err := engine.Check(e, p.Graph, p.Plan); err != nil {
+		return err
+	}
+	return e.Supports(p)
+}
+
+// named resolves an engine asked for by name.
+func (pl *Plan) named(g *graph.Graph, req Request, lp lanes.Plan) error {
+	e, ok := engine.ByName(req.Algorithm)
+	if !ok {
+		return fmt.Errorf("%w: unknown algorithm %q (have %s)", ErrInvalid, req.Algorithm, strings.Join(Algorithms(), ", "))
+	}
+	if err := deviceConflict(e, pl.Device, req.Device); err != nil {
+		return err
+	}
+	p := problem(e, g, req, lp, pl.Device)
+	if err := usable(e, p); err != nil {
+		return fmt.Errorf("algorithm %s: %w", e.Name(), err)
+	}
+	pl.Engine, pl.Problem = e, p
+	return nil
+}
+
+// choose is "auto": the engine with the smallest estimated time among those
+// that take the graph; GPU engines only when a GPU is usable (or asked
+// for), and float graphs stay in the CPU's float64 unless a GPU is asked
+// for.
+func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
+	pl.Auto = true
+	record := func(e engine.Engine, seconds float64, refused string) {
+		pl.Candidates = append(pl.Candidates, Candidate{Engine: e.Name(), Device: e.Caps().Device.String(), Seconds: seconds, Refused: refused})
+	}
+	var best engine.Engine
+	var bestP *engine.Problem
+	bestTime := math.Inf(1)
+	var why []string
+	for _, e := range engine.All() {
+		c := e.Caps()
+		if c.Device != engine.CPU {
+			continue // the GPU is considered below, as one choice
+		}
+		p := problem(e, g, req, lp, pl.Device)
+		switch {
+		case !c.Auto:
+			record(e, 0, "never faster than its twin")
+			continue
+		case pl.Device.Kind == "gpu":
+			record(e, 0, "the device is "+req.Device)
+			continue
+		}
+		if err := usable(e, p); err != nil {
+			why = append(why, e.Name()+": "+err.Error())
+			record(e, 0, err.Error())
+			continue
+		}
+		t := e.Estimate(p)
+		record(e, t, "")
+		if t < bestTime {
+			best, bestP, bestTime = e, p, t
+		}
+	}
+	ge := engine.AutoGPU(g.N())
+	gp := problem(ge, g, req, lp, pl.Device)
+	gpuTime := ge.Estimate(gp)
+	switch {
+	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights):
+		err := usable(ge, gp) // includes finding a usable GPU
+		if err == nil {
+			record(ge, gpuTime, "")
+			pl.Engine, pl.Problem = ge, gp
+			return nil
+		}
+		record(ge, gpuTime, err.Error())
+		if pl.Device.Kind == "gpu" {
+			return fmt.Errorf("device %s: %w", req.Device, err)
+		}
+		pl.Note = "no GPU used (" + err.Error() + "); computing on the CPU"
+	case pl.Device.Kind == "cpu":
+		record(ge, gpuTime, "the device is cpu")
+	case g.Kind() == graph.FloatWeights:
+		record(ge, gpuTime, "float graphs stay in the CPU's float64 unless a GPU is asked for")
+	default:
+		record(ge, gpuTime, "")
+	}
+	if best == nil {
+		return fmt.Errorf("no engine supports this graph (%s)", strings.Join(why, "; "))
+	}
+	pl.Engine, pl.Problem = best, bestP
+	return nil
+}
+
+// Algorithms returns the names Request.Algorithm accepts.
+func Algorithms() []string {
+	return append([]string{"auto", BoundsAlgorithm}, engine.Names()...)
+}
+
+// AllPairsSeconds is the estimated time of the all-pairs engine auto would
+// pick on the CPU for g, the yardstick of the bounds method's budget.
+func AllPairsSeconds(g *graph.Graph, threads int) float64 {
+	best := math.Inf(1)
+	lp, err := lanes.PlanFor(g)
+	if err != nil {
+		return best
+	}
+	for _, e := range engine.All() {
+		c := e.Caps()
+		if c.Device != engine.CPU || !c.Auto {
+			continue
+		}
+		p := problem(e, g, Request{Threads: threads}, lp, Device{Kind: "cpu"})
+		if usable(e, p) == nil {
+			best = math.Min(best, e.Estimate(p))
+		}
+	}
+	return best
+}
