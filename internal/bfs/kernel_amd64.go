@@ -62,7 +62,7 @@ func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bo
 	// each call well under a millisecond.
 	const slice = 1 << 14
 	for from := lo; from < hi; from += slice {
-		c, f := kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.off[0], &b.csr.heads[0],
+		c, f := kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0],
 			from, min(from+slice, hi), &list[count], &cnts[count])
 		count += c
 		full += f

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
 )
 
 // directed holds forward and backward eccentricity bounds of a digraph,
@@ -23,7 +24,7 @@ import (
 type directed struct {
 	ctx       context.Context
 	opt       Options
-	adj, radj *csr // arcs and reversed arcs
+	adj, radj *csr.CSR // arcs and reversed arcs
 	// comp[v] is v's strongly connected component. Tarjan's algorithm
 	// numbers them so that arcs between components go from higher to
 	// lower numbers; members[start[c]:start[c+1]] are component c.
@@ -56,7 +57,8 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	// component reaches all the others.
 	infinite := Result{Diameter: Infinite, Radius: Infinite}
 	dist, order := s.bw.dist, s.bw.queue // free until the first backward search
-	reached, arcs := bfsGraph(g, 0, dist, order)
+	g0 := csr.Of(g)
+	reached, arcs := g0.BFS(0, -1, dist, order)
 	s.trav = 1
 	s.m.add(reached + arcs)
 	if reached < n && !opt.Reachable {
@@ -91,7 +93,7 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	for i := range n {
 		s.bw.dist[i] = -1
 	}
-	s.radj = s.adj.transpose()
+	s.radj = s.adj.Transpose()
 	eb := int32(-1)
 	if reached == n {
 		eb = s.bw.run(s.radj, 0)
@@ -120,11 +122,11 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 		// A vertex without out-arcs has forward eccentricity 0, one with
 		// some at least 1; likewise backward.
 		s.lf[v], s.uf[v] = 0, 0
-		if s.adj.degree(v) > 0 {
+		if s.adj.Degree(v) > 0 {
 			s.lf[v], s.uf[v] = 1, math.MaxInt32
 		}
 		s.lb[v], s.ub[v] = 0, 0
-		if s.radj.degree(v) > 0 {
+		if s.radj.Degree(v) > 0 {
 			s.lb[v], s.ub[v] = 1, math.MaxInt32
 		}
 	}
@@ -158,9 +160,9 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 func (s *directed) sourceComponent() int32 {
 	ncomp := len(s.start) - 1
 	entered := make([]bool, ncomp)
-	for u := range int32(s.adj.n()) {
+	for u := range int32(s.adj.N()) {
 		cu := s.comp[u]
-		for _, v := range s.adj.nbrs(u) {
+		for _, v := range s.adj.Nbrs(u) {
 			if cv := s.comp[v]; cv != cu {
 				entered[cv] = true
 			}
@@ -182,7 +184,7 @@ func (s *directed) sourceComponent() int32 {
 // iterative so that long paths cannot overflow the stack.
 func (s *directed) components() {
 	a := s.adj
-	n := a.n()
+	n := a.N()
 	s.comp = make([]int32, n)
 	s.members = make([]int32, n)
 	for v := range s.members {
@@ -212,19 +214,19 @@ func (s *directed) components() {
 		counter++
 		index[root], low[root] = counter, counter
 		stack = append(stack, root)
-		call = append(call, frame{root, a.off[root]})
+		call = append(call, frame{root, a.Off[root]})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.arc < a.off[v+1] {
-				w := a.heads[f.arc]
+			if f.arc < a.Off[v+1] {
+				w := a.Heads[f.arc]
 				f.arc++
 				switch {
 				case index[w] == 0:
 					counter++
 					index[w], low[w] = counter, counter
 					stack = append(stack, w)
-					call = append(call, frame{w, a.off[w]})
+					call = append(call, frame{w, a.Off[w]})
 				case comp[w] < 0:
 					low[v] = min(low[v], index[w])
 				}
@@ -342,12 +344,19 @@ func (s *directed) pivotPass() {
 	}
 	// The searches of different components touch disjoint vertices, so
 	// one dist array holds them all; each uses its component's stretch
-	// of the queue.
+	// of the queue. A search stays in its component because only the
+	// component's members are marked unseen (-2) when it starts: the
+	// others are -1, or already searched.
 	fd, bd := s.fw.dist, s.bw.dist
-	searchAll := func(a *csr, dist, queue []int32) (work int) {
+	searchAll := func(a *csr.CSR, dist, queue []int32) (work int) {
+		const unseen = -2
 		for c, p := range piv {
 			if p >= 0 {
-				reached, arcs := bfsWithin(a, p, dist, queue[s.start[c]:s.start[c+1]], s.comp, int32(c))
+				mem := s.members[s.start[c]:s.start[c+1]]
+				for _, w := range mem {
+					dist[w] = unseen
+				}
+				reached, arcs := a.BFS(p, unseen, dist, queue[s.start[c]:s.start[c+1]])
 				work += reached + arcs
 			}
 		}
@@ -366,7 +375,7 @@ func (s *directed) pivotPass() {
 	s.trav += 2
 	// The bounds below scan the searched vertices and their arcs again,
 	// and every vertex once.
-	s.m.add(2*(fwork+bwork) + s.adj.n())
+	s.m.add(2*(fwork+bwork) + s.adj.N())
 	// Forward bounds, sinks first: the components an arc leads to are
 	// done before the component it leaves.
 	for c, p := range piv {
@@ -374,7 +383,7 @@ func (s *directed) pivotPass() {
 		if len(mem) == 1 {
 			w := mem[0]
 			bf := int32(0)
-			for _, x := range s.adj.nbrs(w) {
+			for _, x := range s.adj.Nbrs(w) {
 				bf = max(bf, sat(1, s.uf[x]))
 			}
 			s.uf[w] = min(s.uf[w], bf)
@@ -387,7 +396,7 @@ func (s *directed) pivotPass() {
 		for _, a := range mem {
 			d := fd[a]
 			ecc = max(ecc, d)
-			for _, x := range s.adj.nbrs(a) {
+			for _, x := range s.adj.Nbrs(a) {
 				if s.comp[x] != int32(c) {
 					bf = max(bf, sat(d+1, s.uf[x]))
 				}
@@ -409,7 +418,7 @@ func (s *directed) pivotPass() {
 		if len(mem) == 1 {
 			w := mem[0]
 			bb := int32(0)
-			for _, x := range s.radj.nbrs(w) {
+			for _, x := range s.radj.Nbrs(w) {
 				bb = max(bb, sat(1, s.ub[x]))
 			}
 			s.ub[w] = min(s.ub[w], bb)
@@ -422,7 +431,7 @@ func (s *directed) pivotPass() {
 		for _, a := range mem {
 			d := bd[a]
 			ecc = max(ecc, d)
-			for _, x := range s.radj.nbrs(a) {
+			for _, x := range s.radj.Nbrs(a) {
 				if s.comp[x] != int32(c) {
 					bb = max(bb, sat(d+1, s.ub[x]))
 				}
@@ -508,7 +517,7 @@ func (s *directed) centre(w int) bool { return !s.radiusOnly || s.comp[w] == s.r
 // searched so far. The diameter is max ef = max eb, the radius min ef.
 func (s *directed) bounding() (d, r int32, err error) {
 	st := s.state()
-	n := s.adj.n()
+	n := s.adj.N()
 	for i := range 2 {
 		if !st.needD && !st.needR {
 			break
@@ -530,7 +539,7 @@ func (s *directed) bounding() (d, r int32, err error) {
 	}
 	var points [steps]float64
 	for i := range points {
-		points[i] = float64(s.adj.n())
+		points[i] = float64(s.adj.N())
 	}
 	for iter := 1; ; iter++ {
 		if !st.needD && !st.needR {
