@@ -10,6 +10,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -116,11 +117,11 @@ func randomSpecs(rng *rand.Rand, count int, negative bool) []spec {
 
 // oracle returns the Floyd–Warshall distances of g as float64 and whether
 // they are exact integers (then also as int64).
-func oracle(t *testing.T, g *graph.Graph) (*cpu.Matrix[int64], *cpu.Matrix[float64]) {
+func oracle(t *testing.T, g *graph.Graph) (*lanes.Matrix[int64], *lanes.Matrix[float64]) {
 	t.Helper()
 	ctx := context.Background()
 	if g.Kind() == graph.FloatWeights {
-		m, err := cpu.NewMatrix[float64](g, 0)
+		m, err := lanes.NewMatrix[float64](g, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func oracle(t *testing.T, g *graph.Graph) (*cpu.Matrix[int64], *cpu.Matrix[float
 		}
 		return nil, m
 	}
-	m, err := cpu.NewMatrix[int64](g, 0)
+	m, err := lanes.NewMatrix[int64](g, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func oracle(t *testing.T, g *graph.Graph) (*cpu.Matrix[int64], *cpu.Matrix[float
 }
 
 // expectedRows derives the per-source summaries from an oracle matrix.
-func expectedRows(mi *cpu.Matrix[int64], mf *cpu.Matrix[float64]) []reduce.Row {
+func expectedRows(mi *lanes.Matrix[int64], mf *lanes.Matrix[float64]) []reduce.Row {
 	if mi != nil {
 		rows := make([]reduce.Row, mi.N)
 		for u := range rows {
@@ -193,7 +194,7 @@ func compareRows(t *testing.T, name string, got, want []reduce.Row) {
 
 // compareFill checks every entry of m against the oracle, and that padding
 // beyond N was left alone.
-func compareFill[T cpu.Lane](t *testing.T, name string, m *cpu.Matrix[T], pad T, mi *cpu.Matrix[int64], mf *cpu.Matrix[float64]) {
+func compareFill[T lanes.Lane](t *testing.T, name string, m *lanes.Matrix[T], pad T, mi *lanes.Matrix[int64], mf *lanes.Matrix[float64]) {
 	t.Helper()
 	for u := 0; u < m.N; u++ {
 		for v := 0; v < m.N; v++ {
@@ -224,21 +225,21 @@ type rowsFunc func(context.Context, *graph.Graph, int, func(float64)) ([]reduce.
 type engine struct {
 	name string
 	rows rowsFunc
-	fill func(ctx context.Context, g *graph.Graph, mi32 *cpu.Matrix[int32], mi64 *cpu.Matrix[int64], mf *cpu.Matrix[float64], threads int) error
+	fill func(ctx context.Context, g *graph.Graph, mi32 *lanes.Matrix[int32], mi64 *lanes.Matrix[int64], mf *lanes.Matrix[float64], threads int) error
 }
 
 var engines = []engine{
-	{"dijkstra", Rows, func(ctx context.Context, g *graph.Graph, a *cpu.Matrix[int32], b *cpu.Matrix[int64], c *cpu.Matrix[float64], threads int) error {
+	{"dijkstra", Rows, func(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lanes.Matrix[int64], c *lanes.Matrix[float64], threads int) error {
 		return fillAny(ctx, g, a, b, c, threads, Fill[int32], Fill[int64], Fill[float64])
 	}},
-	{"johnson", JohnsonRows, func(ctx context.Context, g *graph.Graph, a *cpu.Matrix[int32], b *cpu.Matrix[int64], c *cpu.Matrix[float64], threads int) error {
+	{"johnson", JohnsonRows, func(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lanes.Matrix[int64], c *lanes.Matrix[float64], threads int) error {
 		return fillAny(ctx, g, a, b, c, threads, JohnsonFill[int32], JohnsonFill[int64], JohnsonFill[float64])
 	}},
 }
 
-type fillFunc[T cpu.Lane] func(context.Context, *graph.Graph, *cpu.Matrix[T], int, func(float64)) error
+type fillFunc[T lanes.Lane] func(context.Context, *graph.Graph, *lanes.Matrix[T], int, func(float64)) error
 
-func fillAny(ctx context.Context, g *graph.Graph, a *cpu.Matrix[int32], b *cpu.Matrix[int64], c *cpu.Matrix[float64], threads int,
+func fillAny(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lanes.Matrix[int64], c *lanes.Matrix[float64], threads int,
 	fa fillFunc[int32], fb fillFunc[int64], fc fillFunc[float64]) error {
 	switch {
 	case a != nil:
@@ -271,11 +272,11 @@ func checkGraph(t *testing.T, name string, g *graph.Graph, engs []engine, thread
 			compareFill(t, label, m, m.Inf, mi, mf)
 			continue
 		}
-		plan, err := cpu.PlanLanes(g)
+		plan, err := lanes.PlanFor(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if plan.Lanes == cpu.Int32 {
+		if plan.Lanes == lanes.Int32 {
 			m := newMatrix[int32](t, g, stride)
 			must2(t, label, e.fill(ctx, g, m, nil, nil, threads))
 			compareFill(t, label, m, m.Inf, mi, mf)
@@ -289,9 +290,9 @@ func checkGraph(t *testing.T, name string, g *graph.Graph, engs []engine, thread
 	}
 }
 
-func newMatrix[T cpu.Lane](t *testing.T, g *graph.Graph, stride int) *cpu.Matrix[T] {
+func newMatrix[T lanes.Lane](t *testing.T, g *graph.Graph, stride int) *lanes.Matrix[T] {
 	t.Helper()
-	m, err := cpu.NewMatrix[T](g, stride)
+	m, err := lanes.NewMatrix[T](g, stride)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,14 +495,14 @@ func TestMatrixChecks(t *testing.T) {
 	b = graph.NewBuilder(true)
 	must(b.AddIntEdge(0, 1, 1<<40))
 	gi := b.Build()
-	if err := JohnsonFill(ctx, gi, newMatrix[int32](t, gi, 0), 1, nil); !errors.Is(err, cpu.ErrWeightsTooLarge) {
+	if err := JohnsonFill(ctx, gi, newMatrix[int32](t, gi, 0), 1, nil); !errors.Is(err, lanes.ErrWeightsTooLarge) {
 		t.Fatalf("2^40 into int32 lanes: err = %v", err)
 	}
 	b = graph.NewBuilder(true)
 	must(b.AddIntEdge(0, 1, math.MaxInt64/2))
 	must(b.AddIntEdge(1, 2, math.MaxInt64/2))
 	must(b.AddIntEdge(2, 3, math.MaxInt64/2))
-	if _, err := Rows(ctx, b.Build(), 1, nil); !errors.Is(err, cpu.ErrWeightsTooLarge) {
+	if _, err := Rows(ctx, b.Build(), 1, nil); !errors.Is(err, lanes.ErrWeightsTooLarge) {
 		t.Fatalf("overflowing lengths: err = %v", err)
 	}
 	// Two such arcs fit int64 (a wide plan): exact, by the guarded search.
