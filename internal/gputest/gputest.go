@@ -1,0 +1,38 @@
+// Package gputest is how a test that needs a GPU gets out of the way where
+// there is none, such as CI: it skips, unless APSP_REQUIRE_GPU says this
+// machine has one, in which case a missing driver or device is a failure.
+// The scripts that run the tests on GPU machines (scripts/*.sh) set
+// APSP_REQUIRE_GPU=1, so a GPU test cannot pass there by skipping.
+package gputest
+
+import (
+	"os"
+	"strconv"
+	"testing"
+)
+
+// Env is the variable that turns skips into failures.
+const Env = "APSP_REQUIRE_GPU"
+
+// Required reports whether Env is set to anything but a false value ("0",
+// "false", ...): an unreadable value counts as set, so that a typo fails
+// rather than skips.
+func Required() bool {
+	v, ok := os.LookupEnv(Env)
+	if !ok || v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	return err != nil || b
+}
+
+// Skip skips t for want of a GPU, giving the reason, or fails it when
+// Required. Call it where the test finds no driver or device.
+func Skip(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if Required() {
+		t.Fatalf(Env+" is set but no GPU: "+format, args...)
+		return
+	}
+	t.Skipf(format, args...)
+}
