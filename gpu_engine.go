@@ -2,7 +2,6 @@ package apsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -11,13 +10,15 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
-	"github.com/apsp/apsp/internal/cuda"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// ErrNoGPU is wrapped when a GPU was asked for and none is usable.
-var ErrNoGPU = errors.New("no usable GPU")
+// ErrNoGPU is matched (errors.Is) by every error that means no usable
+// GPU: no CUDA driver library (or one that is not CUDA), a driver that sees
+// no GPU, a GPU number (gpu:N) out of range, a GPU whose context cannot be
+// created.
+var ErrNoGPU = gpu.ErrNoGPU
 
 // parseDevice reads Options.Device: "", "auto", "cpu", "gpu" or "gpu:N".
 func parseDevice(s string) (kind string, ordinal int, err error) {
@@ -38,21 +39,10 @@ func parseDevice(s string) (kind string, ordinal int, err error) {
 	return "", 0, fmt.Errorf("device %q: want auto, cpu, gpu or gpu:N", s)
 }
 
-// Devices lists the GPUs this machine offers, or says why there are none.
-func Devices() ([]cuda.Info, error) {
-	api, err := cuda.Load()
-	if err != nil {
-		return nil, err
-	}
-	infos, err := api.Devices()
-	if err != nil {
-		return nil, err
-	}
-	if len(infos) == 0 {
-		return nil, fmt.Errorf("%w: the CUDA driver sees no GPU", ErrNoGPU)
-	}
-	return infos, nil
-}
+// Devices lists the GPUs this machine offers, or says why there are none
+// (matching ErrNoGPU). The driver is loaded and the GPUs are listed once per
+// process (until Close).
+func Devices() ([]gpu.DeviceInfo, error) { return gpu.Devices() }
 
 // gpuEngine is the blocked Floyd–Warshall on a GPU, multi-kernel or SKSS.
 type gpuEngine struct {
@@ -63,21 +53,30 @@ func (e gpuEngine) Name() string   { return e.kernel.String() }
 func (e gpuEngine) Device() string { return "gpu" }
 
 func (e gpuEngine) Supports(p *Problem) error {
-	plan, err := cpu.PlanLanes(p.Graph)
+	if _, err := gpuPlan(p.Graph); err != nil {
+		return err
+	}
+	_, ordinal, err := parseDevice(p.Device)
 	if err != nil {
 		return err
 	}
-	if p.Graph.Kind() == graph.FloatWeights {
-		if err := fitsFloat32(p.Graph, plan); err != nil {
-			return err
-		}
-	} else if plan.Lanes != cpu.Int32 {
-		return fmt.Errorf("path lengths may exceed the GPU's int32 lanes (%s lanes needed)", plan.Lanes)
+	return gpu.Check(ordinal)
+}
+
+// gpuPlan checks that g's path lengths fit the GPU's lanes: int32, or
+// float32 for float graphs.
+func gpuPlan(g *graph.Graph) (cpu.Plan, error) {
+	plan, err := cpu.PlanLanes(g)
+	if err != nil {
+		return plan, err
 	}
-	if _, err := Devices(); err != nil {
-		return err
+	if g.Kind() == graph.FloatWeights {
+		return plan, fitsFloat32(g, plan)
 	}
-	return nil
+	if plan.Lanes != cpu.Int32 {
+		return plan, fmt.Errorf("path lengths may exceed the GPU's int32 lanes (%s lanes needed)", plan.Lanes)
+	}
+	return plan, nil
 }
 
 // fitsFloat32 refuses float graphs that float32 lanes would get wrong by
@@ -101,125 +100,84 @@ func fitsFloat32(g *graph.Graph, plan cpu.Plan) error {
 	return nil
 }
 
-func (e gpuEngine) open(p *Problem) (*gpu.Session, error) {
+// job plans p for the GPU; negative cycles are searched for on the CPU
+// only when the graph has negative lengths.
+func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
+	plan, err := gpuPlan(p.Graph)
+	if err != nil {
+		return gpu.Job{}, err
+	}
 	_, ordinal, err := parseDevice(p.Device)
 	if err != nil {
-		return nil, err
+		return gpu.Job{}, err
 	}
-	s, err := gpu.Open(ordinal)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoGPU, err)
-	}
-	return s, nil
-}
-
-// prepare checks for negative cycles and sizes the problem.
-func (e gpuEngine) prepare(ctx context.Context, p *Problem) (gpu.Problem, bool, error) {
-	float := p.Graph.Kind() == graph.FloatWeights
-	var maxReal int32 = math.MaxInt32
-	if !float {
-		plan, err := cpu.PlanLanes(p.Graph)
-		if err != nil {
-			return gpu.Problem{}, false, err
+	if plan.Negative {
+		if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
+			return gpu.Job{}, err
 		}
-		maxReal = int32(plan.MaxReal)
 	}
-	if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
-		return gpu.Problem{}, false, err
+	j := gpu.Job{Graph: p.Graph, Ordinal: ordinal, Kernel: e.kernel, MaxReal: math.MaxInt32}
+	if p.Graph.Kind() != graph.FloatWeights {
+		j.MaxReal = int32(min(plan.MaxReal, math.MaxInt32))
 	}
-	n := p.Graph.N()
-	c := gpu.DefaultConfig(e.kernel, n, float)
-	stride := (n + c.Tile - 1) / c.Tile * c.Tile
-	return gpu.Problem{N: n, Stride: stride, Config: c, MaxReal: maxReal}, float, nil
+	return j, nil
 }
 
 func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Distances, error) {
 	start := time.Now()
-	gp, float, err := e.prepare(ctx, p)
+	j, err := e.job(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	// The host holds the pinned transfer buffer and a copy of it (4 bytes a
-	// cell each) and the result in its own lanes.
+	// The host holds the pinned transfer buffer (4 bytes a cell) and the
+	// result in its own lanes.
+	float := p.Graph.Kind() == graph.FloatWeights
 	lanes := cpu.Int32
 	if float {
 		lanes = cpu.Float64
 	}
-	cells := uint64(gp.Stride) * uint64(gp.Stride)
-	need := cells * uint64(8+lanes.Bytes())
+	n, stride := p.Graph.N(), gpu.Stride(p.Graph.N(), e.kernel)
+	need := uint64(stride) * uint64(stride) * uint64(4+lanes.Bytes())
 	if p.Paths {
-		need += uint64(gp.N) * uint64(gp.N) * 4
+		need += uint64(n) * uint64(n) * 4
 	}
-	if err := checkBytes(gp.N, need, lanes, p.Paths); err != nil {
+	if err := checkBytes(n, need, lanes, p.Paths); err != nil {
 		return nil, err
 	}
-	s, err := e.open(p)
+	m, err := gpu.Matrix(ctx, j)
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
-	res, err := s.Run(ctx, gp, gpu.InitFromGraph(p.Graph, gp.Stride, float), true)
-	if err != nil {
-		return nil, err
+	if m.NegVertex >= 0 {
+		return nil, &NegativeCycleError{Vertex: m.NegVertex}
 	}
 	var d *Distances
 	if float {
-		m := &cpu.Matrix[float64]{N: gp.N, Size: gp.Stride, Stride: gp.Stride, Inf: math.Inf(1), Data: make([]float64, len(res.Matrix))}
-		for i, b := range res.Matrix {
-			m.Data[i] = float64(math.Float32frombits(b))
-		}
-		d = newDistances(m, nil)
+		d = newDistances(&cpu.Matrix[float64]{N: n, Size: m.Stride, Stride: m.Stride, Inf: math.Inf(1), Data: m.Float}, nil)
 		d.laneName = "float32"
 	} else {
-		m := &cpu.Matrix[int32]{N: gp.N, Size: gp.Stride, Stride: gp.Stride, Inf: cpu.Inf32, Data: make([]int32, len(res.Matrix))}
-		for i, b := range res.Matrix {
-			m.Data[i] = int32(b)
-		}
-		cpu.Normalize(m, int64(gp.MaxReal))
-		d = newDistances(m, nil)
-	}
-	for v := 0; v < gp.N; v++ {
-		if d.At(v, v).Float() < 0 {
-			return nil, &NegativeCycleError{Vertex: v}
-		}
+		d = newDistances(&cpu.Matrix[int32]{N: n, Size: m.Stride, Stride: m.Stride, Inf: cpu.Inf32, Data: m.Int}, nil)
 	}
 	if p.Paths {
 		d.next, d.nextStride = deriveSuccessors(d, p.Graph, p.Threads), d.n
 	}
-	d.Algorithm, d.Device, d.Threads = e.Name(), s.Dev.Info.Name, 1
+	d.Algorithm, d.Device, d.Threads = e.Name(), m.Device, 1
 	d.Seconds = time.Since(start).Seconds()
 	return d, nil
 }
 
 // Rows reduces on the device: only per-source summaries cross the bus.
 func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
-	gp, float, err := e.prepare(ctx, p)
+	j, err := e.job(ctx, p)
 	if err != nil {
 		return nil, "", err
 	}
-	s, err := e.open(p)
+	r, err := gpu.Rows(ctx, j)
 	if err != nil {
 		return nil, "", err
 	}
-	defer s.Close()
-	res, err := s.Run(ctx, gp, gpu.InitFromGraph(p.Graph, gp.Stride, float), false)
-	if err != nil {
-		return nil, "", err
+	if r.NegVertex >= 0 {
+		return nil, "", &NegativeCycleError{Vertex: r.NegVertex}
 	}
-	if res.NegVertex >= 0 {
-		return nil, "", &NegativeCycleError{Vertex: res.NegVertex}
-	}
-	rows := make([]reduce.Row, gp.N)
-	for u := range rows {
-		r := reduce.Row{Reach: int64(res.Reach[u]), Unreach: int(res.Reach[u]) < gp.N-1}
-		if float {
-			r.MaxF = float64(math.Float32frombits(res.Max[u]))
-			r.SumF = res.Sum[u]
-		} else {
-			r.MaxI = int64(int32(res.Max[u]))
-			r.Sum.Add(int64(res.Sum[u])) // exact: below 2^53 for int32 lanes
-		}
-		rows[u] = r
-	}
-	return rows, s.Dev.Info.Name, nil
+	return r.Rows, r.Device, nil
 }
