@@ -521,6 +521,71 @@ func TestMatrixChecks(t *testing.T) {
 	}
 }
 
+// TestFillNarrowKinds fills the lane kinds the plan holds beyond int32,
+// int64 and float64 (int8, int16, integer distances in float32) with both
+// fills and compares them with int64; kinds the plan does not hold are
+// refused.
+func TestFillNarrowKinds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	ctx := context.Background()
+	tried := map[lanes.Kind]int{}
+	for trial := 0; trial < 60; trial++ {
+		s := spec{n: 1 + rng.IntN(40), directed: trial%2 == 0, kind: graph.IntWeights, p: 0.1, parts: 1 + trial%3, lo: 0, hi: []int64{1, 3, 50}[trial%3]}
+		if s.directed && trial%5 == 4 {
+			s.potential = 2 // negative arcs for Johnson
+		}
+		g := s.build(rng)
+		plan, err := lanes.PlanFor(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fill := range []struct {
+			name string
+			i64  fillFunc[int64]
+			i8   fillFunc[int8]
+			i16  fillFunc[int16]
+			f32  fillFunc[float32]
+		}{{"dijkstra", Fill[int64], Fill[int8], Fill[int16], Fill[float32]}, {"johnson", JohnsonFill[int64], JohnsonFill[int8], JohnsonFill[int16], JohnsonFill[float32]}} {
+			if fill.name == "dijkstra" && g.HasNegativeWeights() {
+				continue
+			}
+			want := newMatrix[int64](t, g, 0)
+			must2(t, fill.name, fill.i64(ctx, g, want, 2, nil))
+			name := fmt.Sprintf("%s/%v", fill.name, s)
+			tried[lanes.Int8] += fillKind(t, ctx, name, g, plan, fill.i8, want)
+			tried[lanes.Int16] += fillKind(t, ctx, name, g, plan, fill.i16, want)
+			tried[lanes.Float32] += fillKind(t, ctx, name, g, plan, fill.f32, want)
+		}
+	}
+	if tried[lanes.Int8] == 0 || tried[lanes.Int16] == 0 || tried[lanes.Float32] == 0 {
+		t.Fatalf("kinds filled: %v", tried)
+	}
+}
+
+// fillKind fills a matrix of T and compares it with want when the plan
+// holds T (returning 1), else checks that the fill refuses it (0).
+func fillKind[T lanes.Lane](t *testing.T, ctx context.Context, name string, g *graph.Graph, plan lanes.Plan, fill fillFunc[T], want *lanes.Matrix[int64]) int {
+	t.Helper()
+	m := newMatrix[T](t, g, g.N()+1)
+	err := fill(ctx, g, m, 2, nil)
+	if plan.Holds(m.Kind()) != nil {
+		if !errors.Is(err, lanes.ErrWeightsTooLarge) {
+			t.Fatalf("%s %v: plan %d..%d, err = %v", name, m.Kind(), plan.MinReal, plan.MaxReal, err)
+		}
+		return 0
+	}
+	must2(t, name, err)
+	for u := 0; u < g.N(); u++ {
+		for v := 0; v < g.N(); v++ {
+			d, ok := want.Int(u, v)
+			if m.IsInf(u, v) == ok || (ok && m.Float(u, v) != float64(d)) {
+				t.Fatalf("%s %v: d(%d,%d) = %v, want %v", name, m.Kind(), u, v, m.At(u, v), want.At(u, v))
+			}
+		}
+	}
+	return 1
+}
+
 // TestCancel checks that a cancelled context, before or during the run,
 // returns ctx.Err().
 func TestCancel(t *testing.T) {
