@@ -7,31 +7,21 @@ package gputest
 
 import (
 	"os"
-	"strconv"
 	"testing"
 )
 
 // Env is the variable that turns skips into failures.
 const Env = "APSP_REQUIRE_GPU"
 
-// Required reports whether Env is set to anything but a false value ("0",
-// "false", ...): an unreadable value counts as set, so that a typo fails
-// rather than skips.
-func Required() bool {
-	v, ok := os.LookupEnv(Env)
-	if !ok || v == "" {
-		return false
-	}
-	b, err := strconv.ParseBool(v)
-	return err != nil || b
-}
+// Required reports whether Env is "1", as on the GPU machines.
+func Required() bool { return os.Getenv(Env) == "1" }
 
 // Skip skips t for want of a GPU, giving the reason, or fails it when
 // Required. Call it where the test finds no driver or device.
 func Skip(t testing.TB, format string, args ...any) {
 	t.Helper()
 	if Required() {
-		t.Fatalf(Env+" is set but no GPU: "+format, args...)
+		t.Fatalf(Env+"=1 but no GPU: "+format, args...)
 		return
 	}
 	t.Skipf(format, args...)

@@ -8,7 +8,7 @@ func TestRequired(t *testing.T) {
 	for _, c := range []struct {
 		v    string
 		want bool
-	}{{"", false}, {"0", false}, {"false", false}, {"1", true}, {"true", true}, {"yes", true}} {
+	}{{"", false}, {"0", false}, {"true", false}, {"1", true}} {
 		t.Setenv(Env, c.v)
 		if got := Required(); got != c.want {
 			t.Errorf("%s=%q: Required() = %v, want %v", Env, c.v, got, c.want)
