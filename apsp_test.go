@@ -255,7 +255,7 @@ func checkRows(t *testing.T, ctx context.Context, g *graph.Graph, opt Options, d
 	if err != nil {
 		t.Fatalf("%s %+v rows: %v", name, opt, err)
 	}
-	want := reduceRows(d, 1)
+	want := d.m.Rows(1)
 	for u := range rs {
 		a, b := rs[u], want[u]
 		if a.Reach != b.Reach || a.Unreach != b.Unreach || a.MaxI != b.MaxI || a.Sum != b.Sum ||

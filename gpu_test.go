@@ -3,21 +3,60 @@ package apsp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 )
+
+// requireGPU skips on machines without a GPU (CI), or fails when
+// APSP_REQUIRE_GPU=1 says there must be one.
+func requireGPU(tb testing.TB) {
+	tb.Helper()
+	if _, err := apsp.Devices(); err != nil {
+		if os.Getenv("APSP_REQUIRE_GPU") == "1" {
+			tb.Fatalf("APSP_REQUIRE_GPU=1 but no GPU: %v", err)
+		}
+		tb.Skipf("no GPU: %v", err)
+	}
+}
+
+func genGraph(tb testing.TB, kind string, args ...string) *graph.Graph {
+	tb.Helper()
+	s, err := gen.ParseSpec(kind, args)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	g, err := gen.Generate(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+func sameStats(got, want *apsp.Stats) bool {
+	return got.Diameter == want.Diameter && got.Radius == want.Radius && got.ReachablePairs == want.ReachablePairs &&
+		float64(got.ASPL) == float64(want.ASPL) && got.Connected == want.Connected &&
+		slices.Equal(got.Center, want.Center) && slices.Equal(got.Periphery, want.Periphery)
+}
 
 // TestGPUEnginesMatchCPU runs the GPU engines through the public API (stats
 // reduced on the device, full matrices, paths) against the CPU; it skips on
 // machines without a GPU, such as CI.
 func TestGPUEnginesMatchCPU(t *testing.T) {
-	if _, err := apsp.Devices(); err != nil {
-		t.Skipf("no GPU: %v", err)
-	}
+	requireGPU(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(21, 22))
 	specs := [][]string{
@@ -25,14 +64,7 @@ func TestGPUEnginesMatchCPU(t *testing.T) {
 		{"cycle", "n=1500", "directed"}, {"gnp", "n=300", "r=5", "weights=-3..20", "directed"},
 	}
 	for _, spec := range specs {
-		s, err := gen.ParseSpec(spec[0], append(spec[1:], "seed="+string(rune('0'+rng.IntN(9)))))
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := gen.Generate(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		g := genGraph(t, spec[0], append(spec[1:], "seed="+string(rune('0'+rng.IntN(9))))...)
 		for _, algo := range []string{"gpu-multi", "gpu-single"} {
 			want, werr := apsp.ComputeStats(ctx, g, apsp.Options{Algorithm: "blocked", Reachable: true})
 			got, gerr := apsp.ComputeStats(ctx, g, apsp.Options{Algorithm: algo, Reachable: true})
@@ -46,8 +78,7 @@ func TestGPUEnginesMatchCPU(t *testing.T) {
 			if werr != nil || gerr != nil {
 				t.Fatalf("%v %s: %v / %v", spec, algo, werr, gerr)
 			}
-			if got.Diameter != want.Diameter || got.Radius != want.Radius || got.ReachablePairs != want.ReachablePairs ||
-				float64(got.ASPL) != float64(want.ASPL) || got.Connected != want.Connected {
+			if !sameStats(got, want) {
 				t.Fatalf("%v %s: got %+v\nwant %+v", spec, algo, got, want)
 			}
 			dw, err := apsp.AllPairs(ctx, g, apsp.Options{Algorithm: "blocked"})
@@ -82,4 +113,248 @@ func TestGPUEnginesMatchCPU(t *testing.T) {
 	if _, err := apsp.ComputeStats(ctx, b.Build(), apsp.Options{Algorithm: "gpu-multi"}); !errors.As(err, &nc) {
 		t.Fatalf("want a negative cycle, got %v", err)
 	}
+}
+
+// TestGPUManyCallsMatchCPU calls ComputeStats and AllPairs many times with
+// sizes interleaved, so that the runtime's pooled buffers serve problems of
+// other sizes, and compares every result with the CPU engines.
+func TestGPUManyCallsMatchCPU(t *testing.T) {
+	requireGPU(t)
+	ctx := context.Background()
+	type tc struct {
+		g    *graph.Graph
+		name string
+	}
+	var cases []tc
+	for i, spec := range [][]string{
+		{"regular", "n=1024", "d=4"}, {"regular", "n=256", "d=4"}, {"gnp", "n=1500", "r=3", "weights=1..50", "directed"},
+		{"regular", "n=64", "d=3"}, {"regular", "n=1024", "d=4"}, {"regular", "n=3000", "d=4"},
+		{"gnp", "n=600", "r=2", "weights=-2..30", "directed"}, {"geometric", "n=2000", "r=0.05", "weights=1.0..9.0"},
+		{"regular", "n=256", "d=4"}, {"cycle", "n=700", "directed"}, {"regular", "n=1024", "d=4"},
+	} {
+		cases = append(cases, tc{genGraph(t, spec[0], append(spec[1:], fmt.Sprintf("seed=%d", i+1))...), fmt.Sprint(spec)})
+	}
+	calls := 0
+	for round := 0; round < 3; round++ {
+		for i, c := range cases {
+			want, err := apsp.ComputeStats(ctx, c.g, apsp.Options{Device: "cpu"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, opt := range []apsp.Options{{Device: "gpu"}, {Algorithm: "gpu-multi"}, {Algorithm: "gpu-single"}} {
+				got, err := apsp.ComputeStats(ctx, c.g, opt)
+				calls++
+				if err != nil {
+					t.Fatalf("%s %+v: %v", c.name, opt, err)
+				}
+				if !sameStats(got, want) {
+					t.Fatalf("round %d %s %+v: got %+v\nwant %+v", round, c.name, opt, got, want)
+				}
+			}
+			if (i+round)%3 != 0 {
+				continue
+			}
+			dw, err := apsp.AllPairs(ctx, c.g, apsp.Options{Device: "cpu"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dg, err := apsp.AllPairs(ctx, c.g, apsp.Options{Device: "gpu"})
+			calls++
+			if err != nil {
+				t.Fatalf("%s: AllPairs: %v", c.name, err)
+			}
+			for u := round; u < c.g.N(); u += 11 {
+				for v := 0; v < c.g.N(); v++ {
+					if dw.At(u, v) != dg.At(u, v) {
+						t.Fatalf("%s: d(%d,%d) = %v, want %v", c.name, u, v, dg.At(u, v), dw.At(u, v))
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d GPU calls matched the CPU", calls)
+}
+
+// TestGPUCancelQueued cancels a ComputeStats call while it waits for the
+// GPU behind other work.
+func TestGPUCancelQueued(t *testing.T) {
+	requireGPU(t)
+	d, err := gpurt.Default().Device(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := genGraph(t, "regular", "n=1024", "d=4", "seed=3")
+	// (close is shadowed in this package's tests: the channels are sent on.)
+	started, release := make(chan struct{}, 1), make(chan struct{}, 1)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_ = d.Do(context.Background(), func(*gpurt.Call) error { started <- struct{}{}; <-release; return nil })
+	}()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { _, err := apsp.ComputeStats(ctx, g, apsp.Options{Device: "gpu"}); errc <- err }()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("got %v, want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the queued call was not withdrawn")
+	}
+	release <- struct{}{}
+	wg.Wait()
+	if _, err := apsp.ComputeStats(context.Background(), g, apsp.Options{Device: "gpu"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNoGPUErrors checks, without a GPU, that every way of lacking one
+// matches ErrNoGPU: no driver library, a library that is not CUDA, a driver
+// that sees no GPU, and gpu:N out of range.
+func TestNoGPUErrors(t *testing.T) {
+	g := genGraph(t, "regular", "n=64", "d=3", "seed=1")
+	ctx := context.Background()
+	t.Cleanup(func() { _ = gpurt.Default().SetLoader(nil) })
+	expect := func(t *testing.T, devices bool, device string) {
+		t.Helper()
+		if devices {
+			if _, err := apsp.Devices(); !errors.Is(err, apsp.ErrNoGPU) {
+				t.Errorf("Devices: %v", err)
+			}
+		}
+		for _, opt := range []apsp.Options{{Device: device}, {Device: device, Algorithm: "gpu-multi"}} {
+			if _, err := apsp.ComputeStats(ctx, g, opt); !errors.Is(err, apsp.ErrNoGPU) {
+				t.Errorf("ComputeStats %+v: %v", opt, err)
+			}
+			if _, err := apsp.AllPairs(ctx, g, opt); !errors.Is(err, apsp.ErrNoGPU) {
+				t.Errorf("AllPairs %+v: %v", opt, err)
+			}
+		}
+	}
+	notCUDA := ""
+	for _, p := range []string{"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6"} {
+		if _, err := os.Stat(p); err == nil {
+			notCUDA = p
+			break
+		}
+	}
+	t.Run("no driver", func(t *testing.T) {
+		t.Setenv("APSP_LIBCUDA", filepath.Join(t.TempDir(), "libcuda.so.1"))
+		if err := apsp.Close(); err != nil { // forget a driver loaded before
+			t.Fatal(err)
+		}
+		defer apsp.Close()
+		expect(t, true, "gpu")
+		expect(t, false, "gpu:1")
+	})
+	t.Run("not CUDA", func(t *testing.T) {
+		if notCUDA == "" {
+			t.Skip("no libm.so.6 to stand in for a library that is not CUDA")
+		}
+		t.Setenv("APSP_LIBCUDA", notCUDA)
+		t.Setenv("APSP_LIBNVRTC", notCUDA)
+		apsp.Close()
+		defer apsp.Close()
+		expect(t, true, "gpu")
+	})
+	t.Run("no device", func(t *testing.T) {
+		if err := gpurt.Default().SetLoader(func() (*cuda.API, []cuda.Info, error) { return &cuda.API{}, nil, nil }); err != nil {
+			t.Fatal(err)
+		}
+		expect(t, true, "gpu")
+	})
+	t.Run("out of range", func(t *testing.T) {
+		one := []cuda.Info{{Ordinal: 0, Name: "Fake GPU", Major: 9}}
+		if err := gpurt.Default().SetLoader(func() (*cuda.API, []cuda.Info, error) { return &cuda.API{}, one, nil }); err != nil {
+			t.Fatal(err)
+		}
+		if infos, err := apsp.Devices(); err != nil || len(infos) != 1 {
+			t.Fatalf("Devices: %v, %v", infos, err)
+		}
+		expect(t, false, "gpu:1")
+		expect(t, false, "gpu:7")
+	})
+}
+
+// BenchmarkGPUStatsSteadyState times apsp.ComputeStats on a random
+// 4-regular graph with Device "gpu" in a loop, after a warm-up, and reports
+// per call: the median wall time, the median kernel time (CUDA events around
+// Floyd–Warshall), the device time from the first copy to the last, and the
+// median of each call's wall time less its kernel time. The first call of
+// the process (the driver loaded, the context created, the module loaded
+// from the cubin cache) is reported as first-call-ms, with its parts, by the
+// sub-benchmark that makes it: run one size in a fresh process to see it.
+func BenchmarkGPUStatsSteadyState(b *testing.B) {
+	requireGPU(b)
+	first := map[string]float64{}
+	if gpu.Opened() == 0 {
+		g := genGraph(b, "regular", "n=1024", "d=4", "seed=99")
+		start := time.Now()
+		if _, err := apsp.ComputeStats(context.Background(), g, apsp.Options{Device: "gpu"}); err != nil {
+			b.Fatal(err)
+		}
+		first["first-call-ms"] = ms(time.Since(start))
+		load, open := gpu.SetupTimes(0)
+		first["first-load-ms"], first["first-open-ms"] = ms(load), ms(open)
+	}
+	for _, n := range []int{1024, 256, 4096} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			opt := apsp.Options{Device: "gpu"}
+			// Fresh random graphs, rotated so that no call reuses the last
+			// one's input.
+			var graphs []*graph.Graph
+			for s := range 4 {
+				graphs = append(graphs, genGraph(b, "regular", fmt.Sprintf("n=%d", n), "d=4", fmt.Sprintf("seed=%d", s+1)))
+			}
+			for i := range 10 {
+				if _, err := apsp.ComputeStats(ctx, graphs[i%len(graphs)], opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			wall := make([]float64, 0, b.N)
+			kernel := make([]float64, 0, b.N)
+			over := make([]float64, 0, b.N)
+			var device float64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0, _ := gpu.Totals(0)
+				start := time.Now()
+				if _, err := apsp.ComputeStats(ctx, graphs[i%len(graphs)], opt); err != nil {
+					b.Fatal(err)
+				}
+				w := ms(time.Since(start))
+				t1, _ := gpu.Totals(0)
+				k := t1.Kernel - t0.Kernel
+				wall, kernel, over = append(wall, w), append(kernel, k), append(over, w-k)
+				device += t1.Device - t0.Device
+			}
+			b.StopTimer()
+			b.ReportMetric(median(wall), "wall-ms")
+			b.ReportMetric(median(kernel), "kernel-ms")
+			b.ReportMetric(median(over), "overhead-ms")
+			b.ReportMetric(device/float64(b.N), "device-ms")
+			if n == 1024 {
+				for k, v := range first {
+					b.ReportMetric(v, k)
+				}
+			}
+		})
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }

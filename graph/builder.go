@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/apsp/apsp/internal/csr"
 )
 
 // MaxVertices is the largest vertex count a Graph can hold (ids are int32).
@@ -402,27 +404,30 @@ func (g *Graph) Unweighted() *Graph {
 }
 
 // Transpose returns the graph with every arc reversed (g itself when
-// undirected).
+// undirected), its weights moved with the arcs. The arcs are already
+// distinct, so a counting sort (package csr's, which the engines' own
+// transposes use too) reverses them in order without the builder.
 func (g *Graph) Transpose() *Graph {
 	if !g.directed {
 		return g
 	}
-	b := NewBuilder(true)
-	b.n = g.n
-	b.kind = g.kind
-	b.negLoop = g.negLoop
-	b.arcs = make([]arc, 0, len(g.heads))
-	for u := 0; u < g.n; u++ {
-		for i, v := range g.Neighbors(u) {
-			a := arc{u: v, v: int32(u), w: 1}
-			switch g.kind {
-			case IntWeights:
-				a.w = g.intW[g.offsets[u]+i]
-			case FloatWeights:
-				a.w = floatBits(g.floatW[g.offsets[u]+i])
-			}
-			b.arcs = append(b.arcs, a)
-		}
+	h := *g
+	switch g.kind {
+	case IntWeights:
+		h.offsets, h.heads, h.intW = csr.Transpose(g.offsets, g.heads, g.intW)
+	case FloatWeights:
+		h.offsets, h.heads, h.floatW = csr.Transpose(g.offsets, g.heads, g.floatW)
+	default:
+		h.offsets, h.heads, _ = csr.Transpose[struct{}](g.offsets, g.heads, nil)
 	}
-	return b.Build()
+	return &h
+}
+
+// The engines search a graph's own arrays (read only) through csr.Of
+// rather than copying them; the arrays stay out of the public API.
+func init() {
+	csr.SetGraphArrays(func(x any) csr.CSR {
+		g := x.(*Graph)
+		return csr.CSR{Off: g.offsets, Heads: g.heads}
+	})
 }

@@ -3,6 +3,8 @@
 # per size range, a threads-per-block sweep, float32, and end-to-end CLI runs.
 # Run on the GPU machine with bin/ carried (see scripts/gpu-run.sh).
 set -uo pipefail
+# GPU tests fail instead of skipping when they find no GPU (internal/gputest).
+export APSP_REQUIRE_GPU=1
 out=${OUT:-/tmp}
 export APSP_CACHE_DIR=/tmp/apsp-cubin-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader

@@ -5,6 +5,8 @@
 #   CGO_ENABLED=0 go test -c -o bin/apsp.test .
 # Usage: scripts/gpu-run.sh [bench flags...]; logs go to $OUT (or /tmp).
 set -uo pipefail
+# GPU tests fail instead of skipping when they find no GPU (internal/gputest).
+export APSP_REQUIRE_GPU=1
 out=${OUT:-/tmp}
 export APSP_CACHE_DIR=/tmp/apsp-cubin-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$out/nvidia-smi.txt"

@@ -17,6 +17,8 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/dijkstra"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // Ceilings are the measured register-only relaxation peaks of one H100 SXM
@@ -84,14 +86,14 @@ func RandomGraph(n, deg int, float bool, seed uint64) *graph.Graph {
 // Run times every configuration and returns the rows.
 func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 	var rows []Row
-	lanes := "int32"
+	laneName := lanes.Int32.String() // the GPU kernels' lanes
 	if o.Float {
-		lanes = "float32"
+		laneName = lanes.Float32.String()
 	}
 	for _, n := range o.Sizes {
 		for _, kind := range o.Kinds {
 			if kind == "cpu" {
-				rows = append(rows, runCPU(ctx, n, o, lanes))
+				rows = append(rows, runCPU(ctx, n, o))
 				continue
 			}
 			for _, tile := range o.Tiles {
@@ -112,7 +114,7 @@ func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 							}
 						}
 						r := runGPU(ctx, s, n, c, o)
-						r.Lanes = lanes
+						r.Lanes = laneName
 						rows = append(rows, r)
 						if o.Log != nil {
 							fmt.Fprintf(o.Log, "%s n=%d tile=%d threads=%d: %.3f ms %.2f T/s checked=%s %s\n",
@@ -169,10 +171,10 @@ func finish(r *Row, times []float64, float bool) {
 	r.Ceiling = r.RelaxPerS / ceil
 }
 
-func runCPU(ctx context.Context, n int, o Options, lanes string) Row {
-	r := Row{Kernel: "cpu-blocked", Lanes: lanes, N: n, Tile: cpu.DefaultTile, Threads: cpu.Threads(0)}
+func runCPU(ctx context.Context, n int, o Options) Row {
+	r := Row{Kernel: "cpu-blocked", Lanes: lanes.Int32.String(), N: n, Tile: cpu.DefaultTile, Threads: par.Threads(0)}
 	if o.Float {
-		r.Lanes = "float64"
+		r.Lanes = lanes.Float64.String()
 	}
 	var times []float64
 	for rep := 0; rep <= o.Reps; rep++ {
@@ -180,17 +182,9 @@ func runCPU(ctx context.Context, n int, o Options, lanes string) Row {
 		start := time.Now()
 		var err error
 		if o.Float {
-			var m *cpu.Matrix[float64]
-			if m, err = cpu.NewMatrix[float64](g, cpu.TileSize(n, 0)); err == nil {
-				start = time.Now()
-				err = cpu.Blocked(ctx, m, cpu.BlockedOptions{})
-			}
+			err = blockedOnce[float64](ctx, g, &start)
 		} else {
-			var m *cpu.Matrix[int32]
-			if m, err = cpu.NewMatrix[int32](g, cpu.TileSize(n, 0)); err == nil {
-				start = time.Now()
-				err = cpu.Blocked(ctx, m, cpu.BlockedOptions{})
-			}
+			err = blockedOnce[int32](ctx, g, &start)
 		}
 		if err != nil {
 			r.Error = err.Error()
@@ -204,6 +198,17 @@ func runCPU(ctx context.Context, n int, o Options, lanes string) Row {
 	finish(&r, times, o.Float)
 	r.Ceiling = 0
 	return r
+}
+
+// blockedOnce runs the blocked CPU engine once on g in lanes T, setting
+// *start once the matrix is built.
+func blockedOnce[T lanes.Lane](ctx context.Context, g *graph.Graph, start *time.Time) error {
+	m, err := lanes.NewMatrix[T](g, cpu.TileSize(g.N(), 0))
+	if err != nil {
+		return err
+	}
+	*start = time.Now()
+	return cpu.Blocked(ctx, m, cpu.BlockedOptions{})
 }
 
 // check compares the GPU matrix with the CPU: every entry for n ≤ 2048 (the

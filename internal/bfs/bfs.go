@@ -9,6 +9,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -37,6 +38,7 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 	var mu sync.Mutex
 	var hists [][]int64
 	var done atomic.Int64
+	a := csr.Of(g)
 	err := forEach(ctx, threads, chunks, func() (func(int), func()) {
 		dist := make([]int32, n)
 		for i := range dist {
@@ -46,7 +48,7 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 		var hist []int64
 		run := func(c int) {
 			for s := c * checkEvery; s < min(n, (c+1)*checkEvery); s++ {
-				ecc, reached := search(g, s, dist, queue)
+				ecc, reached := search(&a, s, dist, queue)
 				hist = grow(hist, int(ecc))
 				var sum int64
 				for _, v := range queue[1:reached] {
@@ -91,28 +93,16 @@ func From(g *graph.Graph, s int, dist []int32, queue []int32) (ecc int32, reache
 	for i := range dist {
 		dist[i] = -1
 	}
-	return search(g, s, dist, queue)
+	a := csr.Of(g)
+	return search(&a, s, dist, queue)
 }
 
-// search is From without the set-up: dist must be -1 everywhere. On return
-// queue[:reached] lists the reached vertices in order of distance, so the
-// caller can reset just those.
-func search(g *graph.Graph, s int, dist, queue []int32) (ecc int32, reached int) {
-	dist[s] = 0
-	queue[0] = int32(s)
-	tail := 1
-	for head := 0; head < tail; head++ {
-		u := queue[head]
-		du := dist[u] + 1
-		for _, v := range g.Neighbors(int(u)) {
-			if dist[v] < 0 {
-				dist[v] = du
-				queue[tail] = v
-				tail++
-			}
-		}
-	}
-	return dist[queue[tail-1]], tail
+// search is From without the set-up, on g's arcs a: dist must be -1
+// everywhere. On return queue[:reached] lists the reached vertices in order
+// of distance, so the caller can reset just those.
+func search(a *csr.CSR, s int, dist, queue []int32) (ecc int32, reached int) {
+	reached, _ = a.BFS(int32(s), -1, dist, queue)
+	return dist[queue[reached-1]], reached
 }
 
 // Matrix returns the n×n distance matrix of g row by row: dist[u*n+v] is the

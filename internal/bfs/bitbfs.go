@@ -9,6 +9,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -80,7 +81,7 @@ func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(f
 	batches := (n + size - 1) / size
 	// The searches run on the reversed graph (see doc.go), so a pull reads
 	// g's out-arcs and a push follows the transpose's.
-	shared := &batchShared{g: g, t: g.Transpose(), csr: newCSR(g), cfg: cfg, dist: dist}
+	shared := &batchShared{g: g, t: transpose(g), csr: padded(g), cfg: cfg, dist: dist}
 	var (
 		mu      sync.Mutex
 		workers []*batcher
@@ -137,28 +138,29 @@ func merge(workers []*batcher, n int) *Summary {
 
 // batchShared is what every worker of a run reads.
 type batchShared struct {
-	g, t *graph.Graph
-	csr  *csr
+	g    *graph.Graph
+	t    *csr.CSR // g's arcs reversed
+	csr  *csr.CSR // g's arcs, heads padded for the kernels
 	cfg  config
 	dist []int32 // matrix mode when not nil
 }
 
-// csr is a private copy of g's out-arcs in CSR form for the kernels (the
-// graph does not expose its arrays), with heads padded for prefetching.
-type csr struct {
-	off   []int   // len n+1: v's out-neighbours are heads[off[v]:off[v+1]]
-	heads []int32 // followed by prefetchPad zeros
+// transpose returns g's arcs reversed: g's own when it is undirected.
+func transpose(g *graph.Graph) *csr.CSR {
+	a := csr.Of(g)
+	if !g.Directed() {
+		return &a
+	}
+	return a.Transpose()
 }
 
-func newCSR(g *graph.Graph) *csr {
-	n := g.N()
-	c := &csr{off: make([]int, n+1), heads: make([]int32, 0, g.Arcs()+prefetchPad)}
-	for v := range n {
-		c.heads = append(c.heads, g.Neighbors(v)...)
-		c.off[v+1] = len(c.heads)
-	}
-	c.heads = append(c.heads, make([]int32, prefetchPad)...)
-	return c
+// padded returns g's arcs with the heads copied and followed by
+// prefetchPad zeros, which the kernels may read; the offsets are g's own.
+func padded(g *graph.Graph) *csr.CSR {
+	a := csr.Of(g)
+	heads := make([]int32, len(a.Heads)+prefetchPad)
+	copy(heads, a.Heads)
+	return &csr.CSR{Off: a.Off, Heads: heads}
 }
 
 // vertexAcc is one worker's running total for a vertex's row: the
@@ -229,9 +231,9 @@ func newBatcher(s *batchShared) *batcher {
 	parts := max(1, min(s.cfg.inner, n))
 	b.split = make([]int, parts+1)
 	b.parts = make([]partResult, parts)
-	total := s.csr.off[n] + n
+	total := s.csr.Off[n] + n
 	for p := 1; p <= parts; p++ {
-		b.split[p] = sort.Search(n, func(v int) bool { return s.csr.off[v]+v >= p*total/parts })
+		b.split[p] = sort.Search(n, func(v int) bool { return s.csr.Off[v]+v >= p*total/parts })
 	}
 	b.split[parts] = n
 	return b
@@ -267,7 +269,7 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 		b.cur[s*w+i/64] |= bit
 		b.visited[s*w+i/64] |= bit
 		b.curList = append(b.curList, int32(s))
-		b.curArcs += b.t.Degree(s)
+		b.curArcs += b.t.Degree(int32(s))
 		if allOnes(b.visited[s*w : s*w+w]) {
 			b.open--
 		}
@@ -334,7 +336,7 @@ func (b *batcher) push(k int32) partResult {
 	list := b.nextList[:0]
 	for _, u := range b.curList {
 		f := cur[int(u)*w : int(u)*w+w]
-		for _, v := range b.t.Neighbors(int(u)) {
+		for _, v := range b.t.Nbrs(u) {
 			vs := vis[int(v)*w : int(v)*w+w]
 			ns := next[int(v)*w : int(v)*w+w]
 			var was, add uint64
@@ -428,7 +430,7 @@ func (b *batcher) pullRange(lo, hi int, list, cnts []int32) (count, full int) {
 func (b *batcher) book(k int32, list, cnts []int32) (pairs int64, arcs int) {
 	w := b.w
 	for i, v := range list {
-		arcs += b.t.Degree(int(v))
+		arcs += b.t.Degree(v)
 		if b.dist != nil {
 			b.writeDist(int(v), k, b.next[int(v)*w:int(v)*w+w])
 			continue
@@ -517,7 +519,7 @@ func (b *batcher) unreached() {
 func (b *batcher) pullGo(lo, hi int, list, cnts []int32) (count, full int) {
 	w := b.w
 	vis, cur, next := b.visited, b.cur, b.next
-	off, heads := b.csr.off, b.csr.heads
+	off, heads := b.csr.Off, b.csr.Heads
 	var acc [maxWords]uint64
 	for v := lo; v < hi; v++ {
 		vs := vis[v*w : v*w+w]
@@ -571,7 +573,7 @@ func (b *batcher) pullGo(lo, hi int, list, cnts []int32) (count, full int) {
 func (b *batcher) pullGo4(lo, hi int, list, cnts []int32) (count, full int) {
 	const ones = ^uint64(0)
 	vis, cur, next := b.visited, b.cur, b.next
-	off, heads := b.csr.off, b.csr.heads
+	off, heads := b.csr.Off, b.csr.Heads
 	for v := lo; v < hi; v++ {
 		vs := vis[v*4 : v*4+4 : v*4+4]
 		if vs[0]&vs[1]&vs[2]&vs[3] == ones {

@@ -2,33 +2,15 @@
 
 package bfs
 
-// The CPU features are read once at start-up and never change: the AVX2
-// pull needs AVX2 and POPCNT, the AVX-512 one AVX-512 F, DQ (KORTESTB) and
-// VPOPCNTDQ, each with the OS saving the registers.
-var hasAVX2, hasAVX512 = detect()
+import "github.com/apsp/apsp/internal/cpufeat"
 
-func detect() (avx2, avx512 bool) {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false, false
-	}
-	_, _, c1, _ := cpuid(1, 0)
-	const osxsave, popcnt = 1 << 27, 1 << 23
-	if c1&osxsave == 0 || c1&popcnt == 0 {
-		return false, false
-	}
-	xcr0 := xgetbv()
-	_, b7, c7, _ := cpuid(7, 0)
-	const ymmState, zmmState = 0x6, 0xe6 // XMM|YMM; plus opmask and ZMM
-	const avx2Bit, avx512F, avx512DQ, vpopcntdq = 1 << 5, 1 << 16, 1 << 17, 1 << 14
-	avx2 = xcr0&ymmState == ymmState && b7&avx2Bit != 0
-	avx512 = avx2 && xcr0&zmmState == zmmState && b7&avx512F != 0 && b7&avx512DQ != 0 && c7&vpopcntdq != 0
-	return avx2, avx512
-}
-
-func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-
-func xgetbv() (lo uint32)
+// The AVX2 pull needs AVX2 and POPCNT, the AVX-512 one AVX-512 F, DQ
+// (KORTESTB) and VPOPCNTDQ besides; cpufeat has read them, with the OS's
+// support for the registers, once at start-up.
+var (
+	hasAVX2   = cpufeat.AVX2 && cpufeat.POPCNT
+	hasAVX512 = hasAVX2 && cpufeat.AVX512F && cpufeat.AVX512DQ && cpufeat.AVX512VPOPCNTDQ
+)
 
 // pull4AVX2 is batcher.pullRange for w = 4: for the vertices [lo, hi) it
 // updates next and vis, writes the vertices that gained bits to list and
@@ -62,7 +44,7 @@ func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bo
 	// each call well under a millisecond.
 	const slice = 1 << 14
 	for from := lo; from < hi; from += slice {
-		c, f := kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.off[0], &b.csr.heads[0],
+		c, f := kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0],
 			from, min(from+slice, hi), &list[count], &cnts[count])
 		count += c
 		full += f

@@ -2,24 +2,6 @@
 
 #include "textflag.h"
 
-// func cpuid(leaf, sub uint32) (a, b, c, d uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL leaf+0(FP), AX
-	MOVL sub+4(FP), CX
-	CPUID
-	MOVL AX, a+8(FP)
-	MOVL BX, b+12(FP)
-	MOVL CX, c+16(FP)
-	MOVL DX, d+20(FP)
-	RET
-
-// func xgetbv() (lo uint32)
-TEXT ·xgetbv(SB), NOSPLIT, $0-4
-	XORL CX, CX
-	XGETBV
-	MOVL AX, lo+0(FP)
-	RET
-
 // The pull kernels, one for four words per vertex in a YMM register (AVX2)
 // and one for eight in a ZMM register (AVX-512); they differ only in the
 // vector instructions. See pull4AVX2 in kernel_amd64.go for the contract.

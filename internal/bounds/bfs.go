@@ -3,80 +3,12 @@ package bounds
 import (
 	"math"
 
-	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
 )
 
-// bfs searches a from src. dist must be -1 on every vertex src can reach;
-// it gets their distances, and queue[:reached] gets those vertices in order
-// of distance, so the last one is a farthest vertex. arcs is the number of
-// arcs scanned, for the budget.
-func bfs(a *csr, src int32, dist, queue []int32) (reached, arcs int) {
-	off, heads := a.off, a.heads
-	dist[src] = 0
-	queue[0] = src
-	head, tail := 0, 1
-	for head < tail {
-		u := queue[head]
-		head++
-		du := dist[u] + 1
-		lo, hi := off[u], off[u+1]
-		arcs += hi - lo
-		for _, v := range heads[lo:hi] {
-			if dist[v] < 0 {
-				dist[v] = du
-				queue[tail] = v
-				tail++
-			}
-		}
-	}
-	return tail, arcs
-}
-
-// bfsWithin is bfs restricted to the vertices v with comp[v] == c.
-func bfsWithin(a *csr, src int32, dist, queue []int32, comp []int32, c int32) (reached, arcs int) {
-	off, heads := a.off, a.heads
-	dist[src] = 0
-	queue[0] = src
-	head, tail := 0, 1
-	for head < tail {
-		u := queue[head]
-		head++
-		du := dist[u] + 1
-		lo, hi := off[u], off[u+1]
-		arcs += hi - lo
-		for _, v := range heads[lo:hi] {
-			if dist[v] < 0 && comp[v] == c {
-				dist[v] = du
-				queue[tail] = v
-				tail++
-			}
-		}
-	}
-	return tail, arcs
-}
-
-// bfsGraph is bfs on the caller's graph, for the first search, whose order
-// becomes the numbering of the csr.
-func bfsGraph(g *graph.Graph, src int32, dist, queue []int32) (reached, arcs int) {
-	dist[src] = 0
-	queue[0] = src
-	head, tail := 0, 1
-	for head < tail {
-		u := queue[head]
-		head++
-		du := dist[u] + 1
-		nbrs := g.Neighbors(int(u))
-		arcs += len(nbrs)
-		for _, v := range nbrs {
-			if dist[v] < 0 {
-				dist[v] = du
-				queue[tail] = v
-				tail++
-			}
-		}
-	}
-	return tail, arcs
-}
+// The searches are csr.BFS: with dist -1 wherever a search may go, over
+// the package's relabelled arcs, the reversed arcs, or (for the first
+// search, whose order becomes the numbering) the graph's own, csr.Of(g).
 
 // scratch is one goroutine's search state. dist is -1 everywhere between
 // searches; clearing only the reached vertices keeps searches inside small
@@ -97,8 +29,8 @@ func newScratch(n int) *scratch {
 }
 
 // run searches a from src and returns the eccentricity of src.
-func (s *scratch) run(a *csr, src int32) int32 {
-	s.reached, s.arcs = bfs(a, src, s.dist, s.queue)
+func (s *scratch) run(a *csr.CSR, src int32) int32 {
+	s.reached, s.arcs = a.BFS(src, -1, s.dist, s.queue)
 	return s.dist[s.queue[s.reached-1]]
 }
 
@@ -128,13 +60,13 @@ func sat(a, b int32) int32 {
 // the predecessors in turn rather than always the first, so that on grids
 // the path is a staircase whose middle is central, not an L through a
 // corner.
-func middle(a *csr, dist []int32, b int32, steps int32) int32 {
+func middle(a *csr.CSR, dist []int32, b int32, steps int32) int32 {
 	turn := 0
 	for range steps {
 		want := dist[b] - 1
 		var preds [4]int32
 		k := 0
-		for _, x := range a.nbrs(b) {
+		for _, x := range a.Nbrs(b) {
 			if dist[x] == want {
 				if k < len(preds) {
 					preds[k] = x

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
 )
 
 // directed holds forward and backward eccentricity bounds of a digraph,
@@ -23,7 +24,7 @@ import (
 type directed struct {
 	ctx       context.Context
 	opt       Options
-	adj, radj *csr // arcs and reversed arcs
+	adj, radj *csr.CSR // arcs and reversed arcs
 	// comp[v] is v's strongly connected component. Tarjan's algorithm
 	// numbers them so that arcs between components go from higher to
 	// lower numbers; members[start[c]:start[c+1]] are component c.
@@ -56,7 +57,8 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	// component reaches all the others.
 	infinite := Result{Diameter: Infinite, Radius: Infinite}
 	dist, order := s.bw.dist, s.bw.queue // free until the first backward search
-	reached, arcs := bfsGraph(g, 0, dist, order)
+	g0 := csr.Of(g)
+	reached, arcs := g0.BFS(0, -1, dist, order)
 	s.trav = 1
 	s.m.add(reached + arcs)
 	if reached < n && !opt.Reachable {
@@ -91,7 +93,7 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 	for i := range n {
 		s.bw.dist[i] = -1
 	}
-	s.radj = s.adj.transpose()
+	s.radj = s.adj.Transpose()
 	eb := int32(-1)
 	if reached == n {
 		eb = s.bw.run(s.radj, 0)
@@ -120,21 +122,21 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 		// A vertex without out-arcs has forward eccentricity 0, one with
 		// some at least 1; likewise backward.
 		s.lf[v], s.uf[v] = 0, 0
-		if s.adj.degree(v) > 0 {
+		if s.adj.Degree(v) > 0 {
 			s.lf[v], s.uf[v] = 1, math.MaxInt32
 		}
 		s.lb[v], s.ub[v] = 0, 0
-		if s.radj.degree(v) > 0 {
+		if s.radj.Degree(v) > 0 {
 			s.lb[v], s.ub[v] = 1, math.MaxInt32
 		}
 	}
 	s.lf[0], s.uf[0] = ef, ef
 	if eb >= 0 {
 		s.lb[0], s.ub[0] = eb, eb
-		s.absorbForward(0, ef)
-		s.absorbBackward(0, eb)
+		s.absorb(s.forward(), s.backward(), 0, ef)
+		s.absorb(s.backward(), s.forward(), 0, eb)
 	} else {
-		s.absorbForward(0, ef)
+		s.absorb(s.forward(), s.backward(), 0, ef)
 	}
 	if !s.strong {
 		// Only the condensation gives most vertices a finite upper bound.
@@ -158,9 +160,9 @@ func solveDirected(ctx context.Context, g *graph.Graph, opt Options) (Result, er
 func (s *directed) sourceComponent() int32 {
 	ncomp := len(s.start) - 1
 	entered := make([]bool, ncomp)
-	for u := range int32(s.adj.n()) {
+	for u := range int32(s.adj.N()) {
 		cu := s.comp[u]
-		for _, v := range s.adj.nbrs(u) {
+		for _, v := range s.adj.Nbrs(u) {
 			if cv := s.comp[v]; cv != cu {
 				entered[cv] = true
 			}
@@ -182,7 +184,7 @@ func (s *directed) sourceComponent() int32 {
 // iterative so that long paths cannot overflow the stack.
 func (s *directed) components() {
 	a := s.adj
-	n := a.n()
+	n := a.N()
 	s.comp = make([]int32, n)
 	s.members = make([]int32, n)
 	for v := range s.members {
@@ -212,19 +214,19 @@ func (s *directed) components() {
 		counter++
 		index[root], low[root] = counter, counter
 		stack = append(stack, root)
-		call = append(call, frame{root, a.off[root]})
+		call = append(call, frame{root, a.Off[root]})
 		for len(call) > 0 {
 			f := &call[len(call)-1]
 			v := f.v
-			if f.arc < a.off[v+1] {
-				w := a.heads[f.arc]
+			if f.arc < a.Off[v+1] {
+				w := a.Heads[f.arc]
 				f.arc++
 				switch {
 				case index[w] == 0:
 					counter++
 					index[w], low[w] = counter, counter
 					stack = append(stack, w)
-					call = append(call, frame{w, a.off[w]})
+					call = append(call, frame{w, a.Off[w]})
 				case comp[w] < 0:
 					low[v] = min(low[v], index[w])
 				}
@@ -262,58 +264,57 @@ func (s *directed) components() {
 	}
 }
 
-// absorbForward tightens the bounds with the forward search from v, of
-// eccentricity ef, in s.fw and clears it. For every w that v reaches, with
-// df = d(v,w), eb(w) >= df; for w in v's component also
-//
-//	ef(w) >= ef-df (as ef <= df+ef(w)), eb(w) <= df+eb(v)
-func (s *directed) absorbForward(v, ef int32) {
-	cv, ubv := s.comp[v], s.ub[v]
-	lf, lb, ub, tot, comp := s.lf, s.lb, s.ub, s.btot, s.comp
-	for w, df := range s.fw.dist {
-		if df < 0 {
-			continue
-		}
-		lb[w] = max(lb[w], df)
-		tot[w] = sat(tot[w], df)
-		if comp[w] == cv {
-			lf[w] = max(lf[w], ef-df)
-			ub[w] = min(ub[w], sat(df, ubv))
-		}
-	}
-	s.lf[v], s.uf[v] = ef, ef
-	s.fw.clear()
+// side is one direction of the bounds: forward (the arcs, the searches in
+// s.fw, lf <= ef <= uf and ftot) or backward (the reversed arcs, s.bw,
+// lb <= eb <= ub and btot). Every bound of one direction has its mirror in
+// the other, so the code below is written once for "this" side and the
+// "other".
+type side struct {
+	adj         *csr.CSR
+	sc          *scratch
+	lo, hi, tot []int32
 }
 
-// absorbBackward is absorbForward for the backward search in s.bw.
-func (s *directed) absorbBackward(v, eb int32) {
-	cv, ufv := s.comp[v], s.uf[v]
-	lf, lb, uf, tot, comp := s.lf, s.lb, s.uf, s.ftot, s.comp
-	for w, db := range s.bw.dist {
-		if db < 0 {
+func (s *directed) forward() side  { return side{s.adj, s.fw, s.lf, s.uf, s.ftot} }
+func (s *directed) backward() side { return side{s.radj, s.bw, s.lb, s.ub, s.btot} }
+
+// absorb tightens the bounds with this side's search from v, of
+// eccentricity e, in this.sc and clears it. Forward, for every w that v
+// reaches, with df = d(v,w), eb(w) >= df; for w in v's component also
+//
+//	ef(w) >= ef-df (as ef <= df+ef(w)), eb(w) <= df+eb(v)
+//
+// and backward the mirror image.
+func (s *directed) absorb(this, other side, v, e int32) {
+	cv, hv := s.comp[v], other.hi[v]
+	lo, olo, ohi, otot, comp := this.lo, other.lo, other.hi, other.tot, s.comp
+	for w, d := range this.sc.dist {
+		if d < 0 {
 			continue
 		}
-		lf[w] = max(lf[w], db)
-		tot[w] = sat(tot[w], db)
+		olo[w] = max(olo[w], d)
+		otot[w] = sat(otot[w], d)
 		if comp[w] == cv {
-			lb[w] = max(lb[w], eb-db)
-			uf[w] = min(uf[w], sat(db, ufv))
+			lo[w] = max(lo[w], e-d)
+			ohi[w] = min(ohi[w], sat(d, hv))
 		}
 	}
-	s.lb[v], s.ub[v] = eb, eb
-	s.bw.clear()
+	this.lo[v], this.hi[v] = e, e
+	this.sc.clear()
+}
+
+// searchFrom searches this side from v, absorbs the search and counts it.
+func (s *directed) searchFrom(this, other side, v int32) {
+	s.absorb(this, other, v, this.sc.run(this.adj, v))
+	s.m.add(s.adj.N() + this.sc.work())
+	s.trav++
 }
 
 // pivotPass searches each component from a central vertex p of it whose
 // eccentricities are not both known, forward and backward inside the
-// component, and carries the upper bounds across the condensation:
-// downstream components first for ef, upstream first for eb. Inside
-// component C, for w in C and with the arcs a→x leaving C,
-//
-//	ef(w) <= d(w,p) + max(max_{y in C} d(p,y), max_{a→x} d(p,a)+1+ef(x))
-//
-// and symmetrically for eb. A component of one vertex needs no search:
-// ef(w) <= 1 + max ef(x) over its out-neighbours x. On a strongly
+// component, and carries the upper bounds across the condensation (see
+// carry): downstream components first for ef, upstream first for eb. A
+// component of one vertex needs no search. On a strongly
 // connected graph this is one forward and one backward search, and either
 // way it counts as two traversals, as together it follows every arc at
 // most once in each direction.
@@ -342,12 +343,20 @@ func (s *directed) pivotPass() {
 	}
 	// The searches of different components touch disjoint vertices, so
 	// one dist array holds them all; each uses its component's stretch
-	// of the queue.
-	fd, bd := s.fw.dist, s.bw.dist
-	searchAll := func(a *csr, dist, queue []int32) (work int) {
+	// of the queue. A search stays in its component because only the
+	// component's members are marked unseen (-2) when it starts: the
+	// others are -1, or already searched.
+	fwd, bwd := s.forward(), s.backward()
+	searchAll := func(this side) (work int) {
+		const unseen = -2
+		dist := this.sc.dist
 		for c, p := range piv {
 			if p >= 0 {
-				reached, arcs := bfsWithin(a, p, dist, queue[s.start[c]:s.start[c+1]], s.comp, int32(c))
+				mem := s.members[s.start[c]:s.start[c+1]]
+				for _, w := range mem {
+					dist[w] = unseen
+				}
+				reached, arcs := this.adj.BFS(p, unseen, dist, this.sc.queue[s.start[c]:s.start[c+1]])
 				work += reached + arcs
 			}
 		}
@@ -356,93 +365,78 @@ func (s *directed) pivotPass() {
 	var fwork, bwork int
 	if s.opt.Threads > 1 {
 		var wg sync.WaitGroup
-		wg.Go(func() { bwork = searchAll(s.radj, bd, s.bw.queue) })
-		fwork = searchAll(s.adj, fd, s.fw.queue)
+		wg.Go(func() { bwork = searchAll(bwd) })
+		fwork = searchAll(fwd)
 		wg.Wait()
 	} else {
-		fwork = searchAll(s.adj, fd, s.fw.queue)
-		bwork = searchAll(s.radj, bd, s.bw.queue)
+		fwork = searchAll(fwd)
+		bwork = searchAll(bwd)
 	}
 	s.trav += 2
 	// The bounds below scan the searched vertices and their arcs again,
 	// and every vertex once.
-	s.m.add(2*(fwork+bwork) + s.adj.n())
+	s.m.add(2*(fwork+bwork) + s.adj.N())
 	// Forward bounds, sinks first: the components an arc leads to are
-	// done before the component it leaves.
+	// done before the component it leaves. Backward bounds, sources first.
 	for c, p := range piv {
-		mem := s.members[s.start[c]:s.start[c+1]]
-		if len(mem) == 1 {
-			w := mem[0]
-			bf := int32(0)
-			for _, x := range s.adj.nbrs(w) {
-				bf = max(bf, sat(1, s.uf[x]))
-			}
-			s.uf[w] = min(s.uf[w], bf)
-			continue
-		}
-		if p < 0 {
-			continue // every eccentricity in c is known
-		}
-		ecc, bf := int32(0), int32(0)
-		for _, a := range mem {
-			d := fd[a]
-			ecc = max(ecc, d)
-			for _, x := range s.adj.nbrs(a) {
-				if s.comp[x] != int32(c) {
-					bf = max(bf, sat(d+1, s.uf[x]))
-				}
-			}
-		}
-		bf = max(bf, ecc)
-		s.lf[p] = max(s.lf[p], ecc)
-		lp := s.lf[p]
-		for _, w := range mem {
-			s.uf[w] = min(s.uf[w], sat(bd[w], bf))
-			s.lf[w] = max(s.lf[w], bd[w], lp-fd[w])
-			s.ftot[w] = sat(s.ftot[w], bd[w])
-		}
+		s.carry(fwd, bwd, int32(c), p)
 	}
-	// Backward bounds, sources first.
-	for c := ncomp - 1; c >= 0; c-- {
-		p := piv[c]
-		mem := s.members[s.start[c]:s.start[c+1]]
-		if len(mem) == 1 {
-			w := mem[0]
-			bb := int32(0)
-			for _, x := range s.radj.nbrs(w) {
-				bb = max(bb, sat(1, s.ub[x]))
-			}
-			s.ub[w] = min(s.ub[w], bb)
-			continue
-		}
-		if p < 0 {
-			continue
-		}
-		ecc, bb := int32(0), int32(0)
-		for _, a := range mem {
-			d := bd[a]
-			ecc = max(ecc, d)
-			for _, x := range s.radj.nbrs(a) {
-				if s.comp[x] != int32(c) {
-					bb = max(bb, sat(d+1, s.ub[x]))
-				}
-			}
-		}
-		bb = max(bb, ecc)
-		s.lb[p] = max(s.lb[p], ecc)
-		lp := s.lb[p]
-		for _, w := range mem {
-			s.ub[w] = min(s.ub[w], sat(fd[w], bb))
-			s.lb[w] = max(s.lb[w], fd[w], lp-bd[w])
-			s.btot[w] = sat(s.btot[w], fd[w])
-		}
+	for c := len(piv) - 1; c >= 0; c-- {
+		s.carry(bwd, fwd, int32(c), piv[c])
 	}
+	fd, bd := fwd.sc.dist, bwd.sc.dist
 	for c, p := range piv {
 		if p >= 0 {
 			for _, w := range s.members[s.start[c]:s.start[c+1]] {
 				fd[w], bd[w] = -1, -1
 			}
 		}
+	}
+}
+
+// carry bounds this side's eccentricities in component c from the search
+// of pivot p (none when p < 0) and from the components this side's arcs
+// lead to, which are done already. Forward, for w in c and with the arcs
+// a→x leaving c,
+//
+//	ef(w) <= d(w,p) + max(max_{y in c} d(p,y), max_{a→x} d(p,a)+1+ef(x))
+//
+// and a component of one vertex w has ef(w) <= 1 + max ef(x) over its
+// out-neighbours x; backward the mirror image.
+func (s *directed) carry(this, other side, c, p int32) {
+	mem := s.members[s.start[c]:s.start[c+1]]
+	hi := this.hi
+	if len(mem) == 1 {
+		w := mem[0]
+		b := int32(0)
+		for _, x := range this.adj.Nbrs(w) {
+			b = max(b, sat(1, hi[x]))
+		}
+		hi[w] = min(hi[w], b)
+		return
+	}
+	if p < 0 {
+		return // every eccentricity in c is known
+	}
+	near, far := this.sc.dist, other.sc.dist // d(p,w) and d(w,p) this way
+	ecc, b := int32(0), int32(0)
+	for _, a := range mem {
+		d := near[a]
+		ecc = max(ecc, d)
+		for _, x := range this.adj.Nbrs(a) {
+			if s.comp[x] != c {
+				b = max(b, sat(d+1, hi[x]))
+			}
+		}
+	}
+	b = max(b, ecc)
+	lo, tot := this.lo, this.tot
+	lo[p] = max(lo[p], ecc)
+	lp := lo[p]
+	for _, w := range mem {
+		hi[w] = min(hi[w], sat(far[w], b))
+		lo[w] = max(lo[w], far[w], lp-near[w])
+		tot[w] = sat(tot[w], far[w])
 	}
 }
 
@@ -508,7 +502,6 @@ func (s *directed) centre(w int) bool { return !s.radiusOnly || s.comp[w] == s.r
 // searched so far. The diameter is max ef = max eb, the radius min ef.
 func (s *directed) bounding() (d, r int32, err error) {
 	st := s.state()
-	n := s.adj.n()
 	for i := range 2 {
 		if !st.needD && !st.needR {
 			break
@@ -517,20 +510,15 @@ func (s *directed) bounding() (d, r int32, err error) {
 			return 0, 0, err
 		}
 		if i%2 == 0 {
-			v := s.argmaxTot(s.btot, s.lb, s.ub)
-			s.absorbBackward(v, s.bw.run(s.radj, v))
-			s.m.add(n + s.bw.work())
+			s.searchFrom(s.backward(), s.forward(), s.argmaxTot(s.btot, s.lb, s.ub))
 		} else {
-			v := s.argmaxTot(s.ftot, s.lf, s.uf)
-			s.absorbForward(v, s.fw.run(s.adj, v))
-			s.m.add(n + s.fw.work())
+			s.searchFrom(s.forward(), s.backward(), s.argmaxTot(s.ftot, s.lf, s.uf))
 		}
-		s.trav++
 		st = s.state()
 	}
 	var points [steps]float64
 	for i := range points {
-		points[i] = float64(s.adj.n())
+		points[i] = float64(s.adj.N())
 	}
 	for iter := 1; ; iter++ {
 		if !st.needD && !st.needR {
@@ -548,20 +536,11 @@ func (s *directed) bounding() (d, r int32, err error) {
 		}
 		switch step {
 		case stepHighForward:
-			v := s.pickHigh(s.uf, s.ftot, st.dl)
-			s.absorbForward(v, s.fw.run(s.adj, v))
-			s.m.add(n + s.fw.work())
-			s.trav++
+			s.searchFrom(s.forward(), s.backward(), s.pickHigh(s.uf, s.ftot, st.dl))
 		case stepHighBackward:
-			v := s.pickHigh(s.ub, s.btot, st.dl)
-			s.absorbBackward(v, s.bw.run(s.radj, v))
-			s.m.add(n + s.bw.work())
-			s.trav++
+			s.searchFrom(s.backward(), s.forward(), s.pickHigh(s.ub, s.btot, st.dl))
 		case stepLowForward:
-			v := s.pickLow(st.ru)
-			s.absorbForward(v, s.fw.run(s.adj, v))
-			s.m.add(n + s.fw.work())
-			s.trav++
+			s.searchFrom(s.forward(), s.backward(), s.pickLow(st.ru))
 		case stepPivot:
 			s.pivotPass()
 		}

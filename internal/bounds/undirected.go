@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
 )
 
 // agg summarises the eccentricity bounds of one component.
@@ -28,7 +29,7 @@ func (c component) size() int { return int(c.last-c.first) + 1 }
 // a row, so choosing two sources per round only added searches.
 type undirected struct {
 	ctx    context.Context
-	adj    *csr
+	adj    *csr.CSR
 	opt    Options
 	st     strategy
 	lo, hi []int32
@@ -83,11 +84,12 @@ func (s *undirected) components(g *graph.Graph) ([]component, bool) {
 	order := make([]int32, n)
 	var comps []component
 	off := 0
+	a := csr.Of(g)
 	for v := range n {
 		if dist[v] >= 0 {
 			continue
 		}
-		size, arcs := bfsGraph(g, int32(v), dist, order[off:])
+		size, arcs := a.BFS(int32(v), -1, dist, order[off:])
 		s.trav++
 		s.m.add(size + arcs)
 		if size < n && !s.opt.Reachable {
@@ -297,7 +299,7 @@ func (s *undirected) pickHigh(c component, dl int32) int32 {
 		if h <= dl || h < bh {
 			continue
 		}
-		if d := s.adj.degree(w); h > bh || d > bd {
+		if d := s.adj.Degree(w); h > bh || d > bd {
 			best, bh, bd = w, h, d
 		}
 	}
@@ -313,7 +315,7 @@ func (s *undirected) pickLow(c component, ru int32) int32 {
 		if l >= ru || l > bl {
 			continue
 		}
-		if d := s.adj.degree(w); l < bl || d > bd {
+		if d := s.adj.Degree(w); l < bl || d > bd {
 			best, bl, bd = w, l, d
 		}
 	}

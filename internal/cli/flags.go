@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/progress"
 )
 

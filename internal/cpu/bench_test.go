@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // benchGraph is a random directed graph with weights 1..100 and about 8
@@ -46,13 +47,13 @@ func BenchmarkBlockedTiles(b *testing.B) {
 	}
 }
 
-func benchBlocked[T Lane](b *testing.B, g *graph.Graph, threads int, k KernelChoice) {
+func benchBlocked[T lanes.Lane](b *testing.B, g *graph.Graph, threads int, k KernelChoice) {
 	benchBlockedTile[T](b, g, threads, DefaultTile, k)
 }
 
-func benchBlockedTile[T Lane](b *testing.B, g *graph.Graph, threads, tile int, k KernelChoice) {
+func benchBlockedTile[T lanes.Lane](b *testing.B, g *graph.Graph, threads, tile int, k KernelChoice) {
 	n := g.N()
-	m0, err := NewMatrix[T](g, TileSize(n, tile))
+	m0, err := lanes.NewMatrix[T](g, TileSize(n, tile))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func benchBlockedTile[T Lane](b *testing.B, g *graph.Graph, threads, tile int, k
 func BenchmarkFloydWarshall(b *testing.B) {
 	n := 512
 	g := benchGraph(n)
-	m0, _ := NewMatrix[int32](g, 0)
+	m0, _ := lanes.NewMatrix[int32](g, 0)
 	m := *m0
 	m.Data = make([]int32, len(m0.Data))
 	for b.Loop() {

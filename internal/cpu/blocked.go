@@ -3,6 +3,9 @@ package cpu
 import (
 	"context"
 	"fmt"
+
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // DefaultTile is the tile width W of the blocked engine: a 64×64 int32 tile
@@ -54,7 +57,7 @@ func CheckTile(tile int) error {
 // C = min(C, A⊗B) with A and B fixed, the vectorised kernel's job. The
 // caller must have ruled out negative cycles (FindNegativeCycle): with one,
 // integer values could overflow.
-func Blocked[T Lane](ctx context.Context, m *Matrix[T], opt BlockedOptions) error {
+func Blocked[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], opt BlockedOptions) error {
 	w := opt.Tile
 	if w == 0 {
 		w = DefaultTile
@@ -65,7 +68,7 @@ func Blocked[T Lane](ctx context.Context, m *Matrix[T], opt BlockedOptions) erro
 	if m.Size%w != 0 {
 		return fmt.Errorf("matrix size %d is not a multiple of the tile %d", m.Size, w)
 	}
-	threads := Threads(opt.Threads)
+	threads := par.Threads(opt.Threads)
 	// Tiles of padding alone are isolated vertices: skip rounds and tiles
 	// beyond the last one holding a real vertex.
 	used := (m.N + w - 1) / w
@@ -92,7 +95,7 @@ func Blocked[T Lane](ctx context.Context, m *Matrix[T], opt BlockedOptions) erro
 		inPlace(z, z, z)
 		// Pivot row and column tiles: 2(used-1) independent tasks.
 		others := used - 1
-		err := parallelFor(ctx, threads, 2*others, func(t int) {
+		err := par.For(ctx, threads, 2*others, func(t int) {
 			o := t % others
 			if o >= z {
 				o++
@@ -106,7 +109,7 @@ func Blocked[T Lane](ctx context.Context, m *Matrix[T], opt BlockedOptions) erro
 		if err != nil {
 			return err
 		}
-		err = parallelFor(ctx, threads, others*others, func(t int) {
+		err = par.For(ctx, threads, others*others, func(t int) {
 			x, y := t/others, t%others
 			if x >= z {
 				x++

@@ -3,7 +3,8 @@ package cpu
 import (
 	"context"
 	"fmt"
-	"math"
+
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -15,7 +16,7 @@ func (e *NegativeCycleError) Error() string {
 
 // NewSuccessors returns the initial successor matrix of m (with m's row
 // stride): j for an arc i→j, i on the diagonal, -1 where there is no arc.
-func NewSuccessors[T Lane](m *Matrix[T]) []int32 {
+func NewSuccessors[T lanes.Lane](m *lanes.Matrix[T]) []int32 {
 	next := make([]int32, len(m.Data))
 	for i := 0; i < m.Size; i++ {
 		row := m.Data[i*m.Stride : i*m.Stride+m.Size]
@@ -36,9 +37,9 @@ func NewSuccessors[T Lane](m *Matrix[T]) []int32 {
 // clamps integer underflow, and checks the diagonal after every k so that a
 // negative cycle is reported as soon as it closes. next, when not nil, is a
 // successor matrix from NewSuccessors that it keeps up to date.
-func FloydWarshall[T Lane](ctx context.Context, m *Matrix[T], next []int32, progress func(float64)) error {
+func FloydWarshall[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], next []int32, progress func(float64)) error {
 	n, s, inf := m.N, m.Stride, m.Inf
-	lowest := lowestOf[T]()
+	lowest := lanes.Lowest[T]()
 	d := m.Data
 	for k := 0; k < n; k++ {
 		if k%64 == 0 {
@@ -83,17 +84,4 @@ func FloydWarshall[T Lane](ctx context.Context, m *Matrix[T], next []int32, prog
 		}
 	}
 	return nil
-}
-
-func lowestOf[T Lane]() T {
-	var z T
-	switch any(z).(type) {
-	case int32:
-		v := int32(math.MinInt32)
-		return T(v)
-	case int64:
-		v := int64(math.MinInt64)
-		return T(v)
-	}
-	return T(math.Inf(-1))
 }

@@ -1,37 +1,49 @@
 package cpu
 
-import "github.com/apsp/apsp/internal/minplus"
+import (
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/minplus"
+)
 
 // kernelSet holds the two inner loops of the blocked engine.
-type kernelSet[T Lane] struct {
+type kernelSet[T lanes.Lane] struct {
 	// minPlus sets C[i][j] = min(C[i][j], A[i][k] + B[k][j]) for a w×w tile.
 	minPlus func(c []T, ldc int, a []T, lda int, b []T, ldb int, rows, cols, depth int)
 	// relaxRow sets dst[j] = min(dst[j], x + src[j]).
 	relaxRow func(dst, src []T, x T)
 }
 
-func kernelsFor[T Lane](choice KernelChoice) kernelSet[T] {
+// kernelsFor returns the vectorised kernels of internal/minplus for the
+// lane types that have them (int32, int64, float64) and the scalar loops
+// otherwise: the scalar ones are correct for every kind, since a kind's
+// infinity leaves room for the sum of two stored values.
+func kernelsFor[T lanes.Lane](choice KernelChoice) kernelSet[T] {
+	scalar := kernelSet[T]{minPlus: scalarMinPlus[T], relaxRow: scalarRelaxRow[T]}
 	if choice == ScalarKernels {
-		return kernelSet[T]{minPlus: scalarMinPlus[T], relaxRow: scalarRelaxRow[T]}
+		return scalar
 	}
-	var mp func(c []T, ldc int, a []T, lda int, b []T, ldb int, rows, cols, depth int)
-	var rr func(dst, src []T, x T)
 	var z T
 	switch any(z).(type) {
 	case int32:
-		mp = any(minplus.Int32).(func([]T, int, []T, int, []T, int, int, int, int))
-		rr = any(minplus.RelaxRowInt32).(func([]T, []T, T))
+		return kernelSet[T]{
+			minPlus:  any(minplus.Int32).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow: any(minplus.RelaxRowInt32).(func([]T, []T, T)),
+		}
 	case int64:
-		mp = any(minplus.Int64).(func([]T, int, []T, int, []T, int, int, int, int))
-		rr = any(minplus.RelaxRowInt64).(func([]T, []T, T))
-	default:
-		mp = any(minplus.Float64).(func([]T, int, []T, int, []T, int, int, int, int))
-		rr = any(minplus.RelaxRowFloat64).(func([]T, []T, T))
+		return kernelSet[T]{
+			minPlus:  any(minplus.Int64).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow: any(minplus.RelaxRowInt64).(func([]T, []T, T)),
+		}
+	case float64:
+		return kernelSet[T]{
+			minPlus:  any(minplus.Float64).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow: any(minplus.RelaxRowFloat64).(func([]T, []T, T)),
+		}
 	}
-	return kernelSet[T]{minPlus: mp, relaxRow: rr}
+	return scalar
 }
 
-func scalarMinPlus[T Lane](c []T, ldc int, a []T, lda int, b []T, ldb int, rows, cols, depth int) {
+func scalarMinPlus[T lanes.Lane](c []T, ldc int, a []T, lda int, b []T, ldb int, rows, cols, depth int) {
 	for i := 0; i < rows; i++ {
 		ci := c[i*ldc : i*ldc+cols]
 		for k := 0; k < depth; k++ {
@@ -44,7 +56,7 @@ func scalarMinPlus[T Lane](c []T, ldc int, a []T, lda int, b []T, ldb int, rows,
 	}
 }
 
-func scalarRelaxRow[T Lane](dst, src []T, x T) {
+func scalarRelaxRow[T lanes.Lane](dst, src []T, x T) {
 	src = src[:len(dst)]
 	for j, v := range src {
 		dst[j] = min(dst[j], x+v)

@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -81,7 +82,7 @@ func (a *API) info(ordinal int) (Info, error) {
 }
 
 // Device is one GPU with its context, owned by a goroutine locked to its OS
-// thread: every method that touches the driver runs there.
+// thread: every method that touches the driver runs there (Do).
 type Device struct {
 	API  *API
 	Info Info
@@ -89,8 +90,7 @@ type Device struct {
 	// named at once (set by APSP_CUDA_DEBUG=1).
 	Debug bool
 	ctx   uintptr
-	work  chan func()
-	done  chan struct{}
+	own   *owner
 }
 
 // Open creates a context on GPU ordinal and starts its goroutine.
@@ -102,56 +102,51 @@ func (a *API) Open(ordinal int) (*Device, error) {
 	if ordinal < 0 || ordinal >= int(n) {
 		return nil, fmt.Errorf("GPU %d not found: the driver sees %d GPU(s)", ordinal, n)
 	}
-	d := &Device{API: a, work: make(chan func()), done: make(chan struct{}), Debug: os.Getenv("APSP_CUDA_DEBUG") == "1"}
-	ready := make(chan error)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
+	d := &Device{API: a, Debug: os.Getenv("APSP_CUDA_DEBUG") == "1"}
+	init := func() error {
 		info, err := a.info(ordinal)
-		if err == nil {
-			var dev int32
-			err = a.check("cuDeviceGet", a.cuDeviceGet(&dev, int32(ordinal)))
-			if err == nil {
-				err = a.check("cuCtxCreate", a.cuCtxCreate(&d.ctx, 0, dev))
-			}
+		if err != nil {
+			return err
 		}
 		d.Info = info
-		ready <- err
-		if err != nil {
-			return
+		var dev int32
+		if err := a.check("cuDeviceGet", a.cuDeviceGet(&dev, int32(ordinal))); err != nil {
+			return err
 		}
-		for f := range d.work {
-			f()
-		}
-		a.cuCtxDestroy(d.ctx)
-		close(d.done)
-	}()
-	if err := <-ready; err != nil {
+		return a.check("cuCtxCreate", a.cuCtxCreate(&d.ctx, 0, dev))
+	}
+	own, err := startOwner(init, func() { a.cuCtxDestroy(d.ctx) })
+	if err != nil {
 		return nil, err
 	}
+	d.own = own
 	return d, nil
 }
 
 // Do runs f on the device's goroutine, where its context is current.
-func (d *Device) Do(f func() error) error {
-	errc := make(chan error, 1)
-	d.work <- func() { errc <- f() }
-	return <-errc
-}
+func (d *Device) Do(f func() error) error { return d.own.do(context.Background(), f) }
 
-// Close destroys the context and stops the goroutine.
-func (d *Device) Close() {
-	close(d.work)
-	<-d.done
-}
+// DoContext is Do that gives up while f is still queued behind other work
+// once ctx is done (returning ctx.Err(); f then never runs). After Close it
+// returns ErrClosed.
+func (d *Device) DoContext(ctx context.Context, f func() error) error { return d.own.do(ctx, f) }
+
+// Close destroys the context and stops the goroutine; work already handed
+// to the goroutine finishes first, work still waiting gets ErrClosed.
+func (d *Device) Close() { d.own.close(nil) }
+
+// CloseWith is Close that first runs release on the device's goroutine,
+// with the context still current, after the last work: the place to free
+// what the device's users keep (pools, modules, streams).
+func (d *Device) CloseWith(release func()) { d.own.close(release) }
 
 // The methods below must be called inside Do.
 
 // Alloc allocates device memory.
 func (d *Device) Alloc(bytes uint64) (uint64, error) {
 	var p uint64
-	if err := d.API.check(fmt.Sprintf("cuMemAlloc(%d bytes)", bytes), d.API.cuMemAlloc(&p, bytes)); err != nil {
-		return 0, err
+	if r := d.API.cuMemAlloc(&p, bytes); r != 0 {
+		return 0, d.API.check(fmt.Sprintf("cuMemAlloc(%d bytes)", bytes), r)
 	}
 	return p, nil
 }
@@ -168,8 +163,8 @@ func (d *Device) MemInfo() (free, total uint64, err error) {
 // AllocHost allocates page-locked host memory.
 func (d *Device) AllocHost(bytes uint64) (unsafe.Pointer, error) {
 	var p unsafe.Pointer
-	if err := d.API.check(fmt.Sprintf("cuMemAllocHost(%d bytes)", bytes), d.API.cuMemAllocHost(&p, bytes)); err != nil {
-		return nil, err
+	if r := d.API.cuMemAllocHost(&p, bytes); r != 0 {
+		return nil, d.API.check(fmt.Sprintf("cuMemAllocHost(%d bytes)", bytes), r)
 	}
 	return p, nil
 }
@@ -268,8 +263,8 @@ func (f *Function) LaunchOn(s *Stream, grid, block [3]uint32, shared uint32, arg
 	}
 	r := f.d.API.cuLaunchKernel(f.f, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, s.handle(), params, nil)
 	runtime.KeepAlive(args)
-	if err := f.d.API.check("cuLaunchKernel "+f.Name, r); err != nil {
-		return err
+	if r != 0 {
+		return f.d.API.check("cuLaunchKernel "+f.Name, r)
 	}
 	if f.d.Debug {
 		return f.d.API.check("kernel "+f.Name, f.d.API.cuCtxSynchronize())
@@ -297,7 +292,10 @@ func (e *Event) Record() error { return e.RecordOn(nil) }
 
 // RecordOn records the event on stream s.
 func (e *Event) RecordOn(s *Stream) error {
-	return e.d.API.check("cuEventRecord", e.d.API.cuEventRecord(e.e, s.handle()))
+	if r := e.d.API.cuEventRecord(e.e, s.handle()); r != 0 {
+		return e.d.API.check("cuEventRecord", r)
+	}
+	return nil
 }
 
 // Stream is a CUDA stream: work on different streams may overlap.
@@ -325,14 +323,37 @@ func (s *Stream) handle() uintptr {
 // Destroy frees the stream.
 func (s *Stream) Destroy() { s.d.API.cuStreamDestroy(s.s) }
 
+// Synchronize waits for the work queued on the stream and reports any
+// asynchronous error.
+func (s *Stream) Synchronize() error {
+	if r := s.d.API.cuStreamSynchronize(s.s); r != 0 {
+		return s.d.API.check("cuStreamSynchronize", r)
+	}
+	return nil
+}
+
+// Memset32Async queues setting n 32-bit words at dst to v.
+func (s *Stream) Memset32Async(dst uint64, v uint32, n uint64) error {
+	if r := s.d.API.cuMemsetD32Async(dst, v, n, s.s); r != 0 {
+		return s.d.API.check("cuMemsetD32Async", r)
+	}
+	return nil
+}
+
 // CopyToDeviceAsync queues a host-to-device copy from page-locked memory.
 func (s *Stream) CopyToDeviceAsync(dst uint64, src unsafe.Pointer, bytes uint64) error {
-	return s.d.API.check("cuMemcpyHtoDAsync", s.d.API.cuMemcpyHtoDAsync(dst, src, bytes, s.s))
+	if r := s.d.API.cuMemcpyHtoDAsync(dst, src, bytes, s.s); r != 0 {
+		return s.d.API.check("cuMemcpyHtoDAsync", r)
+	}
+	return nil
 }
 
 // CopyToHostAsync queues a device-to-host copy into page-locked memory.
 func (s *Stream) CopyToHostAsync(dst unsafe.Pointer, src uint64, bytes uint64) error {
-	return s.d.API.check("cuMemcpyDtoHAsync", s.d.API.cuMemcpyDtoHAsync(dst, src, bytes, s.s))
+	if r := s.d.API.cuMemcpyDtoHAsync(dst, src, bytes, s.s); r != 0 {
+		return s.d.API.check("cuMemcpyDtoHAsync", r)
+	}
+	return nil
 }
 
 // Since waits for e and returns the milliseconds from start to e.
@@ -343,6 +364,16 @@ func (e *Event) Since(start *Event) (float64, error) {
 	var ms float32
 	err := e.d.API.check("cuEventElapsedTime", e.d.API.cuEventElapsedTime(&ms, start.e, e.e))
 	return float64(ms), err
+}
+
+// Elapsed returns the milliseconds from start to e, both already complete
+// (after a synchronisation of the stream they were recorded on).
+func (e *Event) Elapsed(start *Event) (float64, error) {
+	var ms float32
+	if r := e.d.API.cuEventElapsedTime(&ms, start.e, e.e); r != 0 {
+		return 0, e.d.API.check("cuEventElapsedTime", r)
+	}
+	return float64(ms), nil
 }
 
 // Destroy frees the event.

@@ -75,6 +75,8 @@ type API struct {
 	cuLaunchKernel       func(f uintptr, gx, gy, gz, bx, by, bz, shm uint32, stream uintptr, params unsafe.Pointer, extra unsafe.Pointer) Result
 	cuStreamCreate       func(s *uintptr, flags uint32) Result
 	cuStreamDestroy      func(s uintptr) Result
+	cuStreamSynchronize  func(s uintptr) Result
+	cuMemsetD32Async     func(dst uint64, v uint32, n uint64, stream uintptr) Result
 	cuMemcpyHtoDAsync    func(dst uint64, src unsafe.Pointer, size uint64, stream uintptr) Result
 	cuMemcpyDtoHAsync    func(dst unsafe.Pointer, src uint64, size uint64, stream uintptr) Result
 	cuEventCreate        func(e *uintptr, flags uint32) Result
@@ -150,6 +152,8 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuLaunchKernel, "cuLaunchKernel")
 	bind(cu, &a.cuStreamCreate, "cuStreamCreate")
 	bind(cu, &a.cuStreamDestroy, "cuStreamDestroy_v2")
+	bind(cu, &a.cuStreamSynchronize, "cuStreamSynchronize")
+	bind(cu, &a.cuMemsetD32Async, "cuMemsetD32Async")
 	bind(cu, &a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")
 	bind(cu, &a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")
 	bind(cu, &a.cuEventCreate, "cuEventCreate")

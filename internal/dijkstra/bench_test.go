@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // Sizes of the benchmark graph: the one python-igraph's weighted
@@ -107,7 +107,7 @@ func reportCPU(b *testing.B, cpu0 time.Duration, ok bool) {
 // BenchmarkFill times the full int32 distance matrix of the same graph.
 func BenchmarkFill(b *testing.B) {
 	g := benchGraph(false)
-	m, err := cpu.NewMatrix[int32](g, 0)
+	m, err := lanes.NewMatrix[int32](g, 0)
 	if err != nil {
 		b.Fatal(err)
 	}

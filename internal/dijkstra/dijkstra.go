@@ -9,7 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -18,8 +19,8 @@ import (
 var ErrNegativeWeights = errors.New("negative arc lengths need the johnson engine")
 
 // Rows runs Dijkstra from every source on up to threads goroutines
-// (cpu.Threads) and returns the summary of each source's distances. Integer
-// lengths give exact distances, which must fit 64-bit lanes (cpu.PlanLanes);
+// (par.Threads) and returns the summary of each source's distances. Integer
+// lengths give exact distances, which must fit 64-bit lanes (lanes.PlanFor);
 // unweighted graphs use breadth-first search.
 func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) ([]reduce.Row, error) {
 	if err := checkNonNegative(g); err != nil {
@@ -33,10 +34,11 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 }
 
 // Fill writes the distances from every source into m, a matrix of g made
-// by cpu.NewMatrix: row u's first N entries become the distances from u, or
+// by lanes.NewMatrix: row u's first N entries become the distances from u, or
 // m.Inf where there is no path; padding is left alone. Integer graphs fill
-// any lanes that cpu.PlanLanes' plan allows; float graphs need float64 lanes.
-func Fill[T cpu.Lane](ctx context.Context, g *graph.Graph, m *cpu.Matrix[T], threads int, progress func(float64)) error {
+// any lanes that lanes.PlanFor's plan holds (Plan.Holds); float graphs
+// need float64 lanes.
+func Fill[T lanes.Lane](ctx context.Context, g *graph.Graph, m *lanes.Matrix[T], threads int, progress func(float64)) error {
 	if err := checkNonNegative(g); err != nil {
 		return err
 	}
@@ -58,28 +60,29 @@ func checkNonNegative(g *graph.Graph) error {
 }
 
 // checkMatrix makes sure m has g's shape and lanes that hold every distance
-// exactly.
-func checkMatrix[T cpu.Lane](g *graph.Graph, m *cpu.Matrix[T]) error {
+// exactly: float lengths need float64 lanes; integer lengths any kind that
+// the plan's Holds allows (int8 … int64 whose span bound covers them,
+// float lanes while they stay exact), with InfWide for a wide plan.
+func checkMatrix[T lanes.Lane](g *graph.Graph, m *lanes.Matrix[T]) error {
 	if m.N != g.N() || m.Stride < m.N || len(m.Data) < m.N*m.Stride {
 		return fmt.Errorf("dijkstra: a matrix of %d vertices (stride %d, %d cells) for a graph of %d", m.N, m.Stride, len(m.Data), g.N())
 	}
-	var z T
-	_, floatLanes := any(z).(float64)
+	kind := m.Kind()
 	if g.Kind() == graph.FloatWeights {
-		if !floatLanes {
-			return fmt.Errorf("dijkstra: float lengths need float64 lanes, not %T", z)
+		if kind != lanes.Float64 {
+			return fmt.Errorf("dijkstra: float lengths need float64 lanes, not %s", kind)
 		}
 		return nil
 	}
-	narrow, wide, err := planInt(g)
+	plan, err := lanes.PlanFor(g)
 	if err != nil {
 		return fmt.Errorf("dijkstra: %w", err)
 	}
-	if _, int32Lanes := any(z).(int32); int32Lanes && !narrow {
-		return fmt.Errorf("dijkstra: %w for int32 lanes", cpu.ErrWeightsTooLarge)
+	if err := plan.Holds(kind); err != nil {
+		return fmt.Errorf("dijkstra: %w", err)
 	}
-	if wide && int64(m.Inf) != cpu.InfWide {
-		return fmt.Errorf("dijkstra: a wide plan needs the matrix's infinity to be cpu.InfWide: %w", cpu.ErrWide)
+	if plan.Wide && !m.Wide() {
+		return fmt.Errorf("dijkstra: a wide plan needs the matrix's infinity to be lanes.InfWide: %w", lanes.ErrWide)
 	}
 	return nil
 }
@@ -92,7 +95,7 @@ type job struct {
 }
 
 // plainJob lays g out for Dijkstra (lengths already known non-negative):
-// int32 distances when cpu.PlanLanes proves they fit, else int64; float64
+// int32 distances when lanes.PlanFor proves they fit, else int64; float64
 // for float lengths.
 func plainJob(g *graph.Graph) (job, error) {
 	switch g.Kind() {
@@ -165,7 +168,7 @@ func addInts[D int32 | int64](r *reduce.Row, vs []int32, dist []D, h []int64, u 
 	}
 }
 
-// addInt32s is addInts for distances that cpu.PlanLanes bounds by 2^30: n
+// addInt32s is addInts for distances that lanes.PlanFor bounds by 2^30: n
 // of them sum within int64, so the 128-bit sum is updated once.
 func addInt32s(r *reduce.Row, vs []int32, dist []int32, h []int64, u int) {
 	if len(vs) == 0 {
@@ -208,7 +211,7 @@ func addFloats(r *reduce.Row, vs []int32, dist, h []float64, u int) {
 }
 
 // fill writes every source's distances into m.
-func fill[T cpu.Lane](ctx context.Context, j job, m *cpu.Matrix[T], threads int, progress func(float64)) error {
+func fill[T lanes.Lane](ctx context.Context, j job, m *lanes.Matrix[T], threads int, progress func(float64)) error {
 	return j.forEachSource(ctx, threads, progress, func(u int, res *result) {
 		row := m.Row(u)
 		if len(res.order) < j.n {
@@ -228,7 +231,7 @@ func fill[T cpu.Lane](ctx context.Context, j job, m *cpu.Matrix[T], threads int,
 	})
 }
 
-func fillInts[T cpu.Lane, D int32 | int64](row []T, vs []int32, dist []D, h []int64, u int) {
+func fillInts[T lanes.Lane, D int32 | int64](row []T, vs []int32, dist []D, h []int64, u int) {
 	if h == nil {
 		for _, v := range vs {
 			row[v] = T(dist[v])
@@ -241,7 +244,7 @@ func fillInts[T cpu.Lane, D int32 | int64](row []T, vs []int32, dist []D, h []in
 	}
 }
 
-func fillFloats[T cpu.Lane](row []T, vs []int32, dist, h []float64, u int) {
+func fillFloats[T lanes.Lane](row []T, vs []int32, dist, h []float64, u int) {
 	if h == nil {
 		for _, v := range vs {
 			row[v] = T(dist[v])
@@ -262,7 +265,7 @@ func (j job) forEachSource(ctx context.Context, threads int, progress func(float
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	threads = max(1, min(cpu.Threads(threads), j.n))
+	threads = max(1, min(par.Threads(threads), j.n))
 	rep := newReporter(j.n, progress)
 	var next atomic.Int64
 	var wg sync.WaitGroup

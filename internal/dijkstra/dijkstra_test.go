@@ -10,6 +10,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -116,11 +117,11 @@ func randomSpecs(rng *rand.Rand, count int, negative bool) []spec {
 
 // oracle returns the Floyd–Warshall distances of g as float64 and whether
 // they are exact integers (then also as int64).
-func oracle(t *testing.T, g *graph.Graph) (*cpu.Matrix[int64], *cpu.Matrix[float64]) {
+func oracle(t *testing.T, g *graph.Graph) (*lanes.Matrix[int64], *lanes.Matrix[float64]) {
 	t.Helper()
 	ctx := context.Background()
 	if g.Kind() == graph.FloatWeights {
-		m, err := cpu.NewMatrix[float64](g, 0)
+		m, err := lanes.NewMatrix[float64](g, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +130,7 @@ func oracle(t *testing.T, g *graph.Graph) (*cpu.Matrix[int64], *cpu.Matrix[float
 		}
 		return nil, m
 	}
-	m, err := cpu.NewMatrix[int64](g, 0)
+	m, err := lanes.NewMatrix[int64](g, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func oracle(t *testing.T, g *graph.Graph) (*cpu.Matrix[int64], *cpu.Matrix[float
 }
 
 // expectedRows derives the per-source summaries from an oracle matrix.
-func expectedRows(mi *cpu.Matrix[int64], mf *cpu.Matrix[float64]) []reduce.Row {
+func expectedRows(mi *lanes.Matrix[int64], mf *lanes.Matrix[float64]) []reduce.Row {
 	if mi != nil {
 		rows := make([]reduce.Row, mi.N)
 		for u := range rows {
@@ -193,7 +194,7 @@ func compareRows(t *testing.T, name string, got, want []reduce.Row) {
 
 // compareFill checks every entry of m against the oracle, and that padding
 // beyond N was left alone.
-func compareFill[T cpu.Lane](t *testing.T, name string, m *cpu.Matrix[T], pad T, mi *cpu.Matrix[int64], mf *cpu.Matrix[float64]) {
+func compareFill[T lanes.Lane](t *testing.T, name string, m *lanes.Matrix[T], pad T, mi *lanes.Matrix[int64], mf *lanes.Matrix[float64]) {
 	t.Helper()
 	for u := 0; u < m.N; u++ {
 		for v := 0; v < m.N; v++ {
@@ -224,21 +225,21 @@ type rowsFunc func(context.Context, *graph.Graph, int, func(float64)) ([]reduce.
 type engine struct {
 	name string
 	rows rowsFunc
-	fill func(ctx context.Context, g *graph.Graph, mi32 *cpu.Matrix[int32], mi64 *cpu.Matrix[int64], mf *cpu.Matrix[float64], threads int) error
+	fill func(ctx context.Context, g *graph.Graph, mi32 *lanes.Matrix[int32], mi64 *lanes.Matrix[int64], mf *lanes.Matrix[float64], threads int) error
 }
 
 var engines = []engine{
-	{"dijkstra", Rows, func(ctx context.Context, g *graph.Graph, a *cpu.Matrix[int32], b *cpu.Matrix[int64], c *cpu.Matrix[float64], threads int) error {
+	{"dijkstra", Rows, func(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lanes.Matrix[int64], c *lanes.Matrix[float64], threads int) error {
 		return fillAny(ctx, g, a, b, c, threads, Fill[int32], Fill[int64], Fill[float64])
 	}},
-	{"johnson", JohnsonRows, func(ctx context.Context, g *graph.Graph, a *cpu.Matrix[int32], b *cpu.Matrix[int64], c *cpu.Matrix[float64], threads int) error {
+	{"johnson", JohnsonRows, func(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lanes.Matrix[int64], c *lanes.Matrix[float64], threads int) error {
 		return fillAny(ctx, g, a, b, c, threads, JohnsonFill[int32], JohnsonFill[int64], JohnsonFill[float64])
 	}},
 }
 
-type fillFunc[T cpu.Lane] func(context.Context, *graph.Graph, *cpu.Matrix[T], int, func(float64)) error
+type fillFunc[T lanes.Lane] func(context.Context, *graph.Graph, *lanes.Matrix[T], int, func(float64)) error
 
-func fillAny(ctx context.Context, g *graph.Graph, a *cpu.Matrix[int32], b *cpu.Matrix[int64], c *cpu.Matrix[float64], threads int,
+func fillAny(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lanes.Matrix[int64], c *lanes.Matrix[float64], threads int,
 	fa fillFunc[int32], fb fillFunc[int64], fc fillFunc[float64]) error {
 	switch {
 	case a != nil:
@@ -271,11 +272,11 @@ func checkGraph(t *testing.T, name string, g *graph.Graph, engs []engine, thread
 			compareFill(t, label, m, m.Inf, mi, mf)
 			continue
 		}
-		plan, err := cpu.PlanLanes(g)
+		plan, err := lanes.PlanFor(g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if plan.Lanes == cpu.Int32 {
+		if plan.Lanes == lanes.Int32 {
 			m := newMatrix[int32](t, g, stride)
 			must2(t, label, e.fill(ctx, g, m, nil, nil, threads))
 			compareFill(t, label, m, m.Inf, mi, mf)
@@ -289,9 +290,9 @@ func checkGraph(t *testing.T, name string, g *graph.Graph, engs []engine, thread
 	}
 }
 
-func newMatrix[T cpu.Lane](t *testing.T, g *graph.Graph, stride int) *cpu.Matrix[T] {
+func newMatrix[T lanes.Lane](t *testing.T, g *graph.Graph, stride int) *lanes.Matrix[T] {
 	t.Helper()
-	m, err := cpu.NewMatrix[T](g, stride)
+	m, err := lanes.NewMatrix[T](g, stride)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,14 +495,14 @@ func TestMatrixChecks(t *testing.T) {
 	b = graph.NewBuilder(true)
 	must(b.AddIntEdge(0, 1, 1<<40))
 	gi := b.Build()
-	if err := JohnsonFill(ctx, gi, newMatrix[int32](t, gi, 0), 1, nil); !errors.Is(err, cpu.ErrWeightsTooLarge) {
+	if err := JohnsonFill(ctx, gi, newMatrix[int32](t, gi, 0), 1, nil); !errors.Is(err, lanes.ErrWeightsTooLarge) {
 		t.Fatalf("2^40 into int32 lanes: err = %v", err)
 	}
 	b = graph.NewBuilder(true)
 	must(b.AddIntEdge(0, 1, math.MaxInt64/2))
 	must(b.AddIntEdge(1, 2, math.MaxInt64/2))
 	must(b.AddIntEdge(2, 3, math.MaxInt64/2))
-	if _, err := Rows(ctx, b.Build(), 1, nil); !errors.Is(err, cpu.ErrWeightsTooLarge) {
+	if _, err := Rows(ctx, b.Build(), 1, nil); !errors.Is(err, lanes.ErrWeightsTooLarge) {
 		t.Fatalf("overflowing lengths: err = %v", err)
 	}
 	// Two such arcs fit int64 (a wide plan): exact, by the guarded search.
@@ -518,6 +519,71 @@ func TestMatrixChecks(t *testing.T) {
 	if err := Fill(ctx, b.Build(), newMatrix[int64](t, gi, 0), 1, nil); err == nil {
 		t.Fatal("matrix of another graph: no error")
 	}
+}
+
+// TestFillNarrowKinds fills the lane kinds the plan holds beyond int32,
+// int64 and float64 (int8, int16, integer distances in float32) with both
+// fills and compares them with int64; kinds the plan does not hold are
+// refused.
+func TestFillNarrowKinds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	ctx := context.Background()
+	tried := map[lanes.Kind]int{}
+	for trial := 0; trial < 60; trial++ {
+		s := spec{n: 1 + rng.IntN(40), directed: trial%2 == 0, kind: graph.IntWeights, p: 0.1, parts: 1 + trial%3, lo: 0, hi: []int64{1, 3, 50}[trial%3]}
+		if s.directed && trial%5 == 4 {
+			s.potential = 2 // negative arcs for Johnson
+		}
+		g := s.build(rng)
+		plan, err := lanes.PlanFor(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fill := range []struct {
+			name string
+			i64  fillFunc[int64]
+			i8   fillFunc[int8]
+			i16  fillFunc[int16]
+			f32  fillFunc[float32]
+		}{{"dijkstra", Fill[int64], Fill[int8], Fill[int16], Fill[float32]}, {"johnson", JohnsonFill[int64], JohnsonFill[int8], JohnsonFill[int16], JohnsonFill[float32]}} {
+			if fill.name == "dijkstra" && g.HasNegativeWeights() {
+				continue
+			}
+			want := newMatrix[int64](t, g, 0)
+			must2(t, fill.name, fill.i64(ctx, g, want, 2, nil))
+			name := fmt.Sprintf("%s/%v", fill.name, s)
+			tried[lanes.Int8] += fillKind(t, ctx, name, g, plan, fill.i8, want)
+			tried[lanes.Int16] += fillKind(t, ctx, name, g, plan, fill.i16, want)
+			tried[lanes.Float32] += fillKind(t, ctx, name, g, plan, fill.f32, want)
+		}
+	}
+	if tried[lanes.Int8] == 0 || tried[lanes.Int16] == 0 || tried[lanes.Float32] == 0 {
+		t.Fatalf("kinds filled: %v", tried)
+	}
+}
+
+// fillKind fills a matrix of T and compares it with want when the plan
+// holds T (returning 1), else checks that the fill refuses it (0).
+func fillKind[T lanes.Lane](t *testing.T, ctx context.Context, name string, g *graph.Graph, plan lanes.Plan, fill fillFunc[T], want *lanes.Matrix[int64]) int {
+	t.Helper()
+	m := newMatrix[T](t, g, g.N()+1)
+	err := fill(ctx, g, m, 2, nil)
+	if plan.Holds(m.Kind()) != nil {
+		if !errors.Is(err, lanes.ErrWeightsTooLarge) {
+			t.Fatalf("%s %v: plan %d..%d, err = %v", name, m.Kind(), plan.MinReal, plan.MaxReal, err)
+		}
+		return 0
+	}
+	must2(t, name, err)
+	for u := 0; u < g.N(); u++ {
+		for v := 0; v < g.N(); v++ {
+			d, ok := want.Int(u, v)
+			if m.IsInf(u, v) == ok || (ok && m.Float(u, v) != float64(d)) {
+				t.Fatalf("%s %v: d(%d,%d) = %v, want %v", name, m.Kind(), u, v, m.At(u, v), want.At(u, v))
+			}
+		}
+	}
+	return 1
 }
 
 // TestCancel checks that a cancelled context, before or during the run,

@@ -8,7 +8,7 @@
 // Sources are spread over goroutines, each with its own queue and scratch;
 // the graph is packed once into a read-only layout (head and length side by
 // side) that all of them share. Integer lengths give exact distances: int32
-// arithmetic when cpu.PlanLanes proves every path length fits, else int64.
+// arithmetic when lanes.PlanFor proves every path length fits, else int64.
 // Float lengths use float64.
 //
 // The queue depends on the lengths:

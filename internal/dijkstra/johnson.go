@@ -6,6 +6,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -25,7 +26,7 @@ func JohnsonRows(ctx context.Context, g *graph.Graph, threads int, progress func
 
 // JohnsonFill is Fill for graphs that may have negative arcs but no negative
 // cycle; see JohnsonRows.
-func JohnsonFill[T cpu.Lane](ctx context.Context, g *graph.Graph, m *cpu.Matrix[T], threads int, progress func(float64)) error {
+func JohnsonFill[T lanes.Lane](ctx context.Context, g *graph.Graph, m *lanes.Matrix[T], threads int, progress func(float64)) error {
 	if err := checkMatrix(g, m); err != nil {
 		return err
 	}

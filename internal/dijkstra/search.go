@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // searcher is one goroutine's single-source search with its own scratch.
@@ -111,7 +111,7 @@ func newDist[D int32 | int64 | float64](n int) []D {
 }
 
 // infOf is the "not reached" distance of the searchers: the largest value,
-// which any tentative distance (a simple path's length, cpu.PlanLanes' bound)
+// which any tentative distance (a simple path's length, lanes.PlanFor's bound)
 // stays below.
 func infOf[D int32 | int64 | float64]() D {
 	var z D
@@ -166,18 +166,18 @@ func (s *bfs) search(src int32) {
 	s.res.order = order
 }
 
-// planInt returns cpu.PlanLanes' choice for an integer graph: whether every
+// planInt returns lanes.PlanFor's choice for an integer graph: whether every
 // distance (and, for Johnson, every reweighted one) fits int32, and whether
 // the plan is wide (lengths need all of int64's positive range).
 func planInt(g *graph.Graph) (narrow, wide bool, err error) {
-	plan, err := cpu.PlanLanes(g)
+	plan, err := lanes.PlanFor(g)
 	if err != nil {
 		return false, false, err
 	}
-	return plan.Lanes == cpu.Int32, plan.Wide, nil
+	return plan.Lanes == lanes.Int32, plan.Wide, nil
 }
 
-// wideSearcher is the search for wide plans (cpu.Plan.Wide): From's heap
+// wideSearcher is the search for wide plans (lanes.Plan.Wide): From's heap
 // search, which only forms simple paths' lengths, so no sum overflows even
 // near math.MaxInt64 where the tuned searchers' relaxations of settled
 // vertices could. Such weights are rare; it trades speed for safety.

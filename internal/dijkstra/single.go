@@ -12,10 +12,10 @@ type Lengths interface{ int64 | float64 }
 
 // Unreached is the distance a single-source search leaves on vertices it
 // does not reach: +Inf, or for int64 the largest value — which a wide plan
-// (cpu.Plan.Wide) allows as a real distance too, so reachability is told
+// (lanes.Plan.Wide) allows as a real distance too, so reachability is told
 // by the parents (-1: unreached, except the source). From only ever adds an
 // arc to a settled vertex's distance towards an unsettled vertex, a simple
-// path's length, which cpu.PlanLanes bounds by MaxInt64; BellmanFordFrom
+// path's length, which lanes.PlanFor bounds by MaxInt64; BellmanFordFrom
 // adds arcs to reached vertices only, whose lengths the plan keeps within
 // half the range when arcs are negative.
 func Unreached[T Lengths]() T {

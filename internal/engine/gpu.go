@@ -2,20 +2,20 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
-	"github.com/apsp/apsp/internal/cuda"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// ErrNoGPU is wrapped when a GPU was asked for and none is usable.
-var ErrNoGPU = errors.New("no usable GPU")
+// ErrNoGPU is matched (errors.Is) by every error that means no usable
+// GPU: no CUDA driver library (or one that is not CUDA), a driver that sees
+// no GPU, a GPU number (gpu:N) out of range, a GPU whose context cannot be
+// created.
+var ErrNoGPU = gpu.ErrNoGPU
 
 const (
 	gpuMulti  = gpu.Multi
@@ -28,7 +28,9 @@ func GPUEngine(k gpu.Kernel) Engine { return gpuEngine{k} }
 // AutoGPU is the GPU engine "auto" would use for n vertices.
 func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 
-// gpuEngine is the blocked Floyd–Warshall on a GPU, multi-kernel or SKSS.
+// gpuEngine is the blocked Floyd–Warshall on a GPU, multi-kernel or SKSS;
+// the process's GPU runtime (internal/gpu) keeps the driver, contexts,
+// modules and buffers between calls.
 type gpuEngine struct {
 	kernel gpu.Kernel
 }
@@ -42,142 +44,87 @@ func (e gpuEngine) Caps() Caps {
 		Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
 }
 
-func (e gpuEngine) Supports(p *Problem) error {
-	_, err := Devices()
-	return err
-}
+// Supports finds the GPU asked for (the runtime lists the GPUs once).
+func (e gpuEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
 
-// WorkBytes is the host side: the pinned transfer buffer and its copy
-// (4 bytes a cell each) and, for a matrix, the result in its own lanes.
+// WorkBytes is the host side: for a matrix the pooled page-locked transfer
+// buffer (4 bytes a cell) and the result in its own lanes, plus successors;
+// for summaries the rows.
 func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
 	if !dense {
 		return n * RowVertexBytes
 	}
-	cells := n * n
-	need := cells * uint64(8+p.Lanes.Bytes())
+	stride := uint64(gpu.Stride(p.Graph.N(), e.kernel))
+	need := stride * stride * uint64(4+8) // the float result arrives as float64
 	if p.Paths {
-		need += cells * 4
+		need += n * n * 4
 	}
 	return need
 }
 
 // Devices lists the GPUs this machine offers, or says why there are none
-// (wrapping ErrNoGPU).
-func Devices() ([]cuda.Info, error) {
-	api, err := cuda.Load()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoGPU, err)
-	}
-	infos, err := api.Devices()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoGPU, err)
-	}
-	if len(infos) == 0 {
-		return nil, fmt.Errorf("%w: the CUDA driver sees no GPU", ErrNoGPU)
-	}
-	return infos, nil
-}
+// (matching ErrNoGPU). The driver is loaded and the GPUs are listed once per
+// process (until Close).
+func Devices() ([]gpu.DeviceInfo, error) { return gpu.Devices() }
 
-func (e gpuEngine) open(p *Problem) (*gpu.Session, error) {
-	s, err := gpu.Open(p.Ordinal)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoGPU, err)
-	}
-	return s, nil
-}
-
-// prepare checks for negative cycles and sizes the problem.
-func (e gpuEngine) prepare(ctx context.Context, p *Problem) (gpu.Problem, bool, error) {
-	float := p.Graph.Kind() == graph.FloatWeights
-	var maxReal int32 = math.MaxInt32
-	if !float {
-		maxReal = int32(p.Plan.MaxReal)
-	}
+// job plans p for the GPU; negative cycles are searched for on the CPU
+// only when the graph has negative lengths.
+func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
 	if p.Plan.Negative {
 		if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
-			return gpu.Problem{}, false, err
+			return gpu.Job{}, err
 		}
 	}
-	n := p.Graph.N()
-	c := gpu.DefaultConfig(e.kernel, n, float)
-	stride := (n + c.Tile - 1) / c.Tile * c.Tile
-	return gpu.Problem{N: n, Stride: stride, Config: c, MaxReal: maxReal}, float, nil
+	j := gpu.Job{Graph: p.Graph, Ordinal: p.Ordinal, Kernel: e.kernel, MaxReal: math.MaxInt32}
+	if p.Graph.Kind() != graph.FloatWeights {
+		j.MaxReal = int32(min(p.Plan.MaxReal, math.MaxInt32))
+	}
+	return j, nil
 }
 
 func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
-	gp, float, err := e.prepare(ctx, p)
+	j, err := e.job(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	s, err := e.open(p)
+	m, err := gpu.Matrix(ctx, j)
 	if err != nil {
 		return nil, err
 	}
-	defer s.Close()
-	res, err := s.Run(ctx, gp, gpu.InitFromGraph(p.Graph, gp.Stride, float), true)
-	if err != nil {
-		return nil, err
+	if m.NegVertex >= 0 {
+		return nil, &cpu.NegativeCycleError{Vertex: m.NegVertex}
 	}
-	r := &Result{Device: s.Dev.Info.Name, Threads: 1}
-	if float {
-		m := &lanes.Matrix[float32]{N: gp.N, Size: gp.Stride, Stride: gp.Stride, Inf: float32(math.Inf(1)), Data: make([]float32, len(res.Matrix))}
-		for i, b := range res.Matrix {
-			m.Data[i] = math.Float32frombits(b)
+	r := &Result{Device: m.Device, Threads: 1}
+	if m.Float != nil {
+		// Computed in float32: kept in float32 lanes (exactly, the values
+		// came from float32).
+		data := make([]float32, len(m.Float))
+		for i, x := range m.Float {
+			data[i] = float32(x)
 		}
-		r.Matrix = m
+		r.Matrix = &lanes.Matrix[float32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[float32](), Data: data}
 	} else {
-		inf := lanes.InfOf[int32]()
-		m := &lanes.Matrix[int32]{N: gp.N, Size: gp.Stride, Stride: gp.Stride, Inf: inf, Data: make([]int32, len(res.Matrix))}
-		for i, b := range res.Matrix {
-			x := int32(b)
-			if x > int32(gp.MaxReal) {
-				x = inf // infinity plus a negative length
-			}
-			m.Data[i] = x
-		}
-		r.Matrix = m
-		for v := 0; v < gp.N; v++ {
-			if x := m.At(v, v); x < 0 {
-				return nil, &cpu.NegativeCycleError{Vertex: v}
-			}
-		}
+		r.Matrix = &lanes.Matrix[int32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[int32](), Data: m.Int}
 	}
 	if p.Paths {
-		r.Next, r.NextStride = Successors(r.Matrix, p.Graph, p.Threads), gp.N
+		r.Next, r.NextStride = Successors(r.Matrix, p.Graph, p.Threads), m.N
 	}
 	return r, nil
 }
 
 // Rows reduces on the device: only per-source summaries cross the bus.
 func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
-	gp, float, err := e.prepare(ctx, p)
+	j, err := e.job(ctx, p)
 	if err != nil {
 		return nil, "", err
 	}
-	s, err := e.open(p)
+	r, err := gpu.Rows(ctx, j)
 	if err != nil {
 		return nil, "", err
 	}
-	defer s.Close()
-	res, err := s.Run(ctx, gp, gpu.InitFromGraph(p.Graph, gp.Stride, float), false)
-	if err != nil {
-		return nil, "", err
+	if r.NegVertex >= 0 {
+		return nil, "", &cpu.NegativeCycleError{Vertex: r.NegVertex}
 	}
-	if res.NegVertex >= 0 {
-		return nil, "", &cpu.NegativeCycleError{Vertex: res.NegVertex}
-	}
-	rows := make([]reduce.Row, gp.N)
-	for u := range rows {
-		r := reduce.Row{Reach: int64(res.Reach[u]), Unreach: int(res.Reach[u]) < gp.N-1}
-		if float {
-			r.MaxF = float64(math.Float32frombits(res.Max[u]))
-			r.SumF = res.Sum[u]
-		} else {
-			r.MaxI = int64(int32(res.Max[u]))
-			r.Sum.Add(int64(res.Sum[u])) // exact: below 2^53 for int32 lanes
-		}
-		rows[u] = r
-	}
-	return rows, s.Dev.Info.Name, nil
+	return r.Rows, r.Device, nil
 }

@@ -37,9 +37,9 @@ const (
 	perThreadSearch  = 8 + 4 + 16
 	potentialBytes   = 21
 	// RowVertexBytes is a summary's memory a vertex: its row, and the
-	// eccentricity (a Length of 32 bytes), centre and periphery entries the
-	// statistics derive from it.
-	RowVertexBytes = uint64(unsafe.Sizeof(reduce.Row{})) + 32 + 2*8
+	// eccentricity (an apsp.Length, 24 bytes), centre and periphery entries
+	// the statistics derive from it.
+	RowVertexBytes = uint64(unsafe.Sizeof(reduce.Row{})) + 24 + 2*8
 )
 
 // bfsEngine runs a breadth-first search from every source: one at a time

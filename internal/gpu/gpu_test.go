@@ -5,18 +5,32 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
 )
 
-// open returns a session or skips: CI has no GPU.
+// requireGPU skips without a GPU (CI has none), or fails when
+// APSP_REQUIRE_GPU=1 says there must be one.
+func requireGPU(t testing.TB) {
+	t.Helper()
+	if _, err := Devices(); err != nil {
+		if os.Getenv("APSP_REQUIRE_GPU") == "1" {
+			t.Fatalf("APSP_REQUIRE_GPU=1 but no GPU: %v", err)
+		}
+		t.Skipf("no GPU: %v", err)
+	}
+}
+
+// open returns a session or skips.
 func open(t *testing.T) *Session {
 	t.Helper()
+	requireGPU(t)
 	s, err := Open(0)
 	if err != nil {
-		t.Skipf("no GPU: %v", err)
+		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
 	return s

@@ -1,5 +1,14 @@
 package minplus
 
+// The assembly is generated here, with no build constraint, so that go
+// generate writes the same minplus_amd64.s on every machine, whatever its
+// architecture, build tags or CPU: the generator reads nothing but its own
+// source and MINPLUS_CFG, an override of the register blocks for
+// experiments that CI unsets (.ci/run checks that the committed file is the
+// generator's output).
+//
+//go:generate go run gen_amd64.go
+
 // Int32 updates C (rows×cols, row stride ldc) as
 // C[i][j] = min(C[i][j], min over k<depth of A[i][k] + B[k][j]),
 // where A is rows×depth with stride lda and B is depth×cols with stride ldb.

@@ -2,9 +2,7 @@
 
 package minplus
 
-import "golang.org/x/sys/cpu"
-
-//go:generate go run gen_amd64.go
+import "github.com/apsp/apsp/internal/cpufeat"
 
 // Chosen once at start up; never changed afterwards. AVX-512 wins whenever
 // present: on Zen 4 it matches AVX2 on cache-resident int32 and float64
@@ -12,8 +10,8 @@ import "golang.org/x/sys/cpu"
 // register block loads B less often), and has VPMINSQ for int64 where AVX2
 // needs compare and blend. Only AVX-512F instructions are used.
 var (
-	hasAVX2   = cpu.X86.HasAVX2
-	hasAVX512 = cpu.X86.HasAVX512F
+	hasAVX2   = cpufeat.AVX2
+	hasAVX512 = cpufeat.AVX512F
 	impl      = implName()
 )
 

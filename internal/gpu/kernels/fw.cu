@@ -368,3 +368,40 @@ extern "C" __global__ void fw_reduce(const T* d, int n, int nv, T maxReal, int* 
     sum[u] = ssum[0];
   }
 }
+
+// ---------------------------------------------------------------------------
+// The initial matrix, built on the device from the graph's arcs in CSR form
+// (offsets: 64-bit, nv+1 of them; heads; weights, or null when every arc has
+// length 1), so that only the arcs cross the bus. Block u writes row u of
+// the n×n matrix (n the stride): infinity, 0 on the diagonal (padding rows
+// included), then u's arcs, keeping the smallest of parallel arcs (and the
+// diagonal's 0 against a positive self-loop).
+__device__ __forceinline__ void minLane(int* p, int w) { atomicMin(p, w); }
+__device__ __forceinline__ void minLane(float* p, float w) {
+  int* q = (int*)p;
+  int old = *q;
+  while (w < __int_as_float(old)) {
+    const int seen = atomicCAS(q, old, __float_as_int(w));
+    if (seen == old) break;
+    old = seen;
+  }
+}
+
+extern "C" __global__ void fw_init(T* d, int n, int nv, const long long* offsets, const int* heads, const T* weights, T inf) {
+  const int u = blockIdx.x;
+  T* row = d + (size_t)u * n;
+  for (int v = threadIdx.x * 4; v < n; v += blockDim.x * 4) {
+    T4 x;
+    x.x = v == u ? (T)0 : inf;
+    x.y = v + 1 == u ? (T)0 : inf;
+    x.z = v + 2 == u ? (T)0 : inf;
+    x.w = v + 3 == u ? (T)0 : inf;
+    *(T4*)(row + v) = x;
+  }
+  if (u >= nv) return;  // the whole block: no barrier below is skipped by some
+  __syncthreads();      // the row's fill is visible to the block's atomics
+  const long long a1 = offsets[u + 1];
+  for (long long a = offsets[u] + threadIdx.x; a < a1; a += blockDim.x) {
+    minLane(row + heads[a], weights ? weights[a] : (T)1);
+  }
+}

@@ -1,4 +1,4 @@
-package cpu
+package par
 
 import (
 	"context"
@@ -15,10 +15,10 @@ func Threads(t int) int {
 	return t
 }
 
-// parallelFor calls fn(i) for every i in [0, count) on up to threads
-// goroutines, handing out indices in order from a shared counter so that
-// uneven tasks balance. It stops handing out work once ctx is done.
-func parallelFor(ctx context.Context, threads, count int, fn func(i int)) error {
+// For calls fn(i) for every i in [0, count) on up to threads goroutines,
+// handing out indices in order from a shared counter so that uneven tasks
+// balance. It stops handing out work once ctx is done and returns ctx.Err().
+func For(ctx context.Context, threads, count int, fn func(i int)) error {
 	if count <= 0 {
 		return ctx.Err()
 	}
@@ -49,20 +49,20 @@ func parallelFor(ctx context.Context, threads, count int, fn func(i int)) error 
 	return ctx.Err()
 }
 
-// ParallelRows calls fn(i) for every row i < n, spread over threads
-// goroutines in chunks.
-func ParallelRows(n, threads int, fn func(i int)) {
+// Rows calls fn(i) for every row i < n, spread over Threads(threads)
+// goroutines in chunks of 64 rows.
+func Rows(n, threads int, fn func(i int)) {
 	const chunk = 64
-	_ = parallelFor(context.Background(), Threads(threads), (n+chunk-1)/chunk, func(c int) {
+	_ = For(context.Background(), Threads(threads), (n+chunk-1)/chunk, func(c int) {
 		for i := c * chunk; i < min(n, (c+1)*chunk); i++ {
 			fn(i)
 		}
 	})
 }
 
-// ParallelRowsWith is ParallelRows with per-goroutine scratch state made by
-// newScratch.
-func ParallelRowsWith(n, threads int, newScratch func() any, fn func(i int, scratch any)) {
+// RowsWith is Rows with per-goroutine scratch state made by newScratch, one
+// row at a time.
+func RowsWith[S any](n, threads int, newScratch func() S, fn func(i int, scratch S)) {
 	threads = min(Threads(threads), max(n, 1))
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -1,0 +1,542 @@
+package depcheck
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"go/build/constraint"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The rules. A pattern names packages by their path inside the module:
+// "." is the root package (github.com/apsp/apsp), "graph" is
+// github.com/apsp/apsp/graph, "x/..." is x and every package below it, and
+// "..." is every package. A rule says that no package of From (but those of
+// Except) depends on a package of Never, directly or through other
+// packages of the module. Only the imports of non-test files count, on
+// every platform and build tag (tests may import whatever they compare
+// against); a file tagged ignore (a generator) is a program of its own
+// and does not count.
+type rule struct {
+	Why    string
+	From   []string
+	Except []string
+	Never  []string
+}
+
+// The package groups the rules speak of.
+var (
+	// cpuEngines compute on the CPU.
+	cpuEngines = []string{
+		"internal/cpu/...", "internal/bfs/...", "internal/bounds/...",
+		"internal/dijkstra/...", "internal/minplus/...", "internal/engine/cpu...",
+	}
+	// gpuPackages drive a GPU: the CUDA binding, the GPU runtime and
+	// kernels, and the C2CU runner.
+	gpuPackages = []string{"internal/cuda/...", "internal/gpu/...", "internal/c2curun/..."}
+	// programs are what is not the library: the command line and the
+	// commands and tools built on it.
+	programs = []string{"internal/cli/...", "cmd/...", "tools/...", "examples/..."}
+)
+
+var rules = []rule{
+	{
+		Why:    "internal packages serve the root package, never the reverse: only the CLI and the service use the public API",
+		From:   []string{"internal/..."},
+		Except: []string{"internal/cli/...", "internal/service/..."},
+		Never:  []string{"."},
+	},
+	{
+		Why:   "CPU engines never depend on GPU packages (what both need goes below both, e.g. internal/reduce, internal/lanes)",
+		From:  cpuEngines,
+		Never: gpuPackages,
+	},
+	{
+		Why:   "GPU packages never depend on CPU engines (what both need goes below both, e.g. internal/reduce, internal/lanes)",
+		From:  gpuPackages,
+		Never: cpuEngines,
+	},
+	{
+		Why:   "the CUDA binding knows nothing of graphs",
+		From:  []string{"internal/cuda/..."},
+		Never: []string{"graph/..."},
+	},
+	{
+		Why:   "C2CU stands apart from the graph code (GUIDE.md): it translates C, whatever the C computes",
+		From:  []string{"c2cu/...", "internal/c2curun/..."},
+		Never: []string{".", "graph/..."},
+	},
+	{
+		Why:    "the library never depends on the command line",
+		From:   []string{"..."},
+		Except: programs,
+		Never:  []string{"internal/cli/..."},
+	},
+}
+
+// allowedModules are the only modules besides the standard library that
+// any file of apsp, tests included, may import, and the only ones go.mod
+// may require.
+var allowedModules = []string{
+	"github.com/ebitengine/purego", // the CUDA driver without cgo
+	"golang.org/x/sys",             // CPU features, system calls
+	"golang.org/x/image",           // the plot's font
+}
+
+// exception is one import edge a rule tolerates for now: From imports To
+// (paths inside the module, as in the rules) until the issue named in Why
+// is done. An exception whose import no longer exists fails the test, so
+// that it is deleted when the work lands.
+type exception struct {
+	From, To string
+	Why      string
+}
+
+var exceptions = []exception{
+	// None today. For example:
+	// {From: "internal/gpu", To: "internal/cpu", Why: "issue 9: lanes move to internal/lanes"},
+}
+
+// pkgInfo is a package of the module: its imports from non-test files and
+// from test files, each with the file that first imports it. Imports of
+// the module's own packages are written as in the rules.
+type pkgInfo struct {
+	imports, testImports map[string]string
+}
+
+// tree is the module as scanned: its directory, path and packages.
+type tree struct {
+	root, mod string
+	pkgs      map[string]*pkgInfo
+}
+
+// load scans the module once for all the tests.
+var load = sync.OnceValues(func() (*tree, error) {
+	root, mod, err := moduleRoot()
+	if err != nil {
+		return nil, err
+	}
+	pkgs, err := scan(root, mod)
+	if err != nil {
+		return nil, err
+	}
+	if len(pkgs) < 10 || pkgs["."] == nil || pkgs["graph"] == nil {
+		return nil, fmt.Errorf("found %d packages under %s: the scan is broken", len(pkgs), root)
+	}
+	return &tree{root, mod, pkgs}, nil
+})
+
+func loadTree(t *testing.T) *tree {
+	t.Helper()
+	tr, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+// TestRules checks every rule and exception against the module's import
+// graph and reports each import that breaks a rule, with the chain of
+// imports that leads to it.
+func TestRules(t *testing.T) {
+	tr := loadTree(t)
+	for _, msg := range check(tr.pkgs, rules, exceptions, tr.show) {
+		t.Error(msg)
+	}
+}
+
+// check returns a message for each import that breaks one of rules (each
+// import into a forbidden package, once, with the packages of the rule's
+// From that come to depend on the forbidden one through it) and for each
+// exception whose import no longer exists.
+func check(pkgs map[string]*pkgInfo, rules []rule, exceptions []exception, show func(string) string) []string {
+	var msgs []string
+	excepted := map[[2]string]bool{}
+	for _, e := range exceptions {
+		if p := pkgs[e.From]; p == nil || p.imports[e.To] == "" {
+			msgs = append(msgs, fmt.Sprintf("stale exception: %s no longer imports %s (%s): delete it", show(e.From), show(e.To), e.Why))
+		}
+		excepted[[2]string{e.From, e.To}] = true
+	}
+	// The module's own import edges, the exceptions left out.
+	edges := map[string][]string{}
+	for _, name := range sortedKeys(pkgs) {
+		for _, imp := range sortedKeys(pkgs[name].imports) {
+			if pkgs[imp] != nil && !excepted[[2]string{name, imp}] {
+				edges[name] = append(edges[name], imp)
+			}
+		}
+	}
+	type edge struct{ from, to string }
+	for _, r := range rules {
+		broken := map[edge][]string{}
+		chains := map[edge][]string{}
+		for _, src := range sortedKeys(pkgs) {
+			if !matchAny(r.From, src) || matchAny(r.Except, src) {
+				continue
+			}
+			// Breadth first through the imports, so each chain is a
+			// shortest one; a search stops at a forbidden package, which
+			// is where it is reported.
+			parent := map[string]string{src: ""}
+			queue := []string{src}
+			for len(queue) > 0 {
+				u := queue[0]
+				queue = queue[1:]
+				for _, v := range edges[u] {
+					if _, seen := parent[v]; seen {
+						continue
+					}
+					parent[v] = u
+					if !matchAny(r.Never, v) {
+						queue = append(queue, v)
+						continue
+					}
+					e := edge{u, v}
+					if broken[e] == nil {
+						chains[e] = chain(parent, v)
+					}
+					broken[e] = append(broken[e], src)
+				}
+			}
+		}
+		for _, e := range sortedEdges(broken, func(e edge) string { return e.from + " " + e.to }) {
+			msgs = append(msgs, fmt.Sprintf("import %s -> %s (in %s) breaks the rule: %s\n\tchain: %s\n\tpackages that depend on %s through it: %s",
+				show(e.from), show(e.to), pkgs[e.from].imports[e.to], r.Why,
+				strings.Join(mapSlice(chains[e], show), " -> "), show(e.to), strings.Join(mapSlice(broken[e], show), ", ")))
+		}
+	}
+	return msgs
+}
+
+// TestModules checks that only the standard library, the module itself
+// and allowedModules are imported, by any file, and that go.mod requires
+// no other module.
+func TestModules(t *testing.T) {
+	tr := loadTree(t)
+	pkgs := tr.pkgs
+	for _, name := range sortedKeys(pkgs) {
+		p := pkgs[name]
+		for _, set := range []map[string]string{p.imports, p.testImports} {
+			for _, imp := range sortedKeys(set) {
+				if pkgs[imp] != nil || isStd(imp) || allowedModule(imp) {
+					continue
+				}
+				if strings.HasPrefix(imp, tr.mod+"/") {
+					continue // a package of the module the scan skipped, such as testdata
+				}
+				t.Errorf("%s imports %s (%s), which is neither the standard library nor an allowed module %v",
+					tr.show(name), imp, set[imp], allowedModules)
+			}
+		}
+	}
+	reqs, err := requires(filepath.Join(tr.root, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range reqs {
+		if !slices.Contains(allowedModules, req) {
+			t.Errorf("go.mod requires %s, which is not an allowed module %v", req, allowedModules)
+		}
+	}
+}
+
+// TestPatterns checks that every pattern of the rules names some package
+// today or is one of the places the architecture reserves, so that a
+// renamed package cannot leave a rule guarding nothing.
+func TestPatterns(t *testing.T) {
+	pkgs := loadTree(t).pkgs
+	reserved := []string{"internal/service/...", "internal/engine/cpu...", "tools/...", "examples/..."}
+	for _, r := range rules {
+		for _, list := range [][]string{r.From, r.Except, r.Never} {
+			for _, p := range list {
+				if slices.Contains(reserved, p) {
+					continue
+				}
+				found := false
+				for name := range pkgs {
+					found = found || match(p, name)
+				}
+				if !found {
+					t.Errorf("rule %q: pattern %q names no package", r.Why, p)
+				}
+			}
+		}
+	}
+}
+
+// moduleRoot returns the directory of the go.mod above the working
+// directory and the module path it declares.
+func moduleRoot() (dir, mod string, err error) {
+	if dir, err = filepath.Abs("."); err != nil {
+		return "", "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			for line := range strings.Lines(string(data)) {
+				if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
+					return dir, f[1], nil
+				}
+			}
+			return "", "", fmt.Errorf("%s/go.mod has no module line", dir)
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", "", errors.New("no go.mod above the test")
+		}
+		dir = up
+	}
+}
+
+// scan parses the imports of every Go file below root, skipping what the
+// go command skips (testdata, vendor, and names starting with . or _) and
+// files tagged ignore. Packages are keyed by their path inside the module
+// ("." for the root).
+func scan(root, mod string) (map[string]*pkgInfo, error) {
+	pkgs := map[string]*pkgInfo{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if p != root {
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, cg := range f.Comments {
+			if cg.Pos() >= f.Package {
+				break
+			}
+			for _, c := range cg.List {
+				if x, err := constraint.Parse(c.Text); err == nil && ignored(x) {
+					return nil
+				}
+			}
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
+		key := filepath.ToSlash(rel)
+		pkg := pkgs[key]
+		if pkg == nil {
+			pkg = &pkgInfo{imports: map[string]string{}, testImports: map[string]string{}}
+			pkgs[key] = pkg
+		}
+		set := pkg.imports
+		if strings.HasSuffix(name, "_test.go") {
+			set = pkg.testImports
+		}
+		fileRel := filepath.ToSlash(filepath.Join(rel, name))
+		for _, spec := range f.Imports {
+			imp, err := strconv.Unquote(spec.Path.Value)
+			if err != nil {
+				return err
+			}
+			if imp == mod {
+				imp = "."
+			} else if strings.HasPrefix(imp, mod+"/") {
+				imp = strings.TrimPrefix(imp, mod+"/")
+			}
+			if set[imp] == "" {
+				set[imp] = fileRel
+			}
+		}
+		return nil
+	})
+	return pkgs, err
+}
+
+// ignored reports whether a build constraint can hold only with the ignore
+// tag, as on the generators' "//go:build ignore".
+func ignored(x constraint.Expr) bool {
+	return !x.Eval(func(tag string) bool { return tag != "ignore" })
+}
+
+// requires lists the modules go.mod requires, in either form of the
+// require directive.
+func requires(gomod string) ([]string, error) {
+	f, err := os.Open(gomod)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var mods []string
+	block := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line, _, _ := strings.Cut(sc.Text(), "//")
+		fields := strings.Fields(line)
+		switch {
+		case len(fields) == 0:
+		case block && fields[0] == ")":
+			block = false
+		case block:
+			mods = append(mods, fields[0])
+		case fields[0] == "require" && len(fields) >= 2 && fields[1] == "(":
+			block = true
+		case fields[0] == "require" && len(fields) >= 3:
+			mods = append(mods, fields[1])
+		}
+	}
+	return mods, sc.Err()
+}
+
+// match reports whether pattern names the package at path name (both
+// inside the module): "x/..." matches x and below, a trailing "..."
+// any continuation, anything else the one package.
+func match(pattern, name string) bool {
+	switch {
+	case pattern == "...":
+		return true
+	case strings.HasSuffix(pattern, "/..."):
+		dir := strings.TrimSuffix(pattern, "/...")
+		return name == dir || strings.HasPrefix(name, dir+"/")
+	case strings.HasSuffix(pattern, "..."):
+		return strings.HasPrefix(name, strings.TrimSuffix(pattern, "..."))
+	}
+	return pattern == name
+}
+
+func matchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if match(p, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isStd reports whether an import path is the standard library's: its
+// first element has no dot, as the go command decides.
+func isStd(imp string) bool {
+	first, _, _ := strings.Cut(imp, "/")
+	return !strings.Contains(first, ".")
+}
+
+func allowedModule(imp string) bool {
+	for _, m := range allowedModules {
+		if imp == m || strings.HasPrefix(imp, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// chain lists the imports from the search's source to v.
+func chain(parent map[string]string, v string) []string {
+	var c []string
+	for ; v != ""; v = parent[v] {
+		c = append(c, v)
+	}
+	slices.Reverse(c)
+	return c
+}
+
+// show names a package of the module by its import path, for messages.
+func (tr *tree) show(name string) string {
+	if name == "." {
+		return tr.mod
+	}
+	return path.Join(tr.mod, name)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func sortedEdges[E comparable, V any](m map[E]V, key func(E) string) []E {
+	es := make([]E, 0, len(m))
+	for e := range m {
+		es = append(es, e)
+	}
+	slices.SortFunc(es, func(a, b E) int { return strings.Compare(key(a), key(b)) })
+	return es
+}
+
+func mapSlice(s []string, f func(string) string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = f(x)
+	}
+	return out
+}
+
+// TestCheck runs check on a made-up module: a direct and an indirect
+// dependency of a CPU engine on a GPU package, one tolerated by an
+// exception, a stale exception, and imports that break nothing (tests,
+// the CLI).
+func TestCheck(t *testing.T) {
+	pkg := func(imports ...string) *pkgInfo {
+		p := &pkgInfo{imports: map[string]string{}, testImports: map[string]string{}}
+		for _, imp := range imports {
+			p.imports[imp] = "f.go"
+		}
+		return p
+	}
+	pkgs := map[string]*pkgInfo{
+		".":               pkg("internal/bfs", "internal/gpu"),
+		"graph":           pkg(),
+		"internal/bfs":    pkg("graph", "internal/shared"),
+		"internal/shared": pkg("internal/gpu"), // bfs reaches the GPU through it
+		"internal/bounds": pkg("internal/gpu"), // tolerated for now
+		"internal/cpu":    pkg("internal/cuda"),
+		"internal/gpu":    pkg("internal/cuda", "graph"),
+		"internal/cuda":   pkg(),
+		"internal/cli":    pkg(".", "internal/cpu"),
+	}
+	pkgs["internal/gpu"].testImports["internal/cpu"] = "gpu_test.go"
+	exceptions := []exception{
+		{From: "internal/bounds", To: "internal/gpu", Why: "issue 0: for the test"},
+		{From: "internal/dijkstra", To: "internal/gpu", Why: "issue 0: gone"},
+	}
+	show := func(s string) string { return s }
+	got := check(pkgs, rules, exceptions, show)
+	want := []string{
+		"stale exception: internal/dijkstra no longer imports internal/gpu",
+		"import internal/cpu -> internal/cuda (in f.go) breaks the rule: CPU engines",
+		"import internal/shared -> internal/gpu (in f.go) breaks the rule: CPU engines",
+		"chain: internal/bfs -> internal/shared -> internal/gpu",
+		"packages that depend on internal/gpu through it: internal/bfs",
+	}
+	all := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("no %q in:\n%s", w, all)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("%d messages, want 3:\n%s", len(got), all)
+	}
+}

@@ -1,0 +1,213 @@
+package gpu
+
+import (
+	"context"
+	"errors"
+	"math"
+	goruntime "runtime"
+	"sync"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cuda"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// ErrNoGPU is matched by every error that means no usable GPU: no driver,
+// no GPU, a GPU number out of range (see gpu/runtime).
+var ErrNoGPU = gpurt.ErrNoGPU
+
+// DeviceInfo describes a GPU.
+type DeviceInfo = cuda.Info
+
+// Devices lists the GPUs (read once per process by the runtime), or says
+// why there are none (matching ErrNoGPU).
+func Devices() ([]DeviceInfo, error) { return gpurt.Default().Devices() }
+
+// Check says whether GPU ordinal exists (matching ErrNoGPU if not),
+// without opening it.
+func Check(ordinal int) error { return gpurt.Default().Check(ordinal) }
+
+// Close releases the process's GPUs: contexts, modules and pooled memory.
+// Later calls open them again.
+func Close() error { return gpurt.Default().Close() }
+
+// Totals returns what the calls on GPU ordinal measured with CUDA events
+// since it was opened, and false when it is not open.
+func Totals(ordinal int) (gpurt.Timing, bool) {
+	if gpurt.Default().Check(ordinal) != nil {
+		return gpurt.Timing{}, false
+	}
+	d, err := gpurt.Default().Device(ordinal)
+	if err != nil {
+		return gpurt.Timing{}, false
+	}
+	return d.Timing(), true
+}
+
+// SetupTimes returns how long loading the driver took and how long opening
+// GPU ordinal (context, stream, events) took, 0 for what has not happened.
+func SetupTimes(ordinal int) (load, open time.Duration) {
+	rt := gpurt.Default()
+	load = rt.LoadTime()
+	if rt.Check(ordinal) == nil {
+		if d, err := rt.Device(ordinal); err == nil {
+			open = d.OpenTime
+		}
+	}
+	return load, open
+}
+
+// Opened counts the GPUs the process's runtime has opened (re-opens after
+// Close included): 0 means the next call pays the set-up.
+func Opened() int { return gpurt.Default().Opened() }
+
+// Job is one all-pairs computation of a graph on a GPU.
+type Job struct {
+	Graph   *graph.Graph
+	Ordinal int
+	Kernel  Kernel
+	// MaxReal bounds the real distances of an integer graph (the lane
+	// plan's bound, below InfInt32); larger values are infinity.
+	MaxReal int32
+}
+
+// Stride is the matrix stride the GPU uses for n vertices: n rounded up to
+// the default tile.
+func Stride(n int, k Kernel) int {
+	c := DefaultConfig(k, n, false)
+	return (n + c.Tile - 1) / c.Tile * c.Tile
+}
+
+func (j Job) problem() Problem {
+	n := j.Graph.N()
+	c := DefaultConfig(j.Kernel, n, j.Graph.Kind() == graph.FloatWeights)
+	maxReal := j.MaxReal
+	if maxReal <= 0 || maxReal >= InfInt32 {
+		maxReal = InfInt32 - 1
+	}
+	return Problem{N: n, Stride: Stride(n, j.Kernel), Config: c, MaxReal: maxReal}
+}
+
+// do runs f on GPU ordinal; if the runtime was closed between finding the
+// GPU and running f, it runs f once more on the re-opened GPU.
+func do(ctx context.Context, ordinal int, f func(*gpurt.Call) error) (*gpurt.Device, error) {
+	for try := 0; ; try++ {
+		d, err := gpurt.Default().Device(ordinal)
+		if err != nil {
+			return nil, err
+		}
+		err = d.Do(ctx, f)
+		if errors.Is(err, cuda.ErrClosed) && try == 0 {
+			continue
+		}
+		return d, err
+	}
+}
+
+// RowsResult is the per-source summaries of a job.
+type RowsResult struct {
+	Rows      []reduce.Row
+	Device    string // the GPU's name
+	NegVertex int    // a vertex whose distance to itself is negative, or -1
+	Timing    Timing
+}
+
+// Rows computes j and reduces every source's distances on the device: the
+// matrix is built on the device from the graph's arcs and never crosses
+// the bus; only the summaries do.
+func Rows(ctx context.Context, j Job) (*RowsResult, error) {
+	p := j.problem()
+	res := &Result{NegVertex: -1}
+	d, err := do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sink{}, res) })
+	if err != nil {
+		return nil, err
+	}
+	out := &RowsResult{Rows: make([]reduce.Row, p.N), Device: d.Info.Name, NegVertex: res.NegVertex, Timing: res.Timing}
+	for u := range out.Rows {
+		r := reduce.Row{Reach: int64(res.Reach[u]), Unreach: int(res.Reach[u]) < p.N-1}
+		if p.Config.Float {
+			r.MaxF = float64(math.Float32frombits(res.Max[u]))
+			r.SumF = res.Sum[u]
+		} else {
+			r.MaxI = int64(int32(res.Max[u]))
+			r.Sum.Add(int64(res.Sum[u])) // exact: below 2^53 for int32 lanes
+		}
+		out.Rows[u] = r
+	}
+	return out, nil
+}
+
+// MatrixResult is the distance matrix of a job: N vertices in rows of
+// Stride lanes; exactly one of Int (InfInt32 for no path) and Float (+Inf)
+// is set.
+type MatrixResult struct {
+	N, Stride int
+	Int       []int32
+	Float     []float64
+	Device    string
+	NegVertex int // a vertex whose distance to itself is negative, or -1
+	Timing    Timing
+}
+
+// Matrix computes j and copies the matrix back through a pooled
+// page-locked buffer into Go memory (int32, or float64 for float graphs).
+func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
+	p := j.problem()
+	out := &MatrixResult{N: p.N, Stride: p.Stride, NegVertex: -1}
+	cells := p.Stride * p.Stride
+	if p.Config.Float {
+		out.Float = make([]float64, cells)
+	} else {
+		out.Int = make([]int32, cells)
+	}
+	res := &Result{NegVertex: -1}
+	sk := sink{matrix: func(host []uint32) error {
+		convert(host, out, p.MaxReal)
+		return nil
+	}}
+	d, err := do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sk, res) })
+	if err != nil {
+		return nil, err
+	}
+	out.Device, out.Timing = d.Info.Name, res.Timing
+	for v := 0; v < p.N; v++ {
+		i := v*p.Stride + v
+		if (out.Int != nil && out.Int[i] < 0) || (out.Float != nil && out.Float[i] < 0) {
+			out.NegVertex = v
+			break
+		}
+	}
+	return out, nil
+}
+
+// convert copies the lanes into out in parallel: int32 values above maxReal
+// (infinity plus a negative length) become InfInt32.
+func convert(host []uint32, out *MatrixResult, maxReal int32) {
+	workers := min(goruntime.GOMAXPROCS(0), max(1, len(host)>>20))
+	chunk := (len(host) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(host); lo += chunk {
+		hi := min(lo+chunk, len(host))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out.Float != nil {
+				for i, b := range host[lo:hi] {
+					out.Float[lo+i] = float64(math.Float32frombits(b))
+				}
+				return
+			}
+			dst := out.Int[lo:hi]
+			for i, b := range host[lo:hi] {
+				x := int32(b)
+				if x > maxReal {
+					x = InfInt32
+				}
+				dst[i] = x
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,221 @@
+// Package runtime is apsp's GPU runtime: one per process, created lazily.
+//
+// The CUDA driver and NVRTC are loaded once, on first use, and a failure to
+// load them is remembered (every later call returns the same error without
+// trying again) until Close. The list of GPUs is read once with them. Each
+// GPU that is used gets one long-lived owner: a goroutine locked to its OS
+// thread with the GPU's context current (cuda.Device), created on first use.
+// Work for a GPU is submitted with a context.Context (Device.Do) and can be
+// withdrawn while it waits for the owner. On the owner's side each GPU keeps
+// its stream, its timing events, the modules its users loaded (Cached: one
+// per key, for the life of the runtime) and two pools of memory, device
+// memory and page-locked host memory, so that a steady stream of calls
+// allocates nothing after the first.
+//
+// Close releases the contexts, modules and pooled memory; the next use opens
+// everything again. The only package-level mutable state is the process's
+// Runtime value (Default), whose fields are guarded by its mutex.
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/apsp/apsp/internal/cuda"
+)
+
+// ErrNoGPU is matched (errors.Is) by every error that means no usable GPU:
+// no driver library, a driver that sees no GPU, a GPU number out of range,
+// or a GPU whose context cannot be created.
+var ErrNoGPU = errors.New("no usable GPU")
+
+// noGPU is an error that matches ErrNoGPU and keeps its cause (a
+// cuda.ErrNoDriver, say) without repeating "no usable GPU" in its text.
+type noGPU struct {
+	msg string
+	err error
+}
+
+func (e *noGPU) Error() string {
+	switch {
+	case e.msg == "":
+		return e.err.Error()
+	case e.err == nil:
+		return e.msg
+	}
+	return e.msg + ": " + e.err.Error()
+}
+
+func (e *noGPU) Is(target error) bool { return target == ErrNoGPU }
+func (e *noGPU) Unwrap() error        { return e.err }
+
+// Loader loads the driver and lists the GPUs it sees. Tests pass fakes (a
+// driver that sees no GPU, say) to New or SetLoader.
+type Loader func() (*cuda.API, []cuda.Info, error)
+
+// CUDALoader loads libcuda and NVRTC (cuda.Load) and lists the GPUs.
+func CUDALoader() (*cuda.API, []cuda.Info, error) {
+	api, err := cuda.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	infos, err := api.Devices()
+	if err != nil {
+		return nil, nil, err
+	}
+	return api, infos, nil
+}
+
+// Runtime is the GPU runtime of a process (see the package comment).
+type Runtime struct {
+	mu     sync.Mutex
+	loader Loader
+	st     *state // nil until first use and after Close
+	opened int    // devices opened since the runtime was made
+}
+
+// state is what one load holds, until Close.
+type state struct {
+	api      *cuda.API
+	infos    []cuda.Info
+	err      error
+	loadTime time.Duration
+	devs     map[int]*Device
+}
+
+// process is the runtime of this process: the package's only mutable
+// state, initialised lazily on first use (the Runtime value is made at
+// start-up, but loads nothing until asked).
+var process = New(nil)
+
+// Default returns the process's runtime.
+func Default() *Runtime { return process }
+
+// New returns a runtime over loader (nil: CUDALoader). Programs use
+// Default; tests make their own with fake loaders.
+func New(loader Loader) *Runtime {
+	if loader == nil {
+		loader = CUDALoader
+	}
+	return &Runtime{loader: loader}
+}
+
+// SetLoader closes the runtime and makes it load through loader from now on
+// (nil: CUDALoader); for tests that fake a machine without a GPU.
+func (r *Runtime) SetLoader(loader Loader) error {
+	err := r.Close()
+	if loader == nil {
+		loader = CUDALoader
+	}
+	r.mu.Lock()
+	r.loader = loader
+	r.mu.Unlock()
+	return err
+}
+
+// load returns the state, loading the driver the first time. Call with
+// r.mu held.
+func (r *Runtime) load() *state {
+	if r.st == nil {
+		start := time.Now()
+		api, infos, err := r.loader()
+		r.st = &state{api: api, infos: infos, loadTime: time.Since(start), devs: map[int]*Device{}}
+		switch {
+		case err != nil:
+			r.st.err = &noGPU{err: err}
+		case len(infos) == 0:
+			r.st.err = &noGPU{msg: "the CUDA driver sees no GPU"}
+		}
+	}
+	return r.st
+}
+
+// Devices lists the GPUs (read once per load), or says why there are none
+// with an error matching ErrNoGPU.
+func (r *Runtime) Devices() ([]cuda.Info, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.load()
+	if st.err != nil {
+		return nil, st.err
+	}
+	return append([]cuda.Info(nil), st.infos...), nil
+}
+
+// Check says whether GPU ordinal exists, without opening it.
+func (r *Runtime) Check(ordinal int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.check(r.load(), ordinal)
+}
+
+func (r *Runtime) check(st *state, ordinal int) error {
+	if st.err != nil {
+		return st.err
+	}
+	if ordinal < 0 || ordinal >= len(st.infos) {
+		return &noGPU{msg: fmt.Sprintf("gpu:%d not found: the CUDA driver sees %d GPU(s), gpu:0 to gpu:%d", ordinal, len(st.infos), len(st.infos)-1)}
+	}
+	return nil
+}
+
+// Device returns GPU ordinal, opening it (its context, owner goroutine,
+// stream and pools) on first use.
+func (r *Runtime) Device(ordinal int) (*Device, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.load()
+	if err := r.check(st, ordinal); err != nil {
+		return nil, err
+	}
+	if d := st.devs[ordinal]; d != nil {
+		return d, nil
+	}
+	d, err := openDevice(st.api, ordinal)
+	if err != nil {
+		return nil, &noGPU{msg: fmt.Sprintf("gpu:%d (%s)", ordinal, st.infos[ordinal].Name), err: err}
+	}
+	st.devs[ordinal] = d
+	r.opened++
+	return d, nil
+}
+
+// LoadTime is how long loading the driver and listing the GPUs took (0
+// before the first use).
+func (r *Runtime) LoadTime() time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st == nil {
+		return 0
+	}
+	return r.st.loadTime
+}
+
+// Opened counts the devices opened since the runtime was made (a Close and
+// a re-open count twice).
+func (r *Runtime) Opened() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.opened
+}
+
+// Close releases every open GPU (its pooled memory, modules, streams and
+// context, after the work already running) and forgets the driver and any
+// load error; the next use loads and opens again. Work still waiting for a
+// GPU when Close comes fails with cuda.ErrClosed.
+func (r *Runtime) Close() error {
+	r.mu.Lock()
+	st := r.st
+	r.st = nil
+	r.mu.Unlock()
+	if st == nil {
+		return nil
+	}
+	var errs []error
+	for _, d := range st.devs {
+		errs = append(errs, d.close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,136 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+)
+
+func TestParseDevice(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Device
+		err  bool
+	}{
+		{"", Device{Kind: "auto"}, false},
+		{"auto", Device{Kind: "auto"}, false},
+		{"cpu", Device{Kind: "cpu"}, false},
+		{"gpu", Device{Kind: "gpu"}, false},
+		{"gpu:3", Device{Kind: "gpu", Ordinal: 3}, false},
+		{"gpu:-1", Device{}, true},
+		{"gpu:99999999999999999999", Device{}, true},
+		{"tpu", Device{}, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseDevice(tt.in)
+		if (err != nil) != tt.err || got != tt.want {
+			t.Errorf("ParseDevice(%q) = %+v, %v", tt.in, got, err)
+		}
+		if err != nil && !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseDevice(%q): %v does not wrap ErrInvalid", tt.in, err)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		req      Request
+		extremes bool
+		ok       bool
+	}{
+		{Request{}, false, true},
+		{Request{Algorithm: "blocked", Tile: 32}, false, true},
+		{Request{Algorithm: "blocked", Tile: 17}, false, false},
+		{Request{Algorithm: "magic"}, false, false},
+		{Request{Algorithm: "gpu-multi", Device: "cpu"}, false, false},
+		{Request{Algorithm: "dijkstra", Device: "gpu:1"}, false, false},
+		{Request{Algorithm: BoundsAlgorithm}, false, false},
+		{Request{Algorithm: BoundsAlgorithm}, true, true},
+		{Request{Algorithm: BoundsAlgorithm, Device: "gpu"}, true, false},
+		{Request{Threads: -1}, false, false},
+		{Request{Device: "gpu:x"}, false, false},
+	}
+	for _, tt := range tests {
+		err := Validate(tt.req, tt.extremes)
+		if (err == nil) != tt.ok || (err != nil && !errors.Is(err, ErrInvalid)) {
+			t.Errorf("Validate(%+v, %v) = %v", tt.req, tt.extremes, err)
+		}
+	}
+}
+
+func generate(t *testing.T, kind string, args ...string) *graph.Graph {
+	t.Helper()
+	spec, err := gen.ParseSpec(kind, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := gen.Generate(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestResolve: auto follows the estimates and the caps; a named engine is
+// checked; the plan carries threads, lanes and memory.
+func TestResolve(t *testing.T) {
+	unweighted := generate(t, "regular", "n=2000", "d=4", "seed=1")
+	sparseWeighted := generate(t, "regular", "n=2000", "d=4", "seed=1", "weights=1..9")
+	dense := generate(t, "complete", "n=300", "weights=1..9")
+	for _, tt := range []struct {
+		g    *graph.Graph
+		req  Request
+		want string
+	}{
+		{unweighted, Request{Want: Rows}, "bitbfs"},
+		{sparseWeighted, Request{Want: Rows}, "dijkstra"},
+		{dense, Request{Want: Matrix}, "blocked"},
+		{dense, Request{Algorithm: "fw", Want: Matrix}, "fw"},
+	} {
+		pl, err := Resolve(tt.g, tt.req)
+		if err != nil {
+			t.Fatalf("%+v: %v", tt.req, err)
+		}
+		if pl.Engine.Name() != tt.want || pl.Problem.Threads < 1 || pl.Memory == 0 || pl.Problem.Lanes.String() != "int32" {
+			t.Errorf("%+v: %s, threads %d, memory %d, lanes %v; want %s", tt.req, pl.Engine.Name(), pl.Problem.Threads, pl.Memory, pl.Problem.Lanes, tt.want)
+		}
+		if tt.req.Algorithm == "" && (!pl.Auto || len(pl.Candidates) == 0) {
+			t.Errorf("%+v: auto recorded no candidates", tt.req)
+		}
+	}
+	if _, err := Resolve(sparseWeighted, Request{Algorithm: "bitbfs"}); err == nil || !strings.Contains(err.Error(), "unweighted") {
+		t.Errorf("bitbfs on a weighted graph: %v", err)
+	}
+	if pl, err := Resolve(dense, Request{Algorithm: "fw", Threads: 8}); err != nil || pl.Problem.Threads != 1 {
+		t.Errorf("fw runs on one thread: %+v %v", pl, err)
+	}
+}
+
+// TestAdmit: a run that cannot fit is refused with both figures.
+func TestAdmit(t *testing.T) {
+	g := generate(t, "path", "n=10")
+	err := admit("blocked: the distance matrix", g, 1<<62, 1)
+	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "4.0 EiB") || !strings.Contains(err.Error(), "available") {
+		t.Errorf("4 EiB: %v", err)
+	}
+	if err := admit("x", g, 1<<20, 1); err != nil {
+		t.Errorf("1 MiB: %v", err)
+	}
+}
+
+// TestBounds pins the bounds method's memory and that its budget grows
+// with the all-pairs estimate.
+func TestBounds(t *testing.T) {
+	g := generate(t, "path", "n=1001", "directed")
+	n, m := uint64(g.N()), uint64(g.Arcs())
+	if got, want := boundsWork(g), 138*n+8*m; got != want {
+		t.Errorf("directed: %d, want %d", got, want)
+	}
+	small, big := generate(t, "regular", "n=1000", "d=4", "seed=1"), generate(t, "regular", "n=20000", "d=4", "seed=1")
+	if b1, b2 := BoundsBudget(small, 2), BoundsBudget(big, 2); !(b1 > 0 && b2 > b1) {
+		t.Errorf("budgets %v (n=1000) and %v (n=20000)", b1, b2)
+	}
+}
