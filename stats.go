@@ -32,7 +32,9 @@ type Stats struct {
 	Lanes     string  `json:"lanes"`
 	Threads   int     `json:"threads"`
 	Seconds   float64 `json:"seconds"`
-	// Traversals counts the breadth-first searches of the bounds method.
+	// Traversals counts the breadth-first searches of the bounds method,
+	// also when it ran out of its budget under "auto" and Algorithm (an
+	// all-pairs engine) answered instead.
 	Traversals int `json:"traversals,omitempty"`
 }
 
