@@ -80,8 +80,9 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // Market files say themselves whether they are symmetric, and DIMACS files
 // are directed and 1-based. With Unweighted, weight columns must still be
 // present where the format requires them but their contents are ignored.
-// In every format a zero weight, "-0.0" included, is +0, and a float weight
-// with a nonzero digit that underflows to 0 in float64 (1e-400) is refused.
+// In every format a zero weight, "-0.0" included, is +0; a float weight
+// with a nonzero digit that underflows to 0 in float64 (1e-400), one that
+// overflows it (1e400) and NaN or infinite literals are refused.
 //
 // A malformed line gives a *ParseError naming the line; a vertex count or id
 // beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
@@ -432,7 +433,9 @@ func isIntLiteral(b []byte) bool {
 }
 
 // parseWeight parses an integer literal as an int64 and anything else
-// strconv.ParseFloat accepts as a float, which must be finite. Underscores
+// strconv.ParseFloat accepts as a float, which must be finite: a NaN or
+// infinite literal is refused as not finite, one beyond MaxFloat64 (1e400)
+// as overflowing. Underscores
 // are refused although ParseFloat takes them: in a data file they are a
 // mistake, not digit grouping. It is the one weight parser of every format.
 //
@@ -467,8 +470,12 @@ func (lr *lineReader) parseWeight(b []byte, intOnly bool) (weight, error) {
 		return weight{}, lr.errorf(lr.line, "bad weight %s", quote(b))
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
+	rangeErr := errors.Is(err, strconv.ErrRange)
+	if err != nil && !rangeErr {
 		return weight{}, lr.errorf(lr.line, "bad weight %s", quote(b))
+	}
+	if math.IsInf(f, 0) && rangeErr { // a finite literal beyond MaxFloat64, not "inf"
+		return weight{}, lr.errorf(lr.line, "weight %s overflows float64 (largest is %.2g)", quote(b), math.MaxFloat64)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return weight{}, lr.errorf(lr.line, "weight %s is not a finite number", quote(b))
