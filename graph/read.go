@@ -67,6 +67,9 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // "a u v w" is a *ParseError that says which format the file looks like and
 // how to name it.
 //
+// A Matrix Market file may start with blank lines: its banner is its first
+// non-blank line, as for recognition.
+//
 // An edge list's header, the comment lines before its first edge, is read
 // for two lines that WriteEdgeList writes, each exactly as shown but for
 // blanks: "# vertices: N" gives the graph at least N vertices (the largest
