@@ -16,10 +16,18 @@ import (
 // ReadOptions controls how a graph file is read.
 type ReadOptions struct {
 	Format     Format // FormatAuto: from the file name (FormatFromName)
-	Directed   bool   // edge lists only: arcs are one-way (default undirected), unless the header says (see Read)
+	Directed   bool   // edge lists only: arcs are one-way (default undirected); see DirectedSet
 	OneBased   bool   // edge lists only: ids start at 1
 	Unweighted bool   // ignore weights: every edge has length 1
 	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1, or the header's count)
+
+	// DirectedSet says that Directed was asked for, false included (a
+	// command line sets it when --directed is given, =false too): an
+	// edge list's "# directed:" header must then agree with Directed, or
+	// the read is refused. Directed true is asked for whatever DirectedSet
+	// says. Without it, Directed false is only the default, and the header
+	// decides.
+	DirectedSet bool
 }
 
 // ParseError is a malformed input at a known line.
@@ -72,12 +80,16 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 //
 // An edge list's header, the comment lines before its first edge, is read
 // for two lines that WriteEdgeList writes, each exactly as shown but for
-// blanks: "# vertices: N" gives the graph at least N vertices (the largest
-// of N, Vertices and what the ids need), and "# directed: true" or
-// "# directed: false" decides directedness whatever Directed says, as a
-// Matrix Market banner does; "false" with Directed set is refused as a
-// contradiction. Other comments are ignored. An empty or comment-only input
-// is a graph of 0 vertices, or of N with "# vertices: N".
+// blanks. "# vertices: N" says the graph has N vertices, ids 0..N-1 (1..N
+// with OneBased): an id beyond them, or a second such line with another N,
+// is a *ParseError, as the header was not written for this body; Vertices
+// may still ask for more vertices. "# directed: true" or
+// "# directed: false" decides directedness, as a Matrix Market banner
+// does, unless Directed is asked for (Directed true, or DirectedSet), and
+// then the two must agree: a header that contradicts Directed, or another
+// "# directed:" line, is a *ParseError. Other comments are ignored. An
+// empty or comment-only input is a graph of 0 vertices, or of N with
+// "# vertices: N".
 //
 // Options Directed, OneBased and Vertices apply to edge lists only: Matrix
 // Market files say themselves whether they are symmetric, and DIMACS files

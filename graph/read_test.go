@@ -113,15 +113,19 @@ func TestReadAccepts(t *testing.T) {
 		{name: "vertices header zero", format: el, in: "# vertices: 0\n", n: 0, kind: Unweighted, negLoop: -1},
 		{name: "vertices header with edges", format: el, in: "# vertices: 5\n0 1\n", n: 5, kind: Unweighted,
 			arcs: "0>1 1>0", negLoop: -1},
-		{name: "vertices header below the ids", format: el, in: "# vertices: 1\n0 3\n", n: 4, kind: Unweighted,
+		{name: "vertices header at the ids", format: el, in: "# vertices: 4\n0 3\n", n: 4, kind: Unweighted,
 			arcs: "0>3 3>0", negLoop: -1},
+		{name: "vertices header one based at the ids", format: el, opt: ReadOptions{OneBased: true},
+			in: "# vertices: 4\n4 1\n", n: 4, kind: Unweighted, arcs: "0>3 3>0", negLoop: -1},
+		{name: "vertices option above the header and the ids", format: el, opt: ReadOptions{Vertices: 6},
+			in: "# vertices: 4\n0 3\n", n: 6, kind: Unweighted, arcs: "0>3 3>0", negLoop: -1},
 		{name: "vertices option above the header", format: el, opt: ReadOptions{Vertices: 7}, in: "# vertices: 5\n",
 			n: 7, kind: Unweighted, negLoop: -1},
 		{name: "vertices header above the option", format: el, opt: ReadOptions{Vertices: 2}, in: "# vertices: 5\n",
 			n: 5, kind: Unweighted, negLoop: -1},
 		{name: "vertices header with blanks", format: el, in: "\n  #\tvertices:   4  \r\n% c\n", n: 4, kind: Unweighted,
 			negLoop: -1},
-		{name: "largest vertices header", format: el, in: "# vertices: 2\n# vertices: 6\n# vertices: 3\n", n: 6,
+		{name: "repeated vertices header", format: el, in: "# vertices: 6\n# c\n#  vertices:\t06\n", n: 6,
 			kind: Unweighted, negLoop: -1},
 		{name: "vertices header after an edge is a comment", format: el, in: "0 1\n# vertices: 9\n", n: 2,
 			kind: Unweighted, arcs: "0>1 1>0", negLoop: -1},
@@ -134,6 +138,16 @@ func TestReadAccepts(t *testing.T) {
 			arcs: "0>1", negLoop: -1},
 		{name: "directed header and option", format: el, opt: ReadOptions{Directed: true}, in: "# directed: true\n0 1\n",
 			n: 2, directed: true, kind: Unweighted, arcs: "0>1", negLoop: -1},
+		{name: "directed header and option set", format: el, opt: ReadOptions{Directed: true, DirectedSet: true},
+			in: "# directed: true\n0 1\n", n: 2, directed: true, kind: Unweighted, arcs: "0>1", negLoop: -1},
+		{name: "undirected header and option set", format: el, opt: ReadOptions{DirectedSet: true},
+			in: "# directed: false\n0 1\n", n: 2, kind: Unweighted, arcs: "0>1 1>0", negLoop: -1},
+		{name: "undirected option set without a header", format: el, opt: ReadOptions{DirectedSet: true},
+			in: "# c\n0 1\n", n: 2, kind: Unweighted, arcs: "0>1 1>0", negLoop: -1},
+		{name: "directed option set without a header", format: el, opt: ReadOptions{Directed: true, DirectedSet: true},
+			in: "0 1\n", n: 2, directed: true, kind: Unweighted, arcs: "0>1", negLoop: -1},
+		{name: "undirected option set ignores a late directed comment", format: el, opt: ReadOptions{DirectedSet: true},
+			in: "0 1\n# directed: true\n", n: 2, kind: Unweighted, arcs: "0>1 1>0", negLoop: -1},
 		{name: "undirected header", format: el, in: "# directed: false\n# directed: false\n0 1\n", n: 2, kind: Unweighted,
 			arcs: "0>1 1>0", negLoop: -1},
 		{name: "directed header without edges", format: el, in: "# directed: true\n# vertices: 2\n", n: 2, directed: true,
@@ -290,12 +304,30 @@ func TestReadRejects(t *testing.T) {
 			want: "in: negative vertex count -1"},
 		{name: "huge vertices option", format: el, opt: ReadOptions{Vertices: MaxVertices + 1}, in: "0 1\n",
 			want: "in: 2147483648 vertices: graph too large", large: true},
+		{name: "vertices header below the ids", format: el, in: "# vertices: 3\n0 1\n\n2 5\n",
+			want: `in:4: vertex id 5 is too large for the header "# vertices: 3" on line 1`},
+		{name: "vertices header below the first id", format: el, in: "# c\n# vertices: 3\n3 0 1\n",
+			want: `in:3: vertex id 3 is too large for the header "# vertices: 3" on line 2`},
+		{name: "vertices header below the one based ids", format: el, opt: ReadOptions{OneBased: true},
+			in: "# vertices: 3\n1 3\n3 4\n", want: `in:3: vertex id 4 is too large for the header "# vertices: 3" on line 1`},
+		{name: "vertices header zero with an edge", format: el, in: "# vertices: 0\n0 1\n",
+			want: `in:2: vertex id 0 is too large for the header "# vertices: 0" on line 1`},
+		{name: "vertices header below the ids with the option", format: el, opt: ReadOptions{Vertices: 9},
+			in: "# vertices: 3\n0 5\n", want: `in:2: vertex id 5 is too large for the header "# vertices: 3" on line 1`},
+		{name: "disagreeing vertices headers", format: el, in: "# vertices: 2\n# vertices: 6\n",
+			want: "in:2: header says vertices: 6, but line 1 says vertices: 2"},
 		{name: "huge vertices header", format: el, in: "# c\n# vertices: 3000000000\n",
 			want: "in:2: 3000000000 vertices: graph too large", large: true},
 		{name: "overflowing vertices header", format: el, in: "# vertices: 99999999999999999999999\n",
 			want: "in:1: 99999999999999999999999 vertices: graph too large", large: true},
 		{name: "undirected header read as directed", format: el, opt: ReadOptions{Directed: true},
 			in:   "# directed: false\n0 1\n",
+			want: "in:1: header says the graph is undirected, but it is read as directed (--directed); drop one or the other"},
+		{name: "directed header read as undirected", format: el, opt: ReadOptions{DirectedSet: true},
+			in:   "# vertices: 2\n# directed: true\n0 1\n",
+			want: "in:2: header says the graph is directed, but it is read as undirected (--directed=false); drop one or the other"},
+		{name: "undirected header read as directed, set", format: el, opt: ReadOptions{Directed: true, DirectedSet: true},
+			in:   "# directed: false\n",
 			want: "in:1: header says the graph is undirected, but it is read as directed (--directed); drop one or the other"},
 		{name: "disagreeing directed headers", format: el, in: "# directed: true\n\n# directed: false\n0 1\n",
 			want: "in:3: header says directed: false, but line 1 says directed: true"},
@@ -310,8 +342,10 @@ func TestReadRejects(t *testing.T) {
 		{name: "dimacs arc line in an edge list", format: el, in: "0 1 1\na 1 2 3\n",
 			want: "in:2: this is a DIMACS shortest-path file"},
 		{name: "dimacs comment in an edge list", format: el, in: "0 1\nc this is a comment\n",
-			want: `in:2: bad vertex id "c" (if this is a DIMACS comment line, use --format gr or a .gr name)`},
-		{name: "lone c in an edge list", format: el, in: "c\n", want: `in:1: bad vertex id "c" (if this is a DIMACS`},
+			want: `in:2: want "u v" or "u v w", found 5 fields`},
+		{name: "lone c in an edge list", format: el, in: "c\n", want: `in:1: want "u v" or "u v w", found 1 fields`},
+		{name: "dimacs comments in an edge list", format: el, in: "c a\n\nc\np sp 3 1\na 1 2 3\n",
+			want: "in:1: this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)"},
 		{name: "letter ids", format: el, in: "a b\n", want: `in:1: bad vertex id "a"`},
 		{name: "another DIMACS problem", format: el, in: "p max 2 1\n", want: `in:1: want "u v" or "u v w", found 4 fields`},
 		{name: "long garbage field is clipped", format: el, in: "0 " + strings.Repeat("z", 100) + "\n",
@@ -656,9 +690,8 @@ func TestReadSniff(t *testing.T) {
 		{"gr problem line first", "stdin", "p sp 3 2\na 1 2 5\na 3 1 2\n", ReadOptions{}, directedArcs},
 		{"gr with a bad problem line", "stdin", "p sp 3\n", ReadOptions{}, `stdin:1: want problem line "p sp N M"`},
 		{"edge list", "stdin", el, ReadOptions{Directed: true}, directedArcs},
-		{"edge list starting with c lines", "stdin", "c x\n0 1\n", ReadOptions{},
-			`stdin:1: bad vertex id "c" (if this is a DIMACS comment line, use --format gr or a .gr name)`},
-		{"only c lines", "stdin", "c x\nc y\n", ReadOptions{}, `stdin:1: bad vertex id "c" (if this is a DIMACS`},
+		{"edge list starting with c lines", "stdin", "c x\n0 1\n", ReadOptions{}, `stdin:1: bad vertex id "c"`},
+		{"only c lines", "stdin", "c x\nc y\n", ReadOptions{}, `stdin:1: bad vertex id "c"`},
 		{"p line of another problem", "stdin", "p max 3 2\n", ReadOptions{}, `stdin:1: want "u v" or "u v w", found 4 fields`},
 		{"cfoo is no comment", "stdin", "cfoo\np sp 1 0\n", ReadOptions{}, `stdin:1: want "u v" or "u v w", found 1 fields`},
 		{"banner after a comment", "stdin", "# c\n" + mtx, ReadOptions{},
@@ -670,7 +703,8 @@ func TestReadSniff(t *testing.T) {
 		{"no final newline", "stdin", "p sp 1 0", ReadOptions{}, ""},
 		// A named format is not second-guessed.
 		{"edgelist named", "stdin", mtx, ReadOptions{Format: FormatEdgeList}, "stdin:1: this is a Matrix Market file"},
-		{"edgelist named gr", "g.mtx", gr, ReadOptions{Format: FormatEdgeList}, `g.mtx:1: bad vertex id "c" (if this is a DIMACS`},
+		{"edgelist named gr", "g.mtx", gr, ReadOptions{Format: FormatEdgeList},
+			"g.mtx:1: this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)"},
 		{"edgelist named gr without comments", "g.mtx", "\np sp 3 2\n", ReadOptions{Format: FormatEdgeList},
 			"g.mtx:2: this is a DIMACS shortest-path file"},
 		{"mtx extension", "g.mtx", el, ReadOptions{}, "g.mtx:1: missing %%MatrixMarket header"},
@@ -699,6 +733,35 @@ func TestReadSniff(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestReadCommentLines(t *testing.T) {
+	// A "c" line in an edge list is refused at its line. The DIMACS hint
+	// comes only when "c" lines lead to a DIMACS problem or arc line, where
+	// --format gr can read the file; otherwise the error says what is
+	// wrong with the line, as for any bad edge line.
+	const hint = "this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)"
+	for _, tc := range []struct{ in, want string }{
+		{"c x\n1 2\n", `in:1: bad vertex id "c"`},
+		{"c\n1 2\n", `in:1: want "u v" or "u v w", found 1 fields`},
+		{"c x y\n", `in:1: bad vertex id "c"`},
+		{"# h\n\nc some more words\n", `in:3: want "u v" or "u v w", found 4 fields`},
+		{"c x\nc y\n", `in:1: bad vertex id "c"`},
+		{"c x\n# y\np sp 2 1\n", `in:1: bad vertex id "c"`}, // --format gr would fail on "# y"
+		{"c x\n%%MatrixMarket matrix coordinate pattern general\n", `in:1: bad vertex id "c"`},
+		{"c x\np max 2 1\n", `in:1: bad vertex id "c"`},
+		{"0 1\nc x\n", `in:2: bad vertex id "c"`},
+		{"c x\np sp 2 1\na 1 2 3\n", "in:1: " + hint},
+		{"c x\n\n\tc\r\nc y z\np sp 2 1\n", "in:1: " + hint},
+		{"c x\na 1 2 3\n", "in:1: " + hint},
+		{"0 1\nc x\np sp 2 1\n", "in:2: " + hint},
+	} {
+		_, err := Read(strings.NewReader(tc.in), "in", ReadOptions{Format: FormatEdgeList})
+		var pe *ParseError
+		if !errors.As(err, &pe) || err.Error() != tc.want {
+			t.Errorf("%q: got %v, want ParseError %q", tc.in, err, tc.want)
+		}
 	}
 }
 
