@@ -19,6 +19,7 @@ import (
 	"github.com/apsp/apsp/internal/cuda"
 	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // requireGPU skips on machines without a GPU (CI), or fails when
@@ -26,10 +27,7 @@ import (
 func requireGPU(tb testing.TB) {
 	tb.Helper()
 	if _, err := apsp.Devices(); err != nil {
-		if os.Getenv("APSP_REQUIRE_GPU") == "1" {
-			tb.Fatalf("APSP_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		tb.Skipf("no GPU: %v", err)
+		gputest.Skip(tb, "no GPU: %v", err)
 	}
 }
 

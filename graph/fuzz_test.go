@@ -120,16 +120,20 @@ func FuzzReadEdgeList(f *testing.F) {
 		"# directed: false\n0 1\n", "# directed: true\n# directed: false\n", "0 1\n# vertices: 9\n# directed: true\n",
 		"# vertices: 99999999999\n", "# vertices: many\n#vertices: 4\n# Directed: true\n",
 		"# apsp edge list\n# vertices: 4\n# edges: 1\n# directed: true\n# weights: float\n2 0 0.5\n",
+		"# vertices: 3\n0 1\n2 5\n", "# vertices: 2\n# vertices: 3\n", "# vertices: 3\n# vertices: 003\n1 2\n",
+		"# vertices: 0\n0 1\n", "c x\n1 2\n", "c\n\nc y\np sp 2 1\na 1 2 3\n", "c x\na 1 2 3\n", "0 1\nc x y z\n",
 	} {
-		f.Add([]byte(s), false, false, false)
-		f.Add([]byte(s), true, true, true)
+		f.Add([]byte(s), false, false, false, false)
+		f.Add([]byte(s), true, true, true, true)
+		f.Add([]byte(s), false, false, false, true)
 	}
-	f.Fuzz(func(t *testing.T, data []byte, directed, oneBased, unweighted bool) {
+	f.Fuzz(func(t *testing.T, data []byte, directed, oneBased, unweighted, directedSet bool) {
 		setHeadroom()
-		opt := ReadOptions{Format: FormatEdgeList, Directed: directed, OneBased: oneBased, Unweighted: unweighted}
+		opt := ReadOptions{Format: FormatEdgeList, Directed: directed, OneBased: oneBased, Unweighted: unweighted,
+			DirectedSet: directedSet}
 		g, err := Read(bytes.NewReader(data), "fuzz", opt)
 		if !bytes.HasPrefix(data, []byte(gzipMagic)) {
-			want, wantLine, limit := refEdgeList(string(data), opt)
+			want, wantLine, limit, foreign := refEdgeList(string(data), opt)
 			var pe *ParseError
 			switch {
 			case limit || errors.Is(err, ErrTooLarge):
@@ -137,6 +141,10 @@ func FuzzReadEdgeList(f *testing.F) {
 				// which the two reads need not find the same.
 			case wantLine > 0 && (!errors.As(err, &pe) || pe.Line != wantLine):
 				t.Fatalf("got error %v, want one on line %d", err, wantLine)
+			case wantLine > 0 && foreign != "" && !strings.Contains(err.Error(), "this is a "+foreign+" "):
+				t.Fatalf("got error %v, want one that says this is a %s file", err, foreign)
+			case wantLine > 0 && foreign == "" && strings.Contains(err.Error(), "not an edge list"):
+				t.Fatalf("got error %v, want no other format named", err)
 			case wantLine == 0 && err != nil:
 				t.Fatalf("got error %v, want none", err)
 			case wantLine == 0 && (dump(g) != dump(want) || g.N() != want.N() || g.Kind() != want.Kind() ||
@@ -148,9 +156,9 @@ func FuzzReadEdgeList(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// A "# directed:" header decides; only "true" may override the option.
-		if !g.Directed() && directed {
-			t.Fatalf("read undirected although Directed was set")
+		// A "# directed:" header decides unless the option is asked for.
+		if (directed || directedSet) && g.Directed() != directed {
+			t.Fatalf("read directed=%v although Directed=%v was asked for", g.Directed(), directed)
 		}
 		checkGraph(t, g, g.Directed())
 		if unweighted && g.Weighted() {
@@ -163,9 +171,10 @@ var intLiteral = regexp.MustCompile(`^[+-]?[0-9]+$`)
 
 // refEdgeList is a slow, independent reading of an edge list with
 // strings and strconv, to check the fast reader against. It returns the
-// graph, or the number of the first bad line and whether the line was
-// refused for a size limit.
-func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit bool) {
+// graph, or the number of the first bad line, whether the line was refused
+// for a size limit and the format ("Matrix Market", "DIMACS") the error
+// must say the file is, if any.
+func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit bool, foreign string) {
 	type edge struct {
 		line, u, v int
 		kind       WeightKind
@@ -173,19 +182,41 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 		f          float64
 	}
 	var edges []edge
-	directed, dirLine, headerN := opt.Directed, 0, 0
+	directed, dirLine, headerN, nLine := opt.Directed, 0, 0, 0
 	data = strings.TrimPrefix(data, "\xef\xbb\xbf")
 	lines := strings.SplitAfter(data, "\n")
+	split := func(line string) []string {
+		return strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t\r\v\f\n", r) })
+	}
+	isDIMACS := func(fs []string) bool {
+		return len(fs) >= 2 && fs[0] == "p" && fs[1] == "sp" || len(fs) == 4 && fs[0] == "a"
+	}
 	firstFields := 0
 	for i, line := range lines {
-		fs := strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t\r\v\f\n", r) })
+		fs := split(line)
 		if len(fs) == 0 {
 			continue
 		}
 		// Lines of Matrix Market and DIMACS files are refused.
-		if len(fs[0]) >= 14 && strings.EqualFold(fs[0][:14], "%%MatrixMarket") ||
-			len(fs) >= 2 && fs[0] == "p" && fs[1] == "sp" || len(fs) == 4 && fs[0] == "a" || fs[0] == "c" {
-			return nil, i + 1, false
+		switch {
+		case len(fs[0]) >= 14 && strings.EqualFold(fs[0][:14], "%%MatrixMarket"):
+			return nil, i + 1, false, "Matrix Market"
+		case isDIMACS(fs):
+			return nil, i + 1, false, "DIMACS"
+		case fs[0] == "c":
+			// A bad id or field count, but DIMACS comments if more "c"
+			// lines (or blank ones) lead to a DIMACS line.
+			for _, next := range lines[i+1:] {
+				nfs := split(next)
+				switch {
+				case len(nfs) == 0 || nfs[0] == "c":
+					continue
+				case isDIMACS(nfs):
+					return nil, i + 1, false, "DIMACS"
+				}
+				break
+			}
+			return nil, i + 1, false, ""
 		}
 		if fs[0][0] == '#' || fs[0][0] == '%' {
 			// Header lines come before the first edge.
@@ -196,59 +227,66 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 			case fs[1] == "vertices:" && digits.MatchString(fs[2]):
 				n, err := strconv.ParseUint(fs[2], 10, 63)
 				if err != nil || n > uint64(vertexLimit()) {
-					return nil, i + 1, true
+					return nil, i + 1, true, ""
 				}
-				headerN = max(headerN, int(n))
+				if nLine > 0 && int(n) != headerN { // a second count, another N
+					return nil, i + 1, false, ""
+				}
+				headerN, nLine = int(n), i+1
 			case fs[1] == "directed:" && (fs[2] == "true" || fs[2] == "false"):
 				d := fs[2] == "true"
-				if dirLine > 0 && d != directed || !d && opt.Directed {
-					return nil, i + 1, false
+				asked := opt.Directed || opt.DirectedSet
+				if dirLine > 0 && d != directed || asked && d != opt.Directed {
+					return nil, i + 1, false, ""
 				}
 				directed, dirLine = d, i+1
 			}
 			continue
 		}
 		if len(fs) < 2 || len(fs) > 3 {
-			return nil, i + 1, false
+			return nil, i + 1, false, ""
 		}
 		if firstFields == 0 {
 			firstFields = len(fs)
 		} else if len(fs) != firstFields && !opt.Unweighted {
-			return nil, i + 1, false
+			return nil, i + 1, false, ""
 		}
 		e := edge{line: i + 1}
 		for k, id := range []*int{&e.u, &e.v} {
 			x, err := strconv.ParseUint(fs[k], 10, 63)
 			if err != nil && !errors.Is(err, strconv.ErrRange) || (opt.OneBased && x == 0) {
-				return nil, i + 1, false
+				return nil, i + 1, false, ""
 			}
 			if opt.OneBased {
 				x--
 			}
 			if err != nil || x >= uint64(vertexLimit()) {
-				return nil, i + 1, true
+				return nil, i + 1, true, ""
 			}
 			*id = int(x)
+		}
+		if nLine > 0 && (e.u >= headerN || e.v >= headerN) { // ids beyond "# vertices: N"
+			return nil, i + 1, false, ""
 		}
 		switch {
 		case len(fs) == 2 || opt.Unweighted:
 		case intLiteral.MatchString(fs[2]):
 			w, err := strconv.ParseInt(fs[2], 10, 64)
 			if err != nil {
-				return nil, i + 1, false
+				return nil, i + 1, false, ""
 			}
 			e.kind, e.i = IntWeights, w
 		default:
 			if strings.Contains(fs[2], "_") {
-				return nil, i + 1, false
+				return nil, i + 1, false, ""
 			}
 			f, err := strconv.ParseFloat(fs[2], 64)
 			if err != nil && !errors.Is(err, strconv.ErrRange) || math.IsInf(f, 0) || math.IsNaN(f) {
-				return nil, i + 1, false
+				return nil, i + 1, false, ""
 			}
 			if f == 0 {
 				if refNonzero(fs[2]) {
-					return nil, i + 1, false // underflow
+					return nil, i + 1, false, "" // underflow
 				}
 				f = 0 // -0 is +0
 			}
@@ -258,7 +296,7 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 	}
 	b := NewBuilder(directed)
 	if err := b.SetVertices(headerN); err != nil {
-		return nil, 1, errors.Is(err, ErrTooLarge)
+		return nil, 1, errors.Is(err, ErrTooLarge), ""
 	}
 	for _, e := range edges {
 		var err error
@@ -271,10 +309,10 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 			err = b.AddFloatEdge(e.u, e.v, e.f)
 		}
 		if err != nil {
-			return nil, e.line, errors.Is(err, ErrTooLarge)
+			return nil, e.line, errors.Is(err, ErrTooLarge), ""
 		}
 	}
-	return b.Build(), 0, false
+	return b.Build(), 0, false, ""
 }
 
 var digits = regexp.MustCompile(`^[0-9]+$`)
@@ -310,6 +348,8 @@ func FuzzReadMatrixMarket(f *testing.F) {
 		"%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 -0.0\n1 1 -0\n",
 		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e-400\n",
 		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 4e-324\n",
+		"\n \r\n%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 2\n", "\n\n", "\n3 3 0\n",
+		"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e400\n",
 	} {
 		f.Add([]byte(s), false)
 		f.Add([]byte(s), true)
@@ -318,6 +358,7 @@ func FuzzReadMatrixMarket(f *testing.F) {
 		setHeadroom()
 		opt := ReadOptions{Format: FormatMatrixMarket, Unweighted: unweighted}
 		g, err := Read(bytes.NewReader(data), "fuzz", opt)
+		checkBlankLinesFirst(t, data, opt, g, err)
 		if err != nil {
 			return
 		}
@@ -327,6 +368,33 @@ func FuzzReadMatrixMarket(f *testing.F) {
 			t.Fatalf("Unweighted read gave kind %v", g.Kind())
 		}
 	})
+}
+
+// checkBlankLinesFirst checks that blank lines before a Matrix Market file
+// change nothing but the line numbers: data read after two blank lines gives
+// the graph g, or the error err two lines further down.
+func checkBlankLinesFirst(t *testing.T, data []byte, opt ReadOptions, g *Graph, err error) {
+	t.Helper()
+	if bytes.HasPrefix(data, []byte(gzipMagic)) || bytes.HasPrefix(data, []byte(utf8BOM)) ||
+		len(bytes.Fields(data)) == 0 {
+		return // gzip and a byte order mark must come first; an empty file has no line to move
+	}
+	g2, err2 := Read(bytes.NewReader(append([]byte("\n \t\n"), data...)), "fuzz", opt)
+	var pe, pe2 *ParseError
+	switch {
+	case errors.Is(err, ErrTooLarge) || errors.Is(err2, ErrTooLarge):
+		// The limit follows the memory free at the time of each read.
+	case err == nil && err2 == nil:
+		if dump(g2) != dump(g) || g2.N() != g.N() || g2.Directed() != g.Directed() || g2.Kind() != g.Kind() {
+			t.Fatalf("after blank lines: N=%d %q, want N=%d %q", g2.N(), dump(g2), g.N(), dump(g))
+		}
+	case errors.As(err, &pe) && errors.As(err2, &pe2):
+		if pe2.Line != pe.Line+2 || pe2.Msg != pe.Msg {
+			t.Fatalf("after blank lines: %v, want %v two lines further down", err2, err)
+		}
+	default:
+		t.Fatalf("after blank lines: %v, want %v", err2, err)
+	}
 }
 
 func FuzzReadDIMACS(f *testing.F) {
@@ -444,7 +512,7 @@ func TestFuzzSeedFiles(t *testing.T) {
 			data, bools := readSeed(t, p)
 			opt := ReadOptions{Format: format}
 			if format == FormatEdgeList {
-				opt.Directed, opt.OneBased, opt.Unweighted = bools[0], bools[1], bools[2]
+				opt.Directed, opt.OneBased, opt.Unweighted, opt.DirectedSet = bools[0], bools[1], bools[2], bools[3]
 			} else {
 				opt.Unweighted = bools[0]
 			}

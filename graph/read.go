@@ -16,10 +16,18 @@ import (
 // ReadOptions controls how a graph file is read.
 type ReadOptions struct {
 	Format     Format // FormatAuto: from the file name (FormatFromName)
-	Directed   bool   // edge lists only: arcs are one-way (default undirected), unless the header says (see Read)
+	Directed   bool   // edge lists only: arcs are one-way (default undirected); see DirectedSet
 	OneBased   bool   // edge lists only: ids start at 1
 	Unweighted bool   // ignore weights: every edge has length 1
 	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1, or the header's count)
+
+	// DirectedSet says that Directed was asked for, false included (a
+	// command line sets it when --directed is given, =false too): an
+	// edge list's "# directed:" header must then agree with Directed, or
+	// the read is refused. Directed true is asked for whatever DirectedSet
+	// says. Without it, Directed false is only the default, and the header
+	// decides.
+	DirectedSet bool
 }
 
 // ParseError is a malformed input at a known line.
@@ -67,21 +75,29 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // "a u v w" is a *ParseError that says which format the file looks like and
 // how to name it.
 //
+// A Matrix Market file may start with blank lines: its banner is its first
+// non-blank line, as for recognition.
+//
 // An edge list's header, the comment lines before its first edge, is read
 // for two lines that WriteEdgeList writes, each exactly as shown but for
-// blanks: "# vertices: N" gives the graph at least N vertices (the largest
-// of N, Vertices and what the ids need), and "# directed: true" or
-// "# directed: false" decides directedness whatever Directed says, as a
-// Matrix Market banner does; "false" with Directed set is refused as a
-// contradiction. Other comments are ignored. An empty or comment-only input
-// is a graph of 0 vertices, or of N with "# vertices: N".
+// blanks. "# vertices: N" says the graph has N vertices, ids 0..N-1 (1..N
+// with OneBased): an id beyond them, or a second such line with another N,
+// is a *ParseError, as the header was not written for this body; Vertices
+// may still ask for more vertices. "# directed: true" or
+// "# directed: false" decides directedness, as a Matrix Market banner
+// does, unless Directed is asked for (Directed true, or DirectedSet), and
+// then the two must agree: a header that contradicts Directed, or another
+// "# directed:" line, is a *ParseError. Other comments are ignored. An
+// empty or comment-only input is a graph of 0 vertices, or of N with
+// "# vertices: N".
 //
 // Options Directed, OneBased and Vertices apply to edge lists only: Matrix
 // Market files say themselves whether they are symmetric, and DIMACS files
 // are directed and 1-based. With Unweighted, weight columns must still be
 // present where the format requires them but their contents are ignored.
-// In every format a zero weight, "-0.0" included, is +0, and a float weight
-// with a nonzero digit that underflows to 0 in float64 (1e-400) is refused.
+// In every format a zero weight, "-0.0" included, is +0; a float weight
+// with a nonzero digit that underflows to 0 in float64 (1e-400), one that
+// overflows it (1e400) and NaN or infinite literals are refused.
 //
 // A malformed line gives a *ParseError naming the line; a vertex count or id
 // beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
@@ -432,7 +448,9 @@ func isIntLiteral(b []byte) bool {
 }
 
 // parseWeight parses an integer literal as an int64 and anything else
-// strconv.ParseFloat accepts as a float, which must be finite. Underscores
+// strconv.ParseFloat accepts as a float, which must be finite: a NaN or
+// infinite literal is refused as not finite, one beyond MaxFloat64 (1e400)
+// as overflowing. Underscores
 // are refused although ParseFloat takes them: in a data file they are a
 // mistake, not digit grouping. It is the one weight parser of every format.
 //
@@ -467,8 +485,12 @@ func (lr *lineReader) parseWeight(b []byte, intOnly bool) (weight, error) {
 		return weight{}, lr.errorf(lr.line, "bad weight %s", quote(b))
 	}
 	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
+	rangeErr := errors.Is(err, strconv.ErrRange)
+	if err != nil && !rangeErr {
 		return weight{}, lr.errorf(lr.line, "bad weight %s", quote(b))
+	}
+	if math.IsInf(f, 0) && rangeErr { // a finite literal beyond MaxFloat64, not "inf"
+		return weight{}, lr.errorf(lr.line, "weight %s overflows float64 (largest is %.2g)", quote(b), math.MaxFloat64)
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return weight{}, lr.errorf(lr.line, "weight %s is not a finite number", quote(b))

@@ -10,7 +10,8 @@ import "fmt"
 //
 // The header, the lines before the first edge, may hold the lines that
 // WriteEdgeList writes so that its files read back the same (see
-// headerLine): "# vertices: N" and "# directed: true|false".
+// headerLine): "# vertices: N", which every id must then be below, and
+// "# directed: true|false".
 func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 	if opt.Vertices < 0 {
 		return nil, fmt.Errorf("%s: negative vertex count %d", lr.name, opt.Vertices)
@@ -41,6 +42,9 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			if err := lr.foreignLine(&f, nf); err != nil {
 				return nil, err
 			}
+			if isDIMACSComment(&f, nf) {
+				return nil, lr.commentLine(nf)
+			}
 			if c == '#' && b == nil {
 				if err := lr.headerLine(&h, &f, nf, opt, maxN); err != nil {
 					return nil, err
@@ -56,7 +60,7 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			}
 		}
 		if nf < 2 || nf > 3 {
-			return nil, lr.errorf(lr.line, `want "u v" or "u v w", found %d fields`, nf)
+			return nil, lr.fieldCountError(nf)
 		}
 		weighted := nf == 3
 		if !opt.Unweighted {
@@ -76,6 +80,14 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 		v, err := lr.parseID(f[1], opt.OneBased, maxN)
 		if err != nil {
 			return nil, err
+		}
+		if h.verticesLine > 0 && max(u, v) >= h.vertices {
+			id := f[0]
+			if u < h.vertices {
+				id = f[1]
+			}
+			return nil, lr.errorf(lr.line, `vertex id %s is too large for the header "# vertices: %d" on line %d`,
+				clip(id), h.vertices, h.verticesLine)
 		}
 		var w weight
 		if weighted && !opt.Unweighted {
@@ -98,22 +110,26 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 
 // edgeListHeader is what the header lines of an edge list say.
 type edgeListHeader struct {
-	vertices int  // the largest "# vertices: N", or 0
-	directed bool // from "# directed: ...", else ReadOptions.Directed
-	dirLine  int  // the line of "# directed: ...", or 0
+	vertices     int  // N of "# vertices: N", or 0
+	verticesLine int  // the line of "# vertices: N", or 0
+	directed     bool // from "# directed: ...", else ReadOptions.Directed
+	dirLine      int  // the line of "# directed: ...", or 0
 }
 
 // headerLine reads a comment line of an edge list's header into h. Two
 // lines, of exactly three fields each, mean something:
 //
-//   - "# vertices: N", N decimal digits: the graph has at least N vertices
-//     (the largest of all such lines, of ReadOptions.Vertices and of what
-//     the ids need). N above the vertex limit wraps ErrTooLarge.
+//   - "# vertices: N", N decimal digits: the graph has N vertices, or
+//     ReadOptions.Vertices if that is more, and every id must be below N
+//     (readEdgeList checks them): WriteEdgeList never writes a smaller N, so
+//     a file whose ids need more was edited, and is refused rather than
+//     guessed at. A second such line with another N is refused. N above the
+//     vertex limit wraps ErrTooLarge.
 //   - "# directed: true" or "# directed: false": the file says whether the
 //     graph is directed, and that decides, as a Matrix Market banner does,
-//     whatever ReadOptions.Directed says. The one contradiction that can be
-//     seen, "false" while ReadOptions.Directed asks for a directed graph, is
-//     refused, as are two such lines that disagree.
+//     unless ReadOptions asks for directedness (Directed true, or
+//     DirectedSet): then a header that says otherwise is refused. Two such
+//     lines that disagree are refused too.
 //
 // Any other comment line, "# Vertices: 3" or "# vertices: many" included, is
 // only a comment.
@@ -129,8 +145,10 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 			return nil
 		case overflow || n > int64(maxN):
 			return lr.wrap(lr.line, tooLarge(clip(f[2])+" vertices", maxN))
+		case h.verticesLine > 0 && int(n) != h.vertices:
+			return lr.errorf(lr.line, "header says vertices: %d, but line %d says vertices: %d", n, h.verticesLine, h.vertices)
 		}
-		h.vertices = max(h.vertices, int(n))
+		h.vertices, h.verticesLine = int(n), lr.line
 	case "directed:":
 		var d bool
 		switch string(f[2]) {
@@ -145,6 +163,8 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 			return lr.errorf(lr.line, "header says directed: %t, but line %d says directed: %t", d, h.dirLine, h.directed)
 		case !d && opt.Directed:
 			return lr.errorf(lr.line, "header says the graph is undirected, but it is read as directed (--directed); drop one or the other")
+		case d && opt.DirectedSet && !opt.Directed:
+			return lr.errorf(lr.line, "header says the graph is directed, but it is read as undirected (--directed=false); drop one or the other")
 		}
 		h.directed, h.dirLine = d, lr.line
 	}
@@ -165,17 +185,61 @@ func (lr *lineReader) edgeListBuilder(h edgeListHeader, opt ReadOptions, hint in
 // foreignLine refuses a line of an edge list that belongs to another format,
 // so that such a file is not misread (a Matrix Market banner would be a
 // comment, and its size line an edge): a Matrix Market banner, or a DIMACS
-// problem line "p sp ..." or arc line "a u v w". A line starting with the
-// field "c", which no edge list can hold either, is refused with a hint
-// that it may be a DIMACS comment.
+// problem line "p sp ..." or arc line "a u v w" (see isDIMACSLine).
 func (lr *lineReader) foreignLine(f *fields, nf int) error {
 	switch {
 	case isMtxBanner(f[0]):
 		return lr.errorf(lr.line, "this is a Matrix Market file, not an edge list (use --format mtx or a .mtx name)")
-	case isDIMACSProblem(f, nf), nf == 4 && string(f[0]) == "a":
-		return lr.errorf(lr.line, "this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)")
-	case isDIMACSComment(f, nf):
-		return lr.errorf(lr.line, `bad vertex id "c" (if this is a DIMACS comment line, use --format gr or a .gr name)`)
+	case isDIMACSLine(f, nf):
+		return lr.errorf(lr.line, dimacsNotEdgeList)
 	}
 	return nil
+}
+
+const dimacsNotEdgeList = "this is a DIMACS shortest-path file, not an edge list (use --format gr or a .gr name)"
+
+// isDIMACSLine reports whether a line is a DIMACS problem line "p sp ..."
+// or arc line "a u v w", which no edge list can hold.
+func isDIMACSLine(f *fields, nf int) bool {
+	return isDIMACSProblem(f, nf) || nf == 4 && string(f[0]) == "a"
+}
+
+// fieldCountError refuses an edge line of nf fields.
+func (lr *lineReader) fieldCountError(nf int) error {
+	return lr.errorf(lr.line, `want "u v" or "u v w", found %d fields`, nf)
+}
+
+// commentLine refuses a line of nf fields whose first is "c", which no edge
+// list can hold. When it starts a run of "c" lines (blank lines between)
+// that ends at a DIMACS problem or arc line (isDIMACSLine), the file is a
+// DIMACS file and the error says so, with the option to read it; otherwise
+// the error is the one any bad edge line gets, a wrong field count or a bad
+// vertex id "c", as the file is not DIMACS either. Either way it names this
+// line; the lines looked at after it are consumed.
+func (lr *lineReader) commentLine(nf int) error {
+	line := lr.line
+	var plain error
+	if nf < 2 || nf > 3 {
+		plain = lr.fieldCountError(nf)
+	} else {
+		plain = lr.errorf(line, `bad vertex id "c"`)
+	}
+	var f fields
+	for {
+		next, ok, err := lr.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return plain
+		}
+		nf := f.split(next)
+		switch {
+		case nf == 0, isDIMACSComment(&f, nf):
+		case isDIMACSLine(&f, nf):
+			return lr.errorf(line, dimacsNotEdgeList)
+		default:
+			return plain
+		}
+	}
 }

@@ -13,16 +13,25 @@ const (
 
 // readMatrixMarket reads a square coordinate matrix: a general matrix is a
 // directed graph, a symmetric one undirected. Entry i j is the arc i→j.
+// The banner is the first non-blank line: blank lines before it are
+// skipped, as format recognition skips them.
 func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 	var f fields
-	line, ok, err := lr.next()
-	if err != nil {
-		return nil, err
+	var nf int
+	for nf == 0 {
+		line, ok, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if lr.line == 0 {
+				return nil, lr.errorf(1, "empty file, want a %%%%MatrixMarket header")
+			}
+			return nil, lr.errorf(lr.line, "only blank lines, want a %%%%MatrixMarket header")
+		}
+		nf = f.split(line)
 	}
-	if !ok {
-		return nil, lr.errorf(1, "empty file, want a %%%%MatrixMarket header")
-	}
-	field, directed, err := parseMtxHeader(lr, &f, line)
+	field, directed, err := parseMtxHeader(lr, &f, nf)
 	if err != nil {
 		return nil, err
 	}
@@ -123,29 +132,26 @@ func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error)
 	return b.Build(), nil
 }
 
-// parseMtxHeader checks "%%MatrixMarket matrix coordinate FIELD SYMMETRY"
-// and returns the field and whether the graph is directed.
-func parseMtxHeader(lr *lineReader, f *fields, line []byte) (mtxField, bool, error) {
+// parseMtxHeader checks that the current line, split into nf > 0 fields f,
+// is "%%MatrixMarket matrix coordinate FIELD SYMMETRY" and returns the field
+// and whether the graph is directed.
+func parseMtxHeader(lr *lineReader, f *fields, nf int) (mtxField, bool, error) {
 	const want = `want "%%MatrixMarket matrix coordinate pattern|integer|real general|symmetric"`
-	nf := f.split(line)
-	if nf == 0 {
-		return 0, false, lr.errorf(1, "missing %%%%MatrixMarket header: line 1 is blank, %s on line 1", want)
-	}
 	if !bytes.EqualFold(f[0], []byte("%%MatrixMarket")) {
-		return 0, false, lr.errorf(1, "missing %%%%MatrixMarket header, %s", want)
+		return 0, false, lr.errorf(lr.line, "missing %%%%MatrixMarket header, %s", want)
 	}
 	if nf != 5 {
-		return 0, false, lr.errorf(1, "header has %d fields, %s", nf, want)
+		return 0, false, lr.errorf(lr.line, "header has %d fields, %s", nf, want)
 	}
 	if !bytes.EqualFold(f[1], []byte("matrix")) {
-		return 0, false, lr.errorf(1, "object %s is not supported, only matrix", quote(f[1]))
+		return 0, false, lr.errorf(lr.line, "object %s is not supported, only matrix", quote(f[1]))
 	}
 	switch {
 	case bytes.EqualFold(f[2], []byte("coordinate")):
 	case bytes.EqualFold(f[2], []byte("array")):
-		return 0, false, lr.errorf(1, "array (dense) format is not supported, only coordinate")
+		return 0, false, lr.errorf(lr.line, "array (dense) format is not supported, only coordinate")
 	default:
-		return 0, false, lr.errorf(1, "unknown format %s, want coordinate", quote(f[2]))
+		return 0, false, lr.errorf(lr.line, "unknown format %s, want coordinate", quote(f[2]))
 	}
 	var field mtxField
 	switch {
@@ -156,9 +162,9 @@ func parseMtxHeader(lr *lineReader, f *fields, line []byte) (mtxField, bool, err
 	case bytes.EqualFold(f[3], []byte("real")), bytes.EqualFold(f[3], []byte("double")):
 		field = mtxReal
 	case bytes.EqualFold(f[3], []byte("complex")):
-		return 0, false, lr.errorf(1, "complex matrices are not supported")
+		return 0, false, lr.errorf(lr.line, "complex matrices are not supported")
 	default:
-		return 0, false, lr.errorf(1, "unknown field %s, want pattern, integer or real", quote(f[3]))
+		return 0, false, lr.errorf(lr.line, "unknown field %s, want pattern, integer or real", quote(f[3]))
 	}
 	switch {
 	case bytes.EqualFold(f[4], []byte("general")):
@@ -166,7 +172,7 @@ func parseMtxHeader(lr *lineReader, f *fields, line []byte) (mtxField, bool, err
 	case bytes.EqualFold(f[4], []byte("symmetric")):
 		return field, false, nil
 	case bytes.EqualFold(f[4], []byte("hermitian")), bytes.EqualFold(f[4], []byte("skew-symmetric")):
-		return 0, false, lr.errorf(1, "%s matrices are not supported, only general or symmetric", bytes.ToLower(f[4]))
+		return 0, false, lr.errorf(lr.line, "%s matrices are not supported, only general or symmetric", bytes.ToLower(f[4]))
 	}
-	return 0, false, lr.errorf(1, "unknown symmetry %s, want general or symmetric", quote(f[4]))
+	return 0, false, lr.errorf(lr.line, "unknown symmetry %s, want general or symmetric", quote(f[4]))
 }

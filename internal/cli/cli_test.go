@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -136,35 +135,6 @@ func TestStatsJSON(t *testing.T) {
 	}
 	if m["reachable_pairs"] != 12.0 {
 		t.Errorf("reachable_pairs = %v, want 12", m["reachable_pairs"])
-	}
-}
-
-func TestDistNPY(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "d.npy")
-	code, _, errs := run(t, "", "dist", "../../testdata/disconnected.txt", "-o", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.HasPrefix(b, []byte("\x93NUMPY\x01\x00")) {
-		t.Fatalf("not an npy file: %q", b[:10])
-	}
-	hlen := int(binary.LittleEndian.Uint16(b[8:10]))
-	header := string(b[10 : 10+hlen])
-	if !strings.Contains(header, "'descr': '<i4'") || !strings.Contains(header, "'shape': (6, 6)") || (10+hlen)%64 != 0 {
-		t.Fatalf("bad header %q", header)
-	}
-	data := b[10+hlen:]
-	if len(data) != 36*4 {
-		t.Fatalf("%d data bytes, want %d", len(data), 36*4)
-	}
-	at := func(i, j int) int32 { return int32(binary.LittleEndian.Uint32(data[(i*6+j)*4:])) }
-	if at(0, 1) != 1 || at(0, 3) != -1 || at(3, 5) != 2 || at(4, 4) != 0 {
-		t.Fatalf("wrong values: d(0,1)=%d d(0,3)=%d d(3,5)=%d", at(0, 1), at(0, 3), at(3, 5))
 	}
 }
 

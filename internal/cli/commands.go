@@ -3,19 +3,19 @@ package cli
 import (
 	"bufio"
 	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/encode"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
-	"github.com/apsp/apsp/internal/npy"
 )
 
 func mustCommand(name string) command {
@@ -51,11 +51,7 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	return s, f, pos[0], f.explain(err, pos[0])
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeJSON(w io.Writer, v any) error { return encode.JSON(w, v) }
 
 func runStats(e *env, args []string) error {
 	s, f, path, err := computeStats(e, "stats", args)
@@ -212,6 +208,14 @@ func runDist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	asNPY := strings.HasSuffix(strings.ToLower(f.out), ".npy")
+	dtype, err := encode.ParseDtype(f.dtype)
+	if err != nil {
+		return usagef("--dtype: %v", err)
+	}
+	if dtype != encode.Auto && !asNPY {
+		return usagef("--dtype %s needs -o FILE.npy (TSV writes every distance exactly)", f.dtype)
+	}
 	opt, bar, err := f.options(e, "dist")
 	if err != nil {
 		return err
@@ -228,90 +232,59 @@ func runDist(e *env, args []string) error {
 	if err != nil {
 		return f.explain(err, pos[0])
 	}
+	if asNPY {
+		// The file is created at the first write: a dtype refused before
+		// anything is written leaves no file behind.
+		out := &createOnWrite{path: f.out}
+		err = writeNPY(out, d, dtype)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
 	w, closeOut, err := openOutput(e, f.out)
 	if err != nil {
 		return err
 	}
-	if strings.HasSuffix(strings.ToLower(f.out), ".npy") {
-		err = writeNPY(e, w, d, g.HasNegativeWeights())
-	} else {
-		err = writeTSV(w, d)
-	}
+	err = writeTSV(w, d)
 	if cerr := closeOut(); err == nil {
 		err = cerr
 	}
 	return err
 }
 
-func writeTSV(w io.Writer, d *apsp.Distances) error {
-	bw := bufio.NewWriterSize(w, 1<<20)
-	n := d.N()
-	var buf []byte
-	for u := 0; u < n; u++ {
-		buf = buf[:0]
-		for v := 0; v < n; v++ {
-			if v > 0 {
-				buf = append(buf, '\t')
-			}
-			buf = d.At(u, v).Append(buf)
-		}
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
-	}
-	return bw.Flush()
+// createOnWrite creates the file at path at its first write.
+type createOnWrite struct {
+	path string
+	f    *os.File
 }
 
-// writeNPY writes int32/int64 with -1 for unreachable (the dtype's minimum
-// when negative weights make -1 a real distance), or float64 with inf.
-func writeNPY(e *env, w io.Writer, d *apsp.Distances, negative bool) error {
-	n := d.N()
-	if !d.Exact() {
-		nw, err := npy.NewWriter(w, npy.Float64, n, n)
+func (c *createOnWrite) Write(p []byte) (int, error) {
+	if c.f == nil {
+		f, err := os.Create(c.path)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		row := make([]float64, n)
-		for u := 0; u < n; u++ {
-			for v := range row {
-				row[v] = d.Float(u, v)
-			}
-			if err := nw.WriteFloatRow(row); err != nil {
-				return err
-			}
-		}
-		return nw.Flush()
+		c.f = f
 	}
-	dtype, unreachable := npy.Int32, int64(-1)
-	if d.Lanes() == "int64" {
-		dtype = npy.Int64
+	return c.f.Write(p)
+}
+
+// Close closes the file, if it was created.
+func (c *createOnWrite) Close() error {
+	if c.f == nil {
+		return nil
 	}
-	if negative {
-		unreachable = -1 << 31
-		if dtype == npy.Int64 {
-			unreachable = -1 << 63
-		}
-		fmt.Fprintf(e.stderr, "apsp dist: negative weights: unreachable pairs are written as %d, not -1\n", unreachable)
-	}
-	nw, err := npy.NewWriter(w, dtype, n, n)
-	if err != nil {
-		return err
-	}
-	row := make([]int64, n)
-	for u := 0; u < n; u++ {
-		for v := range row {
-			x, ok := d.Int(u, v)
-			if !ok {
-				x = unreachable
-			}
-			row[v] = x
-		}
-		if err := nw.WriteIntRow(row); err != nil {
-			return err
-		}
-	}
-	return nw.Flush()
+	return c.f.Close()
+}
+
+// writeTSV writes tab-separated rows with inf for unreachable pairs.
+func writeTSV(w io.Writer, d *apsp.Distances) error { return encode.TSV(w, d) }
+
+// writeNPY writes a NumPy array: unreachable pairs are the dtype's maximum
+// (integer dtypes) or inf (float dtypes), the same for every graph.
+func writeNPY(w io.Writer, d *apsp.Distances, dtype encode.Dtype) error {
+	return encode.NPY(w, d, dtype)
 }
 
 func runPath(e *env, args []string) error {

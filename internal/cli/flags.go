@@ -39,8 +39,9 @@ type flagSet struct {
 	// decides whether output ids count from 1.
 	readFormat graph.Format
 	// output
-	json bool
-	out  string
+	json  bool
+	out   string
+	dtype string // dist: the .npy element type
 	// bench
 	benchSizes, benchTDims, benchTiles, benchKinds, benchMinBlocks string
 	benchReps                                                      int
@@ -99,6 +100,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	if cmd == "dist" {
 		fs.StringVar(&f.out, "o", "", "write to `FILE`: .npy for a NumPy array, anything else for TSV")
+		fs.StringVar(&f.dtype, "dtype", "auto", "element `type` of the .npy array: int32, int64, float32, float64, or auto (the narrowest exact integer type; float64 for float weights)")
 	}
 	if cmd == "hist" {
 		fs.StringVar(&f.out, "o", "", "also draw the histogram as a PNG bar chart in `FILE`")

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // requireGPU skips without a GPU (CI has none), or fails when
@@ -17,10 +17,7 @@ import (
 func requireGPU(t testing.TB) {
 	t.Helper()
 	if _, err := Devices(); err != nil {
-		if os.Getenv("APSP_REQUIRE_GPU") == "1" {
-			t.Fatalf("APSP_REQUIRE_GPU=1 but no GPU: %v", err)
-		}
-		t.Skipf("no GPU: %v", err)
+		gputest.Skip(t, "no GPU: %v", err)
 	}
 }
 

@@ -21,13 +21,16 @@ type kernels struct {
 	used                                     bool // a call has reported compiled already
 }
 
-// moduleKey keys the loaded modules among the device's cached values.
+// moduleKey keys the loaded modules among the device's cached values: the
+// Config less its Kernel, since one module holds both forms.
 type moduleKey struct{ c Config }
 
 // module returns the kernels for c, compiling (or taking the cubin from the
 // disk cache) and loading them the first time on the device.
 func module(call *gpurt.Call, c Config) (*kernels, error) {
-	return gpurt.Cached(call, moduleKey{c}, func() (*kernels, error) {
+	key := c
+	key.Kernel = 0
+	return gpurt.Cached(call, moduleKey{key}, func() (*kernels, error) {
 		dev := call.Dev()
 		opts := []string{fmt.Sprintf("-DTILE=%d", c.Tile), fmt.Sprintf("-DTDIM=%d", c.TDim), "-DBK=32", fmt.Sprintf("-DMINB=%d", max(c.MinBlocks, 1))}
 		if c.Float {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -18,12 +19,13 @@ type Dtype string
 const (
 	Int32   Dtype = "<i4"
 	Int64   Dtype = "<i8"
+	Float32 Dtype = "<f4"
 	Float64 Dtype = "<f8"
 )
 
-// size returns the bytes of one element.
-func (d Dtype) size() int {
-	if d == Int32 {
+// Size returns the bytes of one element.
+func (d Dtype) Size() int {
+	if d == Int32 || d == Float32 {
 		return 4
 	}
 	return 8
@@ -53,41 +55,87 @@ type Writer struct {
 
 // NewWriter writes the header and returns a Writer for the rows.
 func NewWriter(w io.Writer, d Dtype, rows, cols int) (*Writer, error) {
+	switch d {
+	case Int32, Int64, Float32, Float64:
+	default:
+		return nil, fmt.Errorf("npy: cannot write dtype %q", d)
+	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	if _, err := bw.Write(Header(d, rows, cols)); err != nil {
 		return nil, err
 	}
-	return &Writer{bw: bw, d: d, cols: cols, buf: make([]byte, 0, cols*d.size())}, nil
+	return &Writer{bw: bw, d: d, cols: cols, buf: make([]byte, 0, cols*d.Size())}, nil
 }
 
-// WriteIntRow writes one row of an integer matrix.
+// WriteIntRow writes one row of an integer matrix (Int32 or Int64),
+// converting each value to the element type; the caller checks that they
+// fit.
 func (w *Writer) WriteIntRow(row []int64) error {
 	if len(row) != w.cols {
 		return fmt.Errorf("npy: row of %d values, want %d", len(row), w.cols)
 	}
-	b := w.buf[:0]
-	for _, x := range row {
-		if w.d == Int32 {
-			b = binary.LittleEndian.AppendUint32(b, uint32(int32(x)))
-		} else {
-			b = binary.LittleEndian.AppendUint64(b, uint64(x))
-		}
+	b, err := AppendIntRow(w.buf[:0], w.d, row)
+	if err != nil {
+		return err
 	}
-	_, err := w.bw.Write(b)
+	_, err = w.bw.Write(b)
 	return err
 }
 
-// WriteFloatRow writes one row of a float64 matrix.
+// WriteFloatRow writes one row of a float matrix (Float64, or Float32 with
+// each value rounded to the nearest float32).
 func (w *Writer) WriteFloatRow(row []float64) error {
 	if len(row) != w.cols {
 		return fmt.Errorf("npy: row of %d values, want %d", len(row), w.cols)
 	}
-	b := w.buf[:0]
-	for _, x := range row {
-		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	b, err := AppendFloatRow(w.buf[:0], w.d, row)
+	if err != nil {
+		return err
 	}
-	_, err := w.bw.Write(b)
+	_, err = w.bw.Write(b)
 	return err
+}
+
+// AppendIntRow appends the elements of row in dtype d (Int32 or Int64) to
+// b, for writers that encode rows in parallel after Header.
+func AppendIntRow(b []byte, d Dtype, row []int64) ([]byte, error) {
+	at := len(b)
+	b = slices.Grow(b, len(row)*d.Size())[:at+len(row)*d.Size()]
+	c := b[at:]
+	switch d {
+	case Int32:
+		for i, x := range row {
+			binary.LittleEndian.PutUint32(c[4*i:], uint32(int32(x)))
+		}
+	case Int64:
+		for i, x := range row {
+			binary.LittleEndian.PutUint64(c[8*i:], uint64(x))
+		}
+	default:
+		return b[:at], fmt.Errorf("npy: integer row for dtype %s", d)
+	}
+	return b, nil
+}
+
+// AppendFloatRow appends the elements of row in dtype d (Float64, or
+// Float32 rounding each to the nearest float32) to b.
+func AppendFloatRow(b []byte, d Dtype, row []float64) ([]byte, error) {
+	at := len(b)
+	b = slices.Grow(b, len(row)*d.Size())[:at+len(row)*d.Size()]
+	c := b[at:]
+	switch d {
+	case Float32:
+		for i, x := range row {
+			binary.LittleEndian.PutUint32(c[4*i:], math.Float32bits(float32(x)))
+		}
+	case Float64:
+		for i, x := range row {
+			binary.LittleEndian.PutUint64(c[8*i:], math.Float64bits(x))
+		}
+	default:
+		return b[:at], fmt.Errorf("npy: float row for dtype %s", d)
+	}
+	return b, nil
 }
 
 // Flush writes any buffered data.

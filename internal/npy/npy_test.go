@@ -2,6 +2,9 @@ package npy
 
 import (
 	"bytes"
+	"encoding/binary"
+	"io"
+	"math"
 	"testing"
 )
 
@@ -48,5 +51,61 @@ func TestReadErrors(t *testing.T) {
 		if _, err := Read(bytes.NewReader([]byte(in))); err == nil {
 			t.Errorf("%q: want an error", in)
 		}
+	}
+}
+
+// Every dtype the writer takes reads back; rows of the wrong kind or
+// length are refused.
+func TestWriterDtypes(t *testing.T) {
+	ints := []int64{1, -1, 1<<31 - 1}
+	floats := []float64{0.5, -2, math.Inf(1)}
+	for _, d := range []Dtype{Int32, Int64, Float32, Float64} {
+		var b bytes.Buffer
+		w, err := NewWriter(&b, d, 1, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		isInt := d == Int32 || d == Int64
+		if isInt {
+			err = w.WriteIntRow(ints)
+		} else {
+			err = w.WriteFloatRow(floats)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", d, err)
+		}
+		if isInt && w.WriteFloatRow(floats) == nil || !isInt && w.WriteIntRow(ints) == nil {
+			t.Errorf("%s: a row of the other kind was taken", d)
+		}
+		if w.WriteIntRow(ints[:2]) == nil || w.WriteFloatRow(floats[:2]) == nil {
+			t.Errorf("%s: a short row was taken", d)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		a, err := Read(&b)
+		if err != nil || a.Descr != string(d) || len(a.Data) != 3*d.Size() {
+			t.Fatalf("%s: %+v, %v", d, a, err)
+		}
+		for i := 0; i < 3; i++ {
+			var ok bool
+			c := a.Data[i*d.Size():]
+			switch d {
+			case Int32:
+				ok = int64(int32(binary.LittleEndian.Uint32(c))) == ints[i]
+			case Int64:
+				ok = int64(binary.LittleEndian.Uint64(c)) == ints[i]
+			case Float32:
+				ok = float64(math.Float32frombits(binary.LittleEndian.Uint32(c))) == floats[i]
+			case Float64:
+				ok = math.Float64frombits(binary.LittleEndian.Uint64(c)) == floats[i]
+			}
+			if !ok {
+				t.Errorf("%s: element %d wrong", d, i)
+			}
+		}
+	}
+	if _, err := NewWriter(io.Discard, "<i2", 1, 1); err == nil {
+		t.Error("NewWriter took <i2")
 	}
 }

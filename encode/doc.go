@@ -1,0 +1,41 @@
+// Package encode writes apsp's results: distance matrices as TSV or NumPy
+// .npy arrays, streamed a row at a time (Distances.Row), and any result as
+// indented JSON. The apsp command line uses it; so can services and bulk
+// runs, which then write the same bytes.
+//
+// # Unreachable pairs
+//
+// Each format has one representation of "no path", the same for every
+// graph:
+//
+//   - TSV: the word inf.
+//   - .npy with an integer dtype (int32, int64): the dtype's maximum, as
+//     graph-tool writes it; it also sorts after every real distance. An
+//     integer dtype is refused when a real distance equals that maximum.
+//   - .npy with a float dtype (float32, float64): +Inf.
+//
+// In NumPy, d = np.load("d.npy"); d = np.where(d == np.iinfo(d.dtype).max,
+// np.inf, d) turns an integer matrix into floats with inf for unreachable.
+//
+// # Dtypes
+//
+// The default dtype is the narrowest integer type that holds every real
+// distance exactly (int32, else int64), and float64 for float weights.
+// A dtype asked for is checked against every real distance first, and
+// refused, with nothing written, when it cannot hold one exactly:
+//
+//   - int32 needs every distance in [−2³¹, 2³¹−2], int64 in [−2⁶³, 2⁶³−2]
+//     (the maximum is the unreachable sentinel). Float distances take no
+//     integer dtype.
+//   - float64 holds integer distances up to 2⁵³ in magnitude, and float
+//     distances as computed.
+//   - float32 holds integer distances up to 2²⁴ in magnitude. For float
+//     distances float32 is an explicit lossy choice, never the default:
+//     each distance is rounded to the nearest float32 (relative error at
+//     most 2⁻²⁴), and the dtype is refused when a distance would round to
+//     infinity or a non-zero one falls below float32's normal range
+//     (2⁻¹²⁶), where the relative error has no bound.
+//
+// A distance of 2⁶³−1 (a single arc of that weight) fits no dtype; such a
+// matrix can still be written as TSV.
+package encode

@@ -1,0 +1,123 @@
+package apsp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apsp/apsp/internal/cpu"
+)
+
+// Row-at-a-time access to a Distances matrix, for encoders that stream it
+// (package encode): each reads row u of the matrix once, without the
+// per-cell checks of At.
+
+// Row writes the distances from u to every vertex into dst, reusing its
+// storage when cap(dst) >= N(), and returns dst[:N()]; dst[v] equals
+// At(u, v). It panics when u is not a vertex.
+func (d *Distances) Row(u int, dst []Length) []Length {
+	d.checkRow(u)
+	dst = rowBuf(dst, d.n)
+	switch d.lanes {
+	case cpu.Int32:
+		inf := d.i32.Inf
+		for v, x := range d.i32.Row(u) {
+			if x == inf {
+				dst[v] = Infinite(false)
+			} else {
+				dst[v] = IntLength(int64(x))
+			}
+		}
+	case cpu.Int64:
+		inf := d.i64.Inf
+		for v, x := range d.i64.Row(u) {
+			if x == inf {
+				dst[v] = Infinite(false)
+			} else {
+				dst[v] = IntLength(x)
+			}
+		}
+	default:
+		for v, x := range d.f64.Row(u) {
+			dst[v] = FloatLength(x)
+		}
+	}
+	return dst
+}
+
+// RowInt64 writes the exact integer distances from u into dst (reused as
+// by Row) with unreachable in place of every missing path, and returns
+// dst[:N()]. The caller picks an unreachable value that no real distance
+// takes. It panics on float distances (Exact() false) and when u is not a
+// vertex.
+func (d *Distances) RowInt64(u int, dst []int64, unreachable int64) []int64 {
+	d.checkRow(u)
+	dst = rowBuf(dst, d.n)
+	switch d.lanes {
+	case cpu.Int32:
+		inf := d.i32.Inf
+		for v, x := range d.i32.Row(u) {
+			y := int64(x)
+			if x == inf {
+				y = unreachable
+			}
+			dst[v] = y
+		}
+	case cpu.Int64:
+		inf := d.i64.Inf
+		for v, x := range d.i64.Row(u) {
+			if x == inf {
+				x = unreachable
+			}
+			dst[v] = x
+		}
+	default:
+		panic("apsp: Distances.RowInt64 on float distances (Exact() is false)")
+	}
+	return dst
+}
+
+// RowFloat64 writes the distances from u into dst (reused as by Row) as
+// float64, +Inf for a missing path, and returns dst[:N()]. Integer
+// distances beyond 2⁵³ in magnitude are rounded to the nearest float64. It
+// panics when u is not a vertex.
+func (d *Distances) RowFloat64(u int, dst []float64) []float64 {
+	d.checkRow(u)
+	dst = rowBuf(dst, d.n)
+	switch d.lanes {
+	case cpu.Int32:
+		inf := d.i32.Inf
+		for v, x := range d.i32.Row(u) {
+			y := float64(x)
+			if x == inf {
+				y = math.Inf(1)
+			}
+			dst[v] = y
+		}
+	case cpu.Int64:
+		inf := d.i64.Inf
+		for v, x := range d.i64.Row(u) {
+			y := float64(x)
+			if x == inf {
+				y = math.Inf(1)
+			}
+			dst[v] = y
+		}
+	default:
+		copy(dst, d.f64.Row(u))
+	}
+	return dst
+}
+
+func (d *Distances) checkRow(u int) {
+	if uint(u) >= uint(d.n) {
+		panic(fmt.Sprintf("apsp: Distances row %d out of range 0..%d", u, d.n-1))
+	}
+}
+
+// rowBuf returns s with length n, reusing its storage when it can.
+func rowBuf[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
