@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/apsp/apsp/internal/cpu"
 )
 
 // Row-at-a-time access to a Distances matrix, for encoders that stream it
@@ -17,28 +16,19 @@ import (
 func (d *Distances) Row(u int, dst []Length) []Length {
 	d.checkRow(u)
 	dst = rowBuf(dst, d.n)
-	switch d.lanes {
-	case cpu.Int32:
-		inf := d.i32.Inf
-		for v, x := range d.i32.Row(u) {
-			if x == inf {
-				dst[v] = Infinite(false)
-			} else {
-				dst[v] = IntLength(int64(x))
-			}
+	if !d.Exact() {
+		for v, x := range d.m.RowFloat64(u, make([]float64, 0, d.n)) {
+			dst[v] = FloatLength(x) // +Inf reads as infinite
 		}
-	case cpu.Int64:
-		inf := d.i64.Inf
-		for v, x := range d.i64.Row(u) {
-			if x == inf {
-				dst[v] = Infinite(false)
-			} else {
-				dst[v] = IntLength(x)
-			}
-		}
-	default:
-		for v, x := range d.f64.Row(u) {
-			dst[v] = FloatLength(x)
+		return dst
+	}
+	// No real distance is MinInt64: the plans keep negative distances above
+	// half of int64's range.
+	for v, x := range d.m.RowInt64(u, make([]int64, 0, d.n), math.MinInt64) {
+		if x == math.MinInt64 {
+			dst[v] = Infinite(false)
+		} else {
+			dst[v] = IntLength(x)
 		}
 	}
 	return dst
@@ -51,29 +41,10 @@ func (d *Distances) Row(u int, dst []Length) []Length {
 // vertex.
 func (d *Distances) RowInt64(u int, dst []int64, unreachable int64) []int64 {
 	d.checkRow(u)
-	dst = rowBuf(dst, d.n)
-	switch d.lanes {
-	case cpu.Int32:
-		inf := d.i32.Inf
-		for v, x := range d.i32.Row(u) {
-			y := int64(x)
-			if x == inf {
-				y = unreachable
-			}
-			dst[v] = y
-		}
-	case cpu.Int64:
-		inf := d.i64.Inf
-		for v, x := range d.i64.Row(u) {
-			if x == inf {
-				x = unreachable
-			}
-			dst[v] = x
-		}
-	default:
+	if !d.Exact() {
 		panic("apsp: Distances.RowInt64 on float distances (Exact() is false)")
 	}
-	return dst
+	return d.m.RowInt64(u, dst[:0], unreachable)
 }
 
 // RowFloat64 writes the distances from u into dst (reused as by Row) as
@@ -82,30 +53,7 @@ func (d *Distances) RowInt64(u int, dst []int64, unreachable int64) []int64 {
 // panics when u is not a vertex.
 func (d *Distances) RowFloat64(u int, dst []float64) []float64 {
 	d.checkRow(u)
-	dst = rowBuf(dst, d.n)
-	switch d.lanes {
-	case cpu.Int32:
-		inf := d.i32.Inf
-		for v, x := range d.i32.Row(u) {
-			y := float64(x)
-			if x == inf {
-				y = math.Inf(1)
-			}
-			dst[v] = y
-		}
-	case cpu.Int64:
-		inf := d.i64.Inf
-		for v, x := range d.i64.Row(u) {
-			y := float64(x)
-			if x == inf {
-				y = math.Inf(1)
-			}
-			dst[v] = y
-		}
-	default:
-		copy(dst, d.f64.Row(u))
-	}
-	return dst
+	return d.m.RowFloat64(u, dst[:0])
 }
 
 func (d *Distances) checkRow(u int) {

@@ -135,7 +135,11 @@ func (f *flagSet) readOptions() (graph.ReadOptions, error) {
 	if err != nil {
 		return graph.ReadOptions{}, usagef("%v", err)
 	}
-	return graph.ReadOptions{Format: format, Directed: f.directed, OneBased: f.oneBased,
+	// --directed given on the command line, even as --directed=false, must
+	// agree with an edge list's "# directed:" header.
+	directedSet := false
+	f.fs.Visit(func(fl *flag.Flag) { directedSet = directedSet || fl.Name == "directed" })
+	return graph.ReadOptions{Format: format, Directed: f.directed, DirectedSet: directedSet, OneBased: f.oneBased,
 		Unweighted: f.unweighted, Vertices: f.vertices}, nil
 }
 

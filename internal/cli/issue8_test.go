@@ -163,3 +163,16 @@ func squeeze(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestDirectedHeaderAgrees: an edge list's "# directed: true" header and an
+// explicit --directed=false disagree, and that is said, not settled
+// silently; without the flag the header decides.
+func TestDirectedHeaderAgrees(t *testing.T) {
+	in := "# directed: true\n0 1\n"
+	if code, _, errs := run(t, in, "info", "--directed=false", "-"); code != 1 || !strings.Contains(errs, "directed") {
+		t.Errorf("--directed=false against the header: exit %d, %s", code, errs)
+	}
+	if code, out, errs := run(t, in, "info", "--json", "-"); code != 0 || !strings.Contains(out, `"directed": true`) {
+		t.Errorf("the header alone: exit %d, %s%s", code, out, errs)
+	}
+}
