@@ -3,7 +3,6 @@ package apsp
 import (
 	"fmt"
 	"math"
-
 )
 
 // Row-at-a-time access to a Distances matrix, for encoders that stream it
