@@ -13,9 +13,17 @@ import (
 // eccentricities), the others a few shared and 3 per thread.
 func allocs(threads int) int { return 16 + 3*max(threads, 1) }
 
+// smallRun is the working memory below which admission is not checked.
+const smallRun = 8 << 20
+
 // admit refuses a run needing need bytes besides the graph when that is
 // more than the process may still take, naming both figures.
 func admit(what string, g *graph.Graph, need uint64, threads int) error {
+	// A run this small cannot swap for long, and reading the bounds
+	// (/proc, the cgroup) would cost more than a small GPU call's set-up.
+	if need < smallRun {
+		return nil
+	}
 	h, avail, ok := sysmem.LowestFor(allocs(threads))
 	if !ok || need <= avail {
 		return nil
