@@ -18,16 +18,49 @@ func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr s
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one command line and what it must print and return.
+type cliCase struct {
+	name     string
+	stdin    string
+	args     []string
+	code     int
+	stdout   []string // substrings that must appear
+	stderr   []string
+	exactOut string // when set, the whole stdout
+}
+
+// runCases runs each case in-process; norm, when set, rewrites stdout
+// before the substring checks (not before exactOut).
+func runCases(t *testing.T, cases []cliCase, norm func(string) string) {
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := run(t, tt.stdin, tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errs)
+			}
+			if tt.exactOut != "" && out != tt.exactOut {
+				t.Fatalf("stdout %q, want %q", out, tt.exactOut)
+			}
+			checked := out
+			if norm != nil {
+				checked = norm(out)
+			}
+			for _, s := range tt.stdout {
+				if !strings.Contains(checked, s) {
+					t.Fatalf("stdout lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(errs, s) {
+					t.Fatalf("stderr lacks %q:\n%s", s, errs)
+				}
+			}
+		})
+	}
+}
+
 func TestCLI(t *testing.T) {
-	tests := []struct {
-		name     string
-		stdin    string
-		args     []string
-		code     int
-		stdout   []string // substrings that must appear
-		stderr   []string
-		exactOut string // when set, the whole stdout
-	}{
+	tests := []cliCase{
 		{name: "karate diameter", args: []string{"diameter", "../../testdata/karate.txt"}, exactOut: "5\n"},
 		{name: "karate aspl", args: []string{"aspl", "../../testdata/karate.txt"}, stdout: []string{"2.40819964"}},
 		{name: "karate stats", args: []string{"stats", "../../testdata/karate.txt"},
@@ -93,27 +126,7 @@ func TestCLI(t *testing.T) {
 		{name: "c2cu unknown sub first", args: []string{"c2cu", "foo", "missing.c"}, code: 2},
 		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := run(t, tt.stdin, tt.args...)
-			if code != tt.code {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errs)
-			}
-			if tt.exactOut != "" && out != tt.exactOut {
-				t.Fatalf("stdout %q, want %q", out, tt.exactOut)
-			}
-			for _, s := range tt.stdout {
-				if !strings.Contains(out, s) {
-					t.Fatalf("stdout lacks %q:\n%s", s, out)
-				}
-			}
-			for _, s := range tt.stderr {
-				if !strings.Contains(errs, s) {
-					t.Fatalf("stderr lacks %q:\n%s", s, errs)
-				}
-			}
-		})
-	}
+	runCases(t, tests, nil)
 }
 
 func TestStatsJSON(t *testing.T) {

@@ -20,15 +20,7 @@ func TestNewUserFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name     string
-		stdin    string
-		args     []string
-		code     int
-		stdout   []string
-		stderr   []string
-		exactOut string
-	}{
+	tests := []cliCase{
 		// Float path lengths that overflow are refused, never "no path".
 		{name: "float overflow stats", stdin: "0 1 1e308\n1 2 1e308\n", args: []string{"stats", "-"}, code: 1, stderr: []string{"weights too large", "float64"}},
 		{name: "float overflow path", stdin: "0 1 1e308\n1 2 1e308\n", args: []string{"path", "-", "0", "2"}, code: 1, stderr: []string{"weights too large"}},
@@ -60,27 +52,7 @@ func TestNewUserFindings(t *testing.T) {
 		{name: "version", args: []string{"--version"}, stdout: []string{"apsp ", "go1."}},
 		{name: "explain", args: []string{"stats", "--explain", "../../testdata/karate.txt"}, stderr: []string{"auto compared", "<- chosen", "bitbfs"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := run(t, tt.stdin, tt.args...)
-			if code != tt.code {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, errs)
-			}
-			if tt.exactOut != "" && out != tt.exactOut {
-				t.Fatalf("stdout %q, want %q", out, tt.exactOut)
-			}
-			for _, s := range tt.stdout {
-				if !strings.Contains(squeeze(out), s) {
-					t.Fatalf("stdout lacks %q:\n%s", s, out)
-				}
-			}
-			for _, s := range tt.stderr {
-				if !strings.Contains(errs, s) {
-					t.Fatalf("stderr lacks %q:\n%s", s, errs)
-				}
-			}
-		})
-	}
+	runCases(t, tests, squeeze)
 }
 
 // TestNoASPLJSON: stats --no-aspl --json leaves out what it did not
