@@ -70,26 +70,35 @@ func usable(avail uint64) uint64 { return avail - avail/16 }
 
 // largeAllocs is how many large allocations building a graph and finding
 // its components make besides the Builder's buffer: the offsets, heads and
-// weights, the union-find parents and Tarjan's arrays (one slab). Each may
-// cost a bound up to sysmem.Headroom.PerAllocation more than its size.
+// weights, the union-find parents and Tarjan's arrays (one slab). Under a
+// bound that reserves the Go heap's arenas (ulimit -v) they may cost more
+// than their size: see sysmem.Headroom.Slack.
 const largeAllocs = 5
 
 // budget returns the bytes a graph may take in all: the least over the
-// bounds of sysmem.Bounds of usable(headroom less k large allocations)
-// plus held, what the graph holds already and the bound has charged
-// (mapped bytes for an address-space bound, written ones for the others),
-// and the bound that sets it. ok is false when no bound is known.
+// bounds of sysmem.Bounds of held, what the graph holds already and the
+// bound has charged (mapped bytes for an address-space bound, written ones
+// for the others), plus the most that k large allocations may take of
+// usable(headroom) with their arena slack (sysmem.Headroom.Most); and the
+// bound that sets it. ok is false when no bound is known.
 func budget(mapped, written uint64, k int) (b, held uint64, h sysmem.Headroom, ok bool) {
 	for _, x := range sysmem.Bounds() {
 		hx := written
 		if x.Mapped {
 			hx = mapped
 		}
-		if v := usable(x.Less(k)) + hx; !ok || v < b {
+		if v := graphBytes(x, k) + hx; !ok || v < b {
 			b, held, h, ok = v, hx, x, true
 		}
 	}
 	return b, held, h, ok
+}
+
+// graphBytes returns the most that k large allocations may take of
+// usable(h.Bytes) with their arena slack.
+func graphBytes(h sysmem.Headroom, k int) uint64 {
+	h.Bytes = usable(h.Bytes)
+	return h.Most(k)
 }
 
 // vertexLimit returns the most vertices a graph read now may have: at most
@@ -131,11 +140,12 @@ func tooLarge(what string, maxN int) error {
 }
 
 // availability says that b bytes of the headroom h are available to a
-// graph.
+// graph: 15/16 of it, less the slack of the Go heap's arenas where the
+// bound charges them.
 func availability(b uint64, h sysmem.Headroom) string {
-	if h.PerAllocation > 0 {
-		return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s, less %s for each of %d allocations)",
-			fmtBytes(b), fmtBytes(h.Bytes), h.Source, fmtBytes(h.PerAllocation), largeAllocs+1)
+	if slack := usable(h.Bytes) - min(b, usable(h.Bytes)); slack > 0 && h.Arena > 0 {
+		return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s, less %s for the Go heap's %s arenas)",
+			fmtBytes(b), fmtBytes(h.Bytes), h.Source, fmtBytes(slack), fmtBytes(h.Arena))
 	}
 	return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s)", fmtBytes(b), fmtBytes(h.Bytes), h.Source)
 }

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +68,56 @@ func TestReadRefusesHugeVertexCounts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestReadUnderTightUlimit: under ulimit -v with 160 MiB to spare, which
+// the Go runtime's own reservations leave on many machines at a few GB, a
+// small graph reads (the guard charged 64 MiB of heap arena for each of 6
+// allocations and refused it) and a file naming vertex 10^9 is refused at
+// once. The test runs itself again under the limit.
+func TestReadUnderTightUlimit(t *testing.T) {
+	if os.Getenv("GRAPH_ULIMIT_CHILD") == "1" {
+		g, err := ReadFile("../testdata/karate.txt", ReadOptions{})
+		if err != nil || g.N() != 34 {
+			t.Fatalf("karate: %v", err)
+		}
+		path := filepath.Join(t.TempDir(), "e9.txt")
+		if err := os.WriteFile(path, []byte("0 1000000000\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = ReadFile(path, ReadOptions{})
+		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the headroom under ulimit -v") || time.Since(start) > time.Second {
+			t.Fatalf("vertex 10^9 after %v: %v", time.Since(start), err)
+		}
+		t.Logf("refused: %v", err)
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("ulimit -v and VmSize are Linux's")
+	}
+	status, _ := os.ReadFile("/proc/self/status")
+	var vmKB int
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmSize:" {
+			vmKB, _ = strconv.Atoi(f[1])
+		}
+	}
+	if vmKB == 0 {
+		t.Skip("no VmSize in /proc/self/status")
+	}
+	limitKB := vmKB + 160<<10
+	cmd := exec.Command("sh", "-c", `ulimit -v "$1" || exit 97; exec "$0" -test.run='^TestReadUnderTightUlimit$' -test.v`, os.Args[0], strconv.Itoa(limitKB))
+	cmd.Env = append(os.Environ(), "GRAPH_ULIMIT_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 97 {
+		t.Skipf("cannot set ulimit -v %d (an outer hard limit is lower?): %s", limitKB, out)
+	}
+	if err != nil {
+		t.Fatalf("under ulimit -v %d: %v\n%s", limitKB, err, out)
+	}
+	t.Logf("under ulimit -v %d:\n%s", limitKB, out)
 }
 
 // TestVertexLimitBudget checks the stated limit against the budget and
