@@ -2,8 +2,7 @@ package graph
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
+	"math"
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/sysmem"
@@ -115,28 +114,55 @@ func vertexLimit() int {
 	return maxN
 }
 
-// tooLarge describes a vertex count or id beyond maxN; what is "N vertices"
-// or "vertex id N" (the id as written, perhaps clipped). Below MaxVertices
-// the limit is memory, and the error names the bytes needed and available.
+// tooLarge refuses what, a vertex count or id beyond maxN (see
+// vertexLimit) whose count of vertices is not known (a number too large to
+// parse): below MaxVertices the limit is memory, and the error gives the
+// bytes available.
 func tooLarge(what string, maxN int) error {
-	if maxN == MaxVertices {
-		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, maxN)
+	return tooMany(what, 0, maxN)
+}
+
+// tooMany refuses what, a vertex count or id beyond maxN (see
+// vertexLimit) that needs n vertices (0 when not known; for a 0-based id V,
+// V+1): below MaxVertices the limit is memory, and the error gives the bytes
+// needed and available.
+func tooMany(what string, n uint64, maxN int) error {
+	var b uint64
+	var h sysmem.Headroom
+	if maxN < MaxVertices {
+		b, _, h, _ = budget(0, 0, largeAllocs+1)
 	}
-	b, _, h, _ := budget(0, 0, largeAllocs+1)
-	// "N vertices", or "vertex id V": at least V vertices (V+1 when ids
-	// start at 0).
-	f := strings.Fields(what)
-	num := f[0]
-	if strings.HasPrefix(what, "vertex id ") {
-		num = f[len(f)-1]
+	return vertexError(what, n, maxN, b, h)
+}
+
+// vertexError is the error of tooMany, with b bytes of the headroom h
+// available to the graph.
+func vertexError(what string, n uint64, maxN int, b uint64, h sysmem.Headroom) error {
+	switch {
+	case maxN >= MaxVertices:
+		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, MaxVertices)
+	case n == 0:
+		return fmt.Errorf("%s: %w: only %s: at most %d vertices fit (%d bytes a vertex)",
+			what, ErrTooLarge, availability(b, h), maxN, VertexBytes)
 	}
-	n, err := strconv.ParseUint(num, 10, 63)
-	if err != nil {
-		return fmt.Errorf("%s: %w: at most %d vertices fit in %s (%d bytes a vertex)",
-			what, ErrTooLarge, maxN, availability(b, h), VertexBytes)
+	return fmt.Errorf("%s: %w: %s %s (%d bytes a vertex) but only %s: at most %d vertices fit",
+		what, ErrTooLarge, verticesNeed(n), fmtBytes(mulSat(n, VertexBytes)), VertexBytes, availability(b, h), maxN)
+}
+
+// verticesNeed returns "1 vertex needs" or "N vertices need".
+func verticesNeed(n uint64) string {
+	if n == 1 {
+		return "1 vertex needs"
 	}
-	return fmt.Errorf("%s: %w: %d vertices need %s (%d bytes a vertex) but only %s: at most %d vertices fit",
-		what, ErrTooLarge, n, fmtBytes(n*VertexBytes), VertexBytes, availability(b, h), maxN)
+	return fmt.Sprintf("%d vertices need", n)
+}
+
+// mulSat returns a·b, saturated at the largest uint64.
+func mulSat(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
 }
 
 // availability says that b bytes of the headroom h are available to a

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // underLimit runs f with the Go memory limit set to limit, after a
@@ -35,14 +37,17 @@ func heapSys() uint64 {
 // TestReadRefusesHugeVertexCounts is issue 8, item 6, in process: a
 // 15-byte file naming vertex 10^9 (or 1.5·10^9, below the old stated
 // limit) is refused at once with the figures, before anything is allocated.
+// The Go memory limit set here bounds the headroom, but another bound
+// (ulimit -v, a cgroup, MemAvailable) may be tighter, so the test asserts
+// only what holds under any of them.
 func TestReadRefusesHugeVertexCounts(t *testing.T) {
 	dir := t.TempDir()
 	underLimit(t, 1<<30, func() {
-		for _, tc := range []struct{ name, text string }{
-			{"e9.txt", "0 1000000000\n"},
-			{"e9x1.5.txt", "0 1500000000\n"},
-			{"e9.gr", "p sp 1000000000 1\na 1 2 3\n"},
-			{"e9.mtx", "%%MatrixMarket matrix coordinate pattern general\n1000000000 1000000000 1\n1 2\n"},
+		for _, tc := range []struct{ name, text, count string }{
+			{"e9.txt", "0 1000000000\n", "1000000001 vertices need"}, // ids are 0-based
+			{"e9x1.5.txt", "0 1500000000\n", "1500000001 vertices need"},
+			{"e9.gr", "p sp 1000000000 1\na 1 2 3\n", "1000000000 vertices need"},
+			{"e9.mtx", "%%MatrixMarket matrix coordinate pattern general\n1000000000 1000000000 1\n1 2\n", "1000000000 vertices need"},
 		} {
 			path := filepath.Join(dir, tc.name)
 			if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
@@ -55,10 +60,15 @@ func TestReadRefusesHugeVertexCounts(t *testing.T) {
 			if !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("%s: got %v, want ErrTooLarge", tc.name, err)
 			}
-			for _, want := range []string{"vertices need", "GiB (32 bytes a vertex) but only", "headroom under GOMEMLIMIT", "vertices fit"} {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("%s: %q lacks %q", tc.name, err, want)
+			msg := err.Error()
+			for _, want := range []string{"(32 bytes a vertex)", " is available (15/16 of ", ", the headroom under ", "vertices fit"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("%s: %q lacks %q", tc.name, msg, want)
 				}
+			}
+			// Where the reader passes the count, it must be the count.
+			if strings.Contains(msg, " need ") && !strings.Contains(msg, tc.count) {
+				t.Errorf("%s: %q lacks %q", tc.name, msg, tc.count)
 			}
 			if elapsed > time.Second {
 				t.Errorf("%s: refused after %v", tc.name, elapsed)
@@ -68,6 +78,45 @@ func TestReadRefusesHugeVertexCounts(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestVertexError pins the wording of the refusals, with and without the
+// count of vertices, under a bound with and without arenas.
+func TestVertexError(t *testing.T) {
+	goLimit := sysmem.Headroom{Bytes: 1 << 30, Source: "GOMEMLIMIT", Mapped: true}
+	ulimit := sysmem.Headroom{Bytes: 2 << 30, Source: "ulimit -v", Mapped: true, Arena: 64 << 20}
+	if got := graphBytes(goLimit, largeAllocs+1); got != 960<<20 {
+		t.Errorf("graphBytes(1 GiB under GOMEMLIMIT) = %d, want 960 MiB", got)
+	}
+	// 15/16 of 2 GiB is 1920 MiB; beyond the heap's reserve, 6 allocations
+	// may leave 7 arenas unused.
+	if got := graphBytes(ulimit, largeAllocs+1); got != 1472<<20 {
+		t.Errorf("graphBytes(2 GiB under ulimit -v) = %d, want 1472 MiB", got)
+	}
+	for _, tc := range []struct {
+		what string
+		n    uint64
+		maxN int
+		b    uint64
+		h    sysmem.Headroom
+		want string
+	}{
+		{"vertex id 1000000000", 1000000001, 31457280, 960 << 20, goLimit,
+			"vertex id 1000000000: graph too large: 1000000001 vertices need 29.8 GiB (32 bytes a vertex) but only 960.0 MiB is available (15/16 of 1.0 GiB, the headroom under GOMEMLIMIT): at most 31457280 vertices fit"},
+		{"vertex id 0", 1, 0, 19, sysmem.Headroom{Bytes: 20, Source: "GOMEMLIMIT", Mapped: true},
+			"vertex id 0: graph too large: 1 vertex needs 32 B (32 bytes a vertex) but only 19 B is available (15/16 of 20 B, the headroom under GOMEMLIMIT): at most 0 vertices fit"},
+		{"99999999999999999999 vertices", 0, 48234496, 1472 << 20, ulimit,
+			"99999999999999999999 vertices: graph too large: only 1.4 GiB is available (15/16 of 2.0 GiB, the headroom under ulimit -v, less 448.0 MiB for the Go heap's 64.0 MiB arenas): at most 48234496 vertices fit (32 bytes a vertex)"},
+		{"1500000000 vertices", 1500000000, 48234496, 1472 << 20, ulimit,
+			"1500000000 vertices: graph too large: 1500000000 vertices need 44.7 GiB (32 bytes a vertex) but only 1.4 GiB is available (15/16 of 2.0 GiB, the headroom under ulimit -v, less 448.0 MiB for the Go heap's 64.0 MiB arenas): at most 48234496 vertices fit"},
+		{"vertex id 99999999999", 0, MaxVertices, 0, sysmem.Headroom{},
+			"vertex id 99999999999: graph too large (at most 2147483647 vertices)"},
+	} {
+		err := vertexError(tc.what, tc.n, tc.maxN, tc.b, tc.h)
+		if !errors.Is(err, ErrTooLarge) || err.Error() != tc.want {
+			t.Errorf("vertexError(%q, %d):\n got %q\nwant %q", tc.what, tc.n, err, tc.want)
+		}
+	}
 }
 
 // TestReadUnderTightUlimit: under ulimit -v with 160 MiB to spare, which
