@@ -2,8 +2,7 @@ package graph
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
+	"math"
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/sysmem"
@@ -70,26 +69,35 @@ func usable(avail uint64) uint64 { return avail - avail/16 }
 
 // largeAllocs is how many large allocations building a graph and finding
 // its components make besides the Builder's buffer: the offsets, heads and
-// weights, the union-find parents and Tarjan's arrays (one slab). Each may
-// cost a bound up to sysmem.Headroom.PerAllocation more than its size.
+// weights, the union-find parents and Tarjan's arrays (one slab). Under a
+// bound that reserves the Go heap's arenas (ulimit -v) they may cost more
+// than their size: see sysmem.Headroom.Slack.
 const largeAllocs = 5
 
 // budget returns the bytes a graph may take in all: the least over the
-// bounds of sysmem.Bounds of usable(headroom less k large allocations)
-// plus held, what the graph holds already and the bound has charged
-// (mapped bytes for an address-space bound, written ones for the others),
-// and the bound that sets it. ok is false when no bound is known.
+// bounds of sysmem.Bounds of held, what the graph holds already and the
+// bound has charged (mapped bytes for an address-space bound, written ones
+// for the others), plus the most that k large allocations may take of
+// usable(headroom) with their arena slack (sysmem.Headroom.Most); and the
+// bound that sets it. ok is false when no bound is known.
 func budget(mapped, written uint64, k int) (b, held uint64, h sysmem.Headroom, ok bool) {
 	for _, x := range sysmem.Bounds() {
 		hx := written
 		if x.Mapped {
 			hx = mapped
 		}
-		if v := usable(x.Less(k)) + hx; !ok || v < b {
+		if v := graphBytes(x, k) + hx; !ok || v < b {
 			b, held, h, ok = v, hx, x, true
 		}
 	}
 	return b, held, h, ok
+}
+
+// graphBytes returns the most that k large allocations may take of
+// usable(h.Bytes) with their arena slack.
+func graphBytes(h sysmem.Headroom, k int) uint64 {
+	h.Bytes = usable(h.Bytes)
+	return h.Most(k)
 }
 
 // vertexLimit returns the most vertices a graph read now may have: at most
@@ -106,36 +114,64 @@ func vertexLimit() int {
 	return maxN
 }
 
-// tooLarge describes a vertex count or id beyond maxN; what is "N vertices"
-// or "vertex id N" (the id as written, perhaps clipped). Below MaxVertices
-// the limit is memory, and the error names the bytes needed and available.
+// tooLarge refuses what, a vertex count or id beyond maxN (see
+// vertexLimit) whose count of vertices is not known (a number too large to
+// parse): below MaxVertices the limit is memory, and the error gives the
+// bytes available.
 func tooLarge(what string, maxN int) error {
-	if maxN == MaxVertices {
-		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, maxN)
+	return tooMany(what, 0, maxN)
+}
+
+// tooMany refuses what, a vertex count or id beyond maxN (see
+// vertexLimit) that needs n vertices (0 when not known; for a 0-based id V,
+// V+1): below MaxVertices the limit is memory, and the error gives the bytes
+// needed and available.
+func tooMany(what string, n uint64, maxN int) error {
+	var b uint64
+	var h sysmem.Headroom
+	if maxN < MaxVertices {
+		b, _, h, _ = budget(0, 0, largeAllocs+1)
 	}
-	b, _, h, _ := budget(0, 0, largeAllocs+1)
-	// "N vertices", or "vertex id V": at least V vertices (V+1 when ids
-	// start at 0).
-	f := strings.Fields(what)
-	num := f[0]
-	if strings.HasPrefix(what, "vertex id ") {
-		num = f[len(f)-1]
+	return vertexError(what, n, maxN, b, h)
+}
+
+// vertexError is the error of tooMany, with b bytes of the headroom h
+// available to the graph.
+func vertexError(what string, n uint64, maxN int, b uint64, h sysmem.Headroom) error {
+	switch {
+	case maxN >= MaxVertices:
+		return fmt.Errorf("%s: %w (at most %d vertices)", what, ErrTooLarge, MaxVertices)
+	case n == 0:
+		return fmt.Errorf("%s: %w: only %s: at most %d vertices fit (%d bytes a vertex)",
+			what, ErrTooLarge, availability(b, h), maxN, VertexBytes)
 	}
-	n, err := strconv.ParseUint(num, 10, 63)
-	if err != nil {
-		return fmt.Errorf("%s: %w: at most %d vertices fit in %s (%d bytes a vertex)",
-			what, ErrTooLarge, maxN, availability(b, h), VertexBytes)
+	return fmt.Errorf("%s: %w: %s %s (%d bytes a vertex) but only %s: at most %d vertices fit",
+		what, ErrTooLarge, verticesNeed(n), fmtBytes(mulSat(n, VertexBytes)), VertexBytes, availability(b, h), maxN)
+}
+
+// verticesNeed returns "1 vertex needs" or "N vertices need".
+func verticesNeed(n uint64) string {
+	if n == 1 {
+		return "1 vertex needs"
 	}
-	return fmt.Errorf("%s: %w: %d vertices need %s (%d bytes a vertex) but only %s: at most %d vertices fit",
-		what, ErrTooLarge, n, fmtBytes(n*VertexBytes), VertexBytes, availability(b, h), maxN)
+	return fmt.Sprintf("%d vertices need", n)
+}
+
+// mulSat returns a·b, saturated at the largest uint64.
+func mulSat(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
 }
 
 // availability says that b bytes of the headroom h are available to a
-// graph.
+// graph: 15/16 of it, less the slack of the Go heap's arenas where the
+// bound charges them.
 func availability(b uint64, h sysmem.Headroom) string {
-	if h.PerAllocation > 0 {
-		return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s, less %s for each of %d allocations)",
-			fmtBytes(b), fmtBytes(h.Bytes), h.Source, fmtBytes(h.PerAllocation), largeAllocs+1)
+	if slack := usable(h.Bytes) - min(b, usable(h.Bytes)); slack > 0 && h.Arena > 0 {
+		return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s, less %s for the Go heap's %s arenas)",
+			fmtBytes(b), fmtBytes(h.Bytes), h.Source, fmtBytes(slack), fmtBytes(h.Arena))
 	}
 	return fmt.Sprintf("%s is available (15/16 of %s, the headroom under %s)", fmtBytes(b), fmtBytes(h.Bytes), h.Source)
 }

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +63,9 @@ func TestErrorNames(t *testing.T) {
 	}
 	if a.check("x", 0) != nil {
 		t.Fatal("success must not be an error")
+	}
+	if !Sticky(fmt.Errorf("run: %w", &Error{Code: 700})) || Sticky(err) || Sticky(errors.New("x")) {
+		t.Fatal("Sticky: an illegal address is sticky, out of memory and other errors are not")
 	}
 	if ResultName(12345) != "CUDA_ERROR_12345" {
 		t.Fatalf("unknown code named %q", ResultName(12345))

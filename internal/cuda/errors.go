@@ -1,6 +1,9 @@
 package cuda
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Result is a CUDA driver return code.
 type Result int32
@@ -76,4 +79,20 @@ func (a *API) check(call string, r Result) error {
 		}
 	}
 	return &Error{Call: call, Code: r, Name: name}
+}
+
+// Sticky reports whether err is a driver error that leaves its context
+// unusable (an illegal address or a failed launch, say): every later call
+// in that context fails too, so the context must be destroyed and made
+// anew.
+func Sticky(err error) bool {
+	var e *Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	switch e.Code {
+	case 700, 702, 714, 715, 716, 717, 718, 719:
+		return true
+	}
+	return false
 }

@@ -3,6 +3,14 @@
 // Lund & Smith) and the single-kernel soft-synchronisation form (SKSS, one
 // launch whose blocks take tasks from an atomic counter in topological order
 // and wait on per-tile completion flags), in int32 (DPX on Hopper) and
-// float32 lanes. Summary measures are reduced on the device so that the n×n
-// matrix need not cross the bus.
+// float32 lanes.
+//
+// Every call runs on the process's GPU runtime (package gpu/runtime): the
+// driver, the GPU's context, the compiled modules and pooled memory are
+// opened once and kept, so a call costs its kernels and little else. A graph
+// (Rows, Matrix) is uploaded as its arcs and the initial matrix is built on
+// the device (fw_init); the copies and launches of a call are queued on the
+// GPU's stream with one synchronisation at the end. Summary measures are
+// reduced on the device (Rows) so that the n×n matrix need not cross the
+// bus; Matrix copies it back through a pooled page-locked buffer.
 package gpu

@@ -91,7 +91,9 @@ func (j Job) problem() Problem {
 }
 
 // do runs f on GPU ordinal; if the runtime was closed between finding the
-// GPU and running f, it runs f once more on the re-opened GPU.
+// GPU and running f, it runs f once more on the re-opened GPU. An error that
+// leaves the context unusable closes the GPU, so that the next call opens
+// it afresh.
 func do(ctx context.Context, ordinal int, f func(*gpurt.Call) error) (*gpurt.Device, error) {
 	for try := 0; ; try++ {
 		d, err := gpurt.Default().Device(ordinal)
@@ -101,6 +103,9 @@ func do(ctx context.Context, ordinal int, f func(*gpurt.Call) error) (*gpurt.Dev
 		err = d.Do(ctx, f)
 		if errors.Is(err, cuda.ErrClosed) && try == 0 {
 			continue
+		}
+		if cuda.Sticky(err) {
+			_ = gpurt.Default().Forget(ordinal)
 		}
 		return d, err
 	}

@@ -1,10 +1,16 @@
 package sysmem
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
 // rlimitBounds returns the headroom under RLIMIT_AS (ulimit -v) and
 // RLIMIT_DATA (ulimit -d), which Linux charges every anonymous mapping to,
-// Go's heap included: the limit minus VmSize or VmData.
+// Go's heap included: the limit minus VmSize or VmData. RLIMIT_AS charges
+// the heap's arenas when they are reserved, and VmSize includes the rest of
+// the current one (Headroom.Reserved); RLIMIT_DATA only what is mapped
+// writable.
 func rlimitBounds() []Headroom {
 	var out []Headroom
 	var status []byte
@@ -12,10 +18,10 @@ func rlimitBounds() []Headroom {
 		res   int
 		field string
 		name  string
-		per   uint64
+		arena uint64
 	}{
 		{syscall.RLIMIT_AS, "VmSize:", "ulimit -v", arenaBytes},
-		{syscall.RLIMIT_DATA, "VmData:", "ulimit -d", 0}, // only what is mapped writable counts
+		{syscall.RLIMIT_DATA, "VmData:", "ulimit -d", 0},
 	} {
 		var lim syscall.Rlimit
 		if syscall.Getrlimit(r.res, &lim) != nil || lim.Cur == rlimInfinity {
@@ -25,7 +31,14 @@ func rlimitBounds() []Headroom {
 			status = readFile("/proc/self/status")
 		}
 		used, _ := fieldKB(status, r.field)
-		out = append(out, Headroom{Bytes: sub(lim.Cur, used*1024), Source: r.name, Mapped: true, PerAllocation: r.per})
+		h := Headroom{Bytes: sub(lim.Cur, used*1024), Source: r.name, Mapped: true, Arena: r.arena}
+		if h.Arena > 0 {
+			// The buffer holding the maps lies in the heap.
+			maps := readFile("/proc/self/maps")
+			rest := heapReserve(maps, uint64(uintptr(unsafe.Pointer(unsafe.SliceData(maps)))), h.Arena)
+			h.Reserved = heapFree() + sub(rest, chunkBytes)
+		}
+		out = append(out, h)
 	}
 	return out
 }

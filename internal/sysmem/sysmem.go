@@ -25,17 +25,64 @@ type Headroom struct {
 	// cgroup): a large slice allocated but not yet filled is already out
 	// of this headroom.
 	Mapped bool
-	// PerAllocation is what each large allocation may cost beyond its
-	// size under this bound: under ulimit -v, 64 MiB, as the Go runtime
-	// reserves heap address space in 64 MiB arenas and the rest of the
-	// last one is of use only to smaller allocations.
-	PerAllocation uint64
+	// Arena is the unit in which the bound charges the growth of the Go
+	// heap, 0 when it charges only what is used: under ulimit -v, 64 MiB,
+	// as the runtime reserves heap address space in 64 MiB arenas (see
+	// Slack).
+	Arena uint64
+	// Reserved is address space the Go heap holds under this bound and can
+	// allocate from without reserving more: its free pages and the rest of
+	// its current arena (less a heap chunk, the unit in which the heap
+	// grows into it, 4 MiB). Allocations that fit in it cost the bound
+	// nothing more, unless the free pages are too fragmented for them,
+	// which this does not see.
+	Reserved uint64
 }
 
-// Less returns the headroom for allocations of need bytes in k large
-// allocations: h.Bytes less k·h.PerAllocation, at least 0.
-func (h Headroom) Less(k int) uint64 {
-	return sub(h.Bytes, uint64(k)*h.PerAllocation)
+// Slack returns what need bytes in allocs large allocations may cost under
+// h beyond need itself: nothing when the bound does not charge arenas or
+// when they fit in the address space the heap holds already (h.Reserved);
+// otherwise an arena, for the rest of the last one the heap reserves, plus
+// at most an arena for each allocation, or its size if smaller, for the
+// rest of an arena left behind when the runtime cannot extend the current
+// one. Allocations smaller than an arena share arenas, so the slack is at
+// most h.Arena·(1 + min(allocs, need/h.Arena)).
+func (h Headroom) Slack(need uint64, allocs int) uint64 {
+	if h.Arena == 0 || allocs <= 0 || need <= h.Reserved {
+		return 0
+	}
+	return h.Arena + min(need, mul(uint64(allocs), h.Arena))
+}
+
+// Left returns what h leaves for need bytes in allocs large allocations:
+// h.Bytes less their slack. They fit when need <= h.Left(need, allocs).
+func (h Headroom) Left(need uint64, allocs int) uint64 {
+	return sub(h.Bytes, h.Slack(need, allocs))
+}
+
+// Most returns the largest need that fits under h in allocs large
+// allocations (need <= h.Left(need, allocs)); every smaller need fits too.
+func (h Headroom) Most(allocs int) uint64 {
+	if h.Arena == 0 || allocs <= 0 {
+		return h.Bytes
+	}
+	// Within the address space the heap holds, no slack.
+	inReserve := min(h.Reserved, h.Bytes)
+	// Beyond it: need + Arena + min(need, allocs·Arena) <= Bytes.
+	r, all := sub(h.Bytes, h.Arena), mul(uint64(allocs), h.Arena)
+	beyond := r / 2
+	if r/2 >= all {
+		beyond = r - all
+	}
+	return max(inReserve, beyond)
+}
+
+// mul returns a·b, saturated at the largest uint64.
+func mul(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
 }
 
 // Available returns the smallest headroom Lowest finds, and whether any
@@ -61,19 +108,30 @@ func Lowest() (Headroom, bool) {
 	return low, true
 }
 
-// LowestFor returns the bound that leaves the least for k large
-// allocations (Headroom.Less), what it leaves, and whether any bound is
-// known.
-func LowestFor(k int) (Headroom, uint64, bool) {
-	var low Headroom
-	var left uint64
-	all := Bounds()
-	for i, h := range all {
-		if v := h.Less(k); i == 0 || v < left {
-			low, left = h, v
+// LowestFor returns the bound that allows the least in allocs large
+// allocations, that least (Headroom.Most: a need fits under every bound
+// exactly when need <= avail), and whether any bound is known.
+func LowestFor(allocs int) (h Headroom, avail uint64, ok bool) {
+	for i, x := range Bounds() {
+		if v := x.Most(allocs); i == 0 || v < avail {
+			h, avail, ok = x, v, true
 		}
 	}
-	return low, left, len(all) > 0
+	return h, avail, ok
+}
+
+// Fits reports whether need bytes in allocs large allocations fit under
+// every bound Bounds finds (true when none is known), and returns the bound
+// that leaves them the least and what it leaves (Headroom.Left; the largest
+// uint64 when no bound is known): when fits is false, need > avail.
+func Fits(need uint64, allocs int) (h Headroom, avail uint64, fits bool) {
+	avail = math.MaxUint64
+	for i, x := range Bounds() {
+		if v := x.Left(need, allocs); i == 0 || v < avail {
+			h, avail = x, v
+		}
+	}
+	return h, avail, need <= avail
 }
 
 // Bounds returns every bound on further allocation that it can read:
@@ -123,6 +181,27 @@ func goMemory() uint64 {
 	}
 	return sub(s[0].Value.Uint64(), s[1].Value.Uint64()+s[2].Value.Uint64())
 }
+
+// heapFree returns the bytes of the heap's pages that are free, those
+// returned to the system included: mapped still, so within VmSize.
+func heapFree() uint64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}
+	metrics.Read(s)
+	var free uint64
+	for _, x := range s {
+		if x.Value.Kind() == metrics.KindUint64 {
+			free += x.Value.Uint64()
+		}
+	}
+	return free
+}
+
+// chunkBytes is the unit in which the Go heap grows into its arena
+// (pallocChunkBytes).
+const chunkBytes = 4 << 20
 
 // cgroupBounds reads the memory limits of the cgroups listed in the file
 // procCgroup (the format of /proc/self/cgroup), with the hierarchy mounted
@@ -200,6 +279,53 @@ func cgroup1(root, path string) (Headroom, bool) {
 		inactive, _ = statField(filepath.Join(dir, "memory.stat"), "inactive_file")
 	}
 	return Headroom{Bytes: sub(lim, sub(use, inactive)), Source: "cgroup memory.limit_in_bytes"}, true
+}
+
+// heapReserve returns the address space the Go heap has reserved and not
+// used yet above the mapping holding addr, an address in the heap, as maps
+// (the format of /proc/self/maps) shows it: after that mapping and the
+// anonymous read-write mappings that follow it without a gap (the heap
+// grows upwards into its arenas, and maps them read-write as it does), the
+// anonymous PROT_NONE mapping that follows at once, up to the end of the
+// arena (aligned to arena bytes) that the heap ends in: the rest of the
+// heap's current arena. 0 when the mappings are not laid out so.
+func heapReserve(maps []byte, addr, arena uint64) uint64 {
+	found := false
+	var top uint64
+	for _, line := range strings.Split(string(maps), "\n") {
+		// start-end perms offset dev inode [path]
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		lo, hi, ok := strings.Cut(f[0], "-")
+		start, err1 := strconv.ParseUint(lo, 16, 64)
+		end, err2 := strconv.ParseUint(hi, 16, 64)
+		if !ok || err1 != nil || err2 != nil {
+			continue
+		}
+		anon := f[4] == "0" && len(f) == 5
+		if !found {
+			if start <= addr && addr < end {
+				if !anon || f[1] != "rw-p" {
+					return 0
+				}
+				found, top = true, end
+			}
+			continue
+		}
+		switch {
+		case start != top || !anon:
+			return 0
+		case f[1] == "rw-p":
+			top = end
+		case f[1] == "---p" && arena > 0 && top%arena != 0:
+			return min(end, top-top%arena+arena) - top
+		default:
+			return 0
+		}
+	}
+	return 0
 }
 
 func readFile(name string) []byte {

@@ -2,11 +2,9 @@ package sysmem
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,9 +28,14 @@ func TestGoMemoryLimitHeadroom(t *testing.T) {
 	used := goMemory()
 	old := debug.SetMemoryLimit(int64(used) + 64<<20)
 	defer debug.SetMemoryLimit(old)
-	h, ok := Lowest()
-	if !ok || h.Source != "GOMEMLIMIT" || !h.Mapped {
-		t.Fatalf("Lowest() = %+v, %v, want the Go memory limit", h, ok)
+	var h Headroom
+	for _, x := range Bounds() {
+		if x.Source == "GOMEMLIMIT" {
+			h = x
+		}
+	}
+	if !h.Mapped || h.Arena != 0 {
+		t.Fatalf("the Go memory limit's bound: %+v", h)
 	}
 	if h.Bytes > 64<<20 || h.Bytes < 48<<20 {
 		t.Errorf("headroom %d, want about 64 MiB", h.Bytes)
@@ -99,57 +102,110 @@ func TestCgroupBounds(t *testing.T) {
 	}
 }
 
-// TestUlimitHeadroom runs this test binary under ulimit -v and checks that
-// the child sees the address-space limit, less what it has mapped, as its
-// tightest bound.
-func TestUlimitHeadroom(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("RLIMIT_AS is read on linux only")
-	}
-	if os.Getenv("SYSMEM_CHILD") == "1" {
-		h, ok := Lowest()
-		if h.PerAllocation != 64<<20 {
-			ok = false
+// TestSlack: under a bound that charges arenas, a run of allocations that
+// fits in what the heap holds unused costs nothing more; beyond
+// it, an arena and at most an arena an allocation, or need if smaller.
+func TestSlack(t *testing.T) {
+	const mib = 1 << 20
+	h := Headroom{Bytes: 1000 * mib, Arena: 64 * mib, Reserved: 40 * mib}
+	for _, tc := range []struct {
+		need   uint64
+		allocs int
+		want   uint64
+	}{
+		{0, 6, 0},
+		{1024, 6, 0}, // karate: in the reserve
+		{40 * mib, 22, 0},
+		{41 * mib, 22, 105 * mib},
+		{18 * mib, 0, 0},          // no large allocations
+		{100 * mib, 1, 128 * mib}, // one arena for the allocation, one for the end
+		{100 * mib, 6, 164 * mib}, // allocations smaller than arenas: need
+		{10000 * mib, 6, 448 * mib},
+	} {
+		if got := h.Slack(tc.need, tc.allocs); got != tc.want {
+			t.Errorf("Slack(%d MiB, %d) = %d MiB, want %d MiB", tc.need/mib, tc.allocs, got/mib, tc.want/mib)
 		}
-		status, _ := os.ReadFile("/proc/self/status")
-		vm, _ := fieldKB(status, "VmSize:")
-		os.Stdout.WriteString("HEADROOM " + strconv.FormatBool(ok) + " " + strconv.FormatUint(h.Bytes, 10) + " " +
-			strconv.FormatUint(vm*1024, 10) + " " + strings.ReplaceAll(h.Source, " ", "_") + "\n")
-		return
-	}
-	const limitKB = 4_000_000 // the Go runtime maps about 1.2 GB at start-up
-	cmd := exec.Command("sh", "-c", "ulimit -v "+strconv.Itoa(limitKB)+` && exec "$0" -test.run='^TestUlimitHeadroom$'`, os.Args[0])
-	cmd.Env = append(os.Environ(), "SYSMEM_CHILD=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	var ok, src string
-	var bytes, vm uint64
-	for _, line := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(line); len(f) == 5 && f[0] == "HEADROOM" {
-			ok, src = f[1], f[4]
-			bytes, _ = strconv.ParseUint(f[2], 10, 64)
-			vm, _ = strconv.ParseUint(f[3], 10, 64)
+		if got, want := h.Left(tc.need, tc.allocs), h.Bytes-tc.want; got != want {
+			t.Errorf("Left(%d MiB, %d) = %d, want %d", tc.need/mib, tc.allocs, got, want)
 		}
 	}
-	if ok != "true" || src != "ulimit_-v" {
-		t.Fatalf("child's tightest bound: %q %q, want ulimit -v\n%s", ok, src, out)
+	// The reviewer's bound: at most Arena·(1 + min(allocs, need/Arena)),
+	// with need/Arena a real quotient.
+	for _, need := range []uint64{1, 50 * mib, 64 * mib, 129 * mib, 5000 * mib} {
+		for allocs := 1; allocs < 30; allocs++ {
+			got := (Headroom{Arena: 64 * mib}).Slack(need, allocs)
+			if lim := 64*mib + min(need, uint64(allocs)*64*mib); got > lim {
+				t.Errorf("Slack(%d, %d) = %d above %d", need, allocs, got, lim)
+			}
+		}
 	}
-	limit := uint64(limitKB) * 1024
-	// The child measured VmSize a moment after its headroom.
-	if bytes == 0 || bytes > limit || bytes+vm > limit+64<<20 || bytes+vm < limit-64<<20 {
-		t.Errorf("headroom %d with %d mapped under a limit of %d", bytes, vm, limit)
+	if got := (Headroom{Bytes: 5}).Slack(1<<40, 100); got != 0 {
+		t.Errorf("a bound without arenas: slack %d", got)
 	}
-	t.Logf("under ulimit -v %d: %d bytes mapped, headroom %d", limitKB, vm, bytes)
+	if got := (Headroom{Arena: 64 * mib}).Slack(1<<63, 1<<40); got != 64*mib+1<<63 {
+		t.Errorf("huge: slack %d", got)
+	}
 }
 
-func TestLess(t *testing.T) {
-	h := Headroom{Bytes: 100 << 20, PerAllocation: 64 << 20}
-	if h.Less(0) != 100<<20 || h.Less(1) != 36<<20 || h.Less(2) != 0 {
-		t.Errorf("Less: %d %d %d", h.Less(0), h.Less(1), h.Less(2))
+// TestMost checks Most against Left by brute force: the largest need that
+// fits, and every smaller one fits.
+func TestMost(t *testing.T) {
+	for bytes := uint64(0); bytes < 80; bytes++ {
+		for _, reserved := range []uint64{0, 3, 30} {
+			for allocs := 0; allocs < 6; allocs++ {
+				h := Headroom{Bytes: bytes, Arena: 4, Reserved: reserved}
+				most := h.Most(allocs)
+				if most > bytes || most > h.Left(most, allocs) {
+					t.Fatalf("%+v: Most(%d) = %d, which does not fit (left %d)", h, allocs, most, h.Left(most, allocs))
+				}
+				for need := uint64(0); need <= bytes+1; need++ {
+					if fits := need <= h.Left(need, allocs); fits != (need <= most) {
+						t.Fatalf("%+v, %d allocations: need %d fits %v, Most %d", h, allocs, need, fits, most)
+					}
+				}
+			}
+		}
 	}
-	if h := (Headroom{Bytes: 5}); h.Less(100) != 5 {
-		t.Errorf("no per-allocation cost: %d", h.Less(100))
+	h := Headroom{Bytes: 56 << 20, Arena: 64 << 20, Reserved: 40 << 20}
+	if got := h.Most(22); got != 40<<20 {
+		t.Errorf("Most(22) with 56 MiB left, 40 MiB reserved: %d, want 40 MiB", got)
+	}
+	if got := (Headroom{Bytes: 3 << 30, Arena: 64 << 20}).Most(7); got != 3<<30-8*64<<20 {
+		t.Errorf("Most(7) of 3 GiB: %d", got)
+	}
+}
+
+// TestHeapReserve reads the rest of the heap's arena from /proc/self/maps
+// lines.
+func TestHeapReserve(t *testing.T) {
+	const arena = 64 << 20
+	maps := `00400000-00402000 r--p 00000000 00:25 1234 /tmp/apsp
+00865000-028a8000 rw-p 00000000 00:00 0
+29b778000000-29b779000000 ---p 00000000 00:00 0
+29b779000000-29b779400000 rw-p 00000000 00:00 0
+29b779400000-29b779800000 rw-p 00000000 00:00 0
+29b779800000-29b77c000000 ---p 00000000 00:00 0
+7fc050021000-7fc054000000 ---p 00000000 00:00 0
+7fc0aeaac000-7fc0aec02000 r-xp 00028000 00:25 99 /usr/lib/x86_64-linux-gnu/libc.so.6
+`
+	for _, tc := range []struct {
+		addr, want uint64
+		maps       string
+	}{
+		{0x29b779000010, 40 << 20, maps}, // through the second read-write mapping
+		{0x29b779500000, 40 << 20, maps},
+		{0x29b778000010, 0, maps}, // not read-write: not the heap
+		{0x00865010, 0, maps},     // followed by a gap
+		{0x7fc050021010, 0, maps}, // not read-write
+		{0x1, 0, maps},            // nowhere
+		{0x29b779000010, 0, strings.Replace(maps, "29b779800000-29b77c000000 ---p 00000000 00:00 0", "29b779800000-29b77c000000 ---p 00000000 00:25 7 /x", 1)},
+		// The reservation beyond the arena is not the heap's.
+		{0xc000000010, 16 << 20, "c000000000-c003000000 rw-p 00000000 00:00 0\nc003000000-c008000000 ---p 00000000 00:00 0\n"},
+		// A heap that ends at an arena's end has no reserve.
+		{0xc000000010, 0, "c000000000-c004000000 rw-p 00000000 00:00 0\nc004000000-c008000000 ---p 00000000 00:00 0\n"},
+	} {
+		if got := heapReserve([]byte(tc.maps), tc.addr, arena); got != tc.want {
+			t.Errorf("heapReserve(%#x) = %d, want %d", tc.addr, got, tc.want)
+		}
 	}
 }

@@ -182,6 +182,22 @@ func (r *Runtime) Device(ordinal int) (*Device, error) {
 	return d, nil
 }
 
+// Forget closes GPU ordinal if it is open, so that the next use opens it
+// afresh: for a context that a sticky error (cuda.Sticky) made unusable.
+func (r *Runtime) Forget(ordinal int) error {
+	r.mu.Lock()
+	var d *Device
+	if r.st != nil {
+		d = r.st.devs[ordinal]
+		delete(r.st.devs, ordinal)
+	}
+	r.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	return d.close()
+}
+
 // LoadTime is how long loading the driver and listing the GPUs took (0
 // before the first use).
 func (r *Runtime) LoadTime() time.Duration {

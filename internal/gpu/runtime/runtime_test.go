@@ -93,6 +93,9 @@ func TestNoDeviceAndOutOfRange(t *testing.T) {
 	if r.Opened() != 0 {
 		t.Fatal("a device was opened")
 	}
+	if err := r.Forget(0); err != nil { // nothing open: nothing to do
+		t.Fatal(err)
+	}
 }
 
 // TestCUDALoaderWithoutGPU loads through the real loader with APSP_LIBCUDA
