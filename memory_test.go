@@ -3,12 +3,14 @@ package apsp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +61,7 @@ func TestCLIRefusesHugeGraphsUnderUlimit(t *testing.T) {
 		if code != 1 {
 			t.Errorf("vertex %s: exit status %d, want 1", id, code)
 		}
-		for _, want := range []string{graph.ErrTooLarge.Error(), id + " vertices need", "GiB (32 bytes a vertex) but only", "the headroom under ulimit -v", "vertices fit"} {
+		for _, want := range []string{graph.ErrTooLarge.Error(), fmt.Sprint(mustAtoi(t, id)+1) + " vertices need", "GiB (32 bytes a vertex) but only", "the headroom under ulimit -v", "vertices fit"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("vertex %s: output lacks %q", id, want)
 			}
@@ -72,6 +74,15 @@ func TestCLIRefusesHugeGraphsUnderUlimit(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "vertices    34") {
 		t.Errorf("karate under ulimit -v: exit %d\n%s", code, out)
 	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // inUse returns the memory the Go runtime holds in use, as sysmem counts

@@ -189,15 +189,4 @@ func memoryError(n, c int, weighted bool, need, budget, held uint64, h sysmem.He
 }
 
 // fmtBytes prints b in binary units: "512 B", "1.5 GiB".
-func fmtBytes(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := uint64(unit), 0
-	for n := b / unit; n >= unit; n /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
-}
+func fmtBytes(b uint64) string { return sysmem.FormatBytes(b) }

@@ -383,7 +383,7 @@ func (lr *lineReader) parseCount(b []byte, what string) (int, error) {
 // checkVertices refuses a vertex count above maxN (see vertexLimit).
 func (lr *lineReader) checkVertices(n, maxN int) error {
 	if n > maxN {
-		return lr.wrap(lr.line, tooLarge(fmt.Sprintf("%d vertices", n), maxN))
+		return lr.wrap(lr.line, tooMany(fmt.Sprintf("%d vertices", n), uint64(n), maxN))
 	}
 	return nil
 }
@@ -403,8 +403,12 @@ func (lr *lineReader) parseID(b []byte, oneBased bool, maxN int) (int, error) {
 	if oneBased {
 		v--
 	}
-	if overflow || v >= int64(maxN) {
+	switch {
+	case overflow:
 		return 0, lr.wrap(lr.line, tooLarge("vertex id "+clip(b), maxN))
+	case v >= int64(maxN):
+		// v is 0-based: the graph needs v+1 vertices.
+		return 0, lr.wrap(lr.line, tooMany("vertex id "+clip(b), uint64(v)+1, maxN))
 	}
 	return int(v), nil
 }

@@ -17,7 +17,7 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 		return nil, fmt.Errorf("%s: negative vertex count %d", lr.name, opt.Vertices)
 	}
 	if opt.Vertices > maxN {
-		return nil, fmt.Errorf("%s: %w", lr.name, tooLarge(fmt.Sprintf("%d vertices", opt.Vertices), maxN))
+		return nil, fmt.Errorf("%s: %w", lr.name, tooMany(fmt.Sprintf("%d vertices", opt.Vertices), uint64(opt.Vertices), maxN))
 	}
 	h := edgeListHeader{directed: opt.Directed}
 	var b *Builder // made at the first edge, once the header is read
@@ -143,8 +143,10 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 		switch {
 		case !ok:
 			return nil
-		case overflow || n > int64(maxN):
+		case overflow:
 			return lr.wrap(lr.line, tooLarge(clip(f[2])+" vertices", maxN))
+		case n > int64(maxN):
+			return lr.wrap(lr.line, tooMany(clip(f[2])+" vertices", uint64(n), maxN))
 		case h.verticesLine > 0 && int(n) != h.vertices:
 			return lr.errorf(lr.line, "header says vertices: %d, but line %d says vertices: %d", n, h.verticesLine, h.vertices)
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // allocs bounds the large allocations of an engine run on threads threads,
-// each of which may cost sysmem.Headroom.PerAllocation more than its size:
+// each of which may need a new heap arena under ulimit -v (sysmem's Slack):
 // bitbfs makes 14 (transpose 3, CSR copy 2, a worker's 7, rows,
 // eccentricities), the others a few shared and 3 per thread.
 func allocs(threads int) int { return 16 + 3*max(threads, 1) }
@@ -33,15 +33,4 @@ func admit(what string, g *graph.Graph, need uint64, threads int) error {
 }
 
 // FormatBytes writes b in binary units.
-func FormatBytes(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := uint64(unit), 0
-	for n := b / unit; n >= unit; n /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
-}
+func FormatBytes(b uint64) string { return sysmem.FormatBytes(b) }
