@@ -1,6 +1,9 @@
 package apsp
 
-import "github.com/apsp/apsp/internal/engine"
+import (
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/plan"
+)
 
 // DeviceInfo describes a GPU.
 type DeviceInfo struct {
@@ -26,4 +29,17 @@ func Devices() ([]DeviceInfo, error) {
 		out[i] = DeviceInfo{Ordinal: in.Ordinal, Name: in.Name, Memory: in.Memory, Capability: in.Capability, SMs: in.SMs, ClockKHz: in.ClockKHz}
 	}
 	return out, nil
+}
+
+// Device is a parsed Options.Device.
+type Device struct {
+	Kind    string // "auto", "cpu" or "gpu"
+	Ordinal int    // the GPU number of "gpu:N" (0 for "gpu")
+}
+
+// ParseDevice reads an Options.Device string: "", "auto", "cpu", "gpu" or
+// "gpu:N". Errors wrap ErrInvalidOptions.
+func ParseDevice(s string) (Device, error) {
+	d, err := plan.ParseDevice(s)
+	return Device(d), err
 }

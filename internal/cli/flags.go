@@ -180,8 +180,12 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 	}
 	w := e.stderr
 	auto := opt.Algorithm == "" || opt.Algorithm == "auto"
+	dev, err := apsp.ParseDevice(opt.Device)
+	if err != nil {
+		return err
+	}
 	switch {
-	case cmd == "path" && auto && opt.Device != "gpu" && !strings.HasPrefix(opt.Device, "gpu:"):
+	case cmd == "path" && auto && dev.Kind != "gpu":
 		fmt.Fprintln(w, "explain: auto finds one path by a single-source search from U (breadth-first, Dijkstra or Bellman–Ford), not all pairs")
 		return nil
 	case (cmd == "diameter" || f.noASPL) && (auto || opt.Algorithm == apsp.BoundsAlgorithm) && g.Kind() == graph.Unweighted:

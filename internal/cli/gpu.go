@@ -75,14 +75,14 @@ func runBench(e *env, args []string) error {
 	}
 	o.Kinds = strings.Split(f.benchKinds, ",")
 	var s *gpu.Session
-	if f.device != "cpu" {
-		ordinal := 0
-		if n, ok := strings.CutPrefix(f.device, "gpu:"); ok {
-			ordinal, _ = strconv.Atoi(n)
-		}
-		s, err = gpu.Open(ordinal)
+	dev, err := apsp.ParseDevice(f.device)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if dev.Kind != "cpu" {
+		s, err = gpu.Open(dev.Ordinal)
 		if err != nil {
-			if f.device == "gpu" || strings.HasPrefix(f.device, "gpu:") {
+			if dev.Kind == "gpu" {
 				return err
 			}
 			fmt.Fprintf(e.stderr, "apsp: no GPU (%v); benchmarking the CPU engine\n", err)
