@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -138,7 +138,7 @@ func forEach(ctx context.Context, threads, count int, setup func() (run func(int
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	threads = min(cpu.Threads(threads), count)
+	threads = min(par.Threads(threads), count)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range threads {

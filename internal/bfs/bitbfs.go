@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -63,7 +63,7 @@ func defaultConfig(threads, n int) config {
 		minPart     = 4096     // vertices per part of a split level
 	)
 	w := words()
-	t := cpu.Threads(threads)
+	t := par.Threads(threads)
 	batches := max(1, (n+64*w-1)/(64*w))
 	scratch := max(1, 3*8*w*n)                           // visited, cur and next
 	most := max(1, min(t, batches, cacheBudget/scratch)) // separate batches

@@ -24,7 +24,7 @@ func FloydWarshallAny(ctx context.Context, m lanes.Any, paths bool, progress fun
 	return nil, 0, fmt.Errorf("fw: no kernel for %v lanes", m.Kind())
 }
 
-func floydWarshall[T Lane](ctx context.Context, m *lanes.Matrix[T], paths bool, progress func(float64)) ([]int32, int, error) {
+func floydWarshall[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], paths bool, progress func(float64)) ([]int32, int, error) {
 	var next []int32
 	if paths {
 		next = NewSuccessors(m)

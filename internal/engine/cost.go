@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/apsp/apsp/internal/gpu"
+)
 
 // The cost model behind "auto", fitted to the measurements in docs/perf.md
 // (2-core Zen 4, `apsp stats --json --algo X` on random regular graphs):
@@ -12,7 +16,10 @@ import "math"
 // n = 20 000, degree 4: 0.11 s; n = 100 000: 3.0 s, estimated 3.3 s);
 // Dijkstra costs about 8 ns per arc and 20 ns per vertex for each source
 // after 0.1 ms of set-up (karate: 0.17 ms); a GPU costs about 0.3 s to
-// start and then runs 1.2·10^13 relaxations a second. On unweighted graphs
+// start the first time in a process (the runtime keeps it open; 0.2–0.3 s
+// on an H100 with the kernels cached) and about 0.15 ms a call after that
+// (n = 1024 on an H100: 0.53 ms a call, 0.40 ms of it the kernel), and
+// runs 1.2·10^13 relaxations a second. On unweighted graphs
 // bitbfs is estimated (and measured) faster than blocked at every size.
 // The oracle and the one-source-at-a-time BFS are never picked (Caps.Auto
 // false) and get the dense or per-source figure of their faster twins.
@@ -49,5 +56,9 @@ func (e dijkstraEngine) Estimate(p *Problem) float64 {
 
 func (gpuEngine) Estimate(p *Problem) float64 {
 	n := float64(p.Graph.N())
-	return 0.3 + n*n*n/1.2e13
+	start := 0.3
+	if gpu.Opened() > 0 {
+		start = 1.5e-4
+	}
+	return start + n*n*n/1.2e13
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 //go:embed kernels/fw.cu
@@ -74,8 +75,9 @@ func (c Config) Check() error {
 	return nil
 }
 
-// InfInt32 is the int32 lanes' infinity (the same as the CPU engines').
-const InfInt32 = int32(1<<30 - 1)
+// InfInt32 is the int32 lanes' infinity: the lane table's (lanes.Inf32),
+// shared with the CPU engines.
+const InfInt32 = lanes.Inf32
 
 // InitFromGraph returns an init function that writes g's adjacency matrix
 // (int32 or float32 lanes) into a stride×stride host buffer.

@@ -10,6 +10,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gputest"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // requireGPU skips without a GPU (CI has none), or fails when
@@ -101,7 +102,7 @@ func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c Co
 	t.Helper()
 	n := g.N()
 	stride := (n + c.Tile - 1) / c.Tile * c.Tile
-	plan, err := cpu.PlanLanes(g)
+	plan, err := lanes.PlanFor(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c Co
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	ref, err := cpu.NewMatrix[float64](g, 0)
+	ref, err := lanes.NewMatrix[float64](g, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,16 +13,17 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // reference is the CPU's float64 matrix of g and its lane plan.
-func reference(t testing.TB, g *graph.Graph) (*cpu.Matrix[float64], cpu.Plan) {
+func reference(t testing.TB, g *graph.Graph) (*lanes.Matrix[float64], lanes.Plan) {
 	t.Helper()
-	plan, err := cpu.PlanLanes(g)
+	plan, err := lanes.PlanFor(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := cpu.NewMatrix[float64](g, cpu.TileSize(g.N(), 0))
+	ref, err := lanes.NewMatrix[float64](g, cpu.TileSize(g.N(), 0))
 	if err != nil {
 		t.Fatal(err)
 	}
