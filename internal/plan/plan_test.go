@@ -134,3 +134,18 @@ func TestBounds(t *testing.T) {
 		t.Errorf("budgets %v (n=1000) and %v (n=20000)", b1, b2)
 	}
 }
+
+// BenchmarkResolve is the planning cost every call pays (n = 1024, 4-regular).
+func BenchmarkResolve(b *testing.B) {
+	spec, _ := gen.ParseSpec("regular", []string{"n=1024", "d=4", "seed=1"})
+	g, _ := gen.Generate(spec)
+	for _, dev := range []string{"cpu", "auto"} {
+		b.Run(dev, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Resolve(g, Request{Device: dev, Want: Rows}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
