@@ -9,17 +9,15 @@ package csr
 // one strongly connected component) at no cost per arc. queue must have
 // room for every vertex it can reach.
 func (a *CSR) BFS(src, unseen int32, dist, queue []int32) (reached, arcs int) {
-	off, heads := a.Off, a.Heads
 	dist[src] = 0
 	queue[0] = src
-	head, tail := 0, 1
-	for head < tail {
+	tail := 1
+	for head := 0; head < tail; head++ {
 		u := queue[head]
-		head++
 		du := dist[u] + 1
-		lo, hi := off[u], off[u+1]
-		arcs += hi - lo
-		for _, v := range heads[lo:hi] {
+		nbrs := a.Nbrs(u)
+		arcs += len(nbrs)
+		for _, v := range nbrs {
 			if dist[v] == unseen {
 				dist[v] = du
 				queue[tail] = v
