@@ -8,7 +8,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // benchSizes are the targets: random 4-regular graphs with n =
@@ -61,7 +61,7 @@ func benchSummary(b *testing.B, threads int, run summaryFunc, sizes ...int) {
 func withConfig(cfg config) summaryFunc {
 	return func(ctx context.Context, g *graph.Graph, threads int, p func(float64)) (*Summary, error) {
 		if cfg.outer == 0 {
-			cfg.outer = cpu.Threads(threads)
+			cfg.outer = par.Threads(threads)
 		}
 		return runBatches(ctx, g, cfg, p, nil)
 	}

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -63,7 +63,7 @@ func defaultConfig(threads, n int) config {
 		minPart     = 4096     // vertices per part of a split level
 	)
 	w := words()
-	t := cpu.Threads(threads)
+	t := par.Threads(threads)
 	batches := max(1, (n+64*w-1)/(64*w))
 	scratch := max(1, 3*8*w*n)                           // visited, cur and next
 	most := max(1, min(t, batches, cacheBudget/scratch)) // separate batches
@@ -82,28 +82,8 @@ func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(f
 	// The searches run on the reversed graph (see doc.go), so a pull reads
 	// g's out-arcs and a push follows the transpose's.
 	shared := &batchShared{g: g, t: transpose(g), csr: padded(g), cfg: cfg, dist: dist}
-	var (
-		mu      sync.Mutex
-		workers []*batcher
-		done    atomic.Int64
-	)
-	err := forEach(ctx, cfg.outer, batches, func() (func(int), func()) {
-		b := newBatcher(shared)
-		run := func(i int) {
-			if !b.batch(ctx, i*size, min(size, n-i*size)) {
-				return
-			}
-			if progress != nil {
-				progress(float64(done.Add(1)) / float64(batches))
-			}
-		}
-		finish := func() {
-			mu.Lock()
-			workers = append(workers, b)
-			mu.Unlock()
-		}
-		return run, finish
-	})
+	workers, err := forEach(ctx, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
+		func(b *batcher, i int) bool { return b.batch(ctx, i*size, min(size, n-i*size)) })
 	if err != nil {
 		return nil, err
 	}

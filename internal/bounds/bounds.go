@@ -7,7 +7,7 @@ import (
 	"math"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // Infinite is the value of Result.Diameter and Result.Radius when the
@@ -104,7 +104,7 @@ func diameter(ctx context.Context, g *graph.Graph, opt Options, st strategy) (Re
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("bounds: %w", err)
 	}
-	opt.Threads = cpu.Threads(opt.Threads)
+	opt.Threads = par.Threads(opt.Threads)
 	var (
 		res Result
 		err error
