@@ -35,46 +35,44 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 	n := g.N()
 	rows := make([]reduce.Row, n)
 	chunks := (n + checkEvery - 1) / checkEvery
-	var mu sync.Mutex
-	var hists [][]int64
-	var done atomic.Int64
 	a := csr.Of(g)
-	err := forEach(ctx, threads, chunks, func() (func(int), func()) {
-		dist := make([]int32, n)
-		for i := range dist {
-			dist[i] = -1
+	type scratch struct {
+		dist, queue []int32
+		hist        []int64
+	}
+	setup := func() *scratch {
+		w := &scratch{dist: make([]int32, n), queue: make([]int32, n)}
+		for i := range w.dist {
+			w.dist[i] = -1
 		}
-		queue := make([]int32, n)
-		var hist []int64
-		run := func(c int) {
-			for s := c * checkEvery; s < min(n, (c+1)*checkEvery); s++ {
-				ecc, reached := search(&a, s, dist, queue)
-				hist = grow(hist, int(ecc))
-				var sum int64
-				for _, v := range queue[1:reached] {
-					d := dist[v]
-					hist[d]++
-					sum += int64(d)
-					dist[v] = -1
-				}
-				dist[s] = -1
-				r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Unreach: reached < n}
-				r.Sum.Add(sum)
-				rows[s] = r
+		return w
+	}
+	workers, err := forEach(ctx, threads, chunks, progress, setup, func(w *scratch, c int) bool {
+		dist, queue := w.dist, w.queue
+		for s := c * checkEvery; s < min(n, (c+1)*checkEvery); s++ {
+			ecc, reached := search(&a, s, dist, queue)
+			hist := grow(w.hist, int(ecc))
+			var sum int64
+			for _, v := range queue[1:reached] {
+				d := dist[v]
+				hist[d]++
+				sum += int64(d)
+				dist[v] = -1
 			}
-			if progress != nil {
-				progress(float64(done.Add(1)) / float64(chunks))
-			}
+			w.hist = hist
+			dist[s] = -1
+			r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Unreach: reached < n}
+			r.Sum.Add(sum)
+			rows[s] = r
 		}
-		finish := func() {
-			mu.Lock()
-			hists = append(hists, hist)
-			mu.Unlock()
-		}
-		return run, finish
+		return true
 	})
 	if err != nil {
 		return nil, err
+	}
+	hists := make([][]int64, len(workers))
+	for i, w := range workers {
+		hists[i] = w.hist
 	}
 	return &Summary{Rows: rows, Hist: mergeHists(hists)}, nil
 }
@@ -129,33 +127,36 @@ func matrixSize(n int) (int, error) {
 	return n * n, nil
 }
 
-// forEach calls run(i) for every task i in [0, count) on up to threads
-// goroutines. Each goroutine calls setup once for its own run (with its own
-// scratch) and calls finish when it runs out of tasks. Tasks are handed out
-// in order from a shared counter so that uneven tasks balance; no new task
-// starts once ctx is done.
-func forEach(ctx context.Context, threads, count int, setup func() (run func(int), finish func())) error {
+// forEach calls run(w, i) for every task i in [0, count) on up to threads
+// goroutines (0 means every CPU), each with its own state w from setup, and
+// returns the states. Tasks are handed out in order from a shared counter
+// so that uneven tasks balance; no new task starts once ctx is done.
+// progress, if not nil, receives the fraction of tasks done: those for
+// which run returns true.
+func forEach[W any](ctx context.Context, threads, count int, progress func(float64), setup func() W, run func(w W, i int) bool) ([]W, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	threads = min(par.Threads(threads), count)
-	var next atomic.Int64
+	workers := make([]W, min(par.Threads(threads), count))
+	var next, done atomic.Int64
 	var wg sync.WaitGroup
-	for range threads {
+	for k := range workers {
 		wg.Go(func() {
-			run, finish := setup()
-			defer finish()
+			w := setup()
+			workers[k] = w
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= count || ctx.Err() != nil {
 					return
 				}
-				run(i)
+				if run(w, i) && progress != nil {
+					progress(float64(done.Add(1)) / float64(count))
+				}
 			}
 		})
 	}
 	wg.Wait()
-	return ctx.Err()
+	return workers, ctx.Err()
 }
 
 // grow extends h so that h[d] exists.

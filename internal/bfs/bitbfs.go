@@ -82,28 +82,8 @@ func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(f
 	// The searches run on the reversed graph (see doc.go), so a pull reads
 	// g's out-arcs and a push follows the transpose's.
 	shared := &batchShared{g: g, t: transpose(g), csr: padded(g), cfg: cfg, dist: dist}
-	var (
-		mu      sync.Mutex
-		workers []*batcher
-		done    atomic.Int64
-	)
-	err := forEach(ctx, cfg.outer, batches, func() (func(int), func()) {
-		b := newBatcher(shared)
-		run := func(i int) {
-			if !b.batch(ctx, i*size, min(size, n-i*size)) {
-				return
-			}
-			if progress != nil {
-				progress(float64(done.Add(1)) / float64(batches))
-			}
-		}
-		finish := func() {
-			mu.Lock()
-			workers = append(workers, b)
-			mu.Unlock()
-		}
-		return run, finish
-	})
+	workers, err := forEach(ctx, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
+		func(b *batcher, i int) bool { return b.batch(ctx, i*size, min(size, n-i*size)) })
 	if err != nil {
 		return nil, err
 	}
