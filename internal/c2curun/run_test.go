@@ -10,6 +10,7 @@ import (
 
 	"github.com/apsp/apsp/c2cu"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 func load(t *testing.T, path string) *c2cu.Program {
@@ -96,7 +97,7 @@ func TestGPU(t *testing.T) {
 		prog := load(t, "../../examples/c2cu/"+ex+".c")
 		r, err := NewRunner(prog, 0)
 		if errors.Is(err, cuda.ErrNoDriver) {
-			t.Skipf("no GPU: %v", err)
+			gputest.Skip(t, "no GPU: %v", err)
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", ex, err)
