@@ -10,6 +10,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -55,6 +56,10 @@ var ErrWeightsTooLarge = lanes.ErrWeightsTooLarge
 // more than the diameter and radius. A command line maps it to its usage
 // status.
 var ErrInvalidOptions = plan.ErrInvalid
+
+// OptionError is an invalid option, naming it ("algorithm", "device",
+// "threads" or "tile"); it wraps ErrInvalidOptions.
+type OptionError = plan.OptionError
 
 // ErrEmptyGraph is returned for a graph without vertices.
 var ErrEmptyGraph = errors.New("graph has no vertices")
@@ -118,7 +123,8 @@ func rows(ctx context.Context, g *graph.Graph, opt Options) ([]reduce.Row, *Dist
 		if err != nil {
 			return nil, nil, err
 		}
-		return d.m.Rows(pl.Problem.Threads), d, nil
+		// Summing rows is parallel whatever the engine was (fw is serial).
+		return d.m.Rows(par.Threads(opt.Threads)), d, nil
 	}
 	rr, ok := pl.Engine.(engine.RowReducer)
 	if !ok {
@@ -177,13 +183,13 @@ type Path struct {
 // alone (breadth-first, Dijkstra or Bellman–Ford); a named engine or a GPU
 // computes all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (Path, error) {
+	if err := opt.Validate(false); err != nil {
+		return Path{}, err
+	}
 	if u < 0 || u >= g.N() || v < 0 || v >= g.N() {
 		return Path{}, fmt.Errorf("vertex out of range 0..%d: %d %d", g.N()-1, u, v)
 	}
-	dev, err := plan.ParseDevice(opt.Device)
-	if err != nil {
-		return Path{}, err
-	}
+	dev, _ := plan.ParseDevice(opt.Device) // valid: Validate parsed it
 	if (opt.Algorithm == "" || opt.Algorithm == "auto") && dev.Kind != "gpu" {
 		p, err := engine.PathFrom(ctx, g, u, v)
 		if err != nil {

@@ -3,6 +3,7 @@ package apsp
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
@@ -28,6 +29,9 @@ type Distances struct {
 	Threads int
 	// Seconds is the engine's running time, setup included.
 	Seconds float64
+	// scratch holds row buffers for Row ([]int64 or []float64 of n), so
+	// that streaming every row allocates nothing per row.
+	scratch sync.Pool
 }
 
 func newDistances(r *engine.Result) *Distances {
@@ -54,13 +58,13 @@ func (d *Distances) At(u, v int) Length {
 	if uint(u) >= uint(d.n) || uint(v) >= uint(d.n) {
 		panic(fmt.Sprintf("apsp: Distances.At(%d, %d) out of range 0..%d", u, v, d.n-1))
 	}
-	if d.m.IsInf(u, v) {
-		return Infinite(!d.Exact())
-	}
 	if !d.Exact() {
-		return FloatLength(d.m.Float(u, v))
+		return FloatLength(d.m.Float(u, v)) // +Inf reads as infinite
 	}
-	x, _ := d.m.Int(u, v)
+	x, ok := d.m.Int(u, v)
+	if !ok {
+		return Infinite(false)
+	}
 	return IntLength(x)
 }
 

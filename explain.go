@@ -3,6 +3,7 @@ package apsp
 import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
 )
 
@@ -27,12 +28,49 @@ type Choice struct {
 	Auto       bool        `json:"auto"`
 	Candidates []Candidate `json:"candidates,omitempty"`
 	Note       string      `json:"note,omitempty"` // why a GPU was not used, when auto wanted one
+	// BoundsBudget is the work the bounds method may spend (in searches of
+	// the whole graph) before Fallback, the all-pairs engine, answers
+	// instead (TaskExtremes under "auto").
+	BoundsBudget float64 `json:"bounds_budget,omitempty"`
+	Fallback     string  `json:"fallback,omitempty"`
 }
 
-// Explain returns the plan AllPairs (with opt.Paths as given) would run for
-// g, without computing anything.
-func Explain(g *graph.Graph, opt Options) (*Choice, error) {
-	pl, err := resolve(g, Options{Algorithm: opt.Algorithm, Device: opt.Device, Threads: opt.Threads, Tile: opt.Tile, Paths: opt.Paths}, plan.Matrix)
+// Task is what a computation returns, for Explain.
+type Task int
+
+const (
+	// TaskAllPairs is AllPairs: the n×n distances.
+	TaskAllPairs Task = iota
+	// TaskStats is ComputeStats and Eccentricities: a summary of every
+	// source, without the matrix where the engine can.
+	TaskStats
+	// TaskHistogram is DistanceHistogram.
+	TaskHistogram
+	// TaskExtremes is ComputeExtremes: the diameter and radius, by the
+	// bounds method first on unweighted graphs.
+	TaskExtremes
+)
+
+// Explain returns the plan the entry point of task would run for g under
+// opt, without computing anything and without refusing for memory (Memory
+// says what the run needs; the computation itself refuses when that does
+// not fit). For TaskExtremes on an unweighted graph under "auto" the
+// engine is "bounds" with a budget (Note) and Candidates are those of the
+// all-pairs fallback.
+func Explain(g *graph.Graph, opt Options, task Task) (*Choice, error) {
+	if g.N() == 0 {
+		return nil, ErrEmptyGraph
+	}
+	if err := opt.Validate(task == TaskExtremes); err != nil {
+		return nil, err
+	}
+	want := map[Task]plan.Want{TaskAllPairs: plan.Matrix, TaskStats: plan.Rows, TaskHistogram: plan.Hist, TaskExtremes: plan.Rows}[task]
+	if task == TaskExtremes && opt.Algorithm == BoundsAlgorithm {
+		return &Choice{Engine: BoundsAlgorithm, Device: "cpu", Threads: par.Threads(opt.Threads), Lanes: "int32"}, nil
+	}
+	req := plan.Request{Algorithm: opt.Algorithm, Device: opt.Device, Threads: opt.Threads, Tile: opt.Tile,
+		Paths: opt.Paths, Want: want, NoAdmit: true}
+	pl, err := plan.Resolve(g, req)
 	if err != nil {
 		return nil, err
 	}
@@ -40,6 +78,12 @@ func Explain(g *graph.Graph, opt Options) (*Choice, error) {
 		Lanes: pl.Problem.Lanes.String(), Memory: pl.Memory, Auto: pl.Auto, Note: pl.Note}
 	for _, cand := range pl.Candidates {
 		c.Candidates = append(c.Candidates, Candidate(cand))
+	}
+	dev, _ := plan.ParseDevice(opt.Device) // valid: Validate parsed it
+	if task == TaskExtremes && c.Auto && dev.Kind != "gpu" && g.Kind() == graph.Unweighted {
+		c.Fallback = c.Engine
+		c.Engine, c.Device, c.Lanes = BoundsAlgorithm, "cpu", "int32"
+		c.BoundsBudget = plan.BoundsBudget(g, par.Threads(opt.Threads))
 	}
 	return c, nil
 }

@@ -16,14 +16,14 @@ import (
 
 // BoundsAlgorithm names the diameter-by-bounds method in Options.Algorithm
 // and in results; it answers diameter and radius only.
-const BoundsAlgorithm = plan.BoundsAlgorithm
+const BoundsAlgorithm = "bounds" // the same as plan.BoundsAlgorithm (tested)
 
 // ComputeExtremes returns the diameter, radius and connectivity of g without
 // the ASPL. For unweighted graphs under "auto" (or "bounds") it needs no
 // all-pairs computation: the bounding-diameters method (Takes & Kosters)
 // runs a few breadth-first searches and reports how many in
 // Stats.Traversals. Under "auto" the bounds method has a budget of a
-// share of the estimated all-pairs time (boundsBudget); when it runs out
+// share of the estimated all-pairs time (plan.BoundsBudget); when it runs out
 // the answer comes from ComputeStats instead, Stats.Algorithm names the
 // engine that gave it and Stats.Traversals still counts the searches spent
 // before. "bounds" asked for by name has no budget. Other graphs go

@@ -25,6 +25,9 @@ func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histo
 	if g.N() == 0 {
 		return nil, ErrEmptyGraph
 	}
+	if err := opt.Validate(false); err != nil {
+		return nil, err
+	}
 	if g.Kind() == graph.FloatWeights {
 		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
-	"github.com/apsp/apsp/internal/par"
+	"github.com/apsp/apsp/internal/plan"
 )
 
 // TestCLIRefusesHugeGraphsUnderUlimit is issue 8, item 6, end to end: apsp
@@ -122,23 +122,22 @@ func pathGraph(t *testing.T, n int, directed, weighted bool) *graph.Graph {
 	return b.Build()
 }
 
-// plannedMemory is the working memory the plan admits for algo on g:
+// plannedMemory is the working memory the planner admits for algo on g:
 // the summaries of every source, or (dense) the matrix and its work.
 func plannedMemory(t *testing.T, algo string, g *graph.Graph, threads int, dense bool) uint64 {
 	t.Helper()
-	e, ok := engine.ByName(algo)
-	if !ok {
-		t.Fatalf("no engine %s", algo)
+	want := plan.Rows
+	if dense {
+		want = plan.Matrix
 	}
-	lp, err := lanes.PlanFor(g)
+	pl, err := plan.Resolve(g, plan.Request{Algorithm: algo, Threads: threads, Want: want, NoAdmit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	kind, err := lp.Narrowest(e.Caps().Lanes...)
-	if err != nil {
-		t.Fatal(err)
+	if pl.Dense != dense {
+		t.Fatalf("%s: planned dense %v, want %v", algo, pl.Dense, dense)
 	}
-	return e.WorkBytes(&engine.Problem{Graph: g, Plan: lp, Lanes: kind, Threads: par.Threads(threads)}, dense)
+	return pl.Memory
 }
 
 // TestEnginesCheckTheirWorkingMemory: each engine's run is refused, before

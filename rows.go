@@ -16,20 +16,32 @@ func (d *Distances) Row(u int, dst []Length) []Length {
 	d.checkRow(u)
 	dst = rowBuf(dst, d.n)
 	if !d.Exact() {
-		for v, x := range d.m.RowFloat64(u, make([]float64, 0, d.n)) {
+		buf, _ := d.scratch.Get().(*[]float64)
+		if buf == nil {
+			buf = new([]float64)
+		}
+		*buf = d.m.RowFloat64(u, (*buf)[:0])
+		for v, x := range *buf {
 			dst[v] = FloatLength(x) // +Inf reads as infinite
 		}
+		d.scratch.Put(buf)
 		return dst
+	}
+	buf, _ := d.scratch.Get().(*[]int64)
+	if buf == nil {
+		buf = new([]int64)
 	}
 	// No real distance is MinInt64: the plans keep negative distances above
 	// half of int64's range.
-	for v, x := range d.m.RowInt64(u, make([]int64, 0, d.n), math.MinInt64) {
+	*buf = d.m.RowInt64(u, (*buf)[:0], math.MinInt64)
+	for v, x := range *buf {
 		if x == math.MinInt64 {
 			dst[v] = Infinite(false)
 		} else {
 			dst[v] = IntLength(x)
 		}
 	}
+	d.scratch.Put(buf)
 	return dst
 }
 

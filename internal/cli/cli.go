@@ -119,6 +119,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
 	case errors.As(err, &ue) || errors.Is(err, apsp.ErrInvalidOptions):
+		err = flagError(err)
 		fmt.Fprintf(stderr, "apsp %s: %v\nrun 'apsp %s -h' for help\n", name, err, name)
 		return exitUsage
 	default:

@@ -13,6 +13,7 @@ import (
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/progress"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // flagSet holds every flag a command may take; each command registers the
@@ -172,8 +173,8 @@ func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	return g, nil
 }
 
-// printChoice writes, with --explain, the engine the command will use and
-// the estimates "auto" compared, on stderr.
+// printChoice writes, with --explain, the plan of the command (engine,
+// lanes, threads, memory) and the estimates "auto" compared, on stderr.
 func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Options) error {
 	if !f.showPlan {
 		return nil
@@ -184,26 +185,39 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 	if err != nil {
 		return err
 	}
+	task := apsp.TaskStats
 	switch {
 	case cmd == "path" && auto && dev.Kind != "gpu":
 		fmt.Fprintln(w, "explain: auto finds one path by a single-source search from U (breadth-first, Dijkstra or Bellman–Ford), not all pairs")
 		return nil
-	case (cmd == "diameter" || f.noASPL) && (auto || opt.Algorithm == apsp.BoundsAlgorithm) && g.Kind() == graph.Unweighted:
-		fmt.Fprintln(w, "explain: the diameter and radius come from the bounds method (a few breadth-first searches);"+
-			" under auto it has a budget, and past it this all-pairs choice answers instead:")
-		if !auto {
-			return nil
-		}
+	case cmd == "path":
+		opt.Paths = true
+		task = apsp.TaskAllPairs
+	case cmd == "dist":
+		task = apsp.TaskAllPairs
+	case cmd == "hist":
+		task = apsp.TaskHistogram
+	case cmd == "diameter" || f.noASPL:
+		task = apsp.TaskExtremes
 	}
-	c, err := apsp.Explain(g, opt)
+	c, err := apsp.Explain(g, opt, task)
 	if err != nil {
 		return err
 	}
-	if !c.Auto {
-		fmt.Fprintf(w, "explain: %s on %s, as asked\n", c.Engine, c.Device)
+	fmt.Fprintf(w, "explain: %s on %s, %s lanes, %d threads, %s of working memory", c.Engine, c.Device, c.Lanes, c.Threads, sysmem.FormatBytes(c.Memory))
+	if !c.Auto && c.Fallback == "" {
+		fmt.Fprintln(w, ", as asked")
 		return nil
 	}
+	fmt.Fprintln(w)
+	if c.Fallback != "" {
+		fmt.Fprintf(w, "explain: bounds may spend %.0f searches of the whole graph; past that budget %s answers (all pairs)\n", c.BoundsBudget, c.Fallback)
+	}
 	fmt.Fprintf(w, "explain: auto compared estimated seconds (%d vertices, %d arcs, weights: %s):\n", g.N(), g.Arcs(), g.Kind())
+	chosen := c.Engine
+	if c.Fallback != "" {
+		chosen = c.Fallback
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, cand := range c.Candidates {
 		est := "-"
@@ -212,7 +226,7 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 		}
 		mark := ""
 		switch {
-		case cand.Engine == c.Engine:
+		case cand.Engine == chosen:
 			mark = "<- chosen"
 		case cand.Refused != "":
 			mark = "not used: " + cand.Refused
@@ -251,13 +265,26 @@ func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, er
 	// The library validates; the command line only says which flag.
 	extremes := label == "diameter" || (label == "stats" && f.noASPL)
 	if err := opt.Validate(extremes); err != nil {
-		return apsp.Options{}, nil, usagef("%v", err)
+		return apsp.Options{}, nil, usagef("%v", flagError(err))
 	}
 	bar := progress.New(e.stderr, label, !f.quiet && progress.IsTerminal(e.stderr))
 	if bar != nil {
 		opt.Progress = bar.Update
 	}
 	return opt, bar, nil
+}
+
+// flagError restates an invalid option as the flag that set it.
+func flagError(err error) error {
+	var oe *apsp.OptionError
+	if !errors.As(err, &oe) {
+		return err
+	}
+	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile"}[oe.Option]
+	if flag == "" {
+		return err
+	}
+	return &renamed{flag + ": " + oe.Msg, err}
 }
 
 // explain names the input file in a failed computation's error and

@@ -23,7 +23,7 @@ func (fw) Caps() Caps {
 }
 func (fw) Supports(*Problem) error { return nil }
 func (fw) WorkBytes(p *Problem, dense bool) uint64 {
-	return matrixBytes(p.Graph.N(), p.Graph.N(), p.Lanes, p.Paths)
+	return matrixBytes(p.Graph.N(), p.Lanes, p.Paths)
 }
 
 func (e fw) Run(ctx context.Context, p *Problem) (*Result, error) {
@@ -54,7 +54,7 @@ func (blocked) Caps() Caps {
 }
 func (blocked) Supports(p *Problem) error { return cpu.CheckTile(p.Tile) }
 func (blocked) WorkBytes(p *Problem, dense bool) uint64 {
-	return matrixBytes(p.Graph.N(), cpu.TileSize(p.Graph.N(), p.Tile), p.Lanes, p.Paths)
+	return matrixBytes(cpu.TileSize(p.Graph.N(), p.Tile), p.Lanes, p.Paths)
 }
 
 func (e blocked) Run(ctx context.Context, p *Problem) (*Result, error) {
@@ -89,7 +89,7 @@ func finishDense(p *Problem, m lanes.Any, next []int32, threads int) *Result {
 
 // matrixBytes is the host memory of a dense run: the matrix of size rows
 // (padded) in kind's lanes, and the successor matrix when paths are kept.
-func matrixBytes(n, size int, kind lanes.Kind, paths bool) uint64 {
+func matrixBytes(size int, kind lanes.Kind, paths bool) uint64 {
 	need, err := lanes.MatrixBytes(size, kind)
 	if err != nil {
 		return ^uint64(0)
@@ -126,8 +126,8 @@ func (dijkstraEngine) Supports(*Problem) error { return nil }
 
 func (e dijkstraEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n, m, t := uint64(p.Graph.N()), uint64(p.Graph.Arcs()), uint64(p.Threads)
-	arc := uint64(16)
-	if p.Lanes == lanes.Int32 {
+	arc := uint64(8 + p.Lanes.Bytes()) // a head and a length, padded
+	if p.Lanes.Bytes() <= 4 {
 		arc = 8
 	}
 	need := 8*n + arc*m + t*perThreadSearch*n
@@ -135,7 +135,7 @@ func (e dijkstraEngine) WorkBytes(p *Problem, dense bool) uint64 {
 		need += potentialBytes * n
 	}
 	if dense {
-		return need + matrixBytes(p.Graph.N(), p.Graph.N(), p.Lanes, p.Paths)
+		return need + matrixBytes(p.Graph.N(), p.Lanes, p.Paths)
 	}
 	return need + n*RowVertexBytes
 }

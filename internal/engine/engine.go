@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/lanes"
@@ -124,6 +126,7 @@ type Histogrammer interface {
 var ErrNeedsUnweighted = errors.New("needs an unweighted graph (use --unweighted to count hops)")
 
 // Check returns why e cannot take g judging by its Caps alone, or nil.
+// The engines that could are named from their Caps.
 func Check(e Engine, g *graph.Graph, plan lanes.Plan) error {
 	c := e.Caps()
 	switch {
@@ -132,14 +135,43 @@ func Check(e Engine, g *graph.Graph, plan lanes.Plan) error {
 	case c.Weights&WeightsOf(g) == 0:
 		return errors.New("does not take " + g.Kind().String() + " weights")
 	case plan.Negative && !c.Negative:
-		return errors.New("has negative weights (use johnson)")
+		return fmt.Errorf("has negative weights (engines that take them: %s)", namesWith(func(c Caps) bool { return c.Negative }))
 	case plan.Wide && !c.Wide:
-		return lanes.ErrWide
+		return fmt.Errorf("%w (engines that take them: %s)", lanes.ErrWide, namesWith(func(c Caps) bool { return c.Wide }))
 	}
 	if _, err := plan.Narrowest(c.Lanes...); err != nil {
-		return err
+		// The plan itself is sound (lanes.PlanFor accepted it): only this
+		// engine's lanes are too narrow, so the error does not wrap
+		// ErrWeightsTooLarge — another engine computes the graph.
+		return fmt.Errorf("its %s lanes cannot hold these distances (%s lanes needed): %v",
+			lanesOf(c, plan.Lanes.IsFloat()), plan.Lanes, err)
 	}
 	return nil
+}
+
+// namesWith lists the engines whose Caps satisfy ok.
+func namesWith(ok func(Caps) bool) string {
+	var names []string
+	for _, e := range All() {
+		if ok(e.Caps()) {
+			names = append(names, e.Name())
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// lanesOf names an engine's lanes of one class (float or integer).
+func lanesOf(c Caps, float bool) string {
+	var names []string
+	for _, k := range c.Lanes {
+		if k.IsFloat() == float {
+			names = append(names, k.String())
+		}
+	}
+	if len(names) == 0 {
+		return "no " + map[bool]string{true: "float", false: "integer"}[float]
+	}
+	return strings.Join(names, "/")
 }
 
 // All returns every engine of this build, in the order "auto" prefers

@@ -48,7 +48,8 @@ func (e gpuEngine) Caps() Caps {
 func (e gpuEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
 
 // WorkBytes is the host side: for a matrix the pooled page-locked transfer
-// buffer (4 bytes a cell) and the result in its own lanes, plus successors;
+// buffer (4 bytes a cell) and the result in its lanes (int32 or float32),
+// plus successors;
 // for summaries the rows.
 func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
@@ -56,7 +57,7 @@ func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 		return n * RowVertexBytes
 	}
 	stride := uint64(gpu.Stride(p.Graph.N(), e.kernel))
-	need := stride * stride * uint64(4+8) // the float result arrives as float64
+	need := stride * stride * uint64(4+p.Lanes.Bytes())
 	if p.Paths {
 		need += n * n * 4
 	}
@@ -97,13 +98,7 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	}
 	r := &Result{Device: m.Device, Threads: 1}
 	if m.Float != nil {
-		// Computed in float32: kept in float32 lanes (exactly, the values
-		// came from float32).
-		data := make([]float32, len(m.Float))
-		for i, x := range m.Float {
-			data[i] = float32(x)
-		}
-		r.Matrix = &lanes.Matrix[float32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[float32](), Data: data}
+		r.Matrix = &lanes.Matrix[float32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[float32](), Data: m.Float}
 	} else {
 		r.Matrix = &lanes.Matrix[int32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[int32](), Data: m.Int}
 	}

@@ -80,7 +80,7 @@ func (e bfsEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	workers := max(1, min(t, (n+511)/512, bitCacheBudget/max(1, 3*8*8*n)))
 	need += workers * per * n
 	if dense {
-		return need + matrixBytes(g.N(), g.N(), lanes.Int32, p.Paths)
+		return need + matrixBytes(g.N(), lanes.Int32, p.Paths)
 	}
 	return need + n*RowVertexBytes
 }

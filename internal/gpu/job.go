@@ -150,7 +150,7 @@ func Rows(ctx context.Context, j Job) (*RowsResult, error) {
 type MatrixResult struct {
 	N, Stride int
 	Int       []int32
-	Float     []float64
+	Float     []float32
 	Device    string
 	NegVertex int // a vertex whose distance to itself is negative, or -1
 	Timing    Timing
@@ -163,7 +163,7 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 	out := &MatrixResult{N: p.N, Stride: p.Stride, NegVertex: -1}
 	cells := p.Stride * p.Stride
 	if p.Config.Float {
-		out.Float = make([]float64, cells)
+		out.Float = make([]float32, cells)
 	} else {
 		out.Int = make([]int32, cells)
 	}
@@ -200,7 +200,7 @@ func convert(host []uint32, out *MatrixResult, maxReal int32) {
 			defer wg.Done()
 			if out.Float != nil {
 				for i, b := range host[lo:hi] {
-					out.Float[lo+i] = float64(math.Float32frombits(b))
+					out.Float[lo+i] = math.Float32frombits(b)
 				}
 				return
 			}

@@ -61,7 +61,7 @@ func checkJob(t *testing.T, ctx context.Context, g *graph.Graph, k Kernel, name 
 		for v := 0; v < n; v++ {
 			var got float64
 			if float {
-				got = m.Float[u*m.Stride+v]
+				got = float64(m.Float[u*m.Stride+v])
 			} else if x := m.Int[u*m.Stride+v]; x == InfInt32 {
 				got = math.Inf(1)
 			} else {

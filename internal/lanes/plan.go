@@ -13,7 +13,7 @@ import (
 // ErrWide is wrapped by engines that cannot take a wide plan (Plan.Wide):
 // their arithmetic could overflow beyond half of int64's range. It wraps
 // ErrWeightsTooLarge, since for such an engine that is what they are.
-var ErrWide = fmt.Errorf("%w: path lengths need all of int64's range, which only engines whose sums cannot overflow take (fw, dijkstra, johnson)", ErrWeightsTooLarge)
+var ErrWide = fmt.Errorf("%w: path lengths need all of int64's range, which only engines whose sums cannot overflow take", ErrWeightsTooLarge)
 
 // ErrWeightsTooLarge is returned when integer path lengths could exceed what
 // 64-bit lanes represent exactly, or when float path lengths (or the sums

@@ -15,6 +15,22 @@ import (
 // engine cannot use, the bounds method for more than it answers).
 var ErrInvalid = errors.New("invalid options")
 
+// OptionError is an invalid option: which one (Option: "algorithm",
+// "device", "threads" or "tile") and why. It wraps ErrInvalid.
+type OptionError struct {
+	Option string
+	Msg    string
+}
+
+func (e *OptionError) Error() string { return "invalid " + e.Option + ": " + e.Msg }
+
+// Unwrap returns ErrInvalid.
+func (e *OptionError) Unwrap() error { return ErrInvalid }
+
+func invalid(option, format string, args ...any) error {
+	return &OptionError{Option: option, Msg: fmt.Sprintf(format, args...)}
+}
+
 // Device is a parsed device request.
 type Device struct {
 	Kind    string // "auto", "cpu" or "gpu"
@@ -34,11 +50,11 @@ func ParseDevice(s string) (Device, error) {
 	case strings.HasPrefix(s, "gpu:"):
 		n, err := strconv.Atoi(s[4:])
 		if err != nil || n < 0 {
-			return Device{}, fmt.Errorf("%w: device %q: want gpu:N with N a GPU number", ErrInvalid, s)
+			return Device{}, invalid("device", "%q: want gpu:N with N a GPU number", s)
 		}
 		return Device{Kind: "gpu", Ordinal: n}, nil
 	}
-	return Device{}, fmt.Errorf("%w: device %q: want auto, cpu, gpu or gpu:N", ErrInvalid, s)
+	return Device{}, invalid("device", "%q: want auto, cpu, gpu or gpu:N", s)
 }
 
 // Validate checks what can be checked of req without the graph: the device
@@ -51,26 +67,26 @@ func Validate(req Request, extremes bool) error {
 		return err
 	}
 	if req.Threads < 0 {
-		return fmt.Errorf("%w: threads %d: want 0 (all) or more", ErrInvalid, req.Threads)
+		return invalid("threads", "%d: want 0 (all) or more", req.Threads)
 	}
 	if err := cpu.CheckTile(req.Tile); err != nil {
-		return fmt.Errorf("%w: tile: %w", ErrInvalid, err)
+		return invalid("tile", "%v", err)
 	}
 	switch req.Algorithm {
 	case "", "auto":
 		return nil
 	case BoundsAlgorithm:
 		if !extremes {
-			return fmt.Errorf("%w: algorithm bounds computes only the diameter and radius (apsp diameter, apsp stats --no-aspl)", ErrInvalid)
+			return invalid("algorithm", "bounds computes only the diameter and radius (apsp diameter, apsp stats --no-aspl)")
 		}
 		if dev.Kind == "gpu" {
-			return fmt.Errorf("%w: algorithm bounds runs on the CPU, but the device is %s", ErrInvalid, req.Device)
+			return invalid("algorithm", "bounds runs on the CPU, but the device is %s", req.Device)
 		}
 		return nil
 	}
 	e, ok := engine.ByName(req.Algorithm)
 	if !ok {
-		return fmt.Errorf("%w: unknown algorithm %q (have %s)", ErrInvalid, req.Algorithm, strings.Join(Algorithms(), ", "))
+		return invalid("algorithm", "unknown: %q (have %s)", req.Algorithm, strings.Join(Algorithms(), ", "))
 	}
 	return deviceConflict(e, dev, req.Device)
 }
@@ -79,10 +95,10 @@ func Validate(req Request, extremes bool) error {
 func deviceConflict(e engine.Engine, dev Device, asked string) error {
 	onGPU := e.Caps().Device == engine.GPU
 	if dev.Kind == "cpu" && onGPU {
-		return fmt.Errorf("%w: algorithm %s runs on a GPU, but the device is cpu", ErrInvalid, e.Name())
+		return invalid("algorithm", "%s runs on a GPU, but the device is cpu", e.Name())
 	}
 	if dev.Kind == "gpu" && !onGPU {
-		return fmt.Errorf("%w: algorithm %s runs on the CPU, but the device is %s", ErrInvalid, e.Name(), asked)
+		return invalid("algorithm", "%s runs on the CPU, but the device is %s", e.Name(), asked)
 	}
 	return nil
 }

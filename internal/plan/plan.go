@@ -38,6 +38,9 @@ type Request struct {
 	Paths     bool
 	Want      Want
 	Progress  func(float64)
+	// NoAdmit plans without refusing for memory (Plan.Memory still says
+	// what the run needs): what Explain shows.
+	NoAdmit bool
 }
 
 // Candidate is one engine as "auto" saw it: its estimated time, or why it
@@ -101,6 +104,9 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	if pl.Dense {
 		what = pl.Engine.Name() + ": the distance matrix and working memory"
 	}
+	if req.NoAdmit {
+		return pl, nil
+	}
 	if err := admit(what, g, pl.Memory, pl.Problem.Threads); err != nil {
 		return nil, err
 	}
@@ -131,7 +137,7 @@ func usable(e engine.Engine, p *engine.Problem) error {
 func (pl *Plan) named(g *graph.Graph, req Request, lp lanes.Plan) error {
 	e, ok := engine.ByName(req.Algorithm)
 	if !ok {
-		return fmt.Errorf("%w: unknown algorithm %q (have %s)", ErrInvalid, req.Algorithm, strings.Join(Algorithms(), ", "))
+		return invalid("algorithm", "unknown: %q (have %s)", req.Algorithm, strings.Join(Algorithms(), ", "))
 	}
 	if err := deviceConflict(e, pl.Device, req.Device); err != nil {
 		return err
@@ -165,7 +171,7 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		p := problem(e, g, req, lp, pl.Device)
 		switch {
 		case !c.Auto:
-			record(e, 0, "never faster than its twin")
+			record(e, 0, "auto never picks it (a faster engine does the same work)")
 			continue
 		case pl.Device.Kind == "gpu":
 			record(e, 0, "the device is "+req.Device)

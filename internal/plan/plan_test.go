@@ -2,11 +2,15 @@ package plan
 
 import (
 	"errors"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 func TestParseDevice(t *testing.T) {
@@ -116,8 +120,18 @@ func TestAdmit(t *testing.T) {
 	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "4.0 EiB") || !strings.Contains(err.Error(), "available") {
 		t.Errorf("4 EiB: %v", err)
 	}
-	if err := admit("x", g, 1<<20, 1); err != nil {
-		t.Errorf("1 MiB: %v", err)
+	// Above smallRun, under a Go memory limit that leaves 64 MiB: 32 MiB
+	// passes, 1 GiB is refused, naming the limit.
+	old := debug.SetMemoryLimit(inUse() + 64<<20)
+	defer debug.SetMemoryLimit(old)
+	if h, _, _ := sysmem.LowestFor(allocs(1)); h.Source != "GOMEMLIMIT" {
+		t.Skipf("another bound (%s) is tighter than the test's Go memory limit", h.Source)
+	}
+	if err := admit("x", g, 32<<20, 1); err != nil {
+		t.Errorf("32 MiB with 64 MiB left: %v", err)
+	}
+	if err := admit("x", g, 1<<30, 1); !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "GOMEMLIMIT") {
+		t.Errorf("1 GiB with 64 MiB left: %v", err)
 	}
 }
 
@@ -148,4 +162,17 @@ func BenchmarkResolve(b *testing.B) {
 			}
 		})
 	}
+}
+
+// inUse returns the memory the Go runtime holds in use, as sysmem counts
+// it against the Go memory limit.
+func inUse() int64 {
+	runtime.GC()
+	s := []metrics.Sample{
+		{Name: "/memory/classes/total:bytes"},
+		{Name: "/memory/classes/heap/released:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
 }
