@@ -11,11 +11,7 @@ import (
 
 func generated(t *testing.T, kind string, args ...string) *graph.Graph {
 	t.Helper()
-	spec, err := gen.ParseSpec(kind, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gen.Generate(spec)
+	g, err := gen.Make(kind, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

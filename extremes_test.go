@@ -157,11 +157,7 @@ func TestExtremesSingleArc(t *testing.T) {
 
 func regularGraph(t *testing.T, n int) *graph.Graph {
 	t.Helper()
-	spec, err := gen.ParseSpec("regular", []string{fmt.Sprintf("n=%d", n), "d=4", "seed=1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gen.Generate(spec)
+	g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), "d=4", "seed=1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // TestCLIRefusesHugeGraphsUnderUlimit is issue 8, item 6, end to end: apsp
@@ -91,17 +91,11 @@ func mustAtoi(t *testing.T, s string) int {
 	return v
 }
 
-// inUse returns the memory the Go runtime holds in use, as sysmem counts
-// it against the Go memory limit.
+// inUse returns the memory the Go runtime holds in use, after a
+// collection, as sysmem counts it against the Go memory limit.
 func inUse() int64 {
 	runtime.GC()
-	s := []metrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-	}
-	metrics.Read(s)
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
+	return int64(sysmem.GoInUse())
 }
 
 // pathGraph returns the path 0-1-...-(n-1).

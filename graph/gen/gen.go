@@ -80,6 +80,20 @@ func ParseSpec(kind string, args []string) (Spec, error) {
 
 // Generate builds the graph s describes.
 func Generate(s Spec) (*graph.Graph, error) {
+	return build(s)
+}
+
+// Make parses kind and its key=value arguments (as apsp gen takes them)
+// and generates the graph: ParseSpec then Generate.
+func Make(kind string, args ...string) (*graph.Graph, error) {
+	s, err := ParseSpec(kind, args)
+	if err != nil {
+		return nil, err
+	}
+	return build(s)
+}
+
+func build(s Spec) (*graph.Graph, error) {
 	p, err := compile(s)
 	if err != nil {
 		return nil, err

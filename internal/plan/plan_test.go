@@ -4,7 +4,6 @@ import (
 	"errors"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"testing"
 
@@ -67,11 +66,7 @@ func TestValidate(t *testing.T) {
 
 func generate(t *testing.T, kind string, args ...string) *graph.Graph {
 	t.Helper()
-	spec, err := gen.ParseSpec(kind, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := gen.Generate(spec)
+	g, err := gen.Make(kind, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +146,10 @@ func TestBounds(t *testing.T) {
 
 // BenchmarkResolve is the planning cost every call pays (n = 1024, 4-regular).
 func BenchmarkResolve(b *testing.B) {
-	spec, _ := gen.ParseSpec("regular", []string{"n=1024", "d=4", "seed=1"})
-	g, _ := gen.Generate(spec)
+	g, err := gen.Make("regular", "n=1024", "d=4", "seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, dev := range []string{"cpu", "auto"} {
 		b.Run(dev, func(b *testing.B) {
 			for b.Loop() {
@@ -164,15 +161,9 @@ func BenchmarkResolve(b *testing.B) {
 	}
 }
 
-// inUse returns the memory the Go runtime holds in use, as sysmem counts
-// it against the Go memory limit.
+// inUse returns the memory the Go runtime holds in use, after a
+// collection, as sysmem counts it against the Go memory limit.
 func inUse() int64 {
 	runtime.GC()
-	s := []metrics.Sample{
-		{Name: "/memory/classes/total:bytes"},
-		{Name: "/memory/classes/heap/released:bytes"},
-		{Name: "/memory/classes/heap/free:bytes"},
-	}
-	metrics.Read(s)
-	return int64(s[0].Value.Uint64() - s[1].Value.Uint64() - s[2].Value.Uint64())
+	return int64(sysmem.GoInUse())
 }

@@ -168,6 +168,11 @@ func Bounds() []Headroom {
 // mapped, less what it has returned to the system and the free heap, which
 // new allocations reuse (and which the scavenger returns to stay under the
 // memory limit).
+// GoInUse returns the memory the Go runtime holds in use (mapped, less the
+// heap's free and released pages): what counts against GOMEMLIMIT, and
+// what a test adds its budget to before setting one.
+func GoInUse() uint64 { return goMemory() }
+
 func goMemory() uint64 {
 	s := []metrics.Sample{
 		{Name: "/memory/classes/total:bytes"},
