@@ -1,0 +1,281 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/par"
+	"github.com/apsp/apsp/internal/plan"
+)
+
+// Batch scheduling (StatsBatch). A graph whose planned engine runs on the
+// CPU in under smallSeconds on one thread (by the engine's estimate) and
+// needs at most smallBytes of working memory is small: small graphs run one
+// per worker goroutine, each on one thread, so a batch of them costs no
+// thread start-up or barrier per graph and keeps every core busy. Larger
+// graphs, and graphs planned on a GPU, run afterwards one at a time with
+// every thread (a GPU serialises its calls anyway). With these bounds an
+// unweighted 16-regular graph is small up to about 20 000 vertices and a
+// dense weighted one up to about 1 300. One thread per graph measured 1.6
+// to 2 times faster per graph than a ComputeStats loop at n = 1024 and as
+// fast at n = 4096 (docs/perf.md, "Many graphs"), so the bounds only keep
+// long runs, whose memory times the workers could exhaust the machine and
+// whose results would otherwise wait for the slowest, one at a time.
+var (
+	smallSeconds = 0.25 // tests lower it to send graphs to the one-at-a-time pass
+	smallBytes   = uint64(256 << 20)
+)
+
+// ErrNilGraph is the error StatsBatch reports for a nil graph.
+var ErrNilGraph = errors.New("graph is nil")
+
+// StatsBatch computes ComputeStats(ctx, graphs[i], opt) for every graph and
+// returns the results in input order: stats[i] is graph i's Stats, or nil
+// when errs[i] says why it has none. Errors are per graph: a graph that
+// fails (no vertices, a negative cycle, weights too large, too little
+// memory, a nil graph: ErrNilGraph) fails alone and the others complete.
+// Invalid options fail every graph with the same error (wrapping
+// ErrInvalidOptions); when ctx is cancelled, the graphs not finished by
+// then fail with ctx.Err().
+//
+// The batch is spread over the CPU threads opt.Threads allows (0: all):
+// graphs whose estimated time on one thread is short (a quarter of a
+// second; an unweighted 16-regular graph up to about 20 000 vertices, a
+// dense weighted one up to about 1 300) run one per worker goroutine, each
+// on one thread — several threads per graph only when there are fewer
+// graphs than threads — and larger ones, or those planned on a GPU, run
+// after them one at a time with every thread. Each worker keeps its goroutine and its last plan
+// across graphs: unweighted graphs of the same size and direction reuse
+// the plan (engine, lanes, memory estimate) without resolving it again.
+// "auto" chooses each graph's engine as ComputeStats would with every
+// thread, so Stats.Algorithm is what ComputeStats reports; Stats.Threads
+// and Stats.Seconds are the graph's own (1 for a small graph in a large
+// batch; the seconds of its computation, not of the batch).
+//
+// opt.Progress, when set, receives the fraction of the batch done (graphs
+// finished, and the progress of a large graph while it runs); opt.Notice
+// receives each distinct line once per batch.
+func StatsBatch(ctx context.Context, graphs []*graph.Graph, opt Options) (stats []*Stats, errs []error) {
+	stats, errs = make([]*Stats, len(graphs)), make([]error, len(graphs))
+	if err := opt.Validate(false); err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+		return stats, errs
+	}
+	b := &batch{ctx: ctx, graphs: graphs, opt: opt, stats: stats, errs: errs, threads: par.Threads(opt.Threads),
+		progress: opt.Progress, callerNotice: opt.Notice}
+	b.opt.Notice = b.notice
+	b.opt.Progress = nil // the batch reports progress itself
+	b.run()
+	return stats, errs
+}
+
+// batch is one StatsBatch call.
+type batch struct {
+	ctx     context.Context
+	graphs  []*graph.Graph
+	opt     Options // the caller's, without Progress; Notice deduplicated
+	stats   []*Stats
+	errs    []error
+	threads int // every thread the batch may use
+
+	progress     func(float64) // the caller's Progress, or nil
+	callerNotice func(string)  // the caller's Notice, or nil
+
+	done  atomic.Int64 // graphs finished
+	mu    sync.Mutex
+	later []int           // graphs to run one at a time with every thread, unordered
+	seen  map[string]bool // the notices passed on
+}
+
+// run computes the batch: the small graphs on the workers, then the rest
+// one at a time.
+func (b *batch) run() {
+	n := len(b.graphs)
+	if n == 0 {
+		return
+	}
+	workers := min(b.threads, n)
+	per := max(1, b.threads/workers) // threads per graph on a worker
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			w := &worker{b: b, threads: per}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				w.graph(i)
+			}
+		})
+	}
+	wg.Wait()
+	// Large graphs in input order, so that a run is reproducible.
+	slices.Sort(b.later)
+	for _, i := range b.later {
+		if err := b.ctx.Err(); err != nil {
+			b.finish(i, nil, err)
+			continue
+		}
+		g := b.graphs[i]
+		opt := b.opt
+		if b.progress != nil {
+			total, before := float64(n), float64(b.done.Load())
+			opt.Progress = func(f float64) { b.progress((before + min(max(f, 0), 1)) / total) }
+		}
+		pl, err := resolve(g, opt, plan.Rows)
+		if err != nil {
+			b.finish(i, nil, err)
+			continue
+		}
+		s, err := statsOf(b.ctx, g, pl, opt.Reachable)
+		b.finish(i, s, err)
+	}
+}
+
+// worker runs graphs on one goroutine, keeping its last plan.
+type worker struct {
+	b       *batch
+	threads int
+	last    *plan.Plan // the last plan made for an unweighted graph, or nil
+}
+
+// graph plans graph i and computes it when it is small; otherwise it
+// queues it for the one-at-a-time pass.
+func (w *worker) graph(i int) {
+	b := w.b
+	if err := b.ctx.Err(); err != nil {
+		b.finish(i, nil, err)
+		return
+	}
+	g := b.graphs[i]
+	if g == nil {
+		b.finish(i, nil, ErrNilGraph)
+		return
+	}
+	pl, err := w.plan(g)
+	if err != nil {
+		b.finish(i, nil, err)
+		return
+	}
+	if !w.small(pl) {
+		b.mu.Lock()
+		b.later = append(b.later, i)
+		b.mu.Unlock()
+		return
+	}
+	s, err := statsOf(b.ctx, g, pl, b.opt.Reachable)
+	b.finish(i, s, err)
+}
+
+// plan resolves g as ComputeStats would with every thread of the batch,
+// then gives a CPU engine the worker's threads. An unweighted graph with
+// the vertex and arc counts and direction of the worker's last one has the
+// same plan (its lanes depend on nothing else), which is reused.
+func (w *worker) plan(g *graph.Graph) (*plan.Plan, error) {
+	if l := w.last; l != nil && g.Kind() == graph.Unweighted {
+		lg := l.Problem.Graph
+		if g.N() == lg.N() && g.Arcs() == lg.Arcs() && g.Directed() == lg.Directed() {
+			return withGraph(l, g), nil
+		}
+	}
+	pl, err := resolve(g, w.b.opt, plan.Rows)
+	if err != nil {
+		return nil, err
+	}
+	if pl.Engine.Caps().Device == engine.CPU && !pl.Engine.Caps().Serial {
+		p := *pl.Problem
+		p.Threads = min(p.Threads, w.threads)
+		pl.Problem = &p
+	}
+	if g.Kind() == graph.Unweighted {
+		w.last = pl
+	}
+	return pl, nil
+}
+
+// withGraph is pl for another graph of the same plan.
+func withGraph(pl *plan.Plan, g *graph.Graph) *plan.Plan {
+	c, p := *pl, *pl.Problem
+	p.Graph = g
+	c.Problem = &p
+	return &c
+}
+
+// small reports whether a planned graph runs on a worker.
+func (w *worker) small(pl *plan.Plan) bool {
+	if pl.Engine.Caps().Device != engine.CPU {
+		return false
+	}
+	return pl.Memory <= smallBytes && pl.Engine.Estimate(pl.Problem) <= smallSeconds
+}
+
+// finish records graph i's result and reports progress.
+func (b *batch) finish(i int, s *Stats, err error) {
+	if err != nil {
+		s = nil
+	}
+	b.stats[i], b.errs[i] = s, err
+	done := b.done.Add(1)
+	if b.progress != nil {
+		b.progress(float64(done) / float64(len(b.graphs)))
+	}
+}
+
+// notice passes each distinct line to the caller's Notice once.
+func (b *batch) notice(line string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.seen[line] {
+		return
+	}
+	if b.seen == nil {
+		b.seen = map[string]bool{}
+	}
+	b.seen[line] = true
+	if b.callerNotice != nil {
+		b.callerNotice(line)
+	}
+}
+
+// statsOf computes the Stats of g under its plan, as ComputeStats does
+// after resolving.
+func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable bool) (*Stats, error) {
+	start := time.Now()
+	var d *Distances
+	var s *Stats
+	if pl.Dense {
+		var err error
+		if d, err = run(ctx, pl); err != nil {
+			return nil, err
+		}
+		s = statsFromRows(d.m.Rows(pl.Problem.Threads), g, d.Exact(), reachable)
+	} else {
+		rr, ok := pl.Engine.(engine.RowReducer)
+		if !ok {
+			return nil, fmt.Errorf("engine %s claims Caps.Rows but has no Rows method (a bug)", pl.Engine.Name())
+		}
+		rs, device, err := rr.Rows(ctx, pl.Problem)
+		if err != nil {
+			return nil, err
+		}
+		d = &Distances{n: g.N(), kind: pl.Problem.Lanes, Algorithm: pl.Engine.Name(), Device: device, Threads: pl.Problem.Threads}
+		if pl.Engine.Caps().Device == engine.GPU {
+			d.Threads = 1
+		}
+		s = statsFromRows(rs, g, d.Exact(), reachable)
+	}
+	s.Algorithm, s.Device, s.Lanes, s.Threads = d.Algorithm, d.Device, d.Lanes(), d.Threads
+	s.Seconds = time.Since(start).Seconds()
+	return s, nil
+}

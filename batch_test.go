@@ -1,0 +1,350 @@
+package apsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+)
+
+// batchGraphs returns count random graphs of mixed sizes (1..300), kinds
+// (unweighted, integer, float, negative directed), direction and density
+// (from a handful of arcs, mostly disconnected, to dense).
+func batchGraphs(rng *rand.Rand, count int) []*graph.Graph {
+	gs := make([]*graph.Graph, count)
+	for i := range gs {
+		n := 1 + rng.IntN(40)
+		if rng.IntN(4) == 0 {
+			n = 1 + rng.IntN(300)
+		}
+		p := []float64{0.5 / float64(n), 2 / float64(n), 0.1, 0.5}[rng.IntN(4)]
+		directed := rng.IntN(2) == 0
+		mode := []weightMode{unweighted, unweighted, intWeights, floatWeights, intNegative, floatNegative}[rng.IntN(6)]
+		if mode == intNegative || mode == floatNegative {
+			directed = true
+		}
+		if rng.IntN(3) == 0 {
+			gs[i] = sparseGraphIn(rng, n, directed, mode)
+			continue
+		}
+		gs[i] = randomGraph(rng, n, p, directed, mode)
+	}
+	return gs
+}
+
+// sparseGraphIn is a sparse graph of a few random arcs, often disconnected.
+func sparseGraphIn(rng *rand.Rand, n int, directed bool, mode weightMode) *graph.Graph {
+	b := graph.NewBuilder(directed)
+	must(b.SetVertices(n))
+	for range rng.IntN(n + 1) {
+		u, v := rng.IntN(n), rng.IntN(n)
+		switch mode {
+		case unweighted:
+			must(b.AddEdge(u, v))
+		case floatWeights, floatNegative:
+			must(b.AddFloatEdge(u, v, rng.Float64()*3))
+		default:
+			must(b.AddIntEdge(u, v, 1+rng.Int64N(5)))
+		}
+	}
+	return b.Build()
+}
+
+// statsJSON is s as JSON with its own timing and threads left out: the
+// fields StatsBatch must give exactly as ComputeStats does.
+func statsJSON(t *testing.T, s *Stats) string {
+	t.Helper()
+	c := *s
+	c.Seconds, c.Threads = 0, 0
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkBatch compares StatsBatch with ComputeStats one graph at a time:
+// every field but the seconds and threads, errors alike, in input order.
+func checkBatch(t *testing.T, gs []*graph.Graph, opt Options, wantThreads int) {
+	t.Helper()
+	ctx := context.Background()
+	stats, errs := StatsBatch(ctx, gs, opt)
+	if len(stats) != len(gs) || len(errs) != len(gs) {
+		t.Fatalf("%d graphs gave %d stats and %d errors", len(gs), len(stats), len(errs))
+	}
+	for i, g := range gs {
+		want, werr := ComputeStats(ctx, g, opt)
+		got, err := stats[i], errs[i]
+		if (err != nil) != (werr != nil) || (err != nil && err.Error() != werr.Error()) {
+			t.Fatalf("graph %d: error %v, ComputeStats's %v", i, err, werr)
+		}
+		if err != nil {
+			if got != nil {
+				t.Fatalf("graph %d: stats beside the error %v", i, err)
+			}
+			continue
+		}
+		if a, b := statsJSON(t, got), statsJSON(t, want); a != b {
+			t.Fatalf("graph %d (%d vertices, %s, directed %v) under %+v:\n batch %s\n  one  %s",
+				i, g.N(), g.Kind(), g.Directed(), opt, a, b)
+		}
+		if wantThreads > 0 && got.Threads != wantThreads && got.Algorithm != "fw" {
+			t.Fatalf("graph %d: %d threads, want %d", i, got.Threads, wantThreads)
+		}
+		if got.Seconds <= 0 {
+			t.Fatalf("graph %d: seconds %v", i, got.Seconds)
+		}
+	}
+}
+
+// TestStatsBatchMatchesComputeStats is the differential test of the batch:
+// hundreds of random graphs of mixed sizes, kinds and connectivity, with
+// and without Reachable, on several thread counts and engines, on the
+// workers and (smallSeconds lowered) one at a time.
+func TestStatsBatchMatchesComputeStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 1))
+	gs := batchGraphs(rng, 240)
+	tests := []struct {
+		name        string
+		opt         Options
+		large       bool // every graph through the one-at-a-time pass
+		wantThreads int  // 0: not checked
+	}{
+		{"auto", Options{}, false, 1},
+		{"auto-reachable", Options{Reachable: true}, false, 1},
+		{"auto-3-threads", Options{Threads: 3, Reachable: true}, false, 1},
+		{"auto-large", Options{Threads: 2}, true, 2},
+		{"auto-large-reachable", Options{Reachable: true, Threads: 2}, true, 2},
+		{"blocked", Options{Algorithm: "blocked", Reachable: true}, false, 1},
+		{"dijkstra", Options{Algorithm: "dijkstra"}, false, 1},
+		{"johnson-large", Options{Algorithm: "johnson", Threads: 2}, true, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.large {
+				defer func(s float64) { smallSeconds = s }(smallSeconds)
+				smallSeconds = 0
+			}
+			sub := gs
+			if tc.opt.Algorithm != "" {
+				sub = gs[:60]
+			}
+			checkBatch(t, sub, tc.opt, tc.wantThreads)
+		})
+	}
+}
+
+// TestStatsBatchFewGraphs: fewer graphs than threads share the threads.
+func TestStatsBatchFewGraphs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 2))
+	gs := []*graph.Graph{randomGraph(rng, 50, 0.1, false, unweighted), randomGraph(rng, 60, 0.1, true, intWeights)}
+	checkBatch(t, gs, Options{Threads: 4, Algorithm: "blocked"}, 2)
+	checkBatch(t, gs[:1], Options{Threads: 4, Algorithm: "blocked"}, 4)
+}
+
+// negativeCycle is a directed triangle of length -1.
+func negativeCycle() *graph.Graph {
+	b := graph.NewBuilder(true)
+	must(b.AddIntEdge(0, 1, 1))
+	must(b.AddIntEdge(1, 2, 1))
+	must(b.AddIntEdge(2, 0, -3))
+	return b.Build()
+}
+
+// TestStatsBatchErrorsIsolated: an empty graph, a nil one, a negative
+// cycle and weights too large fail alone, with ComputeStats's errors, and
+// the graphs around them complete.
+func TestStatsBatchErrorsIsolated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 3))
+	huge := graph.NewBuilder(true)
+	must(huge.AddIntEdge(0, 1, 1<<62))
+	must(huge.AddIntEdge(1, 2, 1<<62))
+	must(huge.AddIntEdge(2, 0, -(1 << 62)))
+	gs := []*graph.Graph{
+		randomGraph(rng, 20, 0.2, false, unweighted),
+		graph.NewBuilder(false).Build(), // no vertices
+		randomGraph(rng, 30, 0.2, true, intNegative),
+		negativeCycle(),
+		nil,
+		huge.Build(),
+		randomGraph(rng, 25, 0.2, false, floatWeights),
+	}
+	for _, large := range []bool{false, true} {
+		if large {
+			defer func(s float64) { smallSeconds = s }(smallSeconds)
+			smallSeconds = 0
+		}
+		stats, errs := StatsBatch(context.Background(), gs, Options{})
+		for i, want := range []error{nil, ErrEmptyGraph, nil, nil, ErrNilGraph, ErrWeightsTooLarge, nil} {
+			switch {
+			case i == 3: // below
+			case want == nil && (errs[i] != nil || stats[i] == nil):
+				t.Fatalf("large %v, graph %d: %v", large, i, errs[i])
+			case want != nil && (!errors.Is(errs[i], want) || stats[i] != nil):
+				t.Fatalf("large %v, graph %d: error %v, want %v", large, i, errs[i], want)
+			}
+		}
+		var nc *NegativeCycleError
+		if !errors.As(errs[3], &nc) || stats[3] != nil {
+			t.Fatalf("large %v, negative cycle: %v", large, errs[3])
+		}
+		for _, i := range []int{0, 2, 6} {
+			if stats[i].Vertices != gs[i].N() {
+				t.Fatalf("graph %d has %d vertices, its stats %d: out of order", i, gs[i].N(), stats[i].Vertices)
+			}
+		}
+	}
+}
+
+// TestStatsBatchInvalidOptions fails every graph with the options' error.
+func TestStatsBatchInvalidOptions(t *testing.T) {
+	gs := []*graph.Graph{negativeCycle(), negativeCycle()}
+	for _, opt := range []Options{{Algorithm: "nope"}, {Device: "tpu"}, {Algorithm: "bounds"}} {
+		stats, errs := StatsBatch(context.Background(), gs, opt)
+		for i := range gs {
+			if !errors.Is(errs[i], ErrInvalidOptions) || stats[i] != nil {
+				t.Fatalf("%+v, graph %d: %v", opt, i, errs[i])
+			}
+		}
+	}
+	stats, errs := StatsBatch(context.Background(), nil, Options{})
+	if len(stats) != 0 || len(errs) != 0 {
+		t.Fatal("an empty batch gave results")
+	}
+}
+
+// TestStatsBatchCancel: a cancelled context fails what is not finished
+// with ctx.Err() and nothing else; a context cancelled before the call
+// fails every graph.
+func TestStatsBatchCancel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 4))
+	gs := batchGraphs(rng, 200)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, errs := StatsBatch(ctx, gs, Options{})
+	for i, err := range errs {
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("graph %d: %v after cancel", i, err)
+		}
+	}
+	for _, large := range []bool{false, true} {
+		if large {
+			defer func(s float64) { smallSeconds = s }(smallSeconds)
+			smallSeconds = 0
+		}
+		ctx, cancel = context.WithCancel(context.Background())
+		var once sync.Once
+		opt := Options{Threads: 2, Progress: func(f float64) {
+			if f >= 0.25 {
+				once.Do(cancel)
+			}
+		}}
+		stats, errs := StatsBatch(ctx, gs, opt)
+		cancel()
+		done, cancelled := 0, 0
+		for i := range gs {
+			switch {
+			case errs[i] == nil && stats[i] != nil:
+				done++
+			case errors.Is(errs[i], context.Canceled) && stats[i] == nil:
+				cancelled++
+			default:
+				t.Fatalf("large %v, graph %d: %v, %v", large, i, stats[i], errs[i])
+			}
+		}
+		if done == 0 || cancelled == 0 {
+			t.Fatalf("large %v: %d done and %d cancelled: the cancel did not stop the batch midway", large, done, cancelled)
+		}
+	}
+}
+
+// TestStatsBatchProgress: the fractions end at 1 and never exceed it.
+func TestStatsBatchProgress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 5))
+	gs := batchGraphs(rng, 50)
+	var mu sync.Mutex
+	var last, most float64
+	calls := 0
+	opt := Options{Progress: func(f float64) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		last, most = f, max(most, f)
+	}}
+	StatsBatch(context.Background(), gs, opt)
+	if calls < len(gs) || most != 1 || most > 1 {
+		t.Fatalf("%d progress calls, largest %v, last %v", calls, most, last)
+	}
+}
+
+// TestStatsBatchNotice passes each distinct notice on once.
+func TestStatsBatchNotice(t *testing.T) {
+	var got []string
+	b := &batch{callerNotice: func(s string) { got = append(got, s) }}
+	for _, s := range []string{"a", "b", "a", "a", "b", "c"} {
+		b.notice(s)
+	}
+	if fmt.Sprint(got) != "[a b c]" {
+		t.Fatalf("notices %v", got)
+	}
+}
+
+// regularBatch is count random 16-regular graphs of n vertices.
+func regularBatch(b *testing.B, n, count int) []*graph.Graph {
+	b.Helper()
+	gs := make([]*graph.Graph, count)
+	for i := range gs {
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), "d=16", fmt.Sprintf("seed=%d", i+1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs[i] = g
+	}
+	return gs
+}
+
+// benchmarkBatch times count graphs of n vertices evaluated by StatsBatch
+// (threads 0) or one ComputeStats call at a time with threads threads (0:
+// all), and reports milliseconds per graph.
+func benchmarkBatch(b *testing.B, n, count int, loop bool, threads int) {
+	gs := regularBatch(b, n, count)
+	ctx := context.Background()
+	b.ResetTimer()
+	for range b.N {
+		if loop {
+			for _, g := range gs {
+				if _, err := ComputeStats(ctx, g, Options{Threads: threads}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			continue
+		}
+		_, errs := StatsBatch(ctx, gs, Options{})
+		for _, err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N*count), "ms/graph")
+}
+
+// BenchmarkBatchRegular1024 and BenchmarkBatchRegular4096 are the figures
+// of docs/perf.md ("Many graphs").
+func BenchmarkBatchRegular1024(b *testing.B) {
+	b.Run("loop", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, true, 0) })
+	b.Run("loop-1-thread", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, true, 1) })
+	b.Run("batch", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, false, 0) })
+}
+
+func BenchmarkBatchRegular4096(b *testing.B) {
+	b.Run("loop", func(b *testing.B) { benchmarkBatch(b, 4096, 100, true, 0) })
+	b.Run("loop-1-thread", func(b *testing.B) { benchmarkBatch(b, 4096, 100, true, 1) })
+	b.Run("batch", func(b *testing.B) { benchmarkBatch(b, 4096, 100, false, 0) })
+}
