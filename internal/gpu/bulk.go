@@ -1,0 +1,568 @@
+package gpu
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	goruntime "runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/cuda"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+//go:embed kernels/bulkbfs.cu
+var bulkSource string
+
+// BulkMaxN is the most vertices a graph of BulkRows may have: a thread block
+// searches a graph with one thread per vertex, and blocks have at most 1024
+// threads.
+const BulkMaxN = 1024
+
+// ErrBulkGraph is wrapped by BulkRows's refusals of a graph it cannot
+// search: weighted, or more than BulkMaxN vertices.
+var ErrBulkGraph = errors.New("graph not supported by the GPU bulk search")
+
+// BulkRows computes, for each unweighted graph of gs (directed or not, at
+// most BulkMaxN vertices), every source's summary: Reach (vertices other
+// than the source it reaches), Unreach (some vertex is not reached), MaxI
+// (the eccentricity over the reached vertices) and Sum (the sum of the
+// distances to them) — what internal/bfs.BitRows gives. The graphs are
+// searched together on GPU ordinal by a bit-parallel breadth-first search,
+// a thread block per graph (or per part of its sources when there are few
+// graphs); only the per-vertex summaries come back over the bus. The result
+// has one slice per graph, in order.
+func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, error) {
+	rows, _, err := bulkRows(ctx, ordinal, gs, bulkConfig{})
+	return rows, err
+}
+
+// bulkConfig shapes a bulk run; the zero value is BulkRows's choice.
+type bulkConfig struct {
+	// Words is W, the 64-bit words of sources per vertex in a batch (64·W
+	// sources): 1, 2 or 4. 0 takes bulkWords for batches that fill the GPU
+	// and 1 for fewer graphs, split over more blocks.
+	Words int
+	// MinBlocks is how many blocks of 1024 threads per SM the kernels are
+	// register-limited for: 1 or 2 (0: bulkMinBlocks).
+	MinBlocks int
+	// NoShared keeps the arcs in global memory even where the ELL table
+	// fits in shared memory.
+	NoShared bool
+	// ChunkBytes bounds the input of one chunk, the unit of the pipeline
+	// (0: bulkChunkBytes).
+	ChunkBytes int
+	// Split is how many blocks share a graph's batches (0: choose).
+	Split int
+}
+
+const (
+	bulkWords      = 2
+	bulkMinBlocks  = 2
+	bulkChunkBytes = 64 << 20
+	// bulkSharedMax bounds a block's shared memory, so that two blocks fit
+	// on an SM (228 KiB on Hopper).
+	bulkSharedMax = 112 << 10
+)
+
+// bulkTiming is what a bulk run measured with CUDA events (milliseconds,
+// summed over its chunks) and moved.
+type bulkTiming struct {
+	ToDevice, Kernel, ToHost, Device float64
+	Chunks, Launches, Blocks         int
+	InBytes, OutBytes                uint64
+	Words                            int
+	Compiled                         bool
+}
+
+// bulkKernels is bulkbfs.cu loaded for one MinBlocks: fn[w][sh], w indexing
+// W = 1, 2, 4.
+type bulkKernels struct {
+	fn       [3][2]*cuda.Function
+	compiled bool
+	used     bool
+}
+
+type bulkModuleKey struct{ minBlocks int }
+
+func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
+	return gpurt.Cached(call, bulkModuleKey{minBlocks}, func() (*bulkKernels, error) {
+		dev := call.Dev()
+		cubin, cached, err := dev.API.Compile(bulkSource, "bulkbfs.cu", dev.Info.Arch(), []string{fmt.Sprintf("-DMINB=%d", minBlocks)})
+		if err != nil {
+			return nil, err
+		}
+		mod, err := call.LoadModule(cubin)
+		if err != nil {
+			return nil, err
+		}
+		k := &bulkKernels{compiled: !cached}
+		for wi, w := range []int{1, 2, 4} {
+			for sh, suffix := range []string{"gl", "sh"} {
+				f, err := mod.Function(fmt.Sprintf("bulk_w%d_%s", w, suffix))
+				if err != nil {
+					return nil, err
+				}
+				if err := f.SetMaxDynamicShared(dev.Info.MaxShared); err != nil {
+					return nil, err
+				}
+				k.fn[wi][sh] = f
+			}
+		}
+		return k, nil
+	})
+}
+
+// wIndex maps W = 1, 2, 4 to 0, 1, 2.
+func wIndex(w int) int {
+	switch w {
+	case 2:
+		return 1
+	case 4:
+		return 2
+	}
+	return 0
+}
+
+// checkBulk refuses what the kernels cannot search.
+func checkBulk(gs []*graph.Graph) error {
+	for i, g := range gs {
+		switch {
+		case g == nil:
+			return fmt.Errorf("%w: graph %d is nil", ErrBulkGraph, i)
+		case g.Weighted():
+			return fmt.Errorf("%w: graph %d has %s weights; the bulk search takes unweighted graphs", ErrBulkGraph, i, g.Kind())
+		case g.N() > BulkMaxN:
+			return fmt.Errorf("%w: graph %d has %d vertices; the bulk search takes at most %d", ErrBulkGraph, i, g.N(), BulkMaxN)
+		}
+	}
+	return nil
+}
+
+func (c bulkConfig) check() error {
+	switch c.Words {
+	case 0, 1, 2, 4:
+	default:
+		return fmt.Errorf("bulk words %d: want 1, 2 or 4", c.Words)
+	}
+	if c.MinBlocks < 0 || c.MinBlocks > 2 {
+		return fmt.Errorf("bulk blocks per SM %d: want 1 or 2", c.MinBlocks)
+	}
+	return nil
+}
+
+// bulkRows is BulkRows with a configuration, returning the timing too.
+func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfig) ([][]reduce.Row, bulkTiming, error) {
+	var tm bulkTiming
+	if err := checkBulk(gs); err != nil {
+		return nil, tm, err
+	}
+	if err := cfg.check(); err != nil {
+		return nil, tm, err
+	}
+	if cfg.MinBlocks == 0 {
+		cfg.MinBlocks = bulkMinBlocks
+	}
+	if cfg.ChunkBytes <= 0 {
+		cfg.ChunkBytes = bulkChunkBytes
+	}
+	out := make([][]reduce.Row, len(gs))
+	total := 0
+	for _, g := range gs {
+		total += g.N()
+	}
+	all := make([]reduce.Row, total)
+	pos := 0
+	for i, g := range gs {
+		out[i] = all[pos : pos+g.N() : pos+g.N()]
+		pos += g.N()
+	}
+	chunks := bulkChunks(gs, cfg.ChunkBytes)
+	if len(chunks) == 0 {
+		return out, tm, nil
+	}
+	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
+		k, err := bulkModule(c, cfg.MinBlocks)
+		if err != nil {
+			return err
+		}
+		if !k.used {
+			tm.Compiled, k.used = k.compiled, true
+		}
+		return runBulk(c, k, gs, chunks, cfg, out, &tm)
+	})
+	if err != nil {
+		return nil, tm, err
+	}
+	d.AddTiming(tm.Kernel, tm.Device)
+	return out, tm, nil
+}
+
+// bulkChunks cuts gs into chunks of whole graphs, each at most chunkBytes
+// of input (one graph at least); none when the graphs have no vertices.
+func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
+	var chunks [][2]int
+	total := 0
+	for lo := 0; lo < len(gs); {
+		hi, bytes := lo, 0
+		for hi < len(gs) && (hi == lo || bytes+csrWords(gs[hi])*4 <= chunkBytes) {
+			bytes += csrWords(gs[hi]) * 4
+			total += gs[hi].N()
+			hi++
+		}
+		chunks = append(chunks, [2]int{lo, hi})
+		lo = hi
+	}
+	if total == 0 {
+		return nil
+	}
+	return chunks
+}
+
+// csrWords is the int32 words of g's arcs as uploaded: n+1 offsets and the
+// heads.
+func csrWords(g *graph.Graph) int { return g.N() + 1 + g.Arcs() }
+
+// bulkChunk is one chunk's plan and its buffers.
+type bulkChunk struct {
+	lo, hi      int     // graphs
+	words       int     // W
+	split       []int32 // tasks per graph
+	tasks       int
+	csrAt       []int // per graph: first int32 of its arcs in the csr region
+	rowAt       []int // per graph: first row (vertex) in the outputs
+	rows        int
+	maxDeg      []int32
+	inBytes     uint64
+	outBytes    uint64
+	host        unsafe.Pointer // page-locked: input, then output
+	dev         uint64         // device: input, then output
+	groups      []bulkGroup
+	anySplit    bool
+	graphsAt    uint64 // byte offsets in the input
+	tasksAt     uint64
+	csrRegionAt uint64
+}
+
+// bulkGroup is one launch: graphs of one thread-count class and one arc
+// placement.
+type bulkGroup struct {
+	sh               bool
+	threads, shared  int
+	firstTask, count int
+}
+
+// planChunk lays out chunk [lo, hi) of gs on a GPU of sms multiprocessors
+// (its buffers come later).
+func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChunk {
+	target := 4 * sms // blocks that keep every SM busy to the end
+	ch := &bulkChunk{lo: lo, hi: hi}
+	ng := hi - lo
+	ch.words = cfg.Words
+	if ch.words == 0 {
+		ch.words = bulkWords
+		if ng < target {
+			ch.words = 1 // few graphs: small batches, spread over blocks
+		}
+	}
+	ch.split = make([]int32, ng)
+	ch.csrAt = make([]int, ng)
+	ch.rowAt = make([]int, ng)
+	ch.maxDeg = make([]int32, ng)
+	words := 0
+	for i, g := range gs[lo:hi] {
+		n := g.N()
+		batches := (n + 64*ch.words - 1) / (64 * ch.words)
+		k := cfg.Split
+		if k <= 0 {
+			k = (target + ng - 1) / ng
+		}
+		k = max(1, min(k, batches))
+		if n == 0 {
+			k = 0
+		}
+		ch.split[i] = int32(k)
+		ch.tasks += k
+		ch.anySplit = ch.anySplit || k > 1
+		ch.csrAt[i] = words
+		words += csrWords(g)
+		ch.rowAt[i] = ch.rows
+		ch.rows += n
+	}
+	ch.graphsAt = 0
+	ch.tasksAt = 16 * uint64(ng)
+	ch.csrRegionAt = ch.tasksAt + 16*uint64(ch.tasks)
+	ch.inBytes = (ch.csrRegionAt + 4*uint64(words) + 255) &^ 255
+	ch.outBytes = 12 * uint64(ch.rows)
+	return ch
+}
+
+// parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines, in
+// contiguous parts of at least minPart.
+func parallel(n, minPart int, f func(lo, hi int)) {
+	workers := max(1, min(goruntime.GOMAXPROCS(0), n/max(1, minPart)))
+	if workers == 1 {
+		f(0, n)
+		return
+	}
+	part := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += part {
+		hi := min(lo+part, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}
+
+// fill writes the chunk's arcs into its page-locked input, then its graph
+// table and tasks, grouped into launches.
+func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
+	words := int((ch.inBytes - ch.csrRegionAt) / 4)
+	region := unsafe.Slice((*int32)(unsafe.Add(ch.host, ch.csrRegionAt)), words)
+	parallel(ch.hi-ch.lo, 64, func(a, b int) {
+		for i := a; i < b; i++ {
+			g := gs[ch.lo+i]
+			arrays := csr.Of(g)
+			n := g.N()
+			dst := region[ch.csrAt[i]:]
+			deg := 0
+			base := arrays.Off[0]
+			for v := 0; v <= n; v++ {
+				dst[v] = int32(arrays.Off[v] - base)
+				if v > 0 {
+					deg = max(deg, arrays.Off[v]-arrays.Off[v-1])
+				}
+			}
+			copy(dst[n+1:], arrays.Heads[base:arrays.Off[n]])
+			ch.maxDeg[i] = int32(deg)
+		}
+	})
+	// Group the graphs by thread class (a power of two) and arc placement.
+	type key struct {
+		class int
+		sh    bool
+	}
+	ng := ch.hi - ch.lo
+	ch.groups = ch.groups[:0]
+	keys := make([]key, ng)
+	groupOf := map[key]int{}
+	var order []key
+	for i, g := range gs[ch.lo:ch.hi] {
+		n := g.N()
+		if n == 0 {
+			continue
+		}
+		class := 32
+		for class < n {
+			class <<= 1
+		}
+		frontier := 2 * n * ch.words * 8
+		table := (n*int(ch.maxDeg[i])*2 + 15) &^ 15
+		sh := !cfg.NoShared && frontier+table <= min(maxShared, bulkSharedMax)
+		keys[i] = key{class, sh}
+		if _, ok := groupOf[keys[i]]; !ok {
+			groupOf[keys[i]] = len(order)
+			order = append(order, keys[i])
+			ch.groups = append(ch.groups, bulkGroup{sh: sh})
+		}
+		gr := &ch.groups[groupOf[keys[i]]]
+		gr.threads = max(gr.threads, (n+31)&^31)
+		need := frontier
+		if sh {
+			need += table
+		}
+		gr.shared = max(gr.shared, need)
+		gr.count += int(ch.split[i])
+	}
+	at := 0
+	for i := range ch.groups {
+		ch.groups[i].firstTask = at
+		at += ch.groups[i].count
+	}
+	graphs := unsafe.Slice((*[4]int32)(unsafe.Add(ch.host, ch.graphsAt)), ng)
+	tasks := unsafe.Slice((*[4]int32)(unsafe.Add(ch.host, ch.tasksAt)), ch.tasks)
+	next := make([]int, len(ch.groups))
+	for i := range ch.groups {
+		next[i] = ch.groups[i].firstTask
+	}
+	batchSize := 64 * ch.words
+	for i, g := range gs[ch.lo:ch.hi] {
+		n := g.N()
+		graphs[i] = [4]int32{int32(n), ch.maxDeg[i], int32(ch.csrAt[i]), int32(ch.rowAt[i])}
+		if n == 0 {
+			continue
+		}
+		gi := groupOf[keys[i]]
+		batches := (n + batchSize - 1) / batchSize
+		k := int(ch.split[i])
+		for j := 0; j < k; j++ {
+			first, last := batches*j/k, batches*(j+1)/k
+			tasks[next[gi]] = [4]int32{int32(i), int32(first), int32(last - first), int32(k)}
+			next[gi]++
+		}
+	}
+}
+
+// enqueue queues the chunk's copy in, kernels and copy out on the stream,
+// between the events of slot.
+func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, slot int) error {
+	st := c.Stream()
+	ev := func(i int) *cuda.Event { return c.Event(4*slot + i) }
+	if err := ev(0).RecordOn(st); err != nil {
+		return err
+	}
+	if err := st.CopyToDeviceAsync(ch.dev, ch.host, ch.inBytes); err != nil {
+		return err
+	}
+	if err := ev(1).RecordOn(st); err != nil {
+		return err
+	}
+	outD := ch.dev + ch.inBytes
+	if ch.anySplit {
+		if err := st.Memset32Async(outD, 0, 3*uint64(ch.rows)); err != nil {
+			return err
+		}
+	}
+	graphs, csrD := ch.dev+ch.graphsAt, ch.dev+ch.csrRegionAt
+	reach, sum, ecc := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
+	for _, gr := range ch.groups {
+		sh := 0
+		if gr.sh {
+			sh = 1
+		}
+		f := k.fn[wIndex(ch.words)][sh]
+		tasks := ch.dev + ch.tasksAt + 16*uint64(gr.firstTask)
+		if err := f.LaunchOn(st, [3]uint32{uint32(gr.count), 1, 1}, [3]uint32{uint32(gr.threads), 1, 1}, uint32(gr.shared),
+			unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD),
+			unsafe.Pointer(&reach), unsafe.Pointer(&sum), unsafe.Pointer(&ecc)); err != nil {
+			return err
+		}
+	}
+	if err := ev(2).RecordOn(st); err != nil {
+		return err
+	}
+	if ch.outBytes > 0 {
+		if err := st.CopyToHostAsync(unsafe.Add(ch.host, ch.inBytes), outD, ch.outBytes); err != nil {
+			return err
+		}
+	}
+	return ev(3).RecordOn(st)
+}
+
+// collect adds the slot's event timings (after a synchronisation) and
+// turns the chunk's summaries into rows.
+func (ch *bulkChunk) collect(c *gpurt.Call, slot int, gs []*graph.Graph, out [][]reduce.Row, tm *bulkTiming) error {
+	ev := func(i int) *cuda.Event { return c.Event(4*slot + i) }
+	var errs [4]error
+	var a, b, d, t float64
+	a, errs[0] = ev(1).Elapsed(ev(0))
+	b, errs[1] = ev(2).Elapsed(ev(1))
+	d, errs[2] = ev(3).Elapsed(ev(2))
+	t, errs[3] = ev(3).Elapsed(ev(0))
+	if err := errors.Join(errs[:]...); err != nil {
+		return err
+	}
+	tm.ToDevice += a
+	tm.Kernel += b
+	tm.ToHost += d
+	tm.Device += t
+	tm.Chunks++
+	tm.Launches += len(ch.groups)
+	tm.Blocks += ch.tasks
+	tm.InBytes += ch.inBytes
+	tm.OutBytes += ch.outBytes
+	tm.Words = ch.words
+	ch.convert(gs, out)
+	return nil
+}
+
+// convert turns the chunk's summaries, in its page-locked output, into
+// rows.
+func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
+	res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows)
+	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
+	parallel(ch.hi-ch.lo, 64, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			rows := out[ch.lo+i]
+			n, at := len(rows), ch.rowAt[i]
+			re, su, ec := reach[at:at+n], sum[at:at+n], ecc[at:at+n]
+			for v := range rows {
+				rv := &rows[v]
+				*rv = reduce.Row{Reach: int64(re[v]), MaxI: int64(ec[v]), Unreach: int(re[v]) < n-1}
+				rv.Sum.Add(int64(su[v]))
+			}
+		}
+	})
+}
+
+// runBulk runs the chunks as a pipeline of two slots on the device's
+// stream: while the GPU works on chunk i, the host fills chunk i+1 and then
+// turns chunk i's summaries into rows after it, while chunk i+1 runs.
+func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, bounds [][2]int, cfg bulkConfig, out [][]reduce.Row, tm *bulkTiming) error {
+	info := c.Dev().Info
+	chunks := make([]*bulkChunk, len(bounds))
+	size := uint64(0)
+	for i, b := range bounds {
+		chunks[i] = planChunk(info.SMs, gs, b[0], b[1], cfg)
+		size = max(size, chunks[i].inBytes+chunks[i].outBytes)
+	}
+	var host [2]unsafe.Pointer
+	var dev [2]uint64
+	for s := 0; s < min(2, len(chunks)); s++ {
+		var err error
+		if host[s], err = c.Host(size); err != nil {
+			return err
+		}
+		if dev[s], err = c.Mem(size); err != nil {
+			return err
+		}
+	}
+	prepare := func(i int) error {
+		ch := chunks[i]
+		ch.host, ch.dev = host[i%2], dev[i%2]
+		ch.fill(gs, info.MaxShared, cfg)
+		for _, gr := range ch.groups {
+			if gr.shared > info.MaxShared {
+				return fmt.Errorf("bulk search: %d bytes of shared memory per block; this GPU allows %d", gr.shared, info.MaxShared)
+			}
+		}
+		return nil
+	}
+	if err := prepare(0); err != nil {
+		return err
+	}
+	if err := chunks[0].enqueue(c, k, 0); err != nil {
+		return err
+	}
+	for i, ch := range chunks {
+		if i+1 < len(chunks) {
+			if err := c.Ctx.Err(); err != nil {
+				return err
+			}
+			if err := prepare(i + 1); err != nil {
+				return err
+			}
+		}
+		if err := c.Stream().Synchronize(); err != nil {
+			return err
+		}
+		if i+1 < len(chunks) {
+			if err := chunks[i+1].enqueue(c, k, (i+1)%2); err != nil {
+				return err
+			}
+		}
+		if err := ch.collect(c, i%2, gs, out, tm); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+// Bit-parallel breadth-first search of many small unweighted graphs at once
+// (bulk execution, the Graph Golf case), compiled by NVRTC for the device.
+//
+// One thread block is one task: a graph and a run of its batches of 64·W
+// sources. Thread v owns vertex v (n ≤ blockDim ≤ 1024). The search runs on
+// the reversed graph: bit s of vertex v's words means "d(v, s) is known",
+// so a level is a pull over v's out-arcs,
+//   new[v] = OR over arcs v→w of frontier[w], minus visited[v],
+// and the popcount of new[v] at level L is the number of sources of the
+// batch at distance L from v. Thread v accumulates Reach, Sum and the
+// eccentricity of v's own row in registers; only those three numbers per
+// vertex leave the block. visited[v] lives in registers; the frontier is
+// double-buffered in shared memory (2·n·W·8 bytes), so a level has one
+// barrier. With SH the graph's arcs are copied once into shared memory as
+// an ELL table (the i-th arc of v at i·n + v, 16-bit heads): a warp reads
+// its i-th arcs from consecutive addresses. Without SH (the table would not
+// fit) the arcs are read from the CSR in global memory through the cache.
+//
+// Inputs, per launch:
+//   tasks[blockIdx.x] = {graph, first batch, batch count, tasks of the graph}
+//   graphs[g]         = {n, ELL width (largest degree), CSR start, row start}
+//   csr: per graph, n+1 offsets then the heads (int32, relative to the
+//        graph's own heads)
+// Outputs, per vertex (at row start + v): reach, sum, ecc. A graph whose
+// batches are spread over several tasks is merged with atomics (the
+// outputs are zeroed first); a graph of one task stores.
+
+#ifndef MINB
+#define MINB 1
+#endif
+
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef unsigned short u16;
+
+template <int W>
+__device__ __forceinline__ void orLoad(u64 (&acc)[W], const u64* __restrict__ f, int u) {
+  if (W == 1) {
+    acc[0] |= f[u];
+  } else {
+    const ulonglong2* p = (const ulonglong2*)(f + u * W);
+#pragma unroll
+    for (int h = 0; h < W / 2; h++) {
+      ulonglong2 x = p[h];
+      acc[2 * h] |= x.x;
+      acc[2 * h + 1] |= x.y;
+    }
+  }
+}
+
+template <int W>
+__device__ __forceinline__ void store(u64* __restrict__ f, int v, const u64 (&x)[W]) {
+  if (W == 1) {
+    f[v] = x[0];
+  } else {
+    ulonglong2* p = (ulonglong2*)(f + v * W);
+#pragma unroll
+    for (int h = 0; h < W / 2; h++) p[h] = make_ulonglong2(x[2 * h], x[2 * h + 1]);
+  }
+}
+
+template <int W>
+__device__ __forceinline__ bool full(const u64 (&x)[W]) {
+  u64 a = ~0ull;
+#pragma unroll
+  for (int w = 0; w < W; w++) a &= x[w];
+  return a == ~0ull;
+}
+
+template <int W, bool SH>
+__device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* __restrict__ graphs,
+                                    const int* __restrict__ csr, u32* __restrict__ reach, u32* __restrict__ sum,
+                                    u32* __restrict__ ecc) {
+  extern __shared__ __align__(16) u64 sm[];
+  const int4 t = tasks[blockIdx.x];
+  const int4 g = graphs[t.x];
+  const int n = g.x;
+  const int v = threadIdx.x;
+  const bool mine = v < n;
+  const int* off = csr + g.z;
+  const int* heads = off + n + 1;
+  u16* ell = (u16*)(sm + 2 * n * W);
+  int lo = 0, deg = 0;
+  if (mine) {
+    lo = off[v];
+    deg = off[v + 1] - lo;
+  }
+  if (SH) {
+    // Transpose v's arcs into the shared ELL table; the barrier before
+    // the first level orders these writes before the reads.
+    // Four loads in flight at a time: the arcs come from L2 or memory.
+    const int* h = heads + lo;
+    int i = 0;
+#pragma unroll 1
+    for (; i + 4 <= deg; i += 4) {
+      const int a = __ldg(h + i), b = __ldg(h + i + 1), c = __ldg(h + i + 2), d = __ldg(h + i + 3);
+      ell[i * n + v] = (u16)a;
+      ell[(i + 1) * n + v] = (u16)b;
+      ell[(i + 2) * n + v] = (u16)c;
+      ell[(i + 3) * n + v] = (u16)d;
+    }
+#pragma unroll 1
+    for (; i < deg; i++) ell[i * n + v] = (u16)__ldg(h + i);
+  }
+  u32 r = 0, s = 0, e = 0;
+  for (int b = t.y; b < t.y + t.z; b++) {
+    const int first = b * 64 * W;
+    u64 vis[W], self[W];
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+      const int s0 = first + 64 * w;
+      // Sources past n are absent: their bits count as visited.
+      const u64 absent = s0 >= n ? ~0ull : (n - s0 >= 64 ? 0ull : ~0ull << (n - s0));
+      self[w] = (v >= s0 && v < s0 + 64) ? 1ull << (v - s0) : 0ull;
+      vis[w] = absent | self[w];
+    }
+    if (mine) store<W>(sm, v, self);
+    __syncthreads();
+    // The frontier of this level is at sm + cur, the next one at sm + nxt
+    // (word offsets, so that they stay shared-memory addresses).
+    int cur = 0, nxt = n * W;
+    for (int level = 1;; level++) {
+      u64 acc[W];
+#pragma unroll
+      for (int w = 0; w < W; w++) acc[w] = 0;
+      int any = 0;
+      if (mine && !full<W>(vis)) {
+#pragma unroll 4
+        for (int i = 0; i < deg; i++) {
+          const int u = SH ? (int)ell[i * n + v] : __ldg(heads + lo + i);
+          orLoad<W>(acc, sm + cur, u);
+          // On high degrees, stop once every source has reached v.
+          if ((i & 31) == 31) {
+            u64 m[W];
+#pragma unroll
+            for (int w = 0; w < W; w++) m[w] = acc[w] | vis[w];
+            if (full<W>(m)) break;
+          }
+        }
+        int pc = 0;
+#pragma unroll
+        for (int w = 0; w < W; w++) {
+          acc[w] &= ~vis[w];
+          vis[w] |= acc[w];
+          pc += __popcll(acc[w]);
+        }
+        if (pc) {
+          r += pc;
+          s += (u32)level * (u32)pc;
+          e = max(e, (u32)level);
+          any = 1;
+        }
+      }
+      if (mine) store<W>(sm + nxt, v, acc);
+      if (!__syncthreads_or(any)) break;
+      const int tmp = cur;
+      cur = nxt;
+      nxt = tmp;
+    }
+  }
+  if (mine) {
+    const int o = g.w + v;
+    if (t.w == 1) {
+      reach[o] = r;
+      sum[o] = s;
+      ecc[o] = e;
+    } else {
+      atomicAdd(reach + o, r);
+      atomicAdd(sum + o, s);
+      atomicMax(ecc + o, e);
+    }
+  }
+}
+
+#define BULK_KERNEL(name, W, SH)                                                                              \
+  extern "C" __global__ void __launch_bounds__(1024, MINB) name(const int4* tasks, const int4* graphs, const int* csr, \
+                                                          u32* reach, u32* sum, u32* ecc) {                   \
+    bfs<W, SH>(tasks, graphs, csr, reach, sum, ecc);                                                          \
+  }
+
+BULK_KERNEL(bulk_w1_sh, 1, true)
+BULK_KERNEL(bulk_w2_sh, 2, true)
+BULK_KERNEL(bulk_w4_sh, 4, true)
+BULK_KERNEL(bulk_w1_gl, 1, false)
+BULK_KERNEL(bulk_w2_gl, 2, false)
+BULK_KERNEL(bulk_w4_gl, 4, false)
