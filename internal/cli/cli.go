@@ -51,6 +51,7 @@ func commands() []command {
 		{"stats", "[flags] FILE", "every summary measure at once (the main job)",
 			"Computes all-pairs shortest paths and prints vertices, edges, connectivity,\ndiameter, radius, ASPL, reachable pairs, center and periphery.",
 			"apsp stats testdata/karate.txt\n  apsp stats --json --reachable graph.mtx", runStats},
+		{"bulk", "[flags] FILES...|DIR|-", "the stats of many graphs, one JSON (or CSV) line each", bulkLong, "apsp bulk testdata/karate.txt testdata/small.mtx\n  apsp bulk --csv graphs/ > stats.csv\n  echo '{\"id\":\"p3\",\"edges\":[[0,1],[1,2]]}' | apsp bulk -", runBulk},
 		{"diameter", "[flags] FILE", "just the diameter, for scripts",
 			"Prints the largest distance over ordered pairs u≠v (inf when disconnected,\nunless --reachable).", "apsp diameter testdata/karate.txt", runDiameter},
 		{"aspl", "[flags] FILE", "just the average shortest path length",

@@ -1,0 +1,822 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/par"
+)
+
+// apsp bulk: many graphs, one result line each, in input order.
+//
+// The inputs are read and computed in chunks of at most chunkGraphs graphs
+// (and chunkBytes of JSON lines): each chunk's graphs are read on every
+// thread, then computed by apsp.StatsBatch, then written, so that memory
+// stays bounded by a chunk however many graphs come and results appear as
+// chunks finish.
+var (
+	chunkGraphs = 256
+	chunkBytes  = 64 << 20
+	// maxLine is the longest JSON line read; a longer one is refused (its
+	// graph belongs in a file).
+	maxLine = 256 << 20
+)
+
+const bulkLong = `Computes the stats of many graphs and writes one result a line, in input
+order. The inputs are graph files (any format stats reads; the id is the
+path), directories (their files, sorted by name; hidden files and
+subdirectories are skipped), or - for JSON Lines on stdin, one graph a line:
+  {"id": "g1", "n": 4, "edges": [[0,1],[1,2,5],[2,3]], "directed": false}
+where id (a string or number; default "stdin:LINE") is echoed, n (optional;
+else the largest vertex id + 1) is the vertex count, edges are [u, v] or
+[u, v, w] (every edge with a weight or none, as in edge lists; integer or
+decimal weights) and directed (optional) defaults to --directed. Vertex ids
+count from 0 unless --one-based.
+
+Output: JSON Lines with "id" and the fields of stats --json (vertices,
+diameter, radius, aspl, connected, reachable_pairs, center, periphery,
+algorithm, seconds, ...), or CSV with a header line (--csv; inf and nan as
+text, center and periphery space-separated). A graph that cannot be read or
+computed gives {"id": ..., "error": "why"} (a CSV row with only id and
+error) in its place and the others still complete; the exit status is then
+1. Small graphs run one per thread, large ones one at a time on every
+thread (see apsp.StatsBatch); --threads caps the threads. Flags: those of
+stats but --no-aspl and --explain, and --csv (JSON Lines is the default).`
+
+// runBulk is apsp bulk.
+func runBulk(e *env, args []string) error {
+	f, _ := newFlags("bulk")
+	var csvOut bool
+	f.fs.BoolVar(&csvOut, "csv", false, "write CSV (a header line, then a row per graph) instead of JSON Lines")
+	pos, err := f.parse(e, mustCommand("bulk"), args, 1, math.MaxInt)
+	if err != nil {
+		return err
+	}
+	switch {
+	case f.showPlan:
+		return usagef("--explain is per graph: run apsp stats --explain FILE")
+	case csvOut && f.json:
+		return usagef("--csv and --json exclude each other (JSON Lines is the default)")
+	}
+	if stdins := len(slices.DeleteFunc(slices.Clone(pos), func(a string) bool { return a != "-" })); stdins > 1 {
+		return usagef("stdin (-) given %d times", stdins)
+	}
+	opt, bar, err := f.options(e, "bulk")
+	if err != nil {
+		return err
+	}
+	defer bar.Done()
+	ropt, err := f.readOptions()
+	if err != nil {
+		return err
+	}
+	b := &bulk{e: e, f: f, ropt: ropt, opt: opt, threads: par.Threads(f.threads)}
+	b.progress = opt.Progress
+	b.opt.Progress = nil
+	if csvOut {
+		b.out = newCSVOut(e.stdout)
+	} else {
+		b.out = &jsonOut{w: bufio.NewWriter(e.stdout)}
+	}
+	src, err := newSource(e, pos)
+	if err != nil {
+		return err
+	}
+	if src.total > 0 && b.progress != nil {
+		b.total = src.total
+	}
+	if err := b.run(src); err != nil {
+		return err
+	}
+	if b.failed > 0 {
+		return fmt.Errorf("%d of %d graphs failed", b.failed, b.count)
+	}
+	return nil
+}
+
+// bulk is one apsp bulk run.
+type bulk struct {
+	e        *env
+	f        *flagSet
+	ropt     graph.ReadOptions
+	opt      apsp.Options
+	threads  int
+	out      output
+	progress func(float64) // the bar, or nil
+	total    float64       // the inputs' total weight (0: unknown, no bar)
+	done     float64       // the weight of the items written
+	count    int           // items written
+	failed   int           // of them, errors
+}
+
+// item is one graph of the input: where it comes from and, once loaded,
+// the graph or why there is none.
+type item struct {
+	id     []byte // its id as a JSON value
+	path   string // a file to read, or "" for a JSON line
+	line   []byte // the JSON line
+	lineNo int
+	weight float64 // its share of the progress: 1 per file, its bytes for stdin
+	g      *graph.Graph
+	base   int // 1 when its vertex ids count from 1
+	err    error
+}
+
+// run reads, computes and writes the inputs chunk by chunk.
+func (b *bulk) run(src *source) error {
+	defer b.out.flush()
+	for {
+		chunk, err := src.next()
+		if err != nil {
+			return err
+		}
+		if len(chunk) == 0 {
+			return nil
+		}
+		if err := b.chunk(chunk); err != nil {
+			return err
+		}
+		if err := b.out.flush(); err != nil {
+			return err
+		}
+	}
+}
+
+// chunk reads the chunk's graphs on every thread, computes them with
+// StatsBatch and writes the results in order.
+func (b *bulk) chunk(items []*item) error {
+	ctx := b.e.ctx
+	if err := par.For(ctx, b.threads, len(items), func(i int) { b.load(items[i]) }); err != nil {
+		return err
+	}
+	var gs []*graph.Graph
+	var at []int
+	var weight float64
+	for i, it := range items {
+		weight += it.weight
+		if it.err == nil {
+			gs, at = append(gs, it.g), append(at, i)
+		}
+	}
+	opt := b.opt
+	if b.total > 0 {
+		before := b.done
+		opt.Progress = func(f float64) { b.progress((before + f*weight) / b.total) }
+	}
+	stats, errs := apsp.StatsBatch(ctx, gs, opt)
+	results := make([]*apsp.Stats, len(items))
+	for k, i := range at {
+		results[i] = stats[k]
+		if errs[k] != nil {
+			items[i].err = b.explain(errs[k], items[i])
+		}
+	}
+	for i, it := range items {
+		if it.err != nil && ctx.Err() != nil && errors.Is(it.err, ctx.Err()) {
+			return ctx.Err() // interrupted: stop after the results before it
+		}
+		if err := b.write(it, results[i]); err != nil {
+			return err
+		}
+		it.g = nil
+		b.done += it.weight
+	}
+	return nil
+}
+
+// write writes one item's result line.
+func (b *bulk) write(it *item, s *apsp.Stats) error {
+	b.count++
+	if it.err != nil {
+		b.failed++
+		return b.out.fail(it.id, it.err.Error())
+	}
+	out := *s
+	out.Center, out.Periphery = shift(s.Center, it.base), shift(s.Periphery, it.base)
+	return b.out.stats(it.id, &out)
+}
+
+// explain restates a computation's error as stats does: after the
+// input's name, with a negative cycle's vertex in the input's own
+// numbering.
+func (b *bulk) explain(err error, it *item) error {
+	name := it.path
+	if name == "" {
+		name = "stdin:" + strconv.Itoa(it.lineNo)
+	}
+	var nc *apsp.NegativeCycleError
+	if errors.As(err, &nc) {
+		return &renamed{fmt.Sprintf("%s: negative cycle through vertex %d", name, nc.Vertex+it.base), err}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// load reads an item's graph: a file, or a JSON line.
+func (b *bulk) load(it *item) {
+	if it.err != nil {
+		return
+	}
+	if it.path == "" {
+		var id []byte
+		id, it.g, it.err = parseLine(it.line, it.lineNo, b.ropt)
+		if id != nil {
+			it.id = id
+		}
+		if b.ropt.OneBased {
+			it.base = 1
+		}
+		return
+	}
+	file, err := os.Open(it.path)
+	if err != nil {
+		it.err = fmt.Errorf("reading graph: %w", err)
+		return
+	}
+	defer file.Close() // read-only: a close error loses nothing
+	g, format, err := graph.ReadFormat(file, it.path, b.ropt)
+	switch {
+	case err != nil:
+		it.err = err
+	case g.N() == 0:
+		it.err = fmt.Errorf("%s: %w (no edges and no vertex count; an edge list may say '# vertices: N')", it.path, apsp.ErrEmptyGraph)
+	default:
+		it.g = g
+		if b.ropt.OneBased || format == graph.FormatMatrixMarket || format == graph.FormatDIMACS {
+			it.base = 1
+		}
+	}
+}
+
+// source hands out the inputs in chunks: the files named or found in the
+// directories, and stdin's lines where "-" stands.
+type source struct {
+	e      *env
+	inputs []input
+	stdin  *bufio.Reader
+	lineNo int
+	total  float64 // the inputs' total weight, or 0 when unknown
+}
+
+// input is a file (path), a directory that holds no file (err), or stdin.
+type input struct {
+	path  string
+	stdin bool
+	err   error
+}
+
+// newSource expands the command line's arguments: a directory into its
+// files, sorted by name.
+func newSource(e *env, args []string) (*source, error) {
+	s := &source{e: e}
+	files, stdin := 0, false
+	for _, a := range args {
+		if a == "-" {
+			s.inputs = append(s.inputs, input{stdin: true})
+			stdin = true
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			s.inputs = append(s.inputs, input{path: a}) // reading it says what is wrong
+			files++
+			continue
+		}
+		entries, err := os.ReadDir(a)
+		if err != nil {
+			s.inputs = append(s.inputs, input{path: a, err: err})
+			files++
+			continue
+		}
+		found := 0
+		for _, d := range entries {
+			p := filepath.Join(a, d.Name())
+			if strings.HasPrefix(d.Name(), ".") {
+				continue
+			}
+			if st, err := os.Stat(p); err != nil || st.IsDir() {
+				continue // a subdirectory, or a broken link
+			}
+			s.inputs = append(s.inputs, input{path: p})
+			found++
+		}
+		if found == 0 {
+			s.inputs = append(s.inputs, input{path: a, err: errors.New("no graph files in this directory")})
+			found++
+		}
+		files += found
+	}
+	switch {
+	case !stdin:
+		s.total = float64(files)
+	case files == 0:
+		// Stdin alone, from a regular file: progress by bytes.
+		if f, ok := e.stdin.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+				s.total = float64(st.Size())
+			}
+		}
+	}
+	return s, nil
+}
+
+// next returns the next chunk of items, empty at the end.
+func (s *source) next() ([]*item, error) {
+	var chunk []*item
+	bytes := 0
+	for len(chunk) < chunkGraphs && bytes < chunkBytes && len(s.inputs) > 0 {
+		in := s.inputs[0]
+		if !in.stdin {
+			chunk = append(chunk, &item{id: jsonString(in.path), path: in.path, weight: 1, err: in.err})
+			s.inputs = s.inputs[1:]
+			continue
+		}
+		if s.stdin == nil {
+			s.stdin = bufio.NewReaderSize(s.e.stdin, 1<<20)
+		}
+		line, n, err := readLine(s.stdin)
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, errLongLine) {
+			return nil, fmt.Errorf("reading stdin: %w", err)
+		}
+		if n > 0 || err == nil {
+			s.lineNo++
+		}
+		bytes += len(line)
+		switch {
+		case errors.Is(err, errLongLine):
+			chunk = append(chunk, &item{id: lineID(s.lineNo), lineNo: s.lineNo, weight: float64(n),
+				err: fmt.Errorf("stdin:%d: %w: over %d bytes", s.lineNo, err, maxLine)})
+		case len(bytesTrim(line)) > 0:
+			chunk = append(chunk, &item{id: lineID(s.lineNo), line: line, lineNo: s.lineNo, weight: float64(n)})
+		}
+		if errors.Is(err, io.EOF) {
+			s.inputs = s.inputs[1:]
+		}
+	}
+	return chunk, nil
+}
+
+// errLongLine is a JSON line beyond maxLine bytes.
+var errLongLine = errors.New("line too long (put a graph this large in a file)")
+
+// readLine reads one line without its newline and returns it with the
+// bytes it took; io.EOF at the end of the input (with the last line, if it
+// had no newline). A line beyond maxLine is skipped to its end and
+// reported as errLongLine.
+func readLine(r *bufio.Reader) ([]byte, int, error) {
+	var line []byte
+	n := 0
+	long := false
+	for {
+		part, err := r.ReadSlice('\n')
+		n += len(part)
+		if !long {
+			if len(line)+len(part) > maxLine {
+				long, line = true, nil
+			} else {
+				line = append(line, part...)
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err == nil && long:
+			return nil, n, errLongLine
+		case err == nil:
+			return line[:len(line)-1], n, nil
+		case long:
+			return nil, n, errLongLine
+		default:
+			return line, n, err // io.EOF or a read error
+		}
+	}
+}
+
+func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }
+
+// lineID is the id of a line that names none.
+func lineID(line int) []byte { return jsonString("stdin:" + strconv.Itoa(line)) }
+
+func jsonString(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// jsonGraph is one line of stdin.
+type jsonGraph struct {
+	ID       json.RawMessage `json:"id"`
+	N        *int64          `json:"n"`
+	Edges    json.RawMessage `json:"edges"`
+	Directed *bool           `json:"directed"`
+}
+
+// lineError is an error in the JSON line lineNo.
+func lineError(lineNo int, format string, args ...any) error {
+	return fmt.Errorf("stdin:%d: %s", lineNo, fmt.Sprintf(format, args...))
+}
+
+// parseLine builds the graph of a JSON line and returns it with the line's
+// id (nil when it has none or the line is not a JSON object), also when
+// the graph is refused. The fields are checked strictly (unknown fields, a
+// wrong type, an id beyond n are errors naming the line) and the graph is
+// built by graph.Builder, which refuses a vertex count or arcs that do not
+// fit in memory.
+func parseLine(line []byte, lineNo int, opt graph.ReadOptions) ([]byte, *graph.Graph, error) {
+	id, err := lineIDOf(line, lineNo)
+	if err != nil {
+		return nil, nil, err
+	}
+	var jg jsonGraph
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&jg); err != nil {
+		return id, nil, lineError(lineNo, "%v", jsonError(err))
+	}
+	if dec.More() {
+		return id, nil, lineError(lineNo, "more than one JSON value on the line")
+	}
+	g, err := buildLine(&jg, lineNo, opt)
+	return id, g, err
+}
+
+// lineIDOf returns the id of a JSON object line: a string or a number,
+// nil when absent or null.
+func lineIDOf(line []byte, lineNo int) ([]byte, error) {
+	var head struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		return nil, lineError(lineNo, "%v", jsonError(err))
+	}
+	id := bytes.TrimSpace(head.ID)
+	switch {
+	case len(id) == 0 || string(id) == "null":
+		return nil, nil
+	case id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9'):
+		return id, nil
+	}
+	return nil, lineError(lineNo, `"id" must be a string or a number, not %s`, clipJSON(id))
+}
+
+// clipJSON shortens a JSON value for a message.
+func clipJSON(b []byte) string {
+	if len(b) > 40 {
+		return string(b[:40]) + "..."
+	}
+	return string(b)
+}
+
+// buildLine builds a decoded line's graph.
+func buildLine(jg *jsonGraph, lineNo int, opt graph.ReadOptions) (*graph.Graph, error) {
+	directed := opt.Directed
+	if jg.Directed != nil {
+		if opt.DirectedSet && *jg.Directed != opt.Directed {
+			return nil, lineError(lineNo, `"directed": %v contradicts --directed=%v`, *jg.Directed, opt.Directed)
+		}
+		directed = *jg.Directed
+	}
+	b := graph.NewBuilder(directed)
+	n := -1
+	if jg.N != nil {
+		if *jg.N < 0 || *jg.N > graph.MaxVertices {
+			return nil, lineError(lineNo, `"n": %d is not a vertex count (0..%d)`, *jg.N, graph.MaxVertices)
+		}
+		n = int(*jg.N)
+		if err := b.SetVertices(n); err != nil {
+			return nil, lineError(lineNo, "%v", err)
+		}
+	}
+	if opt.Vertices > 0 {
+		if err := b.SetVertices(opt.Vertices); err != nil {
+			return nil, lineError(lineNo, "%v", err)
+		}
+	}
+	if len(jg.Edges) > 0 && string(jg.Edges) != "null" {
+		if err := addEdges(b, jg.Edges, n, opt); err != nil {
+			return nil, lineError(lineNo, "%v", err)
+		}
+	}
+	g := b.Build()
+	if g.N() == 0 {
+		return nil, lineError(lineNo, `%v (no edges and no "n")`, apsp.ErrEmptyGraph)
+	}
+	return g, nil
+}
+
+// jsonError says what is wrong with a line's JSON in a user's words.
+func jsonError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field == "" {
+		return fmt.Errorf("the line is a JSON %s, not an object", te.Value)
+	}
+	if errors.As(err, &te) {
+		return fmt.Errorf("%q: %s where %s was expected", te.Field, te.Value, jsonType(te.Type.String()))
+	}
+	if errors.Is(err, io.EOF) {
+		return errors.New("no JSON object")
+	}
+	return fmt.Errorf("bad JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func jsonType(t string) string {
+	switch t {
+	case "int64", "*int64":
+		return "an integer"
+	case "bool", "*bool":
+		return "true or false"
+	}
+	return t
+}
+
+// addEdges adds the edges of a JSON array of [u, v] or [u, v, w] to b;
+// every edge has a weight or none does (unless opt.Unweighted, which
+// ignores them). The array is valid JSON (the decoder checked it), so only
+// its shape and numbers are checked here.
+func addEdges(b *graph.Builder, raw []byte, n int, opt graph.ReadOptions) error {
+	p := &edgeScanner{s: raw}
+	if !p.take('[') {
+		return errors.New(`"edges" must be an array of [u, v] or [u, v, w]`)
+	}
+	if p.take(']') {
+		return nil
+	}
+	weighted := -1 // unknown until the first edge
+	for k := 1; ; k++ {
+		if !p.take('[') {
+			return fmt.Errorf("edge %d: not an array [u, v] or [u, v, w]", k)
+		}
+		var nums [3][]byte
+		count := 0
+		for {
+			num := p.number()
+			if num == nil {
+				return fmt.Errorf("edge %d: %s", k, "its entries must be numbers")
+			}
+			if count == 3 {
+				return fmt.Errorf("edge %d: more than 3 entries", k)
+			}
+			nums[count] = num
+			count++
+			if p.take(']') {
+				break
+			}
+			if !p.take(',') {
+				return fmt.Errorf("edge %d: not an array of numbers", k)
+			}
+		}
+		if count < 2 {
+			return fmt.Errorf("edge %d: want [u, v] or [u, v, w]", k)
+		}
+		u, err := vertexID(nums[0], n, opt.OneBased)
+		if err != nil {
+			return fmt.Errorf("edge %d: %v", k, err)
+		}
+		v, err := vertexID(nums[1], n, opt.OneBased)
+		if err != nil {
+			return fmt.Errorf("edge %d: %v", k, err)
+		}
+		if !opt.Unweighted {
+			has := 0
+			if count == 3 {
+				has = 1
+			}
+			if weighted >= 0 && has != weighted {
+				return fmt.Errorf("edge %d: every edge must have a weight or none (edge 1 has %d entries, this one %d; --unweighted ignores weights)", k, 2+weighted, count)
+			}
+			weighted = has
+		}
+		switch {
+		case opt.Unweighted || count == 2:
+			err = b.AddEdge(u, v)
+		default:
+			err = addWeighted(b, u, v, nums[2])
+		}
+		if err != nil {
+			return fmt.Errorf("edge %d: %w", k, err)
+		}
+		if p.take(']') {
+			return nil
+		}
+		if !p.take(',') {
+			return errors.New(`"edges" must be an array of [u, v] or [u, v, w]`)
+		}
+	}
+}
+
+// vertexID reads a vertex id: an integer from 0 (1 when oneBased), below
+// n when n >= 0.
+func vertexID(b []byte, n int, oneBased bool) (int, error) {
+	v, err := strconv.ParseInt(string(b), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("vertex id %s is not an integer", b)
+	}
+	if oneBased {
+		if v < 1 {
+			return 0, fmt.Errorf("vertex id %d is below 1 (--one-based)", v)
+		}
+		v--
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("negative vertex id %d", v)
+	}
+	if n >= 0 && v >= int64(n) {
+		return 0, fmt.Errorf(`vertex id %s is not below "n": %d`, b, n)
+	}
+	if v >= graph.MaxVertices {
+		return 0, fmt.Errorf("vertex id %d: %w", v, graph.ErrTooLarge)
+	}
+	return int(v), nil
+}
+
+// addWeighted adds an edge with the weight literal w: an integer literal
+// is an exact int64, any other number a float64, with the edge lists' rules
+// (no overflow, no underflow to 0, -0 is 0).
+func addWeighted(b *graph.Builder, u, v int, w []byte) error {
+	if !bytes.ContainsAny(w, ".eE") {
+		x, err := strconv.ParseInt(string(w), 10, 64)
+		if err != nil {
+			return fmt.Errorf("weight %s does not fit in a 64-bit integer", w)
+		}
+		return b.AddIntEdge(u, v, x)
+	}
+	x, err := strconv.ParseFloat(string(w), 64)
+	if err != nil {
+		if math.IsInf(x, 0) {
+			return fmt.Errorf("weight %s overflows float64 (largest is %.2g)", w, math.MaxFloat64)
+		}
+		return fmt.Errorf("bad weight %s", w)
+	}
+	if x == 0 {
+		mant, _, _ := strings.Cut(strings.ToLower(string(w)), "e")
+		if strings.Trim(mant, "-+0.") != "" {
+			return fmt.Errorf("weight %s underflows to 0 in float64 (smallest positive is %.2g)", w, math.SmallestNonzeroFloat64)
+		}
+		x = 0 // -0 becomes +0
+	}
+	return b.AddFloatEdge(u, v, x)
+}
+
+// edgeScanner walks the edges array.
+type edgeScanner struct {
+	s []byte
+	i int
+}
+
+func (p *edgeScanner) skip() {
+	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
+		p.i++
+	}
+}
+
+// take consumes c (after blanks) if it comes next.
+func (p *edgeScanner) take(c byte) bool {
+	p.skip()
+	if p.i < len(p.s) && p.s[p.i] == c {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// number consumes a JSON number and returns its literal, or nil.
+func (p *edgeScanner) number() []byte {
+	p.skip()
+	start := p.i
+	for p.i < len(p.s) {
+		c := p.s[p.i]
+		if (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E' {
+			break
+		}
+		p.i++
+	}
+	if p.i == start {
+		return nil
+	}
+	return p.s[start:p.i]
+}
+
+// output writes result lines.
+type output interface {
+	stats(id []byte, s *apsp.Stats) error
+	fail(id []byte, why string) error
+	flush() error
+}
+
+// jsonOut writes JSON Lines: the stats --json fields after "id".
+type jsonOut struct {
+	w   *bufio.Writer
+	buf bytes.Buffer
+}
+
+func (o *jsonOut) encode(v any) ([]byte, error) {
+	o.buf.Reset()
+	enc := json.NewEncoder(&o.buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return o.buf.Bytes(), nil
+}
+
+func (o *jsonOut) stats(id []byte, s *apsp.Stats) error {
+	b, err := o.encode(s)
+	if err != nil {
+		return err
+	}
+	o.w.WriteString(`{"id":`)
+	o.w.Write(id)
+	o.w.WriteByte(',')
+	_, err = o.w.Write(b[1:]) // the object's fields after its '{', and the newline
+	return err
+}
+
+func (o *jsonOut) fail(id []byte, why string) error {
+	b, err := o.encode(struct {
+		ID    json.RawMessage `json:"id"`
+		Error string          `json:"error"`
+	}{id, why})
+	if err != nil {
+		return err
+	}
+	_, err = o.w.Write(b)
+	return err
+}
+
+func (o *jsonOut) flush() error { return o.w.Flush() }
+
+// csvColumns are the CSV header: "id", the stats --json field names bulk
+// writes (TestBulkCSVColumns keeps them in step with Stats), and "error".
+var csvColumns = []string{"id", "vertices", "arcs", "edges", "directed", "weighted", "connected", "reachable_only",
+	"diameter", "radius", "aspl", "reachable_pairs", "center", "periphery", "algorithm", "device", "lanes", "threads",
+	"seconds", "error"}
+
+// csvOut writes CSV under a header line.
+type csvOut struct {
+	w      *csv.Writer
+	header bool
+}
+
+func newCSVOut(w io.Writer) *csvOut { return &csvOut{w: csv.NewWriter(w)} }
+
+// idText is an id as a CSV field: a JSON string unquoted, a number as is.
+func idText(id []byte) string {
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return s
+	}
+	return string(id)
+}
+
+func (o *csvOut) row(r []string) error {
+	if !o.header {
+		o.header = true
+		if err := o.w.Write(csvColumns); err != nil {
+			return err
+		}
+	}
+	return o.w.Write(r)
+}
+
+func (o *csvOut) stats(id []byte, s *apsp.Stats) error {
+	list := func(vs []int) string {
+		parts := make([]string, len(vs))
+		for i, v := range vs {
+			parts[i] = strconv.Itoa(v)
+		}
+		return strings.Join(parts, " ")
+	}
+	return o.row([]string{idText(id), strconv.Itoa(s.Vertices), strconv.Itoa(s.Arcs), strconv.Itoa(s.Edges),
+		strconv.FormatBool(s.Directed), strconv.FormatBool(s.Weighted), strconv.FormatBool(s.Connected),
+		strconv.FormatBool(s.Reachable), s.Diameter.String(), s.Radius.String(), s.ASPL.String(),
+		strconv.FormatInt(s.ReachablePairs, 10), list(s.Center), list(s.Periphery), s.Algorithm, s.Device, s.Lanes,
+		strconv.Itoa(s.Threads), strconv.FormatFloat(s.Seconds, 'g', -1, 64), ""})
+}
+
+func (o *csvOut) fail(id []byte, why string) error {
+	r := make([]string, len(csvColumns))
+	r[0], r[len(r)-1] = idText(id), why
+	return o.row(r)
+}
+
+func (o *csvOut) flush() error {
+	if !o.header { // no graph at all: the header still says what would come
+		o.header = true
+		if err := o.w.Write(csvColumns); err != nil {
+			return err
+		}
+	}
+	o.w.Flush()
+	return o.w.Error()
+}

@@ -1,0 +1,356 @@
+package cli
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+)
+
+// jsonLines decodes JSON Lines output into objects.
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var objs []map[string]any
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("output line %q: %v", line, err)
+		}
+		objs = append(objs, m)
+	}
+	return objs
+}
+
+// statsObject is `apsp stats --json args...` decoded, without the fields a
+// run may change (seconds, threads).
+func statsObject(t *testing.T, stdin string, args ...string) map[string]any {
+	t.Helper()
+	code, out, errs := run(t, stdin, append([]string{"stats", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("stats %v: exit %d: %s", args, code, errs)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m, "seconds")
+	delete(m, "threads")
+	return m
+}
+
+// sameAsStats checks that a bulk result holds what stats --json prints
+// for its graph, plus the id.
+func sameAsStats(t *testing.T, got map[string]any, id any, want map[string]any) {
+	t.Helper()
+	if got["id"] != id {
+		t.Fatalf("id %v, want %v", got["id"], id)
+	}
+	for _, k := range []string{"id", "seconds", "threads"} {
+		if _, ok := got[k]; !ok {
+			t.Fatalf("no %q in %v", k, got)
+		}
+	}
+	c := map[string]any{}
+	for k, v := range got {
+		c[k] = v
+	}
+	delete(c, "id")
+	delete(c, "seconds")
+	delete(c, "threads")
+	a, _ := json.Marshal(c)
+	b, _ := json.Marshal(want)
+	if string(a) != string(b) {
+		t.Fatalf("%v:\n bulk  %s\n stats %s", id, a, b)
+	}
+}
+
+// TestBulkFiles: files in input order, each line what stats --json says
+// (plus the id), a malformed file and a negative cycle as error lines in
+// their places, exit status 1.
+func TestBulkFiles(t *testing.T) {
+	files := []string{"../../testdata/karate.txt", "../../testdata/bad.txt", "../../testdata/small.mtx",
+		"../../testdata/negcycle.gr", "../../testdata/disconnected.txt", "../../testdata/small.gr"}
+	for _, flags := range [][]string{nil, {"--reachable"}, {"--algo", "blocked", "--threads", "1"}} {
+		code, out, errs := run(t, "", append(append([]string{"bulk"}, flags...), files...)...)
+		if code != exitFail || !strings.Contains(errs, "2 of 6 graphs failed") {
+			t.Fatalf("%v: exit %d, stderr %q", flags, code, errs)
+		}
+		objs := jsonLines(t, out)
+		if len(objs) != len(files) {
+			t.Fatalf("%v: %d lines for %d files:\n%s", flags, len(objs), len(files), out)
+		}
+		for i, f := range files {
+			switch filepath.Base(f) {
+			case "bad.txt":
+				if objs[i]["id"] != f || !strings.Contains(fmt.Sprint(objs[i]["error"]), "bad.txt:3:") || len(objs[i]) != 2 {
+					t.Fatalf("malformed file: %v", objs[i])
+				}
+			case "negcycle.gr":
+				if e := fmt.Sprint(objs[i]["error"]); e != f+": negative cycle through vertex 4" {
+					t.Fatalf("negative cycle: %v", objs[i])
+				}
+			default:
+				sameAsStats(t, objs[i], f, statsObject(t, "", append(slices.Clone(flags), f)...))
+			}
+		}
+	}
+}
+
+// TestBulkDirectory: a directory's files sorted by name (hidden files and
+// subdirectories skipped), many random graphs across several chunks, each
+// as stats computes it; an empty directory is an error line.
+func TestBulkDirectory(t *testing.T) {
+	defer func(c int) { chunkGraphs = c }(chunkGraphs)
+	chunkGraphs = 7
+	dir := t.TempDir()
+	var names []string
+	for i := range 40 {
+		n, seed := fmt.Sprintf("n=%d", 30+i*7%60), fmt.Sprintf("seed=%d", i+1)
+		kind, args := "gnp", []string{n, "r=15", seed}
+		switch i % 5 {
+		case 1:
+			args = append(args, "weights=1..9")
+		case 2:
+			args = append(args, "directed", "weights=0..1.0")
+		case 3:
+			kind, args = "regular", []string{fmt.Sprintf("n=%d", 20+2*i), "d=3", seed}
+		case 4:
+			kind, args = "geometric", []string{n, "d=2", seed} // mostly disconnected
+		}
+		g, err := gen.Make(kind, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("g%02d.txt", i)
+		writeEdgeList(t, filepath.Join(dir, name), g)
+		names = append(names, name)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".hidden"), []byte("junk"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	empty := t.TempDir()
+	code, out, errs := run(t, "", "bulk", "--reachable", dir, empty)
+	if code != exitFail || !strings.Contains(errs, "1 of 41 graphs failed") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	objs := jsonLines(t, out)
+	if len(objs) != len(names)+1 {
+		t.Fatalf("%d lines for %d files", len(objs), len(names)+1)
+	}
+	for i, name := range names {
+		p := filepath.Join(dir, name)
+		sameAsStats(t, objs[i], p, statsObject(t, "", "--reachable", p))
+	}
+	if last := objs[len(names)]; last["id"] != empty || last["error"] != "no graph files in this directory" {
+		t.Fatalf("empty directory: %v", last)
+	}
+	code, _, _ = run(t, "", "bulk", dir)
+	if code != exitOK {
+		t.Fatalf("every graph fine: exit %d", code)
+	}
+}
+
+func writeEdgeList(t *testing.T, path string, g *graph.Graph) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.WriteEdgeList(f, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBulkStdin: JSON Lines on stdin — the results in order with their
+// ids, blank lines skipped, and every bad line an error line naming it
+// while the others complete.
+func TestBulkStdin(t *testing.T) {
+	defer func(c, m int) { chunkGraphs, maxLine = c, m }(chunkGraphs, maxLine)
+	chunkGraphs, maxLine = 3, 200
+	long := `{"id":"long","edges":[` + strings.Repeat("[0,1],", 40) + `[0,1]]}`
+	lines := []struct {
+		line, id string
+		err      string // "" for a result
+	}{
+		{`{"id":"path","edges":[[0,1],[1,2],[2,3]]}`, "path", ""},
+		{`{"id": 7, "n": 5, "edges": [[0,1,2.5],[1,2,1],[2,0,4]], "directed": true}`, "7", ""},
+		{``, "", ""}, // skipped
+		{`{"edges":[[0,1],[1,2,3]]}`, "stdin:4", "stdin:4: edge 2: every edge must have a weight or none"},
+		{`{"id":"malformed","edges":[[0,1]`, "stdin:5", "stdin:5: bad JSON"},
+		{`{"id":"neg","directed":true,"edges":[[0,1,-2],[1,0,1]]}`, "neg", "stdin:6: negative cycle through vertex"},
+		{`{"id":"empty","n":0}`, "empty", "stdin:7: graph has no vertices"},
+		{`{"id":"range","n":2,"edges":[[0,2]]}`, "range", `stdin:8: edge 1: vertex id 2 is not below "n": 2`},
+		{`{"id":"unknown","nodes":3}`, "unknown", `stdin:9: bad JSON: unknown field "nodes"`},
+		{`{"id":"type","n":"3"}`, "type", `stdin:10: "n": string where an integer was expected`},
+		{`{"id":"weight","edges":[[0,1,1e400]]}`, "weight", "stdin:11: edge 1: weight 1e400 overflows"},
+		{`{"id":"frac","edges":[[0.5,1]]}`, "frac", "stdin:12: edge 1: vertex id 0.5 is not an integer"},
+		{`[1,2]`, "stdin:13", "stdin:13: the line is a JSON array, not an object"},
+		{long, "stdin:14", "stdin:14: line too long"},
+		{`{"id":"last","n":3}`, "last", ""},
+	}
+	var in strings.Builder
+	for _, l := range lines {
+		in.WriteString(l.line + "\n")
+	}
+	code, out, errs := run(t, in.String(), "bulk", "-")
+	if code != exitFail || !strings.Contains(errs, "11 of 14 graphs failed") {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	objs := jsonLines(t, out)
+	k := 0
+	for _, l := range lines {
+		if l.line == "" {
+			continue
+		}
+		o := objs[k]
+		k++
+		if fmt.Sprint(o["id"]) != l.id {
+			t.Fatalf("line %q: id %v, want %s", l.line, o["id"], l.id)
+		}
+		if l.err == "" {
+			if o["error"] != nil || o["vertices"] == nil {
+				t.Fatalf("line %q: %v", l.line, o)
+			}
+			continue
+		}
+		if e, _ := o["error"].(string); !strings.HasPrefix(e, l.err) {
+			t.Fatalf("line %q: error %q, want %q...", l.line, e, l.err)
+		}
+	}
+	if k != len(objs) {
+		t.Fatalf("%d lines, want %d", len(objs), k)
+	}
+	// The results are those of stats on the same graphs.
+	sameAsStats(t, objs[0], "path", statsObject(t, "0 1\n1 2\n2 3\n", "-"))
+	sameAsStats(t, objs[1], float64(7), statsObject(t, "# vertices: 5\n0 1 2.5\n1 2 1\n2 0 4\n", "--directed", "-"))
+	if objs[len(objs)-1]["vertices"] != float64(3) || objs[len(objs)-1]["connected"] != false {
+		t.Fatalf("n without edges: %v", objs[len(objs)-1])
+	}
+}
+
+// TestBulkStdinFlags: --one-based, --unweighted, --vertices and
+// --directed apply to JSON lines; a line's "directed" may not contradict
+// --directed given on the command line.
+func TestBulkStdinFlags(t *testing.T) {
+	code, out, _ := run(t, `{"id":"a","edges":[[1,2,5],[2,3,7]]}`+"\n", "bulk", "--one-based", "--unweighted", "--vertices", "4", "-")
+	o := jsonLines(t, out)
+	if code != exitOK || len(o) != 1 || o[0]["vertices"] != float64(4) || o[0]["weighted"] != false ||
+		fmt.Sprint(o[0]["periphery"]) != "[1 2 3 4]" {
+		t.Fatalf("exit %d: %v", code, o)
+	}
+	code, out, _ = run(t, `{"id":"b","edges":[[0,1]],"directed":false}`+"\n", "bulk", "--directed", "-")
+	o = jsonLines(t, out)
+	if code != exitFail || !strings.Contains(fmt.Sprint(o[0]["error"]), `"directed": false contradicts --directed=true`) {
+		t.Fatalf("exit %d: %v", code, o)
+	}
+	code, out, _ = run(t, `{"id":"c","edges":[[0,1]]}`+"\n", "bulk", "--directed", "-")
+	o = jsonLines(t, out)
+	if code != exitOK || o[0]["directed"] != true || o[0]["connected"] != false {
+		t.Fatalf("exit %d: %v", code, o)
+	}
+	// A file given with stdin: in argument order.
+	code, out, _ = run(t, `{"id":"d","edges":[[0,1]]}`+"\n", "bulk", "../../testdata/karate.txt", "-", "../../testdata/small.mtx")
+	o = jsonLines(t, out)
+	if code != exitOK || len(o) != 3 || o[0]["vertices"] != float64(34) || o[1]["id"] != "d" || o[2]["vertices"] != float64(6) {
+		t.Fatalf("exit %d: %v", code, o)
+	}
+}
+
+// TestBulkCSV: a header of id, the stats --json field names and error,
+// then a row per graph in order; an error row holds only id and error.
+func TestBulkCSV(t *testing.T) {
+	code, out, _ := run(t, "", "bulk", "--csv", "../../testdata/karate.txt", "../../testdata/bad.txt", "../../testdata/disconnected.txt")
+	if code != exitFail {
+		t.Fatalf("exit %d", code)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || !slices.Equal(rows[0], csvColumns) {
+		t.Fatalf("rows %q", rows)
+	}
+	col := func(row []string, name string) string { return row[slices.Index(csvColumns, name)] }
+	karate, bad, disc := rows[1], rows[2], rows[3]
+	if col(karate, "id") != "../../testdata/karate.txt" || col(karate, "diameter") != "5" || col(karate, "aspl") != "2.408199643493761" ||
+		col(karate, "center") != "0 1 2 3 8 13 19 31" || col(karate, "error") != "" || col(karate, "algorithm") != "bitbfs" {
+		t.Fatalf("karate %q", karate)
+	}
+	if !strings.Contains(col(bad, "error"), "bad.txt:3:") || col(bad, "vertices") != "" {
+		t.Fatalf("malformed %q", bad)
+	}
+	if col(disc, "diameter") != "inf" || col(disc, "aspl") != "inf" || col(disc, "connected") != "false" {
+		t.Fatalf("disconnected %q", disc)
+	}
+	// No graph at all still writes the header.
+	code, out, _ = run(t, "", "bulk", "--csv", "-")
+	if code != exitOK || out != strings.Join(csvColumns, ",")+"\n" {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+}
+
+// TestBulkCSVColumns keeps the CSV columns the stats --json field names
+// (those bulk computes: not no_aspl and traversals, which only stats
+// --no-aspl and the bounds method set).
+func TestBulkCSVColumns(t *testing.T) {
+	b, err := json.Marshal(apsp.Stats{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	want := slices.Clone(csvColumns[1 : len(csvColumns)-1])
+	slices.Sort(keys)
+	slices.Sort(want)
+	if !slices.Equal(keys, want) {
+		t.Fatalf("Stats JSON fields %v, CSV columns %v", keys, want)
+	}
+}
+
+// TestBulkUsage: bad command lines exit 2.
+func TestBulkUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"bulk"},
+		{"bulk", "--csv", "--json", "x"},
+		{"bulk", "-", "-"},
+		{"bulk", "--explain", "x"},
+		{"bulk", "--algo", "nope", "x"},
+		{"bulk", "--threads", "-1", "x"},
+	} {
+		if code, _, errs := run(t, "", args...); code != exitUsage {
+			t.Fatalf("%v: exit %d (%s)", args, code, errs)
+		}
+	}
+	code, out, _ := run(t, "", "bulk", "-h")
+	if code != exitOK || !strings.Contains(out, "--csv") || !strings.Contains(out, "JSON Lines") {
+		t.Fatalf("help: exit %d\n%s", code, out)
+	}
+	// A missing file is a failed graph, not a usage error.
+	code, out, _ = run(t, "", "bulk", "no-such-file.txt")
+	if o := jsonLines(t, out); code != exitFail || !strings.Contains(fmt.Sprint(o[0]["error"]), "no such file") {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+}
