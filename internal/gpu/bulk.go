@@ -7,6 +7,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
@@ -46,8 +47,11 @@ func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.R
 type bulkConfig struct {
 	// Words is W, the 64-bit words of sources per vertex in a batch (64·W
 	// sources): 1, 2 or 4. 0 takes bulkWords for batches that fill the GPU
-	// and 1 for fewer graphs, split over more blocks.
+	// and half words (below) for fewer graphs, split over more blocks.
 	Words int
+	// Half takes batches of 32 sources (one 32-bit word per vertex):
+	// twice the blocks of Words = 1 for a graph, for single graphs.
+	Half bool
 	// MinBlocks is how many blocks of 1024 threads per SM the kernels are
 	// register-limited for: 1 or 2 (0: bulkMinBlocks).
 	MinBlocks int
@@ -76,14 +80,18 @@ type bulkTiming struct {
 	ToDevice, Kernel, ToHost, Device float64
 	Chunks, Launches, Blocks         int
 	InBytes, OutBytes                uint64
-	Words                            int
+	Words                            int  // of the last chunk
+	Half                             bool // of the last chunk
 	Compiled                         bool
+	// Host time (wall) on the owner goroutine: planning and filling the
+	// inputs, waiting for the stream, converting the summaries into rows.
+	Prep, Wait, Convert time.Duration
 }
 
-// bulkKernels is bulkbfs.cu loaded for one MinBlocks: fn[w][sh], w indexing
-// W = 1, 2, 4.
+// bulkKernels is bulkbfs.cu loaded for one MinBlocks: fn[kind][sh], kind
+// indexing 32-bit words, then W = 1, 2, 4 64-bit words.
 type bulkKernels struct {
-	fn       [3][2]*cuda.Function
+	fn       [4][2]*cuda.Function
 	compiled bool
 	used     bool
 }
@@ -102,9 +110,9 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			return nil, err
 		}
 		k := &bulkKernels{compiled: !cached}
-		for wi, w := range []int{1, 2, 4} {
+		for wi, w := range []string{"h1", "w1", "w2", "w4"} {
 			for sh, suffix := range []string{"gl", "sh"} {
-				f, err := mod.Function(fmt.Sprintf("bulk_w%d_%s", w, suffix))
+				f, err := mod.Function(fmt.Sprintf("bulk_%s_%s", w, suffix))
 				if err != nil {
 					return nil, err
 				}
@@ -118,15 +126,33 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 	})
 }
 
-// wIndex maps W = 1, 2, 4 to 0, 1, 2.
-func wIndex(w int) int {
-	switch w {
-	case 2:
-		return 1
-	case 4:
+// kernelIndex is the row of fn for a chunk's words.
+func (ch *bulkChunk) kernelIndex() int {
+	switch {
+	case ch.half:
+		return 0
+	case ch.words == 2:
 		return 2
+	case ch.words == 4:
+		return 3
 	}
-	return 0
+	return 1
+}
+
+// batchSize is the sources of a batch, wordBytes a vertex's bytes of one
+// frontier.
+func (ch *bulkChunk) batchSize() int {
+	if ch.half {
+		return 32
+	}
+	return 64 * ch.words
+}
+
+func (ch *bulkChunk) wordBytes() int {
+	if ch.half {
+		return 4
+	}
+	return 8 * ch.words
 }
 
 // checkBulk refuses what the kernels cannot search.
@@ -172,15 +198,8 @@ func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfi
 		cfg.ChunkBytes = bulkChunkBytes
 	}
 	out := make([][]reduce.Row, len(gs))
-	total := 0
-	for _, g := range gs {
-		total += g.N()
-	}
-	all := make([]reduce.Row, total)
-	pos := 0
-	for i, g := range gs {
-		out[i] = all[pos : pos+g.N() : pos+g.N()]
-		pos += g.N()
+	for i := range out {
+		out[i] = []reduce.Row{} // those with vertices are set by convert
 	}
 	chunks := bulkChunks(gs, cfg.ChunkBytes)
 	if len(chunks) == 0 {
@@ -203,23 +222,28 @@ func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfi
 	return out, tm, nil
 }
 
-// bulkChunks cuts gs into chunks of whole graphs, each at most chunkBytes
-// of input (one graph at least); none when the graphs have no vertices.
+// bulkChunks cuts gs into k chunks of whole graphs of about equal input,
+// k the fewest for chunks of about chunkBytes (one graph may be larger);
+// none when the graphs have no vertices.
 func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
-	var chunks [][2]int
-	total := 0
-	for lo := 0; lo < len(gs); {
-		hi, bytes := lo, 0
-		for hi < len(gs) && (hi == lo || bytes+csrWords(gs[hi])*4 <= chunkBytes) {
-			bytes += csrWords(gs[hi]) * 4
-			total += gs[hi].N()
-			hi++
-		}
-		chunks = append(chunks, [2]int{lo, hi})
-		lo = hi
+	total, vertices := 0, 0
+	for _, g := range gs {
+		total += csrWords(g) * 4
+		vertices += g.N()
 	}
-	if total == 0 {
+	if vertices == 0 {
 		return nil
+	}
+	k := max(1, (total+chunkBytes-1)/chunkBytes)
+	var chunks [][2]int
+	lo, sum := 0, 0
+	for i, g := range gs {
+		sum += csrWords(g) * 4
+		// Chunk j ends at the first graph that reaches (j+1)/k of the input.
+		if i == len(gs)-1 || sum*k >= (len(chunks)+1)*total {
+			chunks = append(chunks, [2]int{lo, i + 1})
+			lo = i + 1
+		}
 	}
 	return chunks
 }
@@ -232,6 +256,7 @@ func csrWords(g *graph.Graph) int { return g.N() + 1 + g.Arcs() }
 type bulkChunk struct {
 	lo, hi      int     // graphs
 	words       int     // W
+	half        bool    // 32-bit words
 	split       []int32 // tasks per graph
 	tasks       int
 	csrAt       []int // per graph: first int32 of its arcs in the csr region
@@ -263,12 +288,14 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	target := 4 * sms // blocks that keep every SM busy to the end
 	ch := &bulkChunk{lo: lo, hi: hi}
 	ng := hi - lo
-	ch.words = cfg.Words
-	if ch.words == 0 {
+	ch.words, ch.half = cfg.Words, cfg.Half
+	switch {
+	case ch.half:
+		ch.words = 1
+	case ch.words == 0 && ng < target:
+		ch.words, ch.half = 1, true // few graphs: small batches, spread over blocks
+	case ch.words == 0:
 		ch.words = bulkWords
-		if ng < target {
-			ch.words = 1 // few graphs: small batches, spread over blocks
-		}
 	}
 	ch.split = make([]int32, ng)
 	ch.csrAt = make([]int, ng)
@@ -277,7 +304,7 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	words := 0
 	for i, g := range gs[lo:hi] {
 		n := g.N()
-		batches := (n + 64*ch.words - 1) / (64 * ch.words)
+		batches := (n + ch.batchSize() - 1) / ch.batchSize()
 		k := cfg.Split
 		if k <= 0 {
 			k = (target + ng - 1) / ng
@@ -346,6 +373,9 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 			ch.maxDeg[i] = int32(deg)
 		}
 	})
+	if ch.anySplit {
+		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows))
+	}
 	// Group the graphs by thread class (a power of two) and arc placement.
 	type key struct {
 		class int
@@ -365,7 +395,7 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 		for class < n {
 			class <<= 1
 		}
-		frontier := 2 * n * ch.words * 8
+		frontier := 2 * n * ch.wordBytes()
 		table := (n*int(ch.maxDeg[i])*2 + 15) &^ 15
 		sh := !cfg.NoShared && frontier+table <= min(maxShared, bulkSharedMax)
 		keys[i] = key{class, sh}
@@ -394,7 +424,7 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 	for i := range ch.groups {
 		next[i] = ch.groups[i].firstTask
 	}
-	batchSize := 64 * ch.words
+	batchSize := ch.batchSize()
 	for i, g := range gs[ch.lo:ch.hi] {
 		n := g.N()
 		graphs[i] = [4]int32{int32(n), ch.maxDeg[i], int32(ch.csrAt[i]), int32(ch.rowAt[i])}
@@ -420,18 +450,19 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, slot int) error {
 	if err := ev(0).RecordOn(st); err != nil {
 		return err
 	}
-	if err := st.CopyToDeviceAsync(ch.dev, ch.host, ch.inBytes); err != nil {
+	// Blocks that share a graph add into zeroed outputs: the zeros come
+	// with the input, in the same copy (fill wrote them).
+	in := ch.inBytes
+	if ch.anySplit {
+		in += ch.outBytes
+	}
+	if err := st.CopyToDeviceAsync(ch.dev, ch.host, in); err != nil {
 		return err
 	}
 	if err := ev(1).RecordOn(st); err != nil {
 		return err
 	}
 	outD := ch.dev + ch.inBytes
-	if ch.anySplit {
-		if err := st.Memset32Async(outD, 0, 3*uint64(ch.rows)); err != nil {
-			return err
-		}
-	}
 	graphs, csrD := ch.dev+ch.graphsAt, ch.dev+ch.csrRegionAt
 	reach, sum, ecc := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
 	for _, gr := range ch.groups {
@@ -439,7 +470,7 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, slot int) error {
 		if gr.sh {
 			sh = 1
 		}
-		f := k.fn[wIndex(ch.words)][sh]
+		f := k.fn[ch.kernelIndex()][sh]
 		tasks := ch.dev + ch.tasksAt + 16*uint64(gr.firstTask)
 		if err := f.LaunchOn(st, [3]uint32{uint32(gr.count), 1, 1}, [3]uint32{uint32(gr.threads), 1, 1}, uint32(gr.shared),
 			unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD),
@@ -480,26 +511,35 @@ func (ch *bulkChunk) collect(c *gpurt.Call, slot int, gs []*graph.Graph, out [][
 	tm.Blocks += ch.tasks
 	tm.InBytes += ch.inBytes
 	tm.OutBytes += ch.outBytes
-	tm.Words = ch.words
+	tm.Words, tm.Half = ch.words, ch.half
+	start := time.Now()
 	ch.convert(gs, out)
+	tm.Convert += time.Since(start)
 	return nil
 }
 
 // convert turns the chunk's summaries, in its page-locked output, into
-// rows.
+// rows: each worker allocates (and so zeroes) the rows of its graphs.
 func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
 	res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows)
 	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
 	parallel(ch.hi-ch.lo, 64, func(lo, hi int) {
+		total := 0
+		for _, g := range gs[ch.lo+lo : ch.lo+hi] {
+			total += g.N()
+		}
+		buf := make([]reduce.Row, total)
 		for i := lo; i < hi; i++ {
-			rows := out[ch.lo+i]
-			n, at := len(rows), ch.rowAt[i]
+			n, at := gs[ch.lo+i].N(), ch.rowAt[i]
+			rows := buf[:n:n]
+			buf = buf[n:]
 			re, su, ec := reach[at:at+n], sum[at:at+n], ecc[at:at+n]
 			for v := range rows {
 				rv := &rows[v]
 				*rv = reduce.Row{Reach: int64(re[v]), MaxI: int64(ec[v]), Unreach: int(re[v]) < n-1}
 				rv.Sum.Add(int64(su[v]))
 			}
+			out[ch.lo+i] = rows
 		}
 	})
 }
@@ -511,6 +551,7 @@ func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, bounds [][2]int, 
 	info := c.Dev().Info
 	chunks := make([]*bulkChunk, len(bounds))
 	size := uint64(0)
+	start := time.Now()
 	for i, b := range bounds {
 		chunks[i] = planChunk(info.SMs, gs, b[0], b[1], cfg)
 		size = max(size, chunks[i].inBytes+chunks[i].outBytes)
@@ -526,7 +567,10 @@ func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, bounds [][2]int, 
 			return err
 		}
 	}
+	tm.Prep += time.Since(start)
 	prepare := func(i int) error {
+		start := time.Now()
+		defer func() { tm.Prep += time.Since(start) }()
 		ch := chunks[i]
 		ch.host, ch.dev = host[i%2], dev[i%2]
 		ch.fill(gs, info.MaxShared, cfg)
@@ -552,9 +596,11 @@ func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, bounds [][2]int, 
 				return err
 			}
 		}
+		start := time.Now()
 		if err := c.Stream().Synchronize(); err != nil {
 			return err
 		}
+		tm.Wait += time.Since(start)
 		if i+1 < len(chunks) {
 			if err := chunks[i+1].enqueue(c, k, (i+1)%2); err != nil {
 				return err

@@ -16,6 +16,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -138,12 +139,12 @@ func TestBulkRowsMatchesBitRows(t *testing.T) {
 		matched += sameRows(t, fmt.Sprintf("BulkRows(graph %d)", i), gs[i:i+1], want[i:i+1], got)
 	}
 	// Every shape.
-	for _, w := range []int{1, 2, 4} {
+	for _, w := range []int{0, 1, 2, 4} {
 		for _, mb := range []int{1, 2} {
 			for _, c := range []bulkConfig{
-				{Words: w, MinBlocks: mb},
-				{Words: w, MinBlocks: mb, NoShared: true, Split: 3},
-				{Words: w, MinBlocks: mb, ChunkBytes: 200 << 10, Split: 1},
+				{Words: w, Half: w == 0, MinBlocks: mb},
+				{Words: w, Half: w == 0, MinBlocks: mb, NoShared: true, Split: 3},
+				{Words: w, Half: w == 0, MinBlocks: mb, ChunkBytes: 200 << 10, Split: 1},
 			} {
 				name := fmt.Sprintf("%+v", c)
 				got, tm, err := bulkRows(ctx, 0, gs, c)
@@ -232,8 +233,9 @@ func BenchmarkBulkRows(b *testing.B) {
 		name string
 		cfg  bulkConfig
 	}
-	variants := []variant{{"auto", bulkConfig{}}}
+	variants := []variant{{"auto", bulkConfig{}}, {"W1", bulkConfig{Words: 1}}}
 	if os.Getenv("APSP_BULK_VARIANTS") == "1" {
+		variants = append(variants, variant{"H1/minb1", bulkConfig{Half: true, MinBlocks: 1}})
 		for _, w := range []int{1, 2, 4} {
 			for _, mb := range []int{1, 2} {
 				variants = append(variants, variant{fmt.Sprintf("W%d/minb%d", w, mb), bulkConfig{Words: w, MinBlocks: mb}})
@@ -252,7 +254,7 @@ func BenchmarkBulkRows(b *testing.B) {
 	for _, c := range cases {
 		gs := regulars(b, c.count, c.n, c.d, 1000)
 		for _, v := range variants {
-			if c.batch == 1 && v.name != "auto" && v.cfg.Words != 1 {
+			if c.batch == 1 && v.cfg.Words > 1 || c.batch > 1 && v.cfg.Half {
 				continue
 			}
 			b.Run(c.name+"/"+v.name, func(b *testing.B) {
@@ -260,7 +262,7 @@ func BenchmarkBulkRows(b *testing.B) {
 					b.Fatal(err)
 				}
 				var kernel, device []float64
-				var wall []time.Duration
+				var wall, prep, wait, conv []time.Duration
 				var rows [][]reduce.Row
 				var tm bulkTiming
 				var part []*graph.Graph
@@ -280,6 +282,7 @@ func BenchmarkBulkRows(b *testing.B) {
 							b.Fatal(err)
 						}
 						wall = append(wall, time.Since(start))
+						prep, wait, conv = append(prep, tm.Prep), append(wait, tm.Wait), append(conv, tm.Convert)
 						kernel = append(kernel, tm.Kernel)
 						device = append(device, tm.Device)
 						i++
@@ -288,7 +291,9 @@ func BenchmarkBulkRows(b *testing.B) {
 				per := float64(c.batch)
 				sort.Float64s(kernel)
 				sort.Float64s(device)
-				slices.Sort(wall)
+				for _, d := range [][]time.Duration{wall, prep, wait, conv} {
+					slices.Sort(d)
+				}
 				medK, medD, medW := kernel[len(kernel)/2], device[len(device)/2], wall[len(wall)/2]
 				b.ReportMetric(float64(medW.Nanoseconds())/1e3/per, "us/graph")
 				b.ReportMetric(medK*1e3/per, "kernel-us/graph")
@@ -296,9 +301,9 @@ func BenchmarkBulkRows(b *testing.B) {
 				bytes := frontierBytes(part, rows)
 				b.ReportMetric(bytes/(medK/1e3)/1e12, "frontier-TB/s")
 				b.ReportMetric(float64(tm.InBytes+tm.OutBytes)/(medD/1e3)/1e9, "bus-GB/s")
-				b.Logf("%s/%s: median wall %v, kernel %.4f ms, device %.4f ms (in %.3f, out %.3f); W=%d, %d chunks, %d launches, %d blocks; %.1f MB in, %.1f MB out; frontier %.3g B",
-					c.name, v.name, medW, medK, medD, tm.ToDevice, tm.ToHost, tm.Words, tm.Chunks, tm.Launches, tm.Blocks,
-					float64(tm.InBytes)/1e6, float64(tm.OutBytes)/1e6, bytes)
+				b.Logf("%s/%s: median wall %v (host: prep %v, wait %v, convert %v), kernel %.4f ms, device %.4f ms (in %.3f, out %.3f); W=%d half=%v, %d chunks, %d launches, %d blocks; %.1f MB in, %.1f MB out; frontier %.3g B",
+					c.name, v.name, medW, prep[len(prep)/2], wait[len(wait)/2], conv[len(conv)/2], medK, medD, tm.ToDevice, tm.ToHost,
+					tm.Words, tm.Half, tm.Chunks, tm.Launches, tm.Blocks, float64(tm.InBytes)/1e6, float64(tm.OutBytes)/1e6, bytes)
 			})
 		}
 	}
@@ -324,6 +329,8 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 	}
 	reach, sum, ecc := out[:ch.rows], out[ch.rows:2*ch.rows], out[2*ch.rows:]
 	W := ch.words
+	B := ch.batchSize() / W // bits per word
+	ones := ^uint64(0) >> (64 - B)
 	seen := 0
 	for _, gr := range ch.groups {
 		tasks := unsafe.Slice((*[4]int32)(unsafe.Add(in, ch.tasksAt+16*uint64(gr.firstTask))), gr.count)
@@ -331,7 +338,7 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 			seen++
 			g := graphs[task[0]]
 			n := int(g[0])
-			need := 2 * n * W * 8
+			need := 2 * n * ch.wordBytes()
 			if gr.sh {
 				need += n * int(g[1]) * 2
 			}
@@ -344,18 +351,18 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 			cur, nxt := make([]uint64, n*W), make([]uint64, n*W)
 			vis := make([]uint64, n*W)
 			for b := int(task[1]); b < int(task[1]+task[2]); b++ {
-				first := b * 64 * W
+				first := b * B * W
 				for v := 0; v < n; v++ {
 					for w := 0; w < W; w++ {
-						s0 := first + 64*w
+						s0 := first + B*w
 						var absent, self uint64
 						switch {
 						case s0 >= n:
-							absent = ^uint64(0)
-						case n-s0 < 64:
-							absent = ^uint64(0) << (n - s0)
+							absent = ones
+						case n-s0 < B:
+							absent = ones << (n - s0) & ones
 						}
-						if v >= s0 && v < s0+64 {
+						if v >= s0 && v < s0+B {
 							self = 1 << (v - s0)
 						}
 						vis[v*W+w] = absent | self
@@ -366,11 +373,11 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 					any := false
 					for v := 0; v < n; v++ {
 						acc := make([]uint64, W)
-						full := ^uint64(0)
+						full := ones
 						for w := 0; w < W; w++ {
 							full &= vis[v*W+w]
 						}
-						if full != ^uint64(0) {
+						if full != ones {
 							for i := off[v]; i < off[v+1]; i++ {
 								u := int(heads[i])
 								for w := 0; w < W; w++ {
@@ -429,7 +436,7 @@ func TestBulkLayoutEmulated(t *testing.T) {
 	}
 	matched := 0
 	for _, c := range []bulkConfig{
-		{}, {Words: 1}, {Words: 2, Split: 3}, {Words: 4, NoShared: true},
+		{}, {Words: 1}, {Half: true}, {Half: true, Split: 1, NoShared: true}, {Words: 2, Split: 3}, {Words: 4, NoShared: true},
 		{Words: 4, ChunkBytes: 100 << 10}, {Words: 1, Split: 1, ChunkBytes: 1},
 	} {
 		for _, idx := range [][2]int{{0, len(gs)}, {len(gs) - 1, len(gs)}, {3, 4}} {
@@ -454,4 +461,35 @@ func TestBulkLayoutEmulated(t *testing.T) {
 		}
 	}
 	t.Logf("%d emulated graph results matched", matched)
+}
+
+// BenchmarkRuntimeRoundTrip is the floor under a single-graph call: an
+// empty call on the GPU's owner goroutine (the hand-off there and back),
+// and one with a stream synchronisation.
+func BenchmarkRuntimeRoundTrip(b *testing.B) {
+	requireGPU(b)
+	ctx := context.Background()
+	for _, sync := range []bool{false, true} {
+		b.Run(fmt.Sprintf("sync=%v", sync), func(b *testing.B) {
+			f := func(c *gpurt.Call) error {
+				if sync {
+					return c.Stream().Synchronize()
+				}
+				return nil
+			}
+			if _, err := do(ctx, 0, f); err != nil {
+				b.Fatal(err)
+			}
+			var wall []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				if _, err := do(ctx, 0, f); err != nil {
+					b.Fatal(err)
+				}
+				wall = append(wall, time.Since(start))
+			}
+			slices.Sort(wall)
+			b.ReportMetric(float64(wall[len(wall)/2].Nanoseconds())/1e3, "median-us")
+		})
+	}
 }

@@ -1,8 +1,8 @@
 // Bit-parallel breadth-first search of many small unweighted graphs at once
 // (bulk execution, the Graph Golf case), compiled by NVRTC for the device.
 //
-// One thread block is one task: a graph and a run of its batches of 64·W
-// sources. Thread v owns vertex v (n ≤ blockDim ≤ 1024). The search runs on
+// One thread block is one task: a graph and a run of its batches of 32
+// (bulk_h1_*) or 64·W (bulk_wW_*) sources. Thread v owns vertex v (n ≤ blockDim ≤ 1024). The search runs on
 // the reversed graph: bit s of vertex v's words means "d(v, s) is known",
 // so a level is a pull over v's out-arcs,
 //   new[v] = OR over arcs v→w of frontier[w], minus visited[v],
@@ -10,8 +10,8 @@
 // batch at distance L from v. Thread v accumulates Reach, Sum and the
 // eccentricity of v's own row in registers; only those three numbers per
 // vertex leave the block. visited[v] lives in registers; the frontier is
-// double-buffered in shared memory (2·n·W·8 bytes), so a level has one
-// barrier. With SH the graph's arcs are copied once into shared memory as
+// double-buffered in shared memory (2·n·W words of 4 or 8 bytes), so a
+// level has one barrier. With SH the graph's arcs are copied once into shared memory as
 // an ELL table (the i-th arc of v at i·n + v, 16-bit heads): a warp reads
 // its i-th arcs from consecutive addresses. Without SH (the table would not
 // fit) the arcs are read from the CSR in global memory through the cache.
@@ -33,12 +33,17 @@ typedef unsigned long long u64;
 typedef unsigned int u32;
 typedef unsigned short u16;
 
-template <int W>
-__device__ __forceinline__ void orLoad(u64 (&acc)[W], const u64* __restrict__ f, int u) {
+// A batch is W words of type T per vertex: T = u32 (32 sources, W = 1) or
+// u64 (64·W sources). Wide words are moved 16 bytes at a time.
+__device__ __forceinline__ int popc(u32 x) { return __popc(x); }
+__device__ __forceinline__ int popc(u64 x) { return __popcll(x); }
+
+template <typename T, int W>
+__device__ __forceinline__ void orLoad(T (&acc)[W], const T* __restrict__ f, int u) {
   if (W == 1) {
     acc[0] |= f[u];
   } else {
-    const ulonglong2* p = (const ulonglong2*)(f + u * W);
+    const ulonglong2* p = (const ulonglong2*)(f + u * W); // T = u64 here
 #pragma unroll
     for (int h = 0; h < W / 2; h++) {
       ulonglong2 x = p[h];
@@ -48,8 +53,8 @@ __device__ __forceinline__ void orLoad(u64 (&acc)[W], const u64* __restrict__ f,
   }
 }
 
-template <int W>
-__device__ __forceinline__ void store(u64* __restrict__ f, int v, const u64 (&x)[W]) {
+template <typename T, int W>
+__device__ __forceinline__ void store(T* __restrict__ f, int v, const T (&x)[W]) {
   if (W == 1) {
     f[v] = x[0];
   } else {
@@ -59,15 +64,15 @@ __device__ __forceinline__ void store(u64* __restrict__ f, int v, const u64 (&x)
   }
 }
 
-template <int W>
-__device__ __forceinline__ bool full(const u64 (&x)[W]) {
-  u64 a = ~0ull;
+template <typename T, int W>
+__device__ __forceinline__ bool full(const T (&x)[W]) {
+  T a = ~(T)0;
 #pragma unroll
   for (int w = 0; w < W; w++) a &= x[w];
-  return a == ~0ull;
+  return a == ~(T)0;
 }
 
-template <int W, bool SH>
+template <typename T, int W, bool SH>
 __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* __restrict__ graphs,
                                     const int* __restrict__ csr, u32* __restrict__ reach, u32* __restrict__ sum,
                                     u32* __restrict__ ecc) {
@@ -79,7 +84,8 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   const bool mine = v < n;
   const int* off = csr + g.z;
   const int* heads = off + n + 1;
-  u16* ell = (u16*)(sm + 2 * n * W);
+  T* fr = (T*)sm; // the two frontiers, n·W words each
+  u16* ell = (u16*)(fr + 2 * n * W);
   int lo = 0, deg = 0;
   if (mine) {
     lo = off[v];
@@ -104,37 +110,38 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   }
   u32 r = 0, s = 0, e = 0;
   for (int b = t.y; b < t.y + t.z; b++) {
-    const int first = b * 64 * W;
-    u64 vis[W], self[W];
+    const int B = 8 * sizeof(T); // sources per word
+    const int first = b * B * W;
+    T vis[W], self[W];
 #pragma unroll
     for (int w = 0; w < W; w++) {
-      const int s0 = first + 64 * w;
+      const int s0 = first + B * w;
       // Sources past n are absent: their bits count as visited.
-      const u64 absent = s0 >= n ? ~0ull : (n - s0 >= 64 ? 0ull : ~0ull << (n - s0));
-      self[w] = (v >= s0 && v < s0 + 64) ? 1ull << (v - s0) : 0ull;
+      const T absent = s0 >= n ? ~(T)0 : (n - s0 >= B ? (T)0 : ~(T)0 << (n - s0));
+      self[w] = (v >= s0 && v < s0 + B) ? (T)1 << (v - s0) : (T)0;
       vis[w] = absent | self[w];
     }
-    if (mine) store<W>(sm, v, self);
+    if (mine) store<T, W>(fr, v, self);
     __syncthreads();
-    // The frontier of this level is at sm + cur, the next one at sm + nxt
+    // The frontier of this level is at fr + cur, the next one at fr + nxt
     // (word offsets, so that they stay shared-memory addresses).
     int cur = 0, nxt = n * W;
     for (int level = 1;; level++) {
-      u64 acc[W];
+      T acc[W];
 #pragma unroll
       for (int w = 0; w < W; w++) acc[w] = 0;
       int any = 0;
-      if (mine && !full<W>(vis)) {
+      if (mine && !full<T, W>(vis)) {
 #pragma unroll 4
         for (int i = 0; i < deg; i++) {
           const int u = SH ? (int)ell[i * n + v] : __ldg(heads + lo + i);
-          orLoad<W>(acc, sm + cur, u);
+          orLoad<T, W>(acc, fr + cur, u);
           // On high degrees, stop once every source has reached v.
           if ((i & 31) == 31) {
-            u64 m[W];
+            T m[W];
 #pragma unroll
             for (int w = 0; w < W; w++) m[w] = acc[w] | vis[w];
-            if (full<W>(m)) break;
+            if (full<T, W>(m)) break;
           }
         }
         int pc = 0;
@@ -142,7 +149,7 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
         for (int w = 0; w < W; w++) {
           acc[w] &= ~vis[w];
           vis[w] |= acc[w];
-          pc += __popcll(acc[w]);
+          pc += popc(acc[w]);
         }
         if (pc) {
           r += pc;
@@ -151,7 +158,7 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
           any = 1;
         }
       }
-      if (mine) store<W>(sm + nxt, v, acc);
+      if (mine) store<T, W>(fr + nxt, v, acc);
       if (!__syncthreads_or(any)) break;
       const int tmp = cur;
       cur = nxt;
@@ -172,15 +179,17 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   }
 }
 
-#define BULK_KERNEL(name, W, SH)                                                                              \
-  extern "C" __global__ void __launch_bounds__(1024, MINB) name(const int4* tasks, const int4* graphs, const int* csr, \
-                                                          u32* reach, u32* sum, u32* ecc) {                   \
-    bfs<W, SH>(tasks, graphs, csr, reach, sum, ecc);                                                          \
+#define BULK_KERNEL(name, T, W, SH)                                                                  \
+  extern "C" __global__ void __launch_bounds__(1024, MINB)                                           \
+      name(const int4* tasks, const int4* graphs, const int* csr, u32* reach, u32* sum, u32* ecc) { \
+    bfs<T, W, SH>(tasks, graphs, csr, reach, sum, ecc);                                              \
   }
 
-BULK_KERNEL(bulk_w1_sh, 1, true)
-BULK_KERNEL(bulk_w2_sh, 2, true)
-BULK_KERNEL(bulk_w4_sh, 4, true)
-BULK_KERNEL(bulk_w1_gl, 1, false)
-BULK_KERNEL(bulk_w2_gl, 2, false)
-BULK_KERNEL(bulk_w4_gl, 4, false)
+BULK_KERNEL(bulk_h1_sh, u32, 1, true)
+BULK_KERNEL(bulk_w1_sh, u64, 1, true)
+BULK_KERNEL(bulk_w2_sh, u64, 2, true)
+BULK_KERNEL(bulk_w4_sh, u64, 4, true)
+BULK_KERNEL(bulk_h1_gl, u32, 1, false)
+BULK_KERNEL(bulk_w1_gl, u64, 1, false)
+BULK_KERNEL(bulk_w2_gl, u64, 2, false)
+BULK_KERNEL(bulk_w4_gl, u64, 4, false)
