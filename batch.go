@@ -11,6 +11,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
 )
@@ -59,6 +60,16 @@ var ErrNilGraph = errors.New("graph is nil")
 // and Stats.Seconds are the graph's own (1 for a small graph in a large
 // batch; the seconds of its computation, not of the batch).
 //
+// With opt.Device "gpu" or "gpu:N" and the engine left to "auto", the
+// unweighted graphs of 1 to 1024 vertices are searched together in one
+// GPU bulk search (a thread block per graph): their Stats name the
+// algorithm "gpu-bulk" and the GPU, and Seconds is the search's time
+// divided by its graphs; the other graphs run one at a time on the GPU as
+// ComputeStats would. Under "auto" devices the batch stays on the CPU:
+// measured on an H100 host with 16 cores (docs/perf.md), the bulk search
+// took 0.073 ms a graph of 1024 vertices and degree 16 where the CPU
+// batch took 0.045 to 0.078 ms.
+//
 // opt.Progress, when set, receives the fraction of the batch done (graphs
 // finished, and the progress of a large graph while it runs); opt.Notice
 // receives each distinct line once per batch.
@@ -103,7 +114,11 @@ func (b *batch) run() {
 	if n == 0 {
 		return
 	}
-	workers := min(b.threads, n)
+	todo := b.gpuBulk()
+	if len(todo) == 0 {
+		return
+	}
+	workers := min(b.threads, len(todo))
 	per := max(1, b.threads/workers) // threads per graph on a worker
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -111,11 +126,11 @@ func (b *batch) run() {
 		wg.Go(func() {
 			w := &worker{b: b, threads: per}
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
+				k := int(next.Add(1) - 1)
+				if k >= len(todo) {
 					return
 				}
-				w.graph(i)
+				w.graph(todo[k])
 			}
 		})
 	}
@@ -141,6 +156,49 @@ func (b *batch) run() {
 		s, err := statsOf(b.ctx, g, pl, opt.Reachable)
 		b.finish(i, s, err)
 	}
+}
+
+// gpuBulk computes in one GPU bulk search (engine.BulkRows) the graphs it
+// takes — unweighted, at most gpu.BulkMaxN vertices — when the batch asks
+// for a GPU ("gpu" or "gpu:N") and leaves the engine to "auto", and
+// returns the indices of the other graphs. When the search fails (no
+// usable GPU, a driver error, cancellation) it leaves every graph to the
+// one-graph path, which then reports for each what ComputeStats would.
+func (b *batch) gpuBulk() []int {
+	all := make([]int, len(b.graphs))
+	for i := range all {
+		all[i] = i
+	}
+	dev, _ := plan.ParseDevice(b.opt.Device) // valid: StatsBatch validated it
+	if dev.Kind != "gpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") {
+		return all
+	}
+	var fit, rest []int
+	var gs []*graph.Graph
+	for i, g := range b.graphs {
+		if engine.BulkFits(g) {
+			fit, gs = append(fit, i), append(gs, g)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(fit) == 0 || b.ctx.Err() != nil {
+		return all
+	}
+	start := time.Now()
+	rows, device, err := engine.BulkRows(b.ctx, dev.Ordinal, gs)
+	if err != nil {
+		return all
+	}
+	// The graphs were searched together: each is given an equal share of
+	// the call's time.
+	each := time.Since(start).Seconds() / float64(len(fit))
+	for k, i := range fit {
+		s := statsFromRows(rows[k], gs[k], true, b.opt.Reachable)
+		s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkName, device, lanes.Int32.String(), 1, each
+		b.finish(i, s, nil)
+	}
+	return rest
 }
 
 // worker runs graphs on one goroutine, keeping its last plan.

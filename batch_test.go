@@ -11,6 +11,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // batchGraphs returns count random graphs of mixed sizes (1..300), kinds
@@ -310,11 +312,17 @@ func regularBatch(b *testing.B, n, count int) []*graph.Graph {
 }
 
 // benchmarkBatch times count graphs of n vertices evaluated by StatsBatch
-// (threads 0) or one ComputeStats call at a time with threads threads (0:
-// all), and reports milliseconds per graph.
-func benchmarkBatch(b *testing.B, n, count int, loop bool, threads int) {
+// on device ("" for auto) or one ComputeStats call at a time with threads
+// threads (0: all), and reports milliseconds per graph.
+func benchmarkBatch(b *testing.B, n, count int, loop bool, threads int, device string) {
+	if device == "gpu" && !hasGPU() {
+		b.Skip("no GPU")
+	}
 	gs := regularBatch(b, n, count)
 	ctx := context.Background()
+	if device == "gpu" {
+		StatsBatch(ctx, gs[:1], Options{Device: device}) // the GPU's start-up
+	}
 	b.ResetTimer()
 	for range b.N {
 		if loop {
@@ -325,7 +333,7 @@ func benchmarkBatch(b *testing.B, n, count int, loop bool, threads int) {
 			}
 			continue
 		}
-		_, errs := StatsBatch(ctx, gs, Options{})
+		_, errs := StatsBatch(ctx, gs, Options{Device: device})
 		for _, err := range errs {
 			if err != nil {
 				b.Fatal(err)
@@ -338,13 +346,99 @@ func benchmarkBatch(b *testing.B, n, count int, loop bool, threads int) {
 // BenchmarkBatchRegular1024 and BenchmarkBatchRegular4096 are the figures
 // of docs/perf.md ("Many graphs").
 func BenchmarkBatchRegular1024(b *testing.B) {
-	b.Run("loop", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, true, 0) })
-	b.Run("loop-1-thread", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, true, 1) })
-	b.Run("batch", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, false, 0) })
+	b.Run("loop", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, true, 0, "") })
+	b.Run("loop-1-thread", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, true, 1, "") })
+	b.Run("batch", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, false, 0, "") })
+	b.Run("batch-gpu", func(b *testing.B) { benchmarkBatch(b, 1024, 1000, false, 0, "gpu") })
 }
 
 func BenchmarkBatchRegular4096(b *testing.B) {
-	b.Run("loop", func(b *testing.B) { benchmarkBatch(b, 4096, 100, true, 0) })
-	b.Run("loop-1-thread", func(b *testing.B) { benchmarkBatch(b, 4096, 100, true, 1) })
-	b.Run("batch", func(b *testing.B) { benchmarkBatch(b, 4096, 100, false, 0) })
+	b.Run("loop", func(b *testing.B) { benchmarkBatch(b, 4096, 100, true, 0, "") })
+	b.Run("loop-1-thread", func(b *testing.B) { benchmarkBatch(b, 4096, 100, true, 1, "") })
+	b.Run("batch", func(b *testing.B) { benchmarkBatch(b, 4096, 100, false, 0, "") })
+}
+
+// hasGPU reports whether a GPU is usable here.
+func hasGPU() bool {
+	_, err := Devices()
+	return err == nil
+}
+
+// TestStatsBatchNoGPU: asked for a GPU where there is none, every graph
+// fails with ComputeStats's error (matching ErrNoGPU), the bulk search's
+// failure included.
+func TestStatsBatchNoGPU(t *testing.T) {
+	if hasGPU() {
+		t.Skip("a GPU is usable here")
+	}
+	rng := rand.New(rand.NewPCG(10, 6))
+	gs := batchGraphs(rng, 20)
+	for _, opt := range []Options{{Device: "gpu"}, {Device: "gpu:3", Reachable: true}} {
+		stats, errs := StatsBatch(context.Background(), gs, opt)
+		for i, g := range gs {
+			_, want := ComputeStats(context.Background(), g, opt)
+			if !errors.Is(errs[i], ErrNoGPU) || stats[i] != nil || errs[i].Error() != want.Error() {
+				t.Fatalf("%+v, graph %d: %v, ComputeStats: %v", opt, i, errs[i], want)
+			}
+		}
+	}
+}
+
+// TestStatsBatchGPU: on a GPU, the graphs the bulk search takes give the
+// CPU's measures with algorithm gpu-bulk and the GPU's name; the others
+// what ComputeStats gives on the GPU.
+func TestStatsBatchGPU(t *testing.T) {
+	if !hasGPU() {
+		gputest.Skip(t, "no GPU")
+	}
+	rng := rand.New(rand.NewPCG(10, 7))
+	gs := batchGraphs(rng, 300)
+	for _, n := range []int{1024, 1025, 700} {
+		for _, directed := range []bool{false, true} {
+			gs = append(gs, randomGraph(rng, n, 3/float64(n), directed, unweighted))
+		}
+	}
+	gs = append(gs, regularGraph(t, 1024))
+	ctx := context.Background()
+	for _, reachable := range []bool{false, true} {
+		opt := Options{Device: "gpu", Reachable: reachable}
+		stats, errs := StatsBatch(ctx, gs, opt)
+		bulk := 0
+		for i, g := range gs {
+			if !engine.BulkFits(g) {
+				want, werr := ComputeStats(ctx, g, opt)
+				switch {
+				case werr != nil:
+					if errs[i] == nil || errs[i].Error() != werr.Error() {
+						t.Fatalf("graph %d: %v, ComputeStats: %v", i, errs[i], werr)
+					}
+				case errs[i] != nil:
+					t.Fatalf("graph %d: %v", i, errs[i])
+				case statsJSON(t, stats[i]) != statsJSON(t, want):
+					t.Fatalf("graph %d:\n batch %s\n  one  %s", i, statsJSON(t, stats[i]), statsJSON(t, want))
+				}
+				continue
+			}
+			bulk++
+			if errs[i] != nil {
+				t.Fatalf("graph %d (%d vertices): %v", i, g.N(), errs[i])
+			}
+			want, err := ComputeStats(ctx, g, Options{Device: "cpu", Reachable: reachable})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := *stats[i]
+			if got.Algorithm != engine.BulkName || got.Device == "cpu" || got.Lanes != "int32" || got.Threads != 1 {
+				t.Fatalf("graph %d: algorithm %s on %s, %s lanes, %d threads", i, got.Algorithm, got.Device, got.Lanes, got.Threads)
+			}
+			got.Algorithm, got.Device = want.Algorithm, want.Device
+			if a, b := statsJSON(t, &got), statsJSON(t, want); a != b {
+				t.Fatalf("graph %d (%d vertices, directed %v):\n bulk %s\n cpu  %s", i, g.N(), g.Directed(), a, b)
+			}
+		}
+		if bulk < 100 {
+			t.Fatalf("only %d graphs went to the bulk search", bulk)
+		}
+		t.Logf("reachable %v: %d of %d graphs by the bulk search", reachable, bulk, len(gs))
+	}
 }
