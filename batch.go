@@ -65,10 +65,11 @@ var ErrNilGraph = errors.New("graph is nil")
 // GPU bulk search (a thread block per graph): their Stats name the
 // algorithm "gpu-bulk" and the GPU, and Seconds is the search's time
 // divided by its graphs; the other graphs run one at a time on the GPU as
-// ComputeStats would. Under "auto" devices the batch stays on the CPU:
-// measured on an H100 host with 16 cores (docs/perf.md), the bulk search
-// took 0.073 ms a graph of 1024 vertices and degree 16 where the CPU
-// batch took 0.045 to 0.078 ms.
+// ComputeStats would. Under the "auto" device the bulk search takes them
+// only when a GPU is already open in the process (the batch never pays
+// the GPU's start-up, about 0.3 s) and its estimate beats the CPU's: on
+// an H100 with 16 host cores (docs/perf.md) it took 15–19 µs a graph of
+// 1024 vertices and degree 16 where the CPU batch took 35–72 µs.
 //
 // opt.Progress, when set, receives the fraction of the batch done (graphs
 // finished, and the progress of a large graph while it runs); opt.Notice
@@ -159,18 +160,20 @@ func (b *batch) run() {
 }
 
 // gpuBulk computes in one GPU bulk search (engine.BulkRows) the graphs it
-// takes — unweighted, at most gpu.BulkMaxN vertices — when the batch asks
-// for a GPU ("gpu" or "gpu:N") and leaves the engine to "auto", and
-// returns the indices of the other graphs. When the search fails (no
-// usable GPU, a driver error, cancellation) it leaves every graph to the
-// one-graph path, which then reports for each what ComputeStats would.
+// takes — unweighted, at most gpu.BulkMaxN vertices — when the engine is
+// left to "auto" and the batch asks for a GPU ("gpu" or "gpu:N"), or the
+// device is "auto" and engine.BulkWins (a GPU already open, the estimate
+// lower), and returns the indices of the other graphs. When the search
+// fails (no usable GPU, a driver error, cancellation) it leaves every
+// graph to the one-graph path, which then reports for each what
+// ComputeStats would (under "auto": computes it on the CPU).
 func (b *batch) gpuBulk() []int {
 	all := make([]int, len(b.graphs))
 	for i := range all {
 		all[i] = i
 	}
 	dev, _ := plan.ParseDevice(b.opt.Device) // valid: StatsBatch validated it
-	if dev.Kind != "gpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") {
+	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") {
 		return all
 	}
 	var fit, rest []int
@@ -182,7 +185,7 @@ func (b *batch) gpuBulk() []int {
 			rest = append(rest, i)
 		}
 	}
-	if len(fit) == 0 || b.ctx.Err() != nil {
+	if len(fit) == 0 || b.ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkWins(gs, b.threads)) {
 		return all
 	}
 	start := time.Now()
@@ -191,13 +194,15 @@ func (b *batch) gpuBulk() []int {
 		return all
 	}
 	// The graphs were searched together: each is given an equal share of
-	// the call's time.
+	// the call's time. Their rows are reduced on every thread (one after
+	// the other, the reduction took ten times the search).
 	each := time.Since(start).Seconds() / float64(len(fit))
-	for k, i := range fit {
+	_ = par.For(context.Background(), b.threads, len(fit), func(k int) {
 		s := statsFromRows(rows[k], gs[k], true, b.opt.Reachable)
 		s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkName, device, lanes.Int32.String(), 1, each
-		b.finish(i, s, nil)
-	}
+		rows[k] = nil
+		b.finish(fit[k], s, nil)
+	})
 	return rest
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/gputest"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // batchGraphs returns count random graphs of mixed sizes (1..300), kinds
@@ -91,6 +92,13 @@ func checkBatch(t *testing.T, gs []*graph.Graph, opt Options, wantThreads int) {
 				t.Fatalf("graph %d: stats beside the error %v", i, err)
 			}
 			continue
+		}
+		if got.Algorithm == engine.BulkName && want.Algorithm != engine.BulkName {
+			// "auto" took the GPU bulk search (a GPU is open in this test
+			// process): the measures must be the CPU's.
+			c := *got
+			c.Algorithm, c.Device, c.Lanes = want.Algorithm, want.Device, want.Lanes
+			got = &c
 		}
 		if a, b := statsJSON(t, got), statsJSON(t, want); a != b {
 			t.Fatalf("graph %d (%d vertices, %s, directed %v) under %+v:\n batch %s\n  one  %s",
@@ -441,4 +449,31 @@ func TestStatsBatchGPU(t *testing.T) {
 		}
 		t.Logf("reachable %v: %d of %d graphs by the bulk search", reachable, bulk, len(gs))
 	}
+	// With the GPU open, "auto" takes the bulk search where it is
+	// estimated faster: many graphs of 1024 vertices.
+	many := make([]*graph.Graph, 64)
+	for i := range many {
+		g, err := gen.Make("regular", "n=1024", "d=16", fmt.Sprintf("seed=%d", i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		many[i] = g
+	}
+	wins := engine.BulkWins(many, par.Threads(0))
+	stats, errs := StatsBatch(ctx, many, Options{})
+	for i, g := range many {
+		want, err := ComputeStats(ctx, g, Options{Device: "cpu"})
+		if err != nil || errs[i] != nil {
+			t.Fatal(err, errs[i])
+		}
+		if (stats[i].Algorithm == engine.BulkName) != wins {
+			t.Fatalf("auto: algorithm %s, bulk search estimated faster: %v", stats[i].Algorithm, wins)
+		}
+		got := *stats[i]
+		got.Algorithm, got.Device, got.Lanes = want.Algorithm, want.Device, want.Lanes
+		if a, b := statsJSON(t, &got), statsJSON(t, want); a != b {
+			t.Fatalf("auto, graph %d:\n bulk %s\n cpu  %s", i, a, b)
+		}
+	}
+	t.Logf("auto on %d threads: bulk search %v", par.Threads(0), wins)
 }

@@ -39,3 +39,40 @@ func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.R
 	}
 	return rows, name, nil
 }
+
+// BulkWins reports whether "auto" should search the graphs gs (each
+// BulkFits) with the bulk search rather than one per CPU thread: only when
+// a GPU is already open in this process (auto never pays the driver's and
+// the context's start-up, about 0.3 s, for a batch) and the bulk search's
+// estimate is below the CPU's with threads threads.
+func BulkWins(gs []*graph.Graph, threads int) bool {
+	if gpu.Opened() == 0 || len(gs) == 0 {
+		return false
+	}
+	return BulkSeconds(gs) < BatchCPUSeconds(gs, threads)
+}
+
+// BulkSeconds is the bulk search's estimated time for gs, the reduction
+// of its rows on the host included: a fixed 0.1 ms a call and 3.5 ns per
+// vertex and per four arcs, fitted to 1000 random 16-regular graphs of
+// 1024 vertices in 15–19 µs a graph on an H100 with 16 host cores
+// (docs/perf.md, "Many graphs"; the search alone took 6–7 µs a graph and
+// 1.4 µs at 256 vertices).
+func BulkSeconds(gs []*graph.Graph) float64 {
+	t := 1e-4
+	for _, g := range gs {
+		t += 3.5e-9 * (float64(g.N()) + float64(g.Arcs())/4)
+	}
+	return t
+}
+
+// BatchCPUSeconds is the estimated time of the bit-parallel BFS on gs, one
+// graph per thread: their one-thread estimates over the threads.
+func BatchCPUSeconds(gs []*graph.Graph, threads int) float64 {
+	var t float64
+	e := bfsEngine{bitParallel: true}
+	for _, g := range gs {
+		t += e.Estimate(&Problem{Graph: g, Threads: 1})
+	}
+	return t / float64(max(threads, 1))
+}
