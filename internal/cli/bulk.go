@@ -23,12 +23,13 @@ import (
 // apsp bulk: many graphs, one result line each, in input order.
 //
 // The inputs are read and computed in chunks of at most chunkGraphs graphs
-// (and chunkBytes of JSON lines): each chunk's graphs are read on every
+// and chunkBytes of input (files' sizes, JSON lines): each chunk's graphs
+// are read on every
 // thread, then computed by apsp.StatsBatch, then written, so that memory
 // stays bounded by a chunk however many graphs come and results appear as
 // chunks finish.
 var (
-	chunkGraphs = 256
+	chunkGraphs = 1024 // a GPU bulk search wants hundreds of graphs
 	chunkBytes  = 64 << 20
 	// maxLine is the longest JSON line read; a longer one is refused (its
 	// graph belongs in a file).
@@ -273,6 +274,7 @@ type source struct {
 // input is a file (path), a directory that holds no file (err), or stdin.
 type input struct {
 	path  string
+	size  int64 // the file's size, as far as known
 	stdin bool
 	err   error
 }
@@ -290,7 +292,11 @@ func newSource(e *env, args []string) (*source, error) {
 		}
 		st, err := os.Stat(a)
 		if err != nil || !st.IsDir() {
-			s.inputs = append(s.inputs, input{path: a}) // reading it says what is wrong
+			in := input{path: a} // reading it says what is wrong
+			if err == nil {
+				in.size = st.Size()
+			}
+			s.inputs = append(s.inputs, in)
 			files++
 			continue
 		}
@@ -306,10 +312,11 @@ func newSource(e *env, args []string) (*source, error) {
 			if strings.HasPrefix(d.Name(), ".") {
 				continue
 			}
-			if st, err := os.Stat(p); err != nil || st.IsDir() {
+			st, err := os.Stat(p)
+			if err != nil || st.IsDir() {
 				continue // a subdirectory, or a broken link
 			}
-			s.inputs = append(s.inputs, input{path: p})
+			s.inputs = append(s.inputs, input{path: p, size: st.Size()})
 			found++
 		}
 		if found == 0 {
@@ -341,6 +348,7 @@ func (s *source) next() ([]*item, error) {
 		if !in.stdin {
 			chunk = append(chunk, &item{id: jsonString(in.path), path: in.path, weight: 1, err: in.err})
 			s.inputs = s.inputs[1:]
+			bytes += int(min(in.size, int64(chunkBytes)))
 			continue
 		}
 		if s.stdin == nil {
