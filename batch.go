@@ -68,8 +68,8 @@ var ErrNilGraph = errors.New("graph is nil")
 // ComputeStats would. Under the "auto" device the bulk search takes them
 // only when a GPU is already open in the process (the batch never pays
 // the GPU's start-up, about 0.3 s) and its estimate beats the CPU's: on
-// an H100 with 16 host cores (docs/perf.md) it took 15–19 µs a graph of
-// 1024 vertices and degree 16 where the CPU batch took 35–72 µs.
+// an H100 with 16 host cores (docs/perf.md) it took 15–29 µs a graph of
+// 1024 vertices and degree 16 where the CPU batch took 35–78 µs.
 //
 // opt.Progress, when set, receives the fraction of the batch done (graphs
 // finished, and the progress of a large graph while it runs); opt.Notice

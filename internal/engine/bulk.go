@@ -55,7 +55,7 @@ func BulkWins(gs []*graph.Graph, threads int) bool {
 // BulkSeconds is the bulk search's estimated time for gs, the reduction
 // of its rows on the host included: a fixed 0.1 ms a call and 3.5 ns per
 // vertex and per four arcs, fitted to 1000 random 16-regular graphs of
-// 1024 vertices in 15–19 µs a graph on an H100 with 16 host cores
+// 1024 vertices in 15–29 µs a graph on an H100 with 16 host cores
 // (docs/perf.md, "Many graphs"; the search alone took 6–7 µs a graph and
 // 1.4 µs at 256 vertices).
 func BulkSeconds(gs []*graph.Graph) float64 {
