@@ -373,7 +373,7 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 			ch.maxDeg[i] = int32(deg)
 		}
 	})
-	if ch.anySplit {
+	if ch.anySplit && ch.rows > 0 {
 		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows))
 	}
 	// Group the graphs by thread class (a power of two) and arc placement.
@@ -521,6 +521,14 @@ func (ch *bulkChunk) collect(c *gpurt.Call, slot int, gs []*graph.Graph, out [][
 // convert turns the chunk's summaries, in its page-locked output, into
 // rows: each worker allocates (and so zeroes) the rows of its graphs.
 func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
+	if ch.rows == 0 {
+		// Only empty graphs: no output region, and host+inBytes would point
+		// just past the buffer (into another object, for Go memory).
+		for i := range ch.hi - ch.lo {
+			out[ch.lo+i] = []reduce.Row{}
+		}
+		return
+	}
 	res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows)
 	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
 	parallel(ch.hi-ch.lo, 64, func(lo, hi int) {

@@ -320,6 +320,12 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 	ng := ch.hi - ch.lo
 	graphs := unsafe.Slice((*[4]int32)(unsafe.Add(in, ch.graphsAt)), ng)
 	region := unsafe.Slice((*int32)(unsafe.Add(in, ch.csrRegionAt)), (ch.inBytes-ch.csrRegionAt)/4)
+	if need := 12 * uint64(ch.rows); need > ch.outBytes {
+		t.Fatalf("chunk of %d rows has %d output bytes, want %d", ch.rows, ch.outBytes, need)
+	}
+	if ch.rows == 0 {
+		return // nothing to write (and in+inBytes would point past the buffer)
+	}
 	out := unsafe.Slice((*uint32)(unsafe.Add(in, ch.inBytes)), 3*ch.rows)
 	for i := range out {
 		out[i] = 0xdeadbeef // the kernels must write every output
