@@ -156,13 +156,67 @@ func (b *bulk) run(src *source) error {
 	}
 }
 
-// chunk reads the chunk's graphs on every thread, computes them with
-// StatsBatch and writes the results in order.
+// chunk reads the chunk's graphs on every thread, a window of one graph a
+// thread at a time, and computes and writes them in order. The graphs held
+// at once are bounded by their size in memory, not by their input's: a
+// short JSON line or a Matrix Market header may claim a huge graph. When
+// what is held passes chunkBytes the held graphs are computed and
+// released; a graph refused for memory while others were held is read
+// again alone, so that it fails only if it cannot fit by itself.
 func (b *bulk) chunk(items []*item) error {
 	ctx := b.e.ctx
-	if err := par.For(ctx, b.threads, len(items), func(i int) { b.load(items[i]) }); err != nil {
+	var held []*item
+	var mem uint64
+	flush := func() error {
+		err := b.compute(held)
+		held, mem = nil, 0
 		return err
 	}
+	for lo := 0; lo < len(items); lo += b.threads {
+		win := items[lo:min(lo+b.threads, len(items))]
+		if err := par.For(ctx, b.threads, len(win), func(i int) { b.load(win[i]) }); err != nil {
+			return err
+		}
+		for i, it := range win {
+			if errors.Is(it.err, graph.ErrTooLarge) && it.path+string(it.line) != "" && (len(held) > 0 || len(win) > 1) {
+				if err := flush(); err != nil {
+					return err
+				}
+				// Release the rest of the window too, and read it again after.
+				var again []*item
+				for _, other := range win[i+1:] {
+					if other.g != nil || errors.Is(other.err, graph.ErrTooLarge) {
+						other.g, other.err = nil, nil
+						again = append(again, other)
+					}
+				}
+				it.err = nil
+				b.load(it)
+				for _, other := range again {
+					b.load(other)
+				}
+			}
+			held = append(held, it)
+			if it.g != nil {
+				mem += graph.MemoryNeeded(it.g.N(), it.g.Arcs(), it.g.Weighted())
+			}
+			if mem >= uint64(chunkBytes) {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return flush()
+}
+
+// compute computes the loaded items with StatsBatch and writes their
+// results (or errors) in order.
+func (b *bulk) compute(items []*item) error {
+	if len(items) == 0 {
+		return nil
+	}
+	ctx := b.e.ctx
 	var gs []*graph.Graph
 	var at []int
 	var weight float64
