@@ -188,21 +188,28 @@ func (b *batch) gpuBulk() []int {
 	if len(fit) == 0 || b.ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkWins(gs, b.threads)) {
 		return all
 	}
-	start := time.Now()
-	rows, device, err := engine.BulkRows(b.ctx, dev.Ordinal, gs)
-	if err != nil {
-		return all
+	// In groups, each reduced before the next is searched: the rows take 56
+	// bytes a vertex until reduced (5.7 GB for 10^5 graphs of 1024).
+	const group = 2048
+	for lo := 0; lo < len(fit); lo += group {
+		hi := min(lo+group, len(fit))
+		start := time.Now()
+		rows, device, err := engine.BulkRows(b.ctx, dev.Ordinal, gs[lo:hi])
+		if err != nil {
+			// This group and the ones after go the one-graph way.
+			return append(rest, fit[lo:]...)
+		}
+		// The graphs were searched together: each is given an equal share
+		// of the call's time. Their rows are reduced on every thread (one
+		// after the other, the reduction took ten times the search).
+		each := time.Since(start).Seconds() / float64(hi-lo)
+		_ = par.For(context.Background(), b.threads, hi-lo, func(k int) {
+			s := statsFromRows(rows[k], gs[lo+k], true, b.opt.Reachable)
+			s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkName, device, lanes.Int32.String(), 1, each
+			rows[k] = nil
+			b.finish(fit[lo+k], s, nil)
+		})
 	}
-	// The graphs were searched together: each is given an equal share of
-	// the call's time. Their rows are reduced on every thread (one after
-	// the other, the reduction took ten times the search).
-	each := time.Since(start).Seconds() / float64(len(fit))
-	_ = par.For(context.Background(), b.threads, len(fit), func(k int) {
-		s := statsFromRows(rows[k], gs[k], true, b.opt.Reachable)
-		s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkName, device, lanes.Int32.String(), 1, each
-		rows[k] = nil
-		b.finish(fit[k], s, nil)
-	})
 	return rest
 }
 

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,8 @@ subdirectories are skipped), or - for JSON Lines on stdin, one graph a line:
 where id (a string or number; default "stdin:LINE") is echoed, n (optional;
 else the largest vertex id + 1) is the vertex count, edges are [u, v] or
 [u, v, w] (every edge with a weight or none, as in edge lists; integer or
-decimal weights) and directed (optional) defaults to --directed. Vertex ids
+decimal weights) and directed (optional) defaults to --directed (a line
+that contradicts a --directed given explicitly is an error). Vertex ids
 count from 0 unless --one-based.
 
 Output: JSON Lines with "id" and the fields of stats --json (vertices,
@@ -190,6 +192,10 @@ func (b *bulk) chunk(items []*item) error {
 						again = append(again, other)
 					}
 				}
+				// What was released counts against a Go memory limit until
+				// collected: collect it before reading again (rare: only
+				// after a refusal).
+				runtime.GC()
 				it.err = nil
 				b.load(it)
 				for _, other := range again {
@@ -367,14 +373,14 @@ func newSource(e *env, args []string) (*source, error) {
 				continue
 			}
 			st, err := os.Stat(p)
-			if err != nil || st.IsDir() {
-				continue // a subdirectory, or a broken link
+			if err != nil || !st.Mode().IsRegular() {
+				continue // a subdirectory, a broken link, a FIFO or device (opening one could block)
 			}
 			s.inputs = append(s.inputs, input{path: p, size: st.Size()})
 			found++
 		}
 		if found == 0 {
-			s.inputs = append(s.inputs, input{path: a, err: errors.New("no graph files in this directory")})
+			s.inputs = append(s.inputs, input{path: a, err: fmt.Errorf("%s: no graph files in this directory", a)})
 			found++
 		}
 		files += found
@@ -805,7 +811,9 @@ func buildLine(jg *jsonGraph, lineNo int, opt graph.ReadOptions) (*graph.Graph, 
 	// builder then checks the memory once, for the vertices too, rather
 	// than again as its buffer grows; each check reads the system's
 	// limits, about 0.1 ms.
-	if m := bytes.Count(jg.Edges, []byte{'['}) - 1; m > 0 {
+	// The shortest edge, "[0,1],", takes 6 bytes: a line of brackets alone
+	// reserves no more than its edges could need.
+	if m := min(bytes.Count(jg.Edges, []byte{'['})-1, len(jg.Edges)/6); m > 0 {
 		b.Grow(m)
 	}
 	n := -1
