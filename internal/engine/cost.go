@@ -62,3 +62,39 @@ func (gpuEngine) Estimate(p *Problem) float64 {
 	}
 	return start + n*n*n/1.2e13
 }
+
+// gpu-bitbfs (internal/gpu/bitbfs.go) costs the GPU's start, a launch a
+// level for each group of batches searched at once (about 2^21 / n
+// batches of 512 sources, or 256 past 2^18 vertices) with a read of the
+// device's counters per group, and its bytes: each level reads every arc's
+// source row, 64 bytes a batch, mostly from L2. The level count is bitbfs's
+// estimate, but long on graphs of low degree (few arcs a vertex, long
+// paths: a launch and a round trip a level, where the CPU pushes a small
+// frontier cheaply), so that auto leaves those to the CPU.
+func (gpuBitEngine) Estimate(p *Problem) float64 {
+	n, arcs := float64(p.Graph.N()), float64(p.Graph.Arcs())
+	start := 0.3
+	if gpu.Opened() > 0 {
+		start = 1.5e-4
+	}
+	levels := 12.0
+	avg := arcs / math.Max(n, 1)
+	switch {
+	case avg < 4:
+		levels = math.Max(12, math.Sqrt(n))
+	case avg > 2:
+		levels = math.Min(12, math.Log(n)/math.Log(avg-1)+2)
+	}
+	size := 512.0
+	if n > 1<<18 {
+		size = 256
+	}
+	batches := math.Ceil(n / size)
+	groups := math.Ceil(batches / math.Max(1, math.Floor(float64(1<<21)/math.Max(n, 1))))
+	const (
+		launch = 5e-6  // seconds a level launch (most of it the GPU's gap between kernels)
+		sync   = 30e-6 // a read of found[] and the next group's start
+		bw     = 1e12  // bytes a second gathered (L2 and memory)
+	)
+	return start + groups*(sync+levels*launch) + levels*arcs*n/8/bw
+}

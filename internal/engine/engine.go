@@ -178,7 +178,7 @@ func lanesOf(c Caps, float bool) string {
 // them when estimates tie. GPU engines come from the gpu registration.
 func All() []Engine {
 	return []Engine{blocked{}, fw{}, bfsEngine{bitParallel: true}, bfsEngine{}, dijkstraEngine{}, dijkstraEngine{johnson: true},
-		GPUEngine(gpuMulti), GPUEngine(gpuSingle)}
+		GPUEngine(gpuMulti), GPUEngine(gpuSingle), BitEngine()}
 }
 
 // ByName returns the engine called name.

@@ -123,3 +123,68 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 	}
 	return r.Rows, r.Device, nil
 }
+
+// BitEngine is gpu-bitbfs: the bit-parallel multi-source BFS of
+// internal/bfs's bitbfs on a GPU, for unweighted graphs (gpu.BitRows).
+func BitEngine() Engine { return gpuBitEngine{} }
+
+// gpuBitEngine runs gpu-bitbfs: summaries and the histogram are reduced on
+// the device; the matrix comes back a batch of columns at a time.
+type gpuBitEngine struct{}
+
+func (gpuBitEngine) Name() string { return "gpu-bitbfs" }
+
+func (gpuBitEngine) Caps() Caps {
+	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Auto: true, Lanes: []lanes.Kind{lanes.Int32}}
+}
+
+func (gpuBitEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
+
+// WorkBytes is the host side: the page-locked buffer of the padded arcs
+// (8 bytes a vertex, at most 4 + 3·4/degree bytes an arc: 16 bytes an arc
+// bounds it) and the results (24 bytes a vertex), plus the rows for a
+// summary or the matrix and a batch's block of distances (2 KiB a vertex).
+func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
+	n, m := uint64(p.Graph.N()), uint64(p.Graph.Arcs())
+	need := 32*n + 16*m + 4096
+	if !dense {
+		return need + n*RowVertexBytes
+	}
+	return need + 64*8*4*n + matrixBytes(p.Graph.N(), lanes.Int32, p.Paths)
+}
+
+func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
+	r, err := gpu.BitRows(ctx, p.Ordinal, p.Graph)
+	if err != nil {
+		return nil, "", err
+	}
+	return r.Rows, r.Device, nil
+}
+
+func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
+	r, err := gpu.BitRows(ctx, p.Ordinal, p.Graph)
+	if err != nil {
+		return nil, err
+	}
+	return r.Hist, nil
+}
+
+func (gpuBitEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
+	n := p.Graph.N()
+	data, device, err := gpu.BitMatrix(ctx, p.Ordinal, p.Graph)
+	if err != nil {
+		return nil, err
+	}
+	inf := lanes.InfOf[int32]()
+	for i, x := range data {
+		if x < 0 { // not reached
+			data[i] = inf
+		}
+	}
+	m := &lanes.Matrix[int32]{N: n, Size: n, Stride: n, Data: data, Inf: inf}
+	r := &Result{Matrix: m, Device: device, Threads: 1}
+	if p.Paths {
+		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), n
+	}
+	return r, nil
+}

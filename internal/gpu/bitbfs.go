@@ -1,0 +1,520 @@
+package gpu
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"time"
+	"unsafe"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/cuda"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+//go:embed kernels/bitbfs.cu
+var bitbfsSource string
+
+// BitResult is what BitRows found: every vertex's row summary and the
+// histogram of distances.
+type BitResult struct {
+	Rows []reduce.Row
+	// Hist[d] is the number of ordered pairs (u, v), u ≠ v, at distance d;
+	// Hist[0] is 0 and the length is the largest distance plus one (as
+	// internal/bfs's Summary).
+	Hist   []int64
+	Device string
+	Timing BitTiming
+}
+
+// BitTiming is what a gpu-bitbfs run measured: CUDA events in
+// milliseconds, host wall time, and how the run was laid out.
+type BitTiming struct {
+	Upload   float64 // the arcs' copy and the zeroing of the totals
+	Search   float64 // init, levels and merge of every group, host round trips included
+	Download float64 // the totals and the histogram
+	Total    float64
+	Wall     time.Duration // the whole call on the owner goroutine, host work included
+	Prep     time.Duration // padding the arcs into the page-locked buffer
+
+	Words, Slots, Groups int
+	Launches, Syncs      int   // level launches; host round trips reading found[]
+	Compiled             bool  // NVRTC ran
+	Rows, Arcs, Blocks   int64 // with stats: rows gathered, arc slots read, level blocks run
+}
+
+// bitConfig shapes a run; the zero value is BitRows's choice.
+type bitConfig struct {
+	Words int  // W: 2, 4 or 8 words of sources per vertex (0: bitWords)
+	Slots int  // batches searched at once (0: plan by size and memory)
+	Stats bool // count rows and arcs read (a slower kernel)
+}
+
+const (
+	bitBlock = 256
+	// bitThreads is about how many vertex threads a level launch should
+	// have to fill an H100 (132 SMs of 2048 threads, several times over):
+	// small graphs search several batches at once.
+	bitThreads = 1 << 21
+	// bitMaxChunk bounds the levels launched between two reads of found[].
+	bitMaxChunk = 64
+	// bitFirstChunk is the levels launched before the first read, when no
+	// group has run yet (random sparse graphs of 10^4..10^6 vertices end
+	// in 4 to 8).
+	bitFirstChunk = 6
+)
+
+// bitWords is the default W for n vertices: 8 (512 sources a batch, the
+// fewest passes over the arcs) while a slot's frontier (64n bytes) stays
+// well inside the H100's 50 MB L2, else 4, whose frontier rows (32 bytes,
+// one sector) keep twice the vertices there.
+func bitWords(n int) int {
+	if n <= 1<<18 {
+		return 8
+	}
+	return 4
+}
+
+// bitPlan is a run's layout.
+type bitPlan struct {
+	n, words, size     int // vertices, W, sources a batch (64·W)
+	batches, slots     int
+	groups             int // rounds of slots
+	nw                 int // 32-bit words of a slot's nz bitmap
+	heads              int // padded heads
+	headsAt, csrBytes  uint64
+	slotBytes, fixed   uint64 // device memory per slot, and the rest
+	distBytes          uint64 // a batch's distance block (matrix mode)
+	visAt, curAt, nxAt uint64 // offsets of a slot area's arrays (per slot sizes)
+}
+
+// planBit lays out a run of g: words and slots from cfg or the defaults,
+// slots bounded so that the device memory needed stays within free.
+func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, error) {
+	p := bitPlan{n: n, words: cfg.Words, heads: heads}
+	if p.words == 0 {
+		p.words = bitWords(n)
+	}
+	switch p.words {
+	case 2, 4, 8:
+	default:
+		return p, fmt.Errorf("gpu-bitbfs words %d: want 2, 4 or 8", p.words)
+	}
+	p.size = 64 * p.words
+	p.batches = (n + p.size - 1) / p.size
+	p.nw = (n + 31) / 32
+	p.headsAt = (8*uint64(n+1) + 15) &^ 15
+	p.csrBytes = p.headsAt + 4*uint64(heads)
+	rows := uint64(n) * uint64(p.words) * 8
+	// vis, two frontiers, two nz bitmaps and the totals (sum, reach, ecc).
+	p.slotBytes = 3*rows + 2*4*uint64(p.nw) + 16*uint64(n)
+	// the arcs, the histogram (n levels at most), found[] (32 bytes a
+	// slot) and the stats.
+	p.fixed = p.csrBytes + 8*uint64(max(n, 1)) + 32*uint64(min(p.batches, 65535)) + 4096
+	if dist {
+		p.distBytes = uint64(n) * uint64(p.size) * 4
+		p.fixed += p.distBytes
+	}
+	p.slots = cfg.Slots
+	if p.slots <= 0 {
+		p.slots = max(1, bitThreads/max(n, 1))
+	}
+	if dist {
+		p.slots = 1 // one batch's distances at a time
+	}
+	p.slots = max(1, min(p.slots, p.batches, 65535))
+	// Leave a margin for the pools' rounding and the context.
+	const margin = 256 << 20
+	if p.fixed+p.slotBytes+margin > free {
+		return p, fmt.Errorf("%w: gpu-bitbfs needs %.2f GiB for %d vertices and %d arcs; the GPU has %.2f GiB free",
+			ErrDoesNotFit, float64(p.fixed+p.slotBytes+margin)/(1<<30), n, heads, float64(free)/(1<<30))
+	}
+	p.slots = max(1, min(p.slots, int((free-margin-p.fixed)/p.slotBytes)))
+	p.groups = (p.batches + p.slots - 1) / p.slots
+	return p, nil
+}
+
+// paddedHeads is the heads a padded CSR of g has: every vertex's arcs
+// rounded up to a multiple of 4.
+func paddedHeads(g *graph.Graph) int {
+	a := csr.Of(g)
+	total := 0
+	for v := range g.N() {
+		total += (a.Off[v+1] - a.Off[v] + 3) &^ 3
+	}
+	return total
+}
+
+// fillPadded writes g's out-arcs into off (n+1 entries, in heads) and heads
+// (paddedHeads entries): each vertex's heads start at a multiple of 4 and
+// are padded with the vertex itself, an arc that adds nothing to a pull
+// (the kernel reads them 16 bytes at a time).
+func fillPadded(g *graph.Graph, off []int64, heads []int32) {
+	a := csr.Of(g)
+	n := g.N()
+	pos := int64(0)
+	for v := range n {
+		off[v] = pos
+		pos += int64((a.Off[v+1] - a.Off[v] + 3) &^ 3)
+	}
+	off[n] = pos
+	parallel(n, 4096, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			nb := a.Heads[a.Off[v]:a.Off[v+1]]
+			dst := heads[off[v]:off[v+1]]
+			copy(dst, nb)
+			for i := len(nb); i < len(dst); i++ {
+				dst[i] = int32(v)
+			}
+		}
+	})
+}
+
+// bitKernels is bitbfs.cu loaded for one W.
+type bitKernels struct {
+	init, level, merge *cuda.Function
+	compiled, used     bool
+}
+
+type bitModuleKey struct {
+	words int
+	stats bool
+}
+
+func bitModule(call *gpurt.Call, words int, stats bool) (*bitKernels, error) {
+	return gpurt.Cached(call, bitModuleKey{words, stats}, func() (*bitKernels, error) {
+		dev := call.Dev()
+		opts := []string{fmt.Sprintf("-DW=%d", words), fmt.Sprintf("-DBLOCK=%d", bitBlock)}
+		if stats {
+			opts = append(opts, "-DSTATS")
+		}
+		cubin, cached, err := dev.API.Compile(bitbfsSource, "bitbfs.cu", dev.Info.Arch(), opts)
+		if err != nil {
+			return nil, err
+		}
+		mod, err := call.LoadModule(cubin)
+		if err != nil {
+			return nil, err
+		}
+		k := &bitKernels{compiled: !cached}
+		for _, f := range []struct {
+			p    **cuda.Function
+			name string
+		}{{&k.init, "bitbfs_init"}, {&k.level, "bitbfs_level"}, {&k.merge, "bitbfs_merge"}} {
+			if *f.p, err = mod.Function(f.name); err != nil {
+				return nil, err
+			}
+		}
+		return k, nil
+	})
+}
+
+// ErrBitGraph is wrapped when gpu-bitbfs is given a weighted graph.
+var ErrBitGraph = errors.New("gpu-bitbfs needs an unweighted graph")
+
+// BitRows computes every vertex's row summary (reach, sum of distances,
+// eccentricity over the reached vertices, whether some vertex is not
+// reached) and the histogram of distances of an unweighted graph, directed
+// or not, on GPU ordinal, with a bit-parallel multi-source breadth-first
+// search (batches of 64·W sources as bit sets, as internal/bfs.BitRows);
+// the totals are reduced on the device and only n summaries and the
+// histogram cross the bus.
+func BitRows(ctx context.Context, ordinal int, g *graph.Graph) (*BitResult, error) {
+	return bitRows(ctx, ordinal, g, bitConfig{})
+}
+
+func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*BitResult, error) {
+	if g.Weighted() {
+		return nil, fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
+	}
+	res := &BitResult{Rows: []reduce.Row{}, Hist: []int64{0}}
+	if g.N() == 0 {
+		return res, nil
+	}
+	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runBit(c, g, cfg, res, nil) })
+	if err != nil {
+		return nil, err
+	}
+	res.Device = d.Info.Name
+	d.AddTiming(res.Timing.Search, res.Timing.Total)
+	return res, nil
+}
+
+// BitMatrix computes the distance matrix of an unweighted graph with the
+// same search as BitRows: dist[u·n+v] is the distance from u to v, -1 when
+// there is no path. A batch's columns come back over the bus as it ends.
+func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, string, error) {
+	if g.Weighted() {
+		return nil, "", fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
+	}
+	n := g.N()
+	dist := make([]int32, n*n)
+	if n == 0 {
+		return dist, "", nil
+	}
+	res := &BitResult{}
+	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runBit(c, g, bitConfig{}, res, dist) })
+	if err != nil {
+		return nil, "", err
+	}
+	d.AddTiming(res.Timing.Search, res.Timing.Total)
+	return dist, d.Info.Name, nil
+}
+
+// runBit runs the search on the owner goroutine: the arcs go up once, then
+// each group of batches is initialised and its levels launched in chunks,
+// with one read of found[] a chunk (the chunk is as long as the previous
+// group needed, so usually one read a group); the slots' totals are merged
+// on the device and copied back with the histogram. With dist, the run is
+// one batch a group and each batch's distance block is copied back into
+// dist.
+func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist []int32) error {
+	wall := time.Now()
+	n := g.N()
+	if cfg.Words == 0 {
+		cfg.Words = bitWords(n)
+	}
+	free, _, err := c.Dev().MemInfo()
+	if err != nil {
+		return err
+	}
+	p, err := planBit(n, paddedHeads(g), cfg, free, dist != nil)
+	if err != nil {
+		return err
+	}
+	k, err := bitModule(c, p.words, cfg.Stats)
+	if err != nil {
+		return err
+	}
+	if !k.used {
+		res.Timing.Compiled, k.used = k.compiled, true
+	}
+	tm := &res.Timing
+	tm.Words, tm.Slots, tm.Groups = p.words, p.slots, p.groups
+
+	// Page-locked host memory: the arcs, then found[] and the results.
+	outAt := (p.csrBytes + 15) &^ 15
+	outBytes := 16*uint64(n) + 8*uint64(n) + 32*uint64(p.slots) + 64
+	host, err := c.Host(outAt + max(outBytes, p.distBytes))
+	if err != nil {
+		return err
+	}
+	prep := time.Now()
+	fillPadded(g, unsafe.Slice((*int64)(host), n+1), unsafe.Slice((*int32)(unsafe.Add(host, p.headsAt)), p.heads))
+	tm.Prep = time.Since(prep)
+
+	csrD, err := c.Mem(p.csrBytes)
+	if err != nil {
+		return err
+	}
+	slotsD, err := c.Mem(p.slotBytes*uint64(p.slots) + 16)
+	if err != nil {
+		return err
+	}
+	fixedD, err := c.Mem(p.fixed - p.csrBytes)
+	if err != nil {
+		return err
+	}
+	rows := uint64(n) * uint64(p.words) * 8 * uint64(p.slots)
+	nzBytes := 4 * uint64(p.nw) * uint64(p.slots)
+	vis, frA, frB := slotsD, slotsD+rows, slotsD+2*rows
+	nzA, nzB := slotsD+3*rows, slotsD+3*rows+nzBytes
+	sumD := (nzB + nzBytes + 15) &^ 15 // 8 bytes a vertex and slot
+	reachD := sumD + 8*uint64(n)*uint64(p.slots)
+	eccD := reachD + 4*uint64(n)*uint64(p.slots)
+	histD := fixedD
+	foundD := histD + 8*uint64(n)
+	statsD := foundD + 32*uint64(p.slots)
+	distD := uint64(0)
+	if dist != nil {
+		distD = (statsD + 64 + 255) &^ 255
+	}
+	if p.slotBytes*uint64(p.slots)+16 < eccD+4*uint64(n)*uint64(p.slots)-slotsD {
+		return fmt.Errorf("gpu-bitbfs: slot layout overflows its %d bytes (a bug)", p.slotBytes*uint64(p.slots))
+	}
+
+	st := c.Stream()
+	ev := [4]*cuda.Event{c.Event(0), c.Event(1), c.Event(2), c.Event(3)}
+	if err := ev[0].RecordOn(st); err != nil {
+		return err
+	}
+	if err := st.CopyToDeviceAsync(csrD, host, p.csrBytes); err != nil {
+		return err
+	}
+	// The totals (sum, reach, ecc of every slot), the histogram, found[] and
+	// the stats start at zero.
+	if err := st.Memset32Async(sumD, 0, 4*uint64(n)*uint64(p.slots)); err != nil {
+		return err
+	}
+	if err := st.Memset32Async(histD, 0, (statsD+64-histD)/4); err != nil {
+		return err
+	}
+	if err := ev[1].RecordOn(st); err != nil {
+		return err
+	}
+
+	nv, nw := int32(n), int32(p.nw)
+	offD, headsD := csrD, csrD+p.headsAt
+	foundH := unsafe.Slice((*uint64)(unsafe.Add(host, outAt)), 4*p.slots)
+	blocks := uint32((n + bitBlock - 1) / bitBlock)
+	block := [3]uint32{bitBlock, 1, 1}
+	chunk := bitFirstChunk
+	for grp := range p.groups {
+		if err := c.Ctx.Err(); err != nil {
+			return err
+		}
+		base := int32(grp * p.slots)
+		gs := uint32(min(p.slots, p.batches-grp*p.slots))
+		if err := k.init.LaunchOn(st, [3]uint32{blocks, gs, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&nw),
+			unsafe.Pointer(&base), unsafe.Pointer(&vis), unsafe.Pointer(&frA), unsafe.Pointer(&nzA),
+			unsafe.Pointer(&foundD), unsafe.Pointer(&distD)); err != nil {
+			return err
+		}
+		level := int32(1)
+		for todo := chunk; ; todo = min(2*todo, bitMaxChunk) {
+			for range todo {
+				cur, nxt, nzc, nzn := frA, frB, nzA, nzB
+				if level%2 == 0 {
+					cur, nxt, nzc, nzn = frB, frA, nzB, nzA
+				}
+				if err := k.level.LaunchOn(st, [3]uint32{blocks, gs, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&nw),
+					unsafe.Pointer(&level), unsafe.Pointer(&offD), unsafe.Pointer(&headsD), unsafe.Pointer(&vis),
+					unsafe.Pointer(&cur), unsafe.Pointer(&nxt), unsafe.Pointer(&nzc), unsafe.Pointer(&nzn),
+					unsafe.Pointer(&foundD), unsafe.Pointer(&sumD), unsafe.Pointer(&reachD), unsafe.Pointer(&eccD),
+					unsafe.Pointer(&histD), unsafe.Pointer(&distD), unsafe.Pointer(&statsD)); err != nil {
+					return err
+				}
+				level++
+				tm.Launches++
+			}
+			if err := st.CopyToHostAsync(unsafe.Pointer(&foundH[0]), foundD, 32*uint64(gs)); err != nil {
+				return err
+			}
+			if err := st.Synchronize(); err != nil {
+				return err
+			}
+			tm.Syncs++
+			last := (level - 1) & 3
+			done := true
+			for s := range int(gs) {
+				done = done && foundH[4*s+int(last)] == 0
+			}
+			if done {
+				break
+			}
+			if err := c.Ctx.Err(); err != nil {
+				return err
+			}
+		}
+		// The next group is as deep as this one, likely: launch its levels
+		// at once.
+		chunk = int(level - 1)
+		if dist != nil {
+			if err := copyDist(c, p, grp, distD, unsafe.Add(host, outAt), dist); err != nil {
+				return err
+			}
+		}
+	}
+	merge := int32(p.slots)
+	if err := k.merge.LaunchOn(st, [3]uint32{blocks, 1, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&merge),
+		unsafe.Pointer(&sumD), unsafe.Pointer(&reachD), unsafe.Pointer(&eccD)); err != nil {
+		return err
+	}
+	if err := ev[2].RecordOn(st); err != nil {
+		return err
+	}
+	out := unsafe.Add(host, outAt)
+	if dist == nil {
+		// sum (8n), reach (4n), ecc (4n), the histogram (8n) and the stats.
+		for _, cp := range []struct {
+			at, from, bytes uint64
+		}{{0, sumD, 8 * uint64(n)}, {8 * uint64(n), reachD, 4 * uint64(n)}, {12 * uint64(n), eccD, 4 * uint64(n)},
+			{16 * uint64(n), histD, 8 * uint64(n)}, {24 * uint64(n), statsD, 24}} {
+			if err := st.CopyToHostAsync(unsafe.Add(out, cp.at), cp.from, cp.bytes); err != nil {
+				return err
+			}
+		}
+	}
+	if err := ev[3].RecordOn(st); err != nil {
+		return err
+	}
+	if err := st.Synchronize(); err != nil {
+		return err
+	}
+	var errs [4]error
+	tm.Upload, errs[0] = ev[1].Elapsed(ev[0])
+	tm.Search, errs[1] = ev[2].Elapsed(ev[1])
+	tm.Download, errs[2] = ev[3].Elapsed(ev[2])
+	tm.Total, errs[3] = ev[3].Elapsed(ev[0])
+	if err := errors.Join(errs[:]...); err != nil {
+		return err
+	}
+	if dist == nil {
+		sums := unsafe.Slice((*uint64)(out), n)
+		reach := unsafe.Slice((*uint32)(unsafe.Add(out, 8*uint64(n))), n)
+		ecc := unsafe.Slice((*uint32)(unsafe.Add(out, 12*uint64(n))), n)
+		hist := unsafe.Slice((*int64)(unsafe.Add(out, 16*uint64(n))), n)
+		stats := unsafe.Slice((*int64)(unsafe.Add(out, 24*uint64(n))), 3)
+		res.Rows = bitSummaries(sums, reach, ecc)
+		res.Hist = trimHist(hist)
+		if cfg.Stats {
+			tm.Rows, tm.Arcs, tm.Blocks = stats[0], stats[1], stats[2]
+		}
+	}
+	tm.Wall = time.Since(wall)
+	return nil
+}
+
+// bitSummaries turns the device's totals into rows.
+func bitSummaries(sums []uint64, reach, ecc []uint32) []reduce.Row {
+	n := len(sums)
+	rows := make([]reduce.Row, n)
+	parallel(n, 1<<14, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			r := reduce.Row{Reach: int64(reach[v]), MaxI: int64(ecc[v]), Unreach: int(reach[v]) < n-1}
+			r.Sum.Add(int64(sums[v]))
+			rows[v] = r
+		}
+	})
+	return rows
+}
+
+// trimHist copies the histogram up to its last non-zero count, with
+// Hist[0] = 0 and at least that entry.
+func trimHist(h []int64) []int64 {
+	last := 0
+	for d := len(h) - 1; d > 0; d-- {
+		if h[d] != 0 {
+			last = d
+			break
+		}
+	}
+	out := make([]int64, last+1)
+	copy(out[1:], h[1:last+1])
+	return out
+}
+
+// copyDist copies group grp's distance block (its one batch: n rows of
+// 64·W int32) into the page-locked buffer and from there into dist's
+// columns of the batch.
+func copyDist(c *gpurt.Call, p bitPlan, grp int, distD uint64, host unsafe.Pointer, dist []int32) error {
+	st := c.Stream()
+	if err := st.CopyToHostAsync(host, distD, p.distBytes); err != nil {
+		return err
+	}
+	if err := st.Synchronize(); err != nil {
+		return err
+	}
+	n, first := p.n, grp*p.size
+	count := min(p.size, n-first)
+	block := unsafe.Slice((*int32)(host), n*p.size)
+	parallel(n, 1024, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			copy(dist[v*n+first:v*n+first+count], block[v*p.size:v*p.size+count])
+		}
+	})
+	return nil
+}

@@ -1,0 +1,252 @@
+// Bit-parallel multi-source breadth-first search of one large unweighted
+// graph (gpu-bitbfs), compiled by NVRTC for the device with -DW=<words>.
+//
+// A batch is 64·W sources; bit i of word j of vertex v stands for source
+// first+64j+i. The search runs on the reversed graph, as the CPU's bitbfs:
+// bit s of v means "d(v, s) is known", so a level is a pull over v's
+// out-arcs,
+//   new[v] = OR over arcs v→u of frontier[u], minus visited[v],
+// and the popcount of new[v] at level k is the number of sources at
+// distance k from v: v's own row summary (reach, sum, eccentricity) is
+// accumulated by v's thread, without atomics.
+//
+// Several batches run at once, one per slot (blockIdx.y); every array below
+// is per slot, slot g at g·(its size). A level kernel does level k of every
+// slot; the host launches levels in chunks and reads found[] back between
+// them (a batch whose last level found nothing returns at once).
+//
+// Each slot holds:
+//   vis[n][W]            sources that reached v
+//   cur/nxt[n][W]        frontier of this level / the next (double-buffered
+//                        by the host); a row is valid only where the
+//                        matching bit of nz is set, so rows that gain
+//                        nothing are never written nor cleared
+//   nzCur/nzNxt[nw]      one bit a vertex: its frontier row is non-zero
+//                        (built with a warp ballot; read through L1, it lets
+//                        a pull skip the rows of vertices that are not in
+//                        the frontier, which is most of them in the first
+//                        levels)
+//   found[4]             new (vertex, source) pairs per level, a ring: level
+//                        k reads k-1, adds into k and zeroes k+1
+//   sum[n] (u64), reach[n], ecc[n]   per-vertex totals over the slot's
+//                        batches (merged over the slots at the end)
+// Global: hist[level] += new pairs (the hop plot).
+//
+// The arcs are a CSR with 64-bit offsets whose every vertex's heads start
+// at a multiple of 4 and are padded to a multiple of 4 with v itself (a
+// self-arc adds nothing: v's frontier bits are already in visited), so they
+// are read 16 bytes at a time.
+
+#ifndef W
+#define W 8
+#endif
+#ifndef BLOCK
+#define BLOCK 256
+#endif
+// EXIT: arcs between checks that v is already covered by every source.
+#ifndef EXIT
+#define EXIT 8
+#endif
+
+typedef unsigned long long u64;
+typedef unsigned int u32;
+typedef unsigned long long usize;
+
+// Rows are read past L1 (they are gathered at random and rarely reused
+// there), which keeps L1 for the arcs and the nz bitmap.
+__device__ __forceinline__ void orRow(u64 (&acc)[W], const u64* __restrict__ f, int u) {
+  const ulonglong2* p = (const ulonglong2*)(f + (usize)u * W);
+#pragma unroll
+  for (int h = 0; h < W / 2; h++) {
+    ulonglong2 x = __ldcg(p + h);
+    acc[2 * h] |= x.x;
+    acc[2 * h + 1] |= x.y;
+  }
+}
+
+__device__ __forceinline__ bool allOnes(const u64 (&x)[W]) {
+  u64 a = ~0ull;
+#pragma unroll
+  for (int j = 0; j < W; j++) a &= x[j];
+  return a == ~0ull;
+}
+
+// The bits of a batch's absent sources (a short last batch) in word j.
+__device__ __forceinline__ u64 absentBits(int count, int j) {
+  const int valid = min(max(count - 64 * j, 0), 64);
+  return valid == 64 ? 0ull : ~0ull << valid;
+}
+
+// bitbfs_init sets up slot blockIdx.y for batch base+blockIdx.y: visited is
+// the source itself plus the absent sources, the frontier the sources.
+// With dist (slot 0 only) it also fills the batch's distance block with -1
+// and 0 on the diagonal.
+extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_init(int n, int nw, int base, u64* vis, u64* cur, u32* nzCur,
+                                                                u64* found, int* dist) {
+  const int g = blockIdx.y;
+  const int v = blockIdx.x * BLOCK + threadIdx.x;
+  const int first = (base + g) * 64 * W;
+  const int count = min(64 * W, n - first);
+  const usize slotRows = (usize)n * W;
+  bool src = false;
+  if (v < n) {
+    const int i = v - first;
+    src = i >= 0 && i < count;
+    u64 row[W];
+#pragma unroll
+    for (int j = 0; j < W; j++) {
+      const u64 self = (src && i / 64 == j) ? 1ull << (i % 64) : 0ull;
+      row[j] = absentBits(count, j) | self;
+      if (src) cur[g * slotRows + (usize)v * W + j] = self;
+    }
+    ulonglong2* p = (ulonglong2*)(vis + g * slotRows + (usize)v * W);
+#pragma unroll
+    for (int h = 0; h < W / 2; h++) p[h] = make_ulonglong2(row[2 * h], row[2 * h + 1]);
+    if (dist != 0) {
+      int* d = dist + (usize)v * 64 * W;
+      for (int s = 0; s < 64 * W; s++) d[s] = (s == i) ? 0 : -1;
+    }
+  }
+  const u32 word = __ballot_sync(0xffffffffu, src);
+  if ((threadIdx.x & 31) == 0 && (v >> 5) < nw) nzCur[(usize)g * nw + (v >> 5)] = word;
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    found[4 * g] = (u64)count;
+    found[4 * g + 1] = 0;
+  }
+}
+
+// bitbfs_level runs level k of every slot. dist, when not null, receives the
+// distances of slot 0's batch: dist[v][s] = k for the new bits.
+extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_level(
+    int n, int nw, int k, const long long* __restrict__ off, const int4* __restrict__ heads, u64* vis,
+    const u64* __restrict__ cur, u64* nxt, const u32* __restrict__ nzCur, u32* nzNxt, u64* found,
+    unsigned long long* sum, u32* reach, u32* ecc, unsigned long long* hist, int* dist, unsigned long long* stats) {
+  __shared__ u32 part[BLOCK / 32];
+#ifdef STATS
+  // Rows gathered and arc words read, for the bytes-moved estimate.
+  __shared__ u32 sRows[BLOCK / 32], sArcs[BLOCK / 32];
+  u32 nRows = 0, nArcs = 0;
+#endif
+  const int g = blockIdx.y;
+  if (blockIdx.x == 0 && threadIdx.x == 0) found[4 * g + ((k + 1) & 3)] = 0;
+  // The batch ended when the last level found nothing (uniform per block).
+  if (*(volatile u64*)(found + 4 * g + ((k - 1) & 3)) == 0) return;
+  const int v = blockIdx.x * BLOCK + threadIdx.x;
+  const usize slotRows = (usize)n * W;
+  u32 c = 0;
+  if (v < n) {
+    u64* vp = vis + g * slotRows + (usize)v * W;
+    u64 vs[W];
+#pragma unroll
+    for (int h = 0; h < W / 2; h++) {
+      ulonglong2 x = ((const ulonglong2*)vp)[h];
+      vs[2 * h] = x.x;
+      vs[2 * h + 1] = x.y;
+    }
+    if (!allOnes(vs)) {
+      const u64* cg = cur + g * slotRows;
+      const u32* nzg = nzCur + (usize)g * nw;
+      u64 acc[W];
+#pragma unroll
+      for (int j = 0; j < W; j++) acc[j] = 0;
+      const long long lo = off[v] >> 2, hi = off[v + 1] >> 2;
+      for (long long q = lo; q < hi; q++) {
+        const int4 h4 = __ldg(heads + q);
+        const int us[4] = {h4.x, h4.y, h4.z, h4.w};
+#ifdef STATS
+        nArcs += 4;
+#endif
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+          const int u = us[e];
+          if ((__ldg(nzg + (u >> 5)) >> (u & 31)) & 1u) {
+            orRow(acc, cg, u);
+#ifdef STATS
+            nRows++;
+#endif
+          }
+        }
+        if (((q - lo) & (EXIT / 4 - 1)) == EXIT / 4 - 1 && q + 1 < hi) {
+          u64 m[W];
+#pragma unroll
+          for (int j = 0; j < W; j++) m[j] = acc[j] | vs[j];
+          if (allOnes(m)) break;
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < W; j++) {
+        acc[j] &= ~vs[j];
+        c += __popcll(acc[j]);
+      }
+      if (c != 0) {
+        u64* np = nxt + g * slotRows + (usize)v * W;
+#pragma unroll
+        for (int h = 0; h < W / 2; h++) {
+          ((ulonglong2*)np)[h] = make_ulonglong2(acc[2 * h], acc[2 * h + 1]);
+          ((ulonglong2*)vp)[h] = make_ulonglong2(vs[2 * h] | acc[2 * h], vs[2 * h + 1] | acc[2 * h + 1]);
+        }
+        const usize o = (usize)g * n + v;
+        sum[o] += (u64)k * c;
+        reach[o] += c;
+        ecc[o] = max(ecc[o], (u32)k);
+        if (dist != 0) {
+          int* d = dist + (usize)v * 64 * W;
+#pragma unroll
+          for (int j = 0; j < W; j++)
+            for (u64 x = acc[j]; x != 0; x &= x - 1) d[64 * j + __ffsll((long long)x) - 1] = k;
+        }
+      }
+    }
+  }
+  const u32 word = __ballot_sync(0xffffffffu, c != 0);
+  const int lane = threadIdx.x & 31;
+  if (lane == 0 && (v >> 5) < nw) nzNxt[(usize)g * nw + (v >> 5)] = word;
+  const u32 ws = __reduce_add_sync(0xffffffffu, c);
+  if (lane == 0) part[threadIdx.x >> 5] = ws;
+#ifdef STATS
+  nRows = __reduce_add_sync(0xffffffffu, nRows);
+  nArcs = __reduce_add_sync(0xffffffffu, nArcs);
+  if (lane == 0) {
+    sRows[threadIdx.x >> 5] = nRows;
+    sArcs[threadIdx.x >> 5] = nArcs;
+  }
+#endif
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    u64 t = 0;
+#pragma unroll
+    for (int i = 0; i < BLOCK / 32; i++) t += part[i];
+    if (t != 0) {
+      atomicAdd(found + 4 * g + (k & 3), t);
+      atomicAdd(hist + k, t);
+    }
+#ifdef STATS
+    u64 r = 0, a = 0;
+    for (int i = 0; i < BLOCK / 32; i++) {
+      r += sRows[i];
+      a += sArcs[i];
+    }
+    atomicAdd(stats, r);
+    atomicAdd(stats + 1, a);
+    atomicAdd(stats + 2, 1ull);  // blocks that ran the level
+#endif
+  }
+}
+
+// bitbfs_merge adds the slots' per-vertex totals into slot 0.
+extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_merge(int n, int slots, unsigned long long* sum, u32* reach,
+                                                                 u32* ecc) {
+  const int v = blockIdx.x * BLOCK + threadIdx.x;
+  if (v >= n) return;
+  u64 s = sum[v];
+  u32 r = reach[v], e = ecc[v];
+  for (int g = 1; g < slots; g++) {
+    const usize o = (usize)g * n + v;
+    s += sum[o];
+    r += reach[o];
+    e = max(e, ecc[o]);
+  }
+  sum[v] = s;
+  reach[v] = r;
+  ecc[v] = e;
+}
