@@ -1,0 +1,798 @@
+package gpu
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+	"unsafe"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/cuda"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+//go:embed kernels/bulkfw.cu
+var bulkFWSource string
+
+// BulkFWMaxN is the most vertices a graph of BulkFWRows may have: its
+// int32 matrix is then 1 GiB, and a chunk holds at least one.
+const BulkFWMaxN = 16384
+
+// ErrBulkFWGraph is wrapped by the per-graph errors of BulkFWRows and
+// BulkFWMatrices for a graph the bulk Floyd–Warshall does not take: nil,
+// float weights, more than BulkFWMaxN vertices, or integer path lengths
+// that int32 lanes cannot hold exactly (the lane plan's rule).
+var ErrBulkFWGraph = errors.New("graph not supported by the GPU bulk Floyd–Warshall")
+
+// NegativeCycleError is the per-graph error for a graph with a negative
+// cycle; Vertex lies on it.
+type NegativeCycleError struct{ Vertex int }
+
+func (e *NegativeCycleError) Error() string {
+	return fmt.Sprintf("negative cycle through vertex %d", e.Vertex)
+}
+
+// BulkFWRows computes all-pairs shortest paths of every graph of gs on GPU
+// ordinal by Floyd–Warshall in int32 lanes, many graphs a launch, and
+// reduces each source's distances on the device to what the one-graph GPU
+// engine's Rows gives (reduce.Row: Reach, Unreach, MaxI, Sum), so that only
+// the summaries cross the bus. rows[i] has one Row per vertex of gs[i].
+//
+// It takes unweighted and integer-weighted graphs, directed or not, whose
+// lane plan (lanes.PlanFor) fits int32 lanes, of at most BulkFWMaxN
+// vertices; negative arcs are allowed. A graph it does not take gets
+// errs[i] wrapping ErrBulkFWGraph (float graphs among them: use the
+// one-graph engine's float32 lanes), a graph with a negative cycle a
+// *NegativeCycleError (found on the host, by Bellman–Ford, for the graphs
+// with negative arcs only, before any lane could overflow); rows[i] is nil
+// for both, and the other graphs are computed. err is for what fails every
+// graph (no GPU, a driver error, a cancelled ctx).
+//
+// Graphs are grouped by padded size: up to 128 vertices a graph's matrix
+// lives in the registers of a part of a warp (16 and 32), two warps (64)
+// or a block (128); larger graphs run the blocked multi-kernel form of the
+// one-graph engine, each round's three phases launched once for all graphs
+// of the group. Groups are cut into chunks of bounded device memory.
+func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, errs []error, err error) {
+	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.rows, res.errs, nil
+}
+
+// BulkFWMatrices is BulkFWRows with the distance matrices copied back
+// instead of summaries: int32 lanes with lanes.Inf32 for no path, padded
+// rows (Stride ≥ N).
+func BulkFWMatrices(ctx context.Context, ordinal int, gs []*graph.Graph) (ms []*lanes.Matrix[int32], errs []error, err error) {
+	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{Matrices: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	return res.matrices, res.errs, nil
+}
+
+// fwForm is the algorithm a group of graphs runs.
+type fwForm int
+
+const (
+	formAuto    fwForm = iota // registers up to 128 vertices, blocked beyond
+	formSeeds                 // the seeds' 32×32 multi-kernel form (benchmark)
+	formColwise               // C2CU's thread-per-graph column-wise form (benchmark)
+	formSingle                // registers up to 128, the single-kernel bulk (IDs m·d+g) beyond
+	formInplace               // registers up to 128, blocked beyond with fw.cu's in-place pivot and panels (benchmark)
+)
+
+// bulkFWConfig shapes a run; the zero value is BulkFWRows's choice.
+type bulkFWConfig struct {
+	Form fwForm
+	// LargeTile is the blocked forms' tile: 64 or 128 (0: tileFor's choice
+	// by size).
+	LargeTile int
+	// RC16 and RC32 are the register sub-tile widths for strides 16 and 32:
+	// 4 or 8 (0: the defaults below).
+	RC16, RC32 int
+	// ChunkBytes bounds a chunk's matrices (0: bulkFWChunkBytes).
+	ChunkBytes uint64
+	// Matrices copies the matrices back instead of reducing them.
+	Matrices bool
+}
+
+const (
+	bulkFWRC16       = 4 // faster than 8 on an H100 (docs/perf.md)
+	bulkFWRC32       = 4
+	bulkFWChunkBytes = 1 << 30
+	bulkFWMaxGroup   = 65535 // graphs a chunk of the blocked kernels: blockIdx.y
+)
+
+func (c bulkFWConfig) withDefaults() (bulkFWConfig, error) {
+	if c.RC16 == 0 {
+		c.RC16 = bulkFWRC16
+	}
+	if c.RC32 == 0 {
+		c.RC32 = bulkFWRC32
+	}
+	if c.ChunkBytes == 0 {
+		c.ChunkBytes = bulkFWChunkBytes
+	}
+	switch {
+	case c.LargeTile != 0 && c.LargeTile != 64 && c.LargeTile != 128:
+		return c, fmt.Errorf("bulk FW tile %d: want 64 or 128", c.LargeTile)
+	case c.RC16 != 4 && c.RC16 != 8, c.RC32 != 4 && c.RC32 != 8:
+		return c, fmt.Errorf("bulk FW register tiles %d, %d: want 4 or 8", c.RC16, c.RC32)
+	}
+	return c, nil
+}
+
+// stride is the padded size of a graph of n vertices under c: the group
+// it runs in.
+func (c bulkFWConfig) stride(n int) int {
+	switch {
+	case c.Form == formSeeds:
+		return max(32, (n+31)&^31)
+	case n <= 16:
+		return 16
+	case n <= 32:
+		return 32
+	case n <= 64:
+		return 64
+	case n <= 128 || c.Form == formColwise:
+		return (n + 127) &^ 127
+	}
+	t := c.tileFor(n)
+	return (n + t - 1) / t * t
+}
+
+// tileFor is the blocked forms' tile for a graph of n > 128 vertices:
+// LargeTile, or 128 (on an H100, 12.3·10¹² relaxations/s at n = 256
+// against 8.9·10¹² for 64) unless its padding costs more than that: when
+// the stride rounded to 128 exceeds the one rounded to 64 by more than a
+// tenth (1.1³ ≈ 1.33 < 12.3/8.9).
+func (c bulkFWConfig) tileFor(n int) int {
+	if c.LargeTile != 0 {
+		return c.LargeTile
+	}
+	s64, s128 := (n+63)&^63, (n+127)&^127
+	if 10*s128 <= 11*s64 {
+		return 128
+	}
+	return 64
+}
+
+// bulkFWTiming is what a run measured with CUDA events (milliseconds,
+// summed over chunks).
+type bulkFWTiming struct {
+	ToDevice, Init, Kernel, Reduce, ToHost, Device float64
+	Chunks, Launches                               int
+	Compiled                                       bool
+	Prep, Convert                                  time.Duration
+}
+
+// bulkFWResult is a run's output, per graph.
+type bulkFWResult struct {
+	rows     [][]reduce.Row
+	matrices []*lanes.Matrix[int32]
+	errs     []error
+	maxReal  []int32
+}
+
+// admit checks every graph and returns the lane bound of each (its largest
+// real distance) and the per-graph errors.
+func admit(gs []*graph.Graph) ([]int32, []error) {
+	maxReal := make([]int32, len(gs))
+	errs := make([]error, len(gs))
+	parallel(len(gs), 16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			maxReal[i], errs[i] = admitOne(gs[i])
+		}
+	})
+	return maxReal, errs
+}
+
+func admitOne(g *graph.Graph) (int32, error) {
+	switch {
+	case g == nil:
+		return 0, fmt.Errorf("%w: nil graph", ErrBulkFWGraph)
+	case g.Kind() == graph.FloatWeights:
+		return 0, fmt.Errorf("%w: float weights (int32 lanes only)", ErrBulkFWGraph)
+	case g.N() > BulkFWMaxN:
+		return 0, fmt.Errorf("%w: %d vertices, at most %d", ErrBulkFWGraph, g.N(), BulkFWMaxN)
+	}
+	plan, err := lanes.PlanFor(g)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+	}
+	if err := plan.Holds(lanes.Int32); err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+	}
+	if plan.Negative {
+		if v, ok := negativeCycle(g); ok {
+			return 0, &NegativeCycleError{Vertex: v}
+		}
+	}
+	return int32(min(plan.MaxReal, int64(InfInt32-1))), nil
+}
+
+// negativeCycle runs Bellman–Ford from a virtual source joined to every
+// vertex by a 0 arc and returns a vertex on a negative cycle, if any. Only
+// graphs with negative arcs get here; the plan bounds every sum to int64.
+func negativeCycle(g *graph.Graph) (int, bool) {
+	if v, ok := g.NegativeSelfLoop(); ok {
+		return v, true
+	}
+	n := g.N()
+	dist := make([]int64, n)
+	pred := make([]int32, n)
+	for i := range pred {
+		pred[i] = -1
+	}
+	for pass := 0; pass <= n; pass++ {
+		last := -1
+		for u := 0; u < n; u++ {
+			for i, v := range g.Neighbors(u) {
+				if d := dist[u] + g.ArcInt(u, i); d < dist[v] {
+					dist[v], pred[v], last = d, int32(u), int(v)
+				}
+			}
+		}
+		if last < 0 {
+			return 0, false
+		}
+		if pass == n {
+			// Still improving after n passes: walking back n steps from the
+			// last improved vertex lands on the cycle.
+			v := last
+			for range n {
+				v = int(pred[v])
+			}
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// fwChunk is a group of graphs of one stride computed together.
+type fwChunk struct {
+	stride int
+	tile   int   // of the blocked forms
+	graphs []int // indices into gs
+	rows   int   // vertices: the reduce outputs
+	words  int   // CSR words
+}
+
+// planFWChunks groups the admitted graphs (errs[i] == nil, n > 0) by
+// stride and cuts each group into chunks of at most chunkBytes of
+// matrices (one graph at least) and bulkFWMaxGroup graphs.
+func planFWChunks(gs []*graph.Graph, errs []error, c bulkFWConfig) []*fwChunk {
+	byStride := map[int][]int{}
+	var strides []int
+	for i, g := range gs {
+		if errs[i] != nil || g.N() == 0 {
+			continue
+		}
+		s := c.stride(g.N())
+		if _, ok := byStride[s]; !ok {
+			strides = append(strides, s)
+		}
+		byStride[s] = append(byStride[s], i)
+	}
+	slices.Sort(strides)
+	var chunks []*fwChunk
+	for _, s := range strides {
+		per := uint64(s) * uint64(s) * 4
+		most := int(max(1, c.ChunkBytes/per))
+		if c.Form == formSeeds || s > 128 {
+			most = min(most, bulkFWMaxGroup)
+		}
+		idx := byStride[s]
+		// Chunks of equal size, so that the last is not a small tail.
+		k := (len(idx) + most - 1) / most
+		for j := 0; j < k; j++ {
+			part := idx[len(idx)*j/k : len(idx)*(j+1)/k]
+			ch := &fwChunk{stride: s, graphs: part, tile: c.tileFor(gs[part[0]].N())}
+			for _, i := range part {
+				ch.rows += gs[i].N()
+				ch.words += gs[i].N() + 1 + 2*gs[i].Arcs()
+			}
+			chunks = append(chunks, ch)
+		}
+	}
+	return chunks
+}
+
+// Layout of a chunk's input (int32 words): the table, 8 words a graph
+// ({n, arcs, csr, row, maxReal, 0, 0, 0}), then each graph's CSR: n+1
+// offsets, heads, weights.
+func (ch *fwChunk) inWords() int { return 8*len(ch.graphs) + ch.words }
+
+// outBytes is the reduce output: reach and max (int32) and sum (int64) a
+// row.
+func (ch *fwChunk) outBytes() uint64 { return 16 * uint64(ch.rows) }
+
+func (ch *fwChunk) matrixBytes() uint64 {
+	return uint64(len(ch.graphs)) * uint64(ch.stride) * uint64(ch.stride) * 4
+}
+
+// fill writes the chunk's input into in.
+func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
+	table := in[:8*len(ch.graphs)]
+	at := make([]int, len(ch.graphs)+1) // CSR start of each graph
+	rowAt := make([]int, len(ch.graphs))
+	at[0] = len(table)
+	row := 0
+	for j, i := range ch.graphs {
+		g := gs[i]
+		at[j+1] = at[j] + g.N() + 1 + 2*g.Arcs()
+		rowAt[j] = row
+		row += g.N()
+	}
+	parallel(len(ch.graphs), 64, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			g := gs[ch.graphs[j]]
+			n, arcs := g.N(), g.Arcs()
+			copy(table[8*j:8*j+8], []int32{int32(n), int32(arcs), int32(at[j] - len(table)), int32(rowAt[j]), maxReal[ch.graphs[j]], 0, 0, 0})
+			a := csr.Of(g)
+			dst := in[at[j]:at[j+1]]
+			base := a.Off[0]
+			for v := 0; v <= n; v++ {
+				dst[v] = int32(a.Off[v] - base)
+			}
+			heads := dst[n+1 : n+1+arcs]
+			copy(heads, a.Heads[base:a.Off[n]])
+			w := dst[n+1+arcs:]
+			pos := 0
+			for u := 0; u < n; u++ {
+				if iw := g.IntWeights(u); iw != nil {
+					for k, x := range iw {
+						w[pos+k] = int32(x) // the plan bounds every weight
+					}
+				} else {
+					for k := range g.Degree(u) {
+						w[pos+k] = 1
+					}
+				}
+				pos += g.Degree(u)
+			}
+		}
+	})
+}
+
+// fwKernels is bulkfw.cu (after fw.cu) loaded for one blocked tile.
+type fwKernels struct {
+	init, reduce                   *cuda.Function
+	reg                            map[[2]int]*cuda.Function // {stride, rc}
+	pivot, panel, panelMP          *cuda.Function
+	rest, single                   *cuda.Function
+	seedsA, seedsB, seedsC         *cuda.Function
+	colwise, colwiseTo, colwiseFro *cuda.Function
+	tile, tdim                     int
+	inplace, product               int // dynamic shared bytes
+	compiled, used                 bool
+}
+
+type fwModuleKey struct{ tile int }
+
+func fwModule(call *gpurt.Call, tile int) (*fwKernels, error) {
+	return gpurt.Cached(call, fwModuleKey{tile}, func() (*fwKernels, error) {
+		dev := call.Dev()
+		k := &fwKernels{tile: tile, tdim: 16, reg: map[[2]int]*cuda.Function{}}
+		minb := 1
+		if tile == 128 {
+			minb = 2
+		}
+		opts := []string{fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), "-DBK=32", fmt.Sprintf("-DMINB=%d", minb)}
+		cubin, cached, err := dev.API.Compile(fwSource+"\n"+bulkFWSource, "bulkfw.cu", dev.Info.Arch(), opts)
+		if err != nil {
+			return nil, err
+		}
+		k.compiled = !cached
+		mod, err := call.LoadModule(cubin)
+		if err != nil {
+			return nil, err
+		}
+		fns := []struct {
+			p    **cuda.Function
+			name string
+		}{{&k.init, "bfw_init"}, {&k.reduce, "bfw_reduce"}, {&k.pivot, "bfw_pivot"}, {&k.panel, "bfw_panel"}, {&k.panelMP, "bfw_panel_mp"},
+			{&k.rest, "bfw_rest"}, {&k.single, "bfw_single"}, {&k.seedsA, "seeds_a"}, {&k.seedsB, "seeds_b"}, {&k.seedsC, "seeds_c"},
+			{&k.colwise, "colwise_fw"}, {&k.colwiseTo, "colwise_to"}, {&k.colwiseFro, "colwise_from"}}
+		for _, f := range fns {
+			if *f.p, err = mod.Function(f.name); err != nil {
+				return nil, err
+			}
+		}
+		for _, sr := range [][2]int{{16, 4}, {16, 8}, {32, 4}, {32, 8}, {64, 8}, {128, 8}} {
+			f, err := mod.Function(fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1]))
+			if err != nil {
+				return nil, err
+			}
+			k.reg[sr] = f
+		}
+		k.inplace = (tile*tile + 4*tile) * 4
+		k.product = productShared(tile)
+		if s := max(k.inplace, k.product); s > dev.Info.MaxShared {
+			return nil, fmt.Errorf("bulk FW tile %d needs %d bytes of shared memory per block; this GPU allows %d", tile, s, dev.Info.MaxShared)
+		}
+		for _, f := range []*cuda.Function{k.pivot, k.panel} {
+			if err := f.SetMaxDynamicShared(k.inplace); err != nil {
+				return nil, err
+			}
+		}
+		for _, f := range []*cuda.Function{k.rest, k.panelMP} {
+			if err := f.SetMaxDynamicShared(k.product); err != nil {
+				return nil, err
+			}
+		}
+		if err := k.single.SetMaxDynamicShared(max(k.inplace, k.product)); err != nil {
+			return nil, err
+		}
+		return k, nil
+	})
+}
+
+// bulkFW is BulkFWRows and BulkFWMatrices with a configuration.
+func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfig) (*bulkFWResult, bulkFWTiming, error) {
+	var tm bulkFWTiming
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, tm, err
+	}
+	start := time.Now()
+	res := &bulkFWResult{}
+	res.maxReal, res.errs = admit(gs)
+	if cfg.Matrices {
+		res.matrices = make([]*lanes.Matrix[int32], len(gs))
+	} else {
+		res.rows = make([][]reduce.Row, len(gs))
+	}
+	for i, g := range gs {
+		if res.errs[i] == nil && g.N() == 0 {
+			if cfg.Matrices {
+				res.matrices[i] = &lanes.Matrix[int32]{Inf: InfInt32, Data: []int32{}}
+			} else {
+				res.rows[i] = []reduce.Row{}
+			}
+		}
+	}
+	chunks := planFWChunks(gs, res.errs, cfg)
+	tm.Prep += time.Since(start)
+	if len(chunks) == 0 {
+		return res, tm, nil
+	}
+	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runFW(c, gs, chunks, cfg, res, &tm) })
+	if err != nil {
+		return nil, tm, err
+	}
+	d.AddTiming(tm.Kernel, tm.Device)
+	return res, tm, nil
+}
+
+// runFW computes the chunks one after another on the device's stream:
+// upload the arcs, build the matrices, Floyd–Warshall, then the summaries
+// or the matrices back.
+func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig, res *bulkFWResult, tm *bulkFWTiming) error {
+	var most, in, out uint64
+	for _, ch := range chunks {
+		most = max(most, ch.matrixBytes())
+		in = max(in, (4*uint64(ch.inWords())+255)&^255) // the outputs after it stay aligned
+		out = max(out, ch.outBytes())
+	}
+	if cfg.Matrices {
+		out = most
+	}
+	if !c.Has(most) {
+		free, total, err := c.Dev().MemInfo()
+		if err != nil {
+			return err
+		}
+		if need := gpurt.Class(most) + 2*(in+out) + 64<<20; need > free {
+			return fmt.Errorf("%w: bulk Floyd–Warshall chunk needs %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
+				ErrDoesNotFit, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+		}
+	}
+	mat, err := c.Mem(most)
+	if err != nil {
+		return err
+	}
+	var side uint64 // the colwise form's second layout
+	if cfg.Form == formColwise {
+		if side, err = c.Mem(most); err != nil {
+			return err
+		}
+	}
+	inD, err := c.Mem(in + out)
+	if err != nil {
+		return err
+	}
+	host, err := c.Host(max(in, out))
+	if err != nil {
+		return err
+	}
+	st := c.Stream()
+	ev := func(i int) *cuda.Event { return c.Event(i) }
+	for _, ch := range chunks {
+		if err := c.Ctx.Err(); err != nil {
+			return err
+		}
+		// One module a tile, compiled (or read from the disk cache) once.
+		k, err := fwModule(c, ch.tile)
+		if err != nil {
+			return err
+		}
+		if !k.used {
+			tm.Compiled, k.used = tm.Compiled || k.compiled, true
+		}
+		start := time.Now()
+		words := ch.inWords()
+		ch.fill(gs, res.maxReal, unsafe.Slice((*int32)(host), words))
+		tm.Prep += time.Since(start)
+		outD := inD + in
+		if err := ev(0).RecordOn(st); err != nil {
+			return err
+		}
+		if err := st.CopyToDeviceAsync(inD, host, 4*uint64(words)); err != nil {
+			return err
+		}
+		if err := ev(1).RecordOn(st); err != nil {
+			return err
+		}
+		S, count := int32(ch.stride), int32(len(ch.graphs))
+		table, csrD, inf := inD, inD+32*uint64(count), int32(InfInt32)
+		if err := k.init.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
+			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&inf)); err != nil {
+			return err
+		}
+		if err := ev(2).RecordOn(st); err != nil {
+			return err
+		}
+		launches, err := k.fw(c, cfg, ch, mat, side)
+		if err != nil {
+			return err
+		}
+		tm.Launches += launches
+		if err := ev(3).RecordOn(st); err != nil {
+			return err
+		}
+		if cfg.Matrices {
+			err = st.CopyToHostAsync(host, mat, ch.matrixBytes())
+		} else {
+			reach, maxv, sum := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
+			if err = k.reduce.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
+				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table),
+				unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum)); err == nil {
+				err = st.CopyToHostAsync(host, outD, ch.outBytes())
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if err := ev(4).RecordOn(st); err != nil {
+			return err
+		}
+		if err := st.Synchronize(); err != nil {
+			return err
+		}
+		var e [5]error
+		var a, b, kk, r, t float64
+		a, e[0] = ev(1).Elapsed(ev(0))
+		b, e[1] = ev(2).Elapsed(ev(1))
+		kk, e[2] = ev(3).Elapsed(ev(2))
+		r, e[3] = ev(4).Elapsed(ev(3))
+		t, e[4] = ev(4).Elapsed(ev(0))
+		if err := errors.Join(e[:]...); err != nil {
+			return err
+		}
+		tm.ToDevice += a
+		tm.Init += b
+		tm.Kernel += kk
+		if cfg.Matrices {
+			tm.ToHost += r
+		} else {
+			tm.Reduce += r
+		}
+		tm.Device += t
+		tm.Chunks++
+		start = time.Now()
+		ch.collect(gs, host, res)
+		tm.Convert += time.Since(start)
+	}
+	return nil
+}
+
+// fw queues the chunk's Floyd–Warshall kernels and returns how many.
+func (k *fwKernels) fw(c *gpurt.Call, cfg bulkFWConfig, ch *fwChunk, mat, side uint64) (int, error) {
+	st := c.Stream()
+	S, count := int32(ch.stride), int32(len(ch.graphs))
+	switch {
+	case cfg.Form == formColwise:
+		cells := uint64(S) * uint64(S) * uint64(count)
+		grid := [3]uint32{uint32((cells + 255) / 256), 1, 1}
+		if err := k.colwiseTo.LaunchOn(st, grid, [3]uint32{256, 1, 1}, 0, unsafe.Pointer(&mat), unsafe.Pointer(&side), unsafe.Pointer(&S), unsafe.Pointer(&count)); err != nil {
+			return 0, err
+		}
+		if err := k.colwise.LaunchOn(st, [3]uint32{uint32((count + 63) / 64), 1, 1}, [3]uint32{64, 1, 1}, 0, unsafe.Pointer(&side), unsafe.Pointer(&S), unsafe.Pointer(&count)); err != nil {
+			return 0, err
+		}
+		return 3, k.colwiseFro.LaunchOn(st, grid, [3]uint32{256, 1, 1}, 0, unsafe.Pointer(&side), unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&count))
+	case cfg.Form == formSeeds:
+		m := S / 32
+		launches := 0
+		for z := int32(0); z < m; z++ {
+			if err := k.seedsA.LaunchOn(st, [3]uint32{1, uint32(count), 1}, [3]uint32{1024, 1, 1}, 0, unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z)); err != nil {
+				return 0, err
+			}
+			launches++
+			if m == 1 {
+				break
+			}
+			if err := k.seedsB.LaunchOn(st, [3]uint32{uint32(2 * (m - 1)), uint32(count), 1}, [3]uint32{1024, 1, 1}, 0,
+				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z), unsafe.Pointer(&m)); err != nil {
+				return 0, err
+			}
+			if err := k.seedsC.LaunchOn(st, [3]uint32{uint32((m - 1) * (m - 1)), uint32(count), 1}, [3]uint32{1024, 1, 1}, 0,
+				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z), unsafe.Pointer(&m)); err != nil {
+				return 0, err
+			}
+			launches += 2
+		}
+		return launches, nil
+	case S <= 128:
+		rc := 8
+		switch S {
+		case 16:
+			rc = cfg.RC16
+		case 32:
+			rc = cfg.RC32
+		}
+		return 1, k.regFW(st, int(S), rc, mat, count, int64(S)*int64(S), S, 0)
+	}
+	m := S / int32(k.tile)
+	block := [3]uint32{uint32(k.tdim * k.tdim), 1, 1}
+	if cfg.Form == formSingle {
+		// The task counter, then each graph's per-tile round counts.
+		words := uint64(count)*uint64(m*m) + 1
+		flags, err := c.Mem(4 * words)
+		if err != nil {
+			return 0, err
+		}
+		if err := st.Memset32Async(flags, 0, words); err != nil {
+			return 0, err
+		}
+		counter, done := flags, flags+4
+		tasks := int(m) * int(m) * int(m) * int(count)
+		// A grid of about what fits at once (a block beyond waits for a
+		// place before it takes a task, so no size can deadlock).
+		perSM := 4
+		if k.tile == 128 {
+			perSM = 2
+		}
+		blocks := uint32(min(c.Dev().Info.SMs*perSM, tasks))
+		return 1, k.single.LaunchOn(st, [3]uint32{blocks, 1, 1}, block, uint32(max(k.inplace, k.product)),
+			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&m), unsafe.Pointer(&count), unsafe.Pointer(&counter), unsafe.Pointer(&done))
+	}
+	launches := 0
+	inplace := cfg.Form == formInplace
+	for z := int32(0); z < m; z++ {
+		if z%16 == 0 {
+			if err := c.Ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
+		var err error
+		if inplace {
+			err = k.pivot.LaunchOn(st, [3]uint32{1, uint32(count), 1}, block, uint32(k.inplace), unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z))
+		} else {
+			// The pivot tiles, closed in registers.
+			off := int64(z) * int64(k.tile) * int64(S+1)
+			err = k.regFW(st, k.tile, 8, mat, count, int64(S)*int64(S), S, off)
+		}
+		if err != nil {
+			return 0, err
+		}
+		launches++
+		if m == 1 {
+			break
+		}
+		panel, shared := k.panelMP, k.product
+		if inplace {
+			panel, shared = k.panel, k.inplace
+		}
+		if err := panel.LaunchOn(st, [3]uint32{uint32(2 * (m - 1)), uint32(count), 1}, block, uint32(shared),
+			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z), unsafe.Pointer(&m)); err != nil {
+			return 0, err
+		}
+		if err := k.rest.LaunchOn(st, [3]uint32{uint32((m - 1) * (m - 1)), uint32(count), 1}, block, uint32(k.product),
+			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z), unsafe.Pointer(&m)); err != nil {
+			return 0, err
+		}
+		launches += 2
+	}
+	return launches, nil
+}
+
+// regFW launches the register kernel for count S×S matrices (row stride
+// ld) at mat + g·gstride + off, in sub-tiles of rc×rc a thread.
+func (k *fwKernels) regFW(st *cuda.Stream, S, rc int, mat uint64, count int32, gstride int64, ld int32, off int64) error {
+	f := k.reg[[2]int{S, rc}]
+	if f == nil {
+		return fmt.Errorf("no register kernel for %d×%d in %d×%d sub-tiles", S, S, rc, rc)
+	}
+	per := int32(256 / ((S / rc) * (S / rc))) // graphs a block of 256 threads
+	return f.LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, 0,
+		unsafe.Pointer(&mat), unsafe.Pointer(&count), unsafe.Pointer(&gstride), unsafe.Pointer(&ld), unsafe.Pointer(&off))
+}
+
+// collect turns the chunk's output, in the page-locked buffer, into rows
+// or matrices.
+func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWResult) {
+	if res.matrices != nil {
+		cells := ch.stride * ch.stride
+		all := unsafe.Slice((*int32)(host), cells*len(ch.graphs))
+		parallel(len(ch.graphs), 8, func(lo, hi int) {
+			for j := lo; j < hi; j++ {
+				i := ch.graphs[j]
+				data := make([]int32, cells)
+				maxReal := res.maxReal[i]
+				for c, x := range all[j*cells : (j+1)*cells] {
+					if x > maxReal {
+						x = InfInt32 // infinity plus a negative length
+					}
+					data[c] = x
+				}
+				m := &lanes.Matrix[int32]{N: gs[i].N(), Size: ch.stride, Stride: ch.stride, Inf: InfInt32, Data: data}
+				for v := 0; v < m.N; v++ {
+					if data[v*ch.stride+v] < 0 {
+						res.errs[i] = &NegativeCycleError{Vertex: v}
+						m = nil
+						break
+					}
+				}
+				res.matrices[i] = m
+			}
+		})
+		return
+	}
+	reach := unsafe.Slice((*int32)(host), ch.rows)
+	maxv := unsafe.Slice((*int32)(unsafe.Add(host, 4*ch.rows)), ch.rows)
+	sum := unsafe.Slice((*int64)(unsafe.Add(host, 8*ch.rows)), ch.rows)
+	at := make([]int, len(ch.graphs))
+	row := 0
+	for j, i := range ch.graphs {
+		at[j] = row
+		row += gs[i].N()
+	}
+	parallel(len(ch.graphs), 64, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			i := ch.graphs[j]
+			n := gs[i].N()
+			rows := make([]reduce.Row, n)
+			for u := range rows {
+				r := at[j] + u
+				if reach[r] < 0 {
+					res.errs[i] = &NegativeCycleError{Vertex: u}
+					rows = nil
+					break
+				}
+				rows[u] = reduce.Row{Reach: int64(reach[r]), MaxI: int64(maxv[r]), Unreach: int(reach[r]) < n-1}
+				rows[u].Sum.Add(sum[r])
+			}
+			res.rows[i] = rows
+		}
+	})
+}
+
+// relaxations is the work of Floyd–Warshall on gs: Σ n³.
+func relaxations(gs []*graph.Graph) float64 {
+	var w float64
+	for _, g := range gs {
+		n := float64(g.N())
+		w += n * n * n
+	}
+	return w
+}
