@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	goruntime "runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -10,8 +11,9 @@ import (
 	"github.com/apsp/apsp/internal/cuda"
 )
 
-// Events is how many timing events each device keeps for its calls.
-const Events = 8
+// Events is how many timing events each device keeps for its calls: four
+// for each of up to four streams of a call.
+const Events = 16
 
 // hostMaxIdle bounds the idle page-locked host memory of a device: pinned
 // pages are taken from the whole machine.
@@ -33,6 +35,7 @@ type Device struct {
 	mods    map[any]any
 	modules []*cuda.Module
 	spare   []*cuda.Stream
+	hand    *handoff
 
 	mu     sync.Mutex // guards timing, read from any goroutine
 	timing Timing
@@ -51,7 +54,7 @@ func openDevice(api *cuda.API, ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{Info: dev.Info, Dev: dev, mods: map[any]any{}}
+	d := &Device{Info: dev.Info, Dev: dev, mods: map[any]any{}, hand: newHandoff()}
 	d.mem = NewPool(dev.Alloc, dev.Free, Limits{MaxIdle: dev.Info.Memory / 2, Keep: 64 << 20, Ratio: 8})
 	d.host = NewPool(dev.AllocHost, dev.FreeHost, Limits{MaxIdle: hostMaxIdle, Keep: 64 << 20, Ratio: 8})
 	err = dev.Do(func() error {
@@ -78,6 +81,7 @@ func openDevice(api *cuda.API, ordinal int) (*Device, error) {
 // close releases the device on its owner goroutine, after the work
 // already running.
 func (d *Device) close() error {
+	d.hand.stop.Store(true) // a spinner on the owner leaves at once
 	var err error
 	d.Dev.CloseWith(func() { err = d.release() })
 	return err
@@ -119,12 +123,34 @@ func (d *Device) Timing() Timing {
 // goes back when f returns. While f waits behind other work, a cancelled
 // ctx withdraws it (Do returns ctx.Err()). After the runtime was closed, Do
 // returns cuda.ErrClosed.
+//
+// Calls in quick succession are handed over without waking a thread (see
+// handoff.go): after a call the owner polls for the next for a while.
 func (d *Device) Do(ctx context.Context, f func(c *Call) error) error {
-	return d.Dev.DoContext(ctx, func() error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	run := func() error {
 		c := &Call{Ctx: ctx, d: d}
 		err := f(c)
 		return errors.Join(err, c.finish(err != nil))
-	})
+	}
+	j := &job{ctx: ctx, f: run, wake: make(chan struct{})}
+	if d.hand.post(j) {
+		return d.hand.wait(j)
+	}
+	d.hand.direct.Add(1)
+	err := d.Dev.DoContext(ctx, run)
+	// Keep the owner polling for the next call, unless it already does or
+	// a lone Go processor would make the two spinners take turns.
+	if err == nil && goruntime.GOMAXPROCS(0) >= 2 && !d.hand.stop.Load() && d.hand.starting.CompareAndSwap(false, true) {
+		go func() {
+			if d.Dev.DoContext(context.Background(), func() error { d.hand.spin(); return nil }) != nil {
+				d.hand.starting.Store(false) // closed before it ran
+			}
+		}()
+	}
+	return err
 }
 
 // Call is one piece of work on a device's owner goroutine.
@@ -222,12 +248,15 @@ func Cached[V any](c *Call, key any, build func() (V, error)) (V, error) {
 	return v, nil
 }
 
-// finish gives back what the call took. After a failure the stream is
+// finish gives back what the call took. After a failure the streams are
 // synchronised first, so that no copy still queued touches memory the next
 // call is lent.
 func (c *Call) finish(failed bool) error {
 	if failed {
 		_ = c.d.stream.Synchronize()
+		for _, s := range c.spare {
+			_ = s.Synchronize()
+		}
 	}
 	var errs []error
 	for _, b := range c.mem {
