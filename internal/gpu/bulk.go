@@ -43,6 +43,43 @@ func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.R
 	return rows, err
 }
 
+// BulkSummary is what a search loop asks of a graph (Graph Golf's
+// annealing: its diameter and average shortest path length), without the
+// per-vertex rows.
+type BulkSummary struct {
+	Vertices int
+	// Pairs counts the ordered pairs (u, v), u ≠ v, with a path from u to
+	// v; Sum is the sum of their distances (the ASPL is Sum/Pairs).
+	Pairs, Sum int64
+	// Diameter is the largest finite distance (0 without pairs).
+	Diameter int64
+	// Connected reports that every vertex reaches every other (strongly,
+	// when directed); a graph of one vertex is.
+	Connected bool
+}
+
+// BulkSummaries is BulkRows reduced to one BulkSummary a graph on the
+// host, straight from the summaries the GPU copies back: no rows are
+// built, which is most of the host's work in a call of one graph.
+func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BulkSummary, error) {
+	if err := checkBulk(gs); err != nil {
+		return nil, err
+	}
+	sums := make([]BulkSummary, len(gs))
+	_, _, err := bulkRunInto(ctx, ordinal, gs, bulkConfig{}, &bulkOut{sums: sums}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return sums, nil
+}
+
+// bulkOut is where a run's results go: every graph's rows, or, when sums
+// is set, its summary alone.
+type bulkOut struct {
+	rows [][]reduce.Row
+	sums []BulkSummary
+}
+
 // bulkConfig shapes a bulk run; the zero value is BulkRows's choice.
 type bulkConfig struct {
 	// Words is W, the 64-bit words of sources per vertex in a batch (64·W
@@ -63,9 +100,25 @@ type bulkConfig struct {
 	ChunkBytes int
 	// Split is how many blocks share a graph's batches (0: choose).
 	Split int
+	// Group is b, the graphs of a group (BulkStream): each group is cut
+	// into chunks of its own and delivered as soon as they are done. 0:
+	// the whole batch is one group.
+	Group int
+	// Streams is how many CUDA streams the chunks take in turn, so that a
+	// chunk's copies overlap its predecessor's kernels (0: bulkStreams;
+	// 1 to MaxStreams).
+	Streams int
+	// Events says whether the chunks are timed with CUDA events (0: when
+	// the call has more than one graph, so that a single-graph call saves
+	// the records and reads; 1: always; -1: never).
+	Events int
 }
 
+// MaxStreams is the most streams BulkStream spreads a batch's groups over.
+const MaxStreams = 4
+
 const (
+	bulkStreams    = 2
 	bulkWords      = 2
 	bulkMinBlocks  = 2
 	bulkChunkBytes = 64 << 20
@@ -86,7 +139,23 @@ type bulkTiming struct {
 	// Host time (wall) on the owner goroutine: planning and filling the
 	// inputs, waiting for the stream, converting the summaries into rows.
 	Prep, Wait, Convert time.Duration
+	// Enqueue is the host time of queuing copies, launches and events;
+	// Inside the whole run on the owner goroutine (the rest of a call's
+	// wall time is the hand-off there and back).
+	Enqueue, Inside time.Duration
+	// Plan is the part of Prep spent planning the chunks; CopyIn, Launch
+	// and CopyOut the parts of Enqueue spent in those driver calls.
+	Plan, CopyIn, Launch, CopyOut time.Duration
+	// Groups is each group's times from the start of the run on the
+	// owner goroutine: when its first chunk began to be filled
+	// (submitted) and when its rows were in host memory (done).
+	Groups  []groupTime
+	Streams int
 }
+
+// groupTime is one group's submission and completion, from the start of
+// the run.
+type groupTime struct{ Submit, Done time.Duration }
 
 // bulkKernels is bulkbfs.cu loaded for one MinBlocks: fn[kind][sh], kind
 // indexing 32-bit words, then W = 1, 2, 4 64-bit words.
@@ -179,31 +248,138 @@ func (c bulkConfig) check() error {
 	if c.MinBlocks < 0 || c.MinBlocks > 2 {
 		return fmt.Errorf("bulk blocks per SM %d: want 1 or 2", c.MinBlocks)
 	}
+	if c.Group < 0 {
+		return fmt.Errorf("bulk group of %d graphs: want 0 (the whole batch) or more", c.Group)
+	}
+	if c.Streams < 0 || c.Streams > MaxStreams {
+		return fmt.Errorf("bulk streams %d: want 1 to %d", c.Streams, MaxStreams)
+	}
 	return nil
+}
+
+// StreamConfig shapes BulkStream.
+type StreamConfig struct {
+	// Group is b, the graphs of a group: the batch is cut into groups of b
+	// graphs (the last one shorter), and each group's rows are delivered
+	// as soon as they are in host memory. 0 makes the whole batch one
+	// group, as BulkRows.
+	Group int
+	// Streams is how many CUDA streams the groups take in turn, 1 to
+	// MaxStreams (0: 2), so that a group's copies overlap the kernels of
+	// the group before it.
+	Streams int
+}
+
+// BulkStream is BulkRows delivered group by group, the low-latency bulk
+// search of the thesis (§3.5, §4.5): gs is cut into groups of sc.Group
+// graphs; each group's copy in, kernels and copy out are queued on one of
+// sc.Streams streams in turn while the host fills the next group and
+// converts the last one's summaries; and onGroup(lo, hi, rows) is called
+// for each group [lo, hi) in order, on the caller's goroutine, as soon as
+// its rows are in host memory (rows[k] is graph lo+k's, as BulkRows gives
+// them; onGroup may keep them). A small group comes back after a short
+// time; a large one uses the GPU better: docs/perf.md gives the trade.
+// The search runs ahead of onGroup by at most sc.Streams groups. An error
+// of onGroup stops the search and is returned; a cancelled ctx stops it
+// between chunks.
+func BulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, sc StreamConfig, onGroup func(lo, hi int, rows [][]reduce.Row) error) error {
+	cfg := bulkConfig{Group: sc.Group, Streams: sc.Streams}
+	if err := cfg.check(); err != nil {
+		return err
+	}
+	if err := checkBulk(gs); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type done struct {
+		lo, hi int
+		rows   [][]reduce.Row
+	}
+	ready := make(chan done, max(1, cfg.Streams))
+	errc := make(chan error, 1)
+	go func() {
+		defer close(ready)
+		_, _, err := bulkRun(ctx, ordinal, gs, cfg, func(lo, hi int, rows [][]reduce.Row) error {
+			select {
+			case ready <- done{lo, hi, rows}:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+		errc <- err
+	}()
+	var cbErr error
+	for d := range ready {
+		if cbErr == nil {
+			if cbErr = onGroup(d.lo, d.hi, d.rows); cbErr != nil {
+				cancel() // the search stops; drain what it still sends
+			}
+		}
+	}
+	if err := <-errc; cbErr == nil {
+		return err
+	}
+	return cbErr
 }
 
 // bulkRows is BulkRows with a configuration, returning the timing too.
 func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfig) ([][]reduce.Row, bulkTiming, error) {
-	var tm bulkTiming
 	if err := checkBulk(gs); err != nil {
-		return nil, tm, err
+		return nil, bulkTiming{}, err
 	}
 	if err := cfg.check(); err != nil {
-		return nil, tm, err
+		return nil, bulkTiming{}, err
 	}
+	return bulkRun(ctx, ordinal, gs, cfg, nil)
+}
+
+// bulkRun searches gs (checked) and returns every graph's rows; deliver,
+// when set, is called on the owner goroutine with each group's rows as
+// they are done.
+func bulkRun(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfig, deliver func(lo, hi int, rows [][]reduce.Row) error) ([][]reduce.Row, bulkTiming, error) {
+	out := &bulkOut{rows: make([][]reduce.Row, len(gs))}
+	for i := range out.rows {
+		out.rows[i] = []reduce.Row{} // those with vertices are set by convert
+	}
+	return bulkRunInto(ctx, ordinal, gs, cfg, out, deliver)
+}
+
+// bulkRunInto is bulkRun into out (rows or summaries).
+func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfig, out *bulkOut, deliver func(lo, hi int, rows [][]reduce.Row) error) ([][]reduce.Row, bulkTiming, error) {
+	var tm bulkTiming
 	if cfg.MinBlocks == 0 {
 		cfg.MinBlocks = bulkMinBlocks
 	}
 	if cfg.ChunkBytes <= 0 {
 		cfg.ChunkBytes = bulkChunkBytes
 	}
-	out := make([][]reduce.Row, len(gs))
-	for i := range out {
-		out[i] = []reduce.Row{} // those with vertices are set by convert
+	if cfg.Streams == 0 {
+		cfg.Streams = bulkStreams
 	}
-	chunks := bulkChunks(gs, cfg.ChunkBytes)
-	if len(chunks) == 0 {
-		return out, tm, nil
+	if cfg.Events == 0 {
+		cfg.Events = -1
+		if len(gs) > 1 {
+			cfg.Events = 1
+		}
+	}
+	groups, units := bulkUnits(gs, cfg.Group, cfg.ChunkBytes)
+	if len(units) == 0 {
+		// No vertices anywhere: every group is done at once.
+		for _, g := range groups {
+			if deliver != nil {
+				if err := deliver(g.lo, g.hi, out.rows[g.lo:g.hi]); err != nil {
+					return nil, tm, err
+				}
+			}
+		}
+		for i, g := range gs {
+			if out.sums != nil {
+				out.sums[i] = BulkSummary{Connected: g.N() <= 1}
+			}
+		}
+		return out.rows, tm, nil
 	}
 	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
 		k, err := bulkModule(c, cfg.MinBlocks)
@@ -213,13 +389,41 @@ func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfi
 		if !k.used {
 			tm.Compiled, k.used = k.compiled, true
 		}
-		return runBulk(c, k, gs, chunks, cfg, out, &tm)
+		start := time.Now()
+		err = runBulk(c, k, gs, groups, units, cfg, out, &tm, deliver)
+		tm.Inside = time.Since(start)
+		return err
 	})
 	if err != nil {
 		return nil, tm, err
 	}
 	d.AddTiming(tm.Kernel, tm.Device)
-	return out, tm, nil
+	return out.rows, tm, nil
+}
+
+// bulkGroupSpan is one group of a run: graphs [lo, hi), its chunks
+// [first, first+count) of the run's units.
+type bulkGroupSpan struct{ lo, hi, first, count int }
+
+// bulkUnits cuts gs into groups of group graphs (0: one group) and each
+// group into chunks (bulkChunks); a group of graphs without vertices has
+// no chunk.
+func bulkUnits(gs []*graph.Graph, group, chunkBytes int) ([]bulkGroupSpan, [][2]int) {
+	if group <= 0 {
+		group = max(1, len(gs))
+	}
+	var groups []bulkGroupSpan
+	var units [][2]int
+	for lo := 0; lo < len(gs); lo += group {
+		hi := min(lo+group, len(gs))
+		g := bulkGroupSpan{lo: lo, hi: hi, first: len(units)}
+		for _, b := range bulkChunks(gs[lo:hi], chunkBytes) {
+			units = append(units, [2]int{lo + b[0], lo + b[1]})
+		}
+		g.count = len(units) - g.first
+		groups = append(groups, g)
+	}
+	return groups, units
 }
 
 // bulkChunks cuts gs into k chunks of whole graphs of about equal input,
@@ -444,10 +648,14 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 
 // enqueue queues the chunk's copy in, kernels and copy out on the stream,
 // between the events of slot.
-func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, slot int) error {
-	st := c.Stream()
-	ev := func(i int) *cuda.Event { return c.Event(4*slot + i) }
-	if err := ev(0).RecordOn(st); err != nil {
+func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slot int, timed bool, tm *bulkTiming) error {
+	record := func(i int) error {
+		if !timed {
+			return nil
+		}
+		return c.Event(4*slot + i).RecordOn(st)
+	}
+	if err := record(0); err != nil {
 		return err
 	}
 	// Blocks that share a graph add into zeroed outputs: the zeros come
@@ -456,15 +664,18 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, slot int) error {
 	if ch.anySplit {
 		in += ch.outBytes
 	}
+	start := time.Now()
 	if err := st.CopyToDeviceAsync(ch.dev, ch.host, in); err != nil {
 		return err
 	}
-	if err := ev(1).RecordOn(st); err != nil {
+	tm.CopyIn += time.Since(start)
+	if err := record(1); err != nil {
 		return err
 	}
 	outD := ch.dev + ch.inBytes
 	graphs, csrD := ch.dev+ch.graphsAt, ch.dev+ch.csrRegionAt
 	reach, sum, ecc := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
+	start = time.Now()
 	for _, gr := range ch.groups {
 		sh := 0
 		if gr.sh {
@@ -478,34 +689,39 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, slot int) error {
 			return err
 		}
 	}
-	if err := ev(2).RecordOn(st); err != nil {
+	tm.Launch += time.Since(start)
+	if err := record(2); err != nil {
 		return err
 	}
 	if ch.outBytes > 0 {
+		start = time.Now()
 		if err := st.CopyToHostAsync(unsafe.Add(ch.host, ch.inBytes), outD, ch.outBytes); err != nil {
 			return err
 		}
+		tm.CopyOut += time.Since(start)
 	}
-	return ev(3).RecordOn(st)
+	return record(3)
 }
 
-// collect adds the slot's event timings (after a synchronisation) and
-// turns the chunk's summaries into rows.
-func (ch *bulkChunk) collect(c *gpurt.Call, slot int, gs []*graph.Graph, out [][]reduce.Row, tm *bulkTiming) error {
-	ev := func(i int) *cuda.Event { return c.Event(4*slot + i) }
-	var errs [4]error
-	var a, b, d, t float64
-	a, errs[0] = ev(1).Elapsed(ev(0))
-	b, errs[1] = ev(2).Elapsed(ev(1))
-	d, errs[2] = ev(3).Elapsed(ev(2))
-	t, errs[3] = ev(3).Elapsed(ev(0))
-	if err := errors.Join(errs[:]...); err != nil {
-		return err
+// collect adds the slot's event timings (after a synchronisation), when
+// the chunk was timed, and turns the chunk's summaries into rows.
+func (ch *bulkChunk) collect(c *gpurt.Call, slot int, gs []*graph.Graph, out *bulkOut, tm *bulkTiming, timed bool) error {
+	if timed {
+		ev := func(i int) *cuda.Event { return c.Event(4*slot + i) }
+		var errs [4]error
+		var a, b, d, t float64
+		a, errs[0] = ev(1).Elapsed(ev(0))
+		b, errs[1] = ev(2).Elapsed(ev(1))
+		d, errs[2] = ev(3).Elapsed(ev(2))
+		t, errs[3] = ev(3).Elapsed(ev(0))
+		if err := errors.Join(errs[:]...); err != nil {
+			return err
+		}
+		tm.ToDevice += a
+		tm.Kernel += b
+		tm.ToHost += d
+		tm.Device += t
 	}
-	tm.ToDevice += a
-	tm.Kernel += b
-	tm.ToHost += d
-	tm.Device += t
 	tm.Chunks++
 	tm.Launches += len(ch.groups)
 	tm.Blocks += ch.tasks
@@ -513,7 +729,11 @@ func (ch *bulkChunk) collect(c *gpurt.Call, slot int, gs []*graph.Graph, out [][
 	tm.OutBytes += ch.outBytes
 	tm.Words, tm.Half = ch.words, ch.half
 	start := time.Now()
-	ch.convert(gs, out)
+	if out.sums != nil {
+		ch.summarise(gs, out.sums)
+	} else {
+		ch.convert(gs, out.rows)
+	}
 	tm.Convert += time.Since(start)
 	return nil
 }
@@ -552,22 +772,60 @@ func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
 	})
 }
 
-// runBulk runs the chunks as a pipeline of two slots on the device's
-// stream: while the GPU works on chunk i, the host fills chunk i+1 and then
-// turns chunk i's summaries into rows after it, while chunk i+1 runs.
-func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, bounds [][2]int, cfg bulkConfig, out [][]reduce.Row, tm *bulkTiming) error {
+// summarise reduces the chunk's summaries, in its page-locked output, to
+// one BulkSummary a graph.
+func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []BulkSummary) {
+	if ch.rows == 0 {
+		for i := ch.lo; i < ch.hi; i++ {
+			sums[i] = BulkSummary{Connected: gs[i].N() <= 1}
+		}
+		return
+	}
+	res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows)
+	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
+	for i := range ch.hi - ch.lo {
+		n, at := gs[ch.lo+i].N(), ch.rowAt[i]
+		s := BulkSummary{Vertices: n, Connected: true}
+		for v := at; v < at+n; v++ {
+			s.Pairs += int64(reach[v])
+			s.Sum += int64(sum[v])
+			s.Diameter = max(s.Diameter, int64(ecc[v]))
+			s.Connected = s.Connected && int(reach[v]) == n-1
+		}
+		sums[ch.lo+i] = s
+	}
+}
+
+// runBulk runs the chunks as a pipeline over cfg.Streams slots, a stream,
+// a page-locked buffer and a device buffer each: chunk i goes to slot i
+// mod S, so that its copy in overlaps the kernels of chunk i-1 on another
+// stream, while the host fills chunk i+1 and converts the summaries of the
+// oldest chunk in flight. Each group is delivered (deliver, in order) once
+// its last chunk is converted.
+func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, groups []bulkGroupSpan, bounds [][2]int, cfg bulkConfig,
+	out *bulkOut, tm *bulkTiming, deliver func(lo, hi int, rows [][]reduce.Row) error) error {
 	info := c.Dev().Info
+	begin := time.Now()
 	chunks := make([]*bulkChunk, len(bounds))
 	size := uint64(0)
-	start := time.Now()
 	for i, b := range bounds {
 		chunks[i] = planChunk(info.SMs, gs, b[0], b[1], cfg)
 		size = max(size, chunks[i].inBytes+chunks[i].outBytes)
 	}
-	var host [2]unsafe.Pointer
-	var dev [2]uint64
-	for s := 0; s < min(2, len(chunks)); s++ {
+	tm.Plan += time.Since(begin)
+	slots := min(cfg.Streams, len(chunks))
+	tm.Streams = slots
+	streams := make([]*cuda.Stream, slots)
+	host := make([]unsafe.Pointer, slots)
+	dev := make([]uint64, slots)
+	for s := range slots {
 		var err error
+		streams[s] = c.Stream()
+		if s > 0 {
+			if streams[s], err = c.SpareStream(); err != nil {
+				return err
+			}
+		}
 		if host[s], err = c.Host(size); err != nil {
 			return err
 		}
@@ -575,48 +833,80 @@ func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, bounds [][2]int, 
 			return err
 		}
 	}
-	tm.Prep += time.Since(start)
-	prepare := func(i int) error {
+	tm.Prep += time.Since(begin)
+	tm.Groups = make([]groupTime, len(groups))
+	unitGroup := make([]int, len(chunks))
+	for gi, g := range groups {
+		for u := g.first; u < g.first+g.count; u++ {
+			unitGroup[u] = gi
+		}
+	}
+	// Groups are delivered in order: a group without chunks as soon as
+	// those before it are.
+	next := 0
+	flush := func(upTo int) error { // deliver the groups whose chunks all precede unit upTo
+		for next < len(groups) && groups[next].first+groups[next].count <= upTo {
+			g := groups[next]
+			if g.count == 0 {
+				tm.Groups[next].Submit = time.Since(begin)
+			}
+			tm.Groups[next].Done = time.Since(begin)
+			if deliver != nil {
+				if err := deliver(g.lo, g.hi, out.rows[g.lo:g.hi]); err != nil {
+					return err
+				}
+			}
+			next++
+		}
+		return nil
+	}
+	// finish waits for chunk i and turns its summaries into rows.
+	finish := func(i int) error {
+		s := i % slots
 		start := time.Now()
-		defer func() { tm.Prep += time.Since(start) }()
-		ch := chunks[i]
-		ch.host, ch.dev = host[i%2], dev[i%2]
+		if err := streams[s].Synchronize(); err != nil {
+			return err
+		}
+		tm.Wait += time.Since(start)
+		if err := chunks[i].collect(c, s, gs, out, tm, cfg.Events > 0); err != nil {
+			return err
+		}
+		chunks[i] = nil // its plan is no longer needed
+		return flush(i + 1)
+	}
+	for i, ch := range chunks {
+		if i >= slots {
+			if err := finish(i - slots); err != nil {
+				return err
+			}
+		}
+		if err := c.Ctx.Err(); err != nil {
+			return err
+		}
+		g := unitGroup[i]
+		if i == groups[g].first {
+			tm.Groups[g].Submit = time.Since(begin)
+		}
+		start := time.Now()
+		s := i % slots
+		ch.host, ch.dev = host[s], dev[s]
 		ch.fill(gs, info.MaxShared, cfg)
 		for _, gr := range ch.groups {
 			if gr.shared > info.MaxShared {
 				return fmt.Errorf("bulk search: %d bytes of shared memory per block; this GPU allows %d", gr.shared, info.MaxShared)
 			}
 		}
-		return nil
-	}
-	if err := prepare(0); err != nil {
-		return err
-	}
-	if err := chunks[0].enqueue(c, k, 0); err != nil {
-		return err
-	}
-	for i, ch := range chunks {
-		if i+1 < len(chunks) {
-			if err := c.Ctx.Err(); err != nil {
-				return err
-			}
-			if err := prepare(i + 1); err != nil {
-				return err
-			}
-		}
-		start := time.Now()
-		if err := c.Stream().Synchronize(); err != nil {
+		tm.Prep += time.Since(start)
+		start = time.Now()
+		if err := ch.enqueue(c, k, streams[s], s, cfg.Events > 0, tm); err != nil {
 			return err
 		}
-		tm.Wait += time.Since(start)
-		if i+1 < len(chunks) {
-			if err := chunks[i+1].enqueue(c, k, (i+1)%2); err != nil {
-				return err
-			}
-		}
-		if err := ch.collect(c, i%2, gs, out, tm); err != nil {
+		tm.Enqueue += time.Since(start)
+	}
+	for i := max(0, len(chunks)-slots); i < len(chunks); i++ {
+		if err := finish(i); err != nil {
 			return err
 		}
 	}
-	return nil
+	return flush(len(chunks))
 }

@@ -9,6 +9,8 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -232,13 +234,15 @@ func BenchmarkBulkRows(b *testing.B) {
 	type variant struct {
 		name string
 		cfg  bulkConfig
+		sums bool // BulkSummaries: no rows
 	}
-	variants := []variant{{"auto", bulkConfig{}}, {"W1", bulkConfig{Words: 1}}}
+	variants := []variant{{"auto", bulkConfig{}, false}, {"W1", bulkConfig{Words: 1}, false}, {"events", bulkConfig{Events: 1}, false},
+		{"summaries", bulkConfig{}, true}}
 	if os.Getenv("APSP_BULK_VARIANTS") == "1" {
-		variants = append(variants, variant{"H1/minb1", bulkConfig{Half: true, MinBlocks: 1}})
+		variants = append(variants, variant{name: "H1/minb1", cfg: bulkConfig{Half: true, MinBlocks: 1}})
 		for _, w := range []int{1, 2, 4} {
 			for _, mb := range []int{1, 2} {
-				variants = append(variants, variant{fmt.Sprintf("W%d/minb%d", w, mb), bulkConfig{Words: w, MinBlocks: mb}})
+				variants = append(variants, variant{name: fmt.Sprintf("W%d/minb%d", w, mb), cfg: bulkConfig{Words: w, MinBlocks: mb}})
 			}
 		}
 	}
@@ -254,7 +258,7 @@ func BenchmarkBulkRows(b *testing.B) {
 	for _, c := range cases {
 		gs := regulars(b, c.count, c.n, c.d, 1000)
 		for _, v := range variants {
-			if c.batch == 1 && v.cfg.Words > 1 || c.batch > 1 && v.cfg.Half {
+			if c.batch == 1 && v.cfg.Words > 1 || c.batch > 1 && (v.cfg.Half || v.cfg.Events != 0 || v.sums) {
 				continue
 			}
 			b.Run(c.name+"/"+v.name, func(b *testing.B) {
@@ -262,7 +266,12 @@ func BenchmarkBulkRows(b *testing.B) {
 					b.Fatal(err)
 				}
 				var kernel, device []float64
-				var wall, prep, wait, conv []time.Duration
+				var wall, prep, wait, conv, enq, inside, plan, cin, launch, cout []time.Duration
+				d, err := gpurt.Default().Device(0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				hand := d.Handoffs()
 				var rows [][]reduce.Row
 				var tm bulkTiming
 				var part []*graph.Graph
@@ -277,12 +286,19 @@ func BenchmarkBulkRows(b *testing.B) {
 						part = gs[lo : lo+c.batch]
 						start := time.Now()
 						var err error
-						rows, tm, err = bulkRows(ctx, 0, part, v.cfg)
+						if v.sums {
+							sums := make([]BulkSummary, len(part))
+							_, tm, err = bulkRunInto(ctx, 0, part, v.cfg, &bulkOut{sums: sums}, nil)
+						} else {
+							rows, tm, err = bulkRows(ctx, 0, part, v.cfg)
+						}
 						if err != nil {
 							b.Fatal(err)
 						}
 						wall = append(wall, time.Since(start))
 						prep, wait, conv = append(prep, tm.Prep), append(wait, tm.Wait), append(conv, tm.Convert)
+						enq, inside = append(enq, tm.Enqueue), append(inside, tm.Inside)
+						plan, cin, launch, cout = append(plan, tm.Plan), append(cin, tm.CopyIn), append(launch, tm.Launch), append(cout, tm.CopyOut)
 						kernel = append(kernel, tm.Kernel)
 						device = append(device, tm.Device)
 						i++
@@ -291,16 +307,25 @@ func BenchmarkBulkRows(b *testing.B) {
 				per := float64(c.batch)
 				sort.Float64s(kernel)
 				sort.Float64s(device)
-				for _, d := range [][]time.Duration{wall, prep, wait, conv} {
+				for _, d := range [][]time.Duration{wall, prep, wait, conv, enq, inside, plan, cin, launch, cout} {
 					slices.Sort(d)
 				}
+				after := d.Handoffs()
 				medK, medD, medW := kernel[len(kernel)/2], device[len(device)/2], wall[len(wall)/2]
 				b.ReportMetric(float64(medW.Nanoseconds())/1e3/per, "us/graph")
 				b.ReportMetric(medK*1e3/per, "kernel-us/graph")
 				b.ReportMetric(medD*1e3/per, "device-us/graph")
-				bytes := frontierBytes(part, rows)
+				bytes := 0.0
+				if rows != nil {
+					bytes = frontierBytes(part, rows)
+				}
 				b.ReportMetric(bytes/(medK/1e3)/1e12, "frontier-TB/s")
 				b.ReportMetric(float64(tm.InBytes+tm.OutBytes)/(medD/1e3)/1e9, "bus-GB/s")
+				b.Logf("%s/%s: median wall %v (inside the owner %v; hand-offs by mailbox %d, by channel %d), host: prep %v, enqueue %v, wait %v, convert %v",
+					c.name, v.name, medW, inside[len(inside)/2], after.Posted-hand.Posted, after.Direct-hand.Direct,
+					prep[len(prep)/2], enq[len(enq)/2], wait[len(wait)/2], conv[len(conv)/2])
+				b.Logf("%s/%s: medians: plan %v (of prep), driver calls: copy in %v, launch %v, copy out %v",
+					c.name, v.name, plan[len(plan)/2], cin[len(cin)/2], launch[len(launch)/2], cout[len(cout)/2])
 				b.Logf("%s/%s: median wall %v (host: prep %v, wait %v, convert %v), kernel %.4f ms, device %.4f ms (in %.3f, out %.3f); W=%d half=%v, %d chunks, %d launches, %d blocks; %.1f MB in, %.1f MB out; frontier %.3g B",
 					c.name, v.name, medW, prep[len(prep)/2], wait[len(wait)/2], conv[len(conv)/2], medK, medD, tm.ToDevice, tm.ToHost,
 					tm.Words, tm.Half, tm.Chunks, tm.Launches, tm.Blocks, float64(tm.InBytes)/1e6, float64(tm.OutBytes)/1e6, bytes)
@@ -498,4 +523,338 @@ func BenchmarkRuntimeRoundTrip(b *testing.B) {
 			b.ReportMetric(float64(wall[len(wall)/2].Nanoseconds())/1e3, "median-us")
 		})
 	}
+}
+
+// withEmpty returns gs with graphs of no vertices inserted at the front,
+// in the middle and at the end, and a run of them.
+func withEmpty(gs []*graph.Graph) []*graph.Graph {
+	empty := func() *graph.Graph { return graph.NewBuilder(false).Build() }
+	out := []*graph.Graph{empty()}
+	out = append(out, gs[:len(gs)/2]...)
+	out = append(out, empty(), empty(), empty(), empty())
+	out = append(out, gs[len(gs)/2:]...)
+	return append(out, empty())
+}
+
+// TestBulkUnits checks the cut of a batch into groups of b graphs and of
+// each group into chunks: groups in order, of b graphs but the last,
+// chunks inside their group covering it, none for a group without
+// vertices.
+func TestBulkUnits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	gs := withEmpty(bulkCases(rng, 40))
+	for _, c := range []struct{ group, chunkBytes int }{
+		{0, bulkChunkBytes}, {1, bulkChunkBytes}, {3, bulkChunkBytes}, {4, 1}, {7, 20 << 10},
+		{len(gs), bulkChunkBytes}, {len(gs) + 5, 1}, {0, 1},
+	} {
+		groups, units := bulkUnits(gs, c.group, c.chunkBytes)
+		b := c.group
+		if b == 0 {
+			b = len(gs)
+		}
+		if want := (len(gs) + b - 1) / b; len(groups) != want {
+			t.Fatalf("%+v: %d groups, want %d", c, len(groups), want)
+		}
+		at, unit := 0, 0
+		for gi, g := range groups {
+			if g.lo != at || g.hi-g.lo != min(b, len(gs)-at) {
+				t.Fatalf("%+v: group %d is [%d, %d), want from %d, %d graphs", c, gi, g.lo, g.hi, at, min(b, len(gs)-at))
+			}
+			if g.first != unit {
+				t.Fatalf("%+v: group %d starts at chunk %d, want %d", c, gi, g.first, unit)
+			}
+			vertices := 0
+			for _, x := range gs[g.lo:g.hi] {
+				vertices += x.N()
+			}
+			if (vertices == 0) != (g.count == 0) {
+				t.Fatalf("%+v: group %d of %d vertices has %d chunks", c, gi, vertices, g.count)
+			}
+			next := g.lo
+			for _, u := range units[g.first : g.first+g.count] {
+				if u[0] != next || u[1] <= u[0] || u[1] > g.hi {
+					t.Fatalf("%+v: group %d [%d, %d): chunk %v, want from %d", c, gi, g.lo, g.hi, u, next)
+				}
+				next = u[1]
+			}
+			if g.count > 0 && next != g.hi {
+				t.Fatalf("%+v: group %d's chunks end at %d, want %d", c, gi, next, g.hi)
+			}
+			at, unit = g.hi, unit+g.count
+		}
+		if at != len(gs) || unit != len(units) {
+			t.Fatalf("%+v: groups end at %d of %d graphs, chunks %d of %d", c, at, len(gs), unit, len(units))
+		}
+	}
+}
+
+// TestBulkGroupsEmulated runs every group's chunks through the CPU
+// emulation of the kernels, planned as BulkStream plans them (few graphs
+// a group: split batches, half words), and compares with bfs.BitRows.
+func TestBulkGroupsEmulated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	gs := withEmpty(bulkCases(rng, 30))
+	want := make([][]reduce.Row, len(gs))
+	for i, g := range gs {
+		want[i] = wantRows(t, g)
+	}
+	for _, b := range []int{1, 3, 64} {
+		groups, units := bulkUnits(gs, b, bulkChunkBytes)
+		out := make([][]reduce.Row, len(gs))
+		for i := range out {
+			out[i] = []reduce.Row{}
+		}
+		for _, g := range groups {
+			for _, u := range units[g.first : g.first+g.count] {
+				ch := planChunk(132, gs, u[0], u[1], bulkConfig{})
+				buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
+				ch.host = unsafe.Pointer(&buf[0])
+				ch.fill(gs, 227<<10, bulkConfig{})
+				emulateBulk(t, ch)
+				ch.convert(gs, out)
+			}
+		}
+		sameRows(t, fmt.Sprintf("groups of %d", b), gs, want, out)
+	}
+	// Summaries straight from the output, against the CPU's rows.
+	sums := make([]BulkSummary, len(gs))
+	for _, u := range bulkChunks(gs, bulkChunkBytes) {
+		ch := planChunk(132, gs, u[0], u[1], bulkConfig{})
+		buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
+		ch.host = unsafe.Pointer(&buf[0])
+		ch.fill(gs, 227<<10, bulkConfig{})
+		emulateBulk(t, ch)
+		ch.summarise(gs, sums)
+	}
+	sameSummaries(t, "emulated", gs, want, sums)
+}
+
+// summaryOf is the BulkSummary of a graph's rows.
+func summaryOf(n int, rows []reduce.Row) BulkSummary {
+	s := BulkSummary{Vertices: n, Connected: true}
+	for _, r := range rows {
+		s.Pairs += r.Reach
+		s.Sum += int64(r.Sum.Float())
+		s.Diameter = max(s.Diameter, r.MaxI)
+		s.Connected = s.Connected && !r.Unreach
+	}
+	return s
+}
+
+// sameSummaries compares summaries with the CPU's rows'.
+func sameSummaries(t *testing.T, name string, gs []*graph.Graph, want [][]reduce.Row, got []BulkSummary) {
+	t.Helper()
+	if len(got) != len(gs) {
+		t.Fatalf("%s: %d summaries for %d graphs", name, len(got), len(gs))
+	}
+	for i, g := range gs {
+		if w := summaryOf(g.N(), want[i]); got[i] != w {
+			t.Fatalf("%s: graph %d (n=%d): got %+v, want %+v", name, i, g.N(), got[i], w)
+		}
+	}
+}
+
+// TestBulkStreamRefuses needs no GPU: a bad configuration or graph is
+// refused before the device is touched, and onGroup is never called.
+func TestBulkStreamRefuses(t *testing.T) {
+	gs := []*graph.Graph{bulkGraph(rand.New(rand.NewPCG(5, 6)), 10, 2, false, 0)}
+	never := func(lo, hi int, rows [][]reduce.Row) error { t.Error("onGroup called"); return nil }
+	for _, c := range []struct {
+		name string
+		gs   []*graph.Graph
+		sc   StreamConfig
+		is   error
+	}{
+		{"negative group", gs, StreamConfig{Group: -1}, nil},
+		{"no streams", gs, StreamConfig{Streams: -1}, nil},
+		{"too many streams", gs, StreamConfig{Streams: MaxStreams + 1}, nil},
+		{"nil graph", []*graph.Graph{nil}, StreamConfig{}, ErrBulkGraph},
+	} {
+		err := BulkStream(context.Background(), 0, c.gs, c.sc, never)
+		if err == nil || (c.is != nil && !errors.Is(err, c.is)) {
+			t.Errorf("%s: got %v", c.name, err)
+		}
+	}
+	// Graphs without vertices need no GPU: every group comes back at once.
+	empty := []*graph.Graph{graph.NewBuilder(false).Build(), graph.NewBuilder(true).Build(), graph.NewBuilder(false).Build()}
+	var got [][2]int
+	err := BulkStream(context.Background(), 0, empty, StreamConfig{Group: 2}, func(lo, hi int, rows [][]reduce.Row) error {
+		if len(rows) != hi-lo {
+			t.Errorf("[%d, %d): %d rows", lo, hi, len(rows))
+		}
+		got = append(got, [2]int{lo, hi})
+		return nil
+	})
+	if err != nil || !slices.Equal(got, [][2]int{{0, 2}, {2, 3}}) {
+		t.Errorf("empty graphs: groups %v, %v", got, err)
+	}
+}
+
+// TestBulkStreamMatchesBitRows runs BulkStream on a GPU in groups of 1, 3,
+// 64 and more than the batch, over 1 to MaxStreams streams: groups come in
+// order, of b graphs but the last, each graph's rows equal bfs.BitRows'.
+// Then an onGroup error and a cancelled context stop a batch midway, and
+// the GPU answers correctly after them.
+func TestBulkStreamMatchesBitRows(t *testing.T) {
+	requireGPU(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(51, 52))
+	gs := withEmpty(bulkCases(rng, 150))
+	gs = append(gs, regulars(t, 40, 256, 16, 77)...)
+	want := make([][]reduce.Row, len(gs))
+	for i, g := range gs {
+		want[i] = wantRows(t, g)
+	}
+	matched := 0
+	for _, b := range []int{1, 3, 64, len(gs) + 10, 0} {
+		for streams := 1; streams <= MaxStreams; streams++ {
+			if b == 1 && streams%2 == 0 {
+				continue // b = 1 is slow: 1 and 3 streams
+			}
+			name := fmt.Sprintf("group %d, %d streams", b, streams)
+			got := make([][]reduce.Row, len(gs))
+			next := 0
+			err := BulkStream(ctx, 0, gs, StreamConfig{Group: b, Streams: streams}, func(lo, hi int, rows [][]reduce.Row) error {
+				size := b
+				if size == 0 {
+					size = len(gs)
+				}
+				if lo != next || hi-lo != min(size, len(gs)-lo) || len(rows) != hi-lo {
+					return fmt.Errorf("group [%d, %d) with %d rows, want from %d, %d graphs", lo, hi, len(rows), next, min(size, len(gs)-lo))
+				}
+				copy(got[lo:hi], rows)
+				next = hi
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if next != len(gs) {
+				t.Fatalf("%s: groups ended at %d of %d", name, next, len(gs))
+			}
+			matched += sameRows(t, name, gs, want, got)
+		}
+	}
+	// An onGroup error stops the batch: no group after it.
+	stop := errors.New("enough")
+	calls := 0
+	err := BulkStream(ctx, 0, gs, StreamConfig{Group: 5, Streams: 3}, func(lo, hi int, rows [][]reduce.Row) error {
+		calls++
+		if calls == 2 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || calls != 2 {
+		t.Fatalf("onGroup error: got %v after %d calls, want it after 2", err, calls)
+	}
+	// A context cancelled midway.
+	cctx, cancel := context.WithCancel(ctx)
+	calls = 0
+	err = BulkStream(cctx, 0, gs, StreamConfig{Group: 4, Streams: 2}, func(lo, hi int, rows [][]reduce.Row) error {
+		if calls++; calls == 3 {
+			cancel()
+		}
+		return nil
+	})
+	cancel()
+	if !errors.Is(err, context.Canceled) || calls >= len(gs)/4 {
+		t.Fatalf("cancelled: got %v after %d groups", err, calls)
+	}
+	got, err := BulkRows(ctx, 0, gs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	matched += sameRows(t, "BulkRows after the stopped batches", gs, want, got)
+	// Summaries, of the whole batch and of one graph a call.
+	sums, err := BulkSummaries(ctx, 0, gs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameSummaries(t, "BulkSummaries", gs, want, sums)
+	for i := 0; i < len(gs); i += 5 {
+		one, err := BulkSummaries(ctx, 0, gs[i:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameSummaries(t, fmt.Sprintf("BulkSummaries(graph %d)", i), gs[i:i+1], want[i:i+1], one)
+	}
+	t.Logf("%d graph results matched bfs.BitRows (groups of 1, 3, 64, all, more than all; 1-4 streams)", matched)
+}
+
+// BenchmarkBulkStream is the thesis' Fig. 4.16 for the bulk search: a
+// batch of random 16-regular graphs searched in groups of b graphs over S
+// streams. Each pass times the whole batch (throughput) and each group
+// from its submission (the host starts filling its input) to its rows in
+// host memory (latency: median and 99th percentile), and the time to the
+// first group. APSP_STREAM_N sets n (default 256), APSP_STREAM_COUNT the
+// batch (16384), APSP_STREAM_GROUPS and APSP_STREAM_STREAMS the lists.
+func BenchmarkBulkStream(b *testing.B) {
+	requireGPU(b)
+	ctx := context.Background()
+	n, count := envInt("APSP_STREAM_N", 256), envInt("APSP_STREAM_COUNT", 16384)
+	groupsList := envInts("APSP_STREAM_GROUPS", []int{1, 16, 64, 256, 1024, 4096, 16384})
+	streamsList := envInts("APSP_STREAM_STREAMS", []int{1, 2, 3})
+	gs := regulars(b, count, n, 16, 5000)
+	for _, streams := range streamsList {
+		for _, g := range groupsList {
+			b.Run(fmt.Sprintf("n=%d/count=%d/b=%d/streams=%d", n, count, g, streams), func(b *testing.B) {
+				cfg := bulkConfig{Group: g, Streams: streams}
+				if _, _, err := bulkRows(ctx, 0, gs[:min(len(gs), 2*max(g, 64))], cfg); err != nil { // warm up
+					b.Fatal(err)
+				}
+				var walls []time.Duration
+				var lat []time.Duration
+				var first []time.Duration
+				var kernel []float64
+				for b.Loop() {
+					start := time.Now()
+					_, tm, err := bulkRows(ctx, 0, gs, cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					walls = append(walls, time.Since(start))
+					for _, gt := range tm.Groups {
+						lat = append(lat, gt.Done-gt.Submit)
+					}
+					first = append(first, tm.Groups[0].Done)
+					kernel = append(kernel, tm.Kernel)
+				}
+				slices.Sort(walls)
+				slices.Sort(lat)
+				slices.Sort(first)
+				sort.Float64s(kernel)
+				wall := walls[len(walls)/2]
+				med, p99 := lat[len(lat)/2], lat[min(len(lat)-1, len(lat)*99/100)]
+				b.ReportMetric(float64(count)/wall.Seconds(), "graphs/s")
+				b.ReportMetric(float64(wall.Nanoseconds())/1e3/float64(count), "us/graph")
+				b.ReportMetric(float64(med.Nanoseconds())/1e3, "lat-med-us")
+				b.ReportMetric(float64(p99.Nanoseconds())/1e3, "lat-p99-us")
+				b.ReportMetric(float64(first[len(first)/2].Nanoseconds())/1e3, "first-us")
+				b.Logf("STREAM n=%d count=%d b=%d streams=%d: wall %v (%.3f us/graph, %.0f graphs/s), group latency median %v p99 %v, first group %v, kernel %.3f ms (sum over chunks), %d passes",
+					n, count, g, streams, wall, float64(wall.Nanoseconds())/1e3/float64(count), float64(count)/wall.Seconds(), med, p99, first[len(first)/2], kernel[len(kernel)/2], len(walls))
+			})
+		}
+	}
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+func envInts(name string, def []int) []int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if v, err := strconv.Atoi(f); err == nil && v > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
 }
