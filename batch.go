@@ -14,6 +14,7 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // Batch scheduling (StatsBatch). A graph whose planned engine runs on the
@@ -61,9 +62,10 @@ var ErrNilGraph = errors.New("graph is nil")
 // batch; the seconds of its computation, not of the batch).
 //
 // With opt.Device "gpu" or "gpu:N" and the engine left to "auto", the
-// unweighted graphs of 1 to 1024 vertices are searched together in one
-// GPU bulk search (a thread block per graph): their Stats name the
-// algorithm "gpu-bulk" and the GPU, and Seconds is the search's time
+// unweighted graphs of 1 to 1024 vertices are searched together by the
+// GPU bulk search (a thread block per graph), in groups of 2048 streamed
+// through the GPU (StatsBatchWith chooses the group): their Stats name the
+// algorithm "gpu-bulk" and the GPU, and Seconds is their group's time
 // divided by its graphs; the other graphs run one at a time on the GPU as
 // ComputeStats would. Under the "auto" device the bulk search takes them
 // only when a GPU is already open in the process (the batch never pays
@@ -75,15 +77,61 @@ var ErrNilGraph = errors.New("graph is nil")
 // finished, and the progress of a large graph while it runs); opt.Notice
 // receives each distinct line once per batch.
 func StatsBatch(ctx context.Context, graphs []*graph.Graph, opt Options) (stats []*Stats, errs []error) {
+	return StatsBatchWith(ctx, graphs, opt, BatchOptions{})
+}
+
+// BatchOptions are what StatsBatchWith takes beyond Options: how the GPU
+// bulk search groups the batch, and results handed over as they become
+// final.
+type BatchOptions struct {
+	// GroupSize is b, the graphs of a group of the GPU bulk search: the
+	// graphs it takes are searched in groups of b, each group's copies
+	// overlapping the previous group's kernels on another CUDA stream, and
+	// each group is reduced to Stats as soon as its rows are back. A small
+	// b gives the first results sooner, a large one more graphs a second
+	// (docs/perf.md, "Streaming groups"). 0 chooses 2048 graphs, which
+	// also bounds the rows held before reduction (56 bytes a vertex).
+	// Negative is invalid.
+	GroupSize int
+	// Ready, when set, is called with each run [lo, hi) of graphs whose
+	// results have become final, in input order (lo is the previous
+	// call's hi; the calls cover the batch unless it stops early), one
+	// call at a time, from the batch's goroutines: stats and errs are the
+	// results of graphs lo to hi-1. A slow Ready delays the batch.
+	Ready func(lo, hi int, stats []*Stats, errs []error)
+}
+
+// defaultGroup is the GPU bulk search's group when BatchOptions leaves it
+// to the batch.
+const defaultGroup = 2048
+
+// StatsBatchWith is StatsBatch with BatchOptions: a group size for the GPU
+// bulk search and results handed to bo.Ready in input order as they
+// become final, so that a caller can write them out before the batch
+// ends. An invalid bo fails every graph as invalid options do.
+func StatsBatchWith(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions) (stats []*Stats, errs []error) {
 	stats, errs = make([]*Stats, len(graphs)), make([]error, len(graphs))
-	if err := opt.Validate(false); err != nil {
+	err := opt.Validate(false)
+	if err == nil && bo.GroupSize < 0 {
+		err = &OptionError{Option: "group size", Msg: fmt.Sprintf("%d graphs: want 0 (automatic) or more", bo.GroupSize)}
+	}
+	if err != nil {
 		for i := range errs {
 			errs[i] = err
+		}
+		if bo.Ready != nil && len(graphs) > 0 {
+			bo.Ready(0, len(graphs), stats, errs)
 		}
 		return stats, errs
 	}
 	b := &batch{ctx: ctx, graphs: graphs, opt: opt, stats: stats, errs: errs, threads: par.Threads(opt.Threads),
-		progress: opt.Progress, callerNotice: opt.Notice}
+		progress: opt.Progress, callerNotice: opt.Notice, group: bo.GroupSize, ready: bo.Ready}
+	if b.group == 0 {
+		b.group = defaultGroup
+	}
+	if b.ready != nil {
+		b.final = make([]bool, len(graphs))
+	}
 	b.opt.Notice = b.notice
 	b.opt.Progress = nil // the batch reports progress itself
 	b.run()
@@ -101,6 +149,13 @@ type batch struct {
 
 	progress     func(float64) // the caller's Progress, or nil
 	callerNotice func(string)  // the caller's Notice, or nil
+	group        int           // graphs a group of the GPU bulk search
+
+	// Results handed over in input order (BatchOptions.Ready).
+	ready   func(lo, hi int, stats []*Stats, errs []error)
+	readyMu sync.Mutex
+	final   []bool // graph i's result is recorded
+	upTo    int    // graphs [0, upTo) handed over
 
 	done  atomic.Int64 // graphs finished
 	mu    sync.Mutex
@@ -159,13 +214,13 @@ func (b *batch) run() {
 	}
 }
 
-// gpuBulk computes in one GPU bulk search (engine.BulkRows) the graphs it
-// takes — unweighted, at most gpu.BulkMaxN vertices — when the engine is
+// gpuBulk computes in the GPU bulk search, streamed in groups of b.group
+// graphs (engine.BulkStream), the graphs it takes — unweighted, at most gpu.BulkMaxN vertices — when the engine is
 // left to "auto" and the batch asks for a GPU ("gpu" or "gpu:N"), or the
 // device is "auto" and engine.BulkWins (a GPU already open, the estimate
 // lower), and returns the indices of the other graphs. When the search
-// fails (no usable GPU, a driver error, cancellation) it leaves every
-// graph to the one-graph path, which then reports for each what
+// fails (no usable GPU, a driver error, cancellation) it leaves the graphs
+// of the groups not yet back to the one-graph path, which then reports for each what
 // ComputeStats would (under "auto": computes it on the CPU).
 func (b *batch) gpuBulk() []int {
 	all := make([]int, len(b.graphs))
@@ -188,27 +243,30 @@ func (b *batch) gpuBulk() []int {
 	if len(fit) == 0 || b.ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkWins(gs, b.threads)) {
 		return all
 	}
-	// In groups, each reduced before the next is searched: the rows take 56
-	// bytes a vertex until reduced (5.7 GB for 10^5 graphs of 1024).
-	const group = 2048
-	for lo := 0; lo < len(fit); lo += group {
-		hi := min(lo+group, len(fit))
-		start := time.Now()
-		rows, device, err := engine.BulkRows(b.ctx, dev.Ordinal, gs[lo:hi])
-		if err != nil {
-			// This group and the ones after go the one-graph way.
-			return append(rest, fit[lo:]...)
-		}
-		// The graphs were searched together: each is given an equal share
-		// of the call's time. Their rows are reduced on every thread (one
-		// after the other, the reduction took ten times the search).
+	// In groups streamed off the GPU, each reduced as soon as it is back
+	// (the rows take 56 bytes a vertex until reduced: 5.7 GB for 10^5
+	// graphs of 1024), while the GPU searches the next.
+	start := time.Now()
+	searched := 0
+	err := engine.BulkStream(b.ctx, dev.Ordinal, gs, b.group, func(lo, hi int, rows [][]reduce.Row, device string) error {
+		// The graphs of a group were searched together: each is given an
+		// equal share of the time since the previous group. Their rows are
+		// reduced on every thread (one after the other, the reduction took
+		// ten times the search).
 		each := time.Since(start).Seconds() / float64(hi-lo)
+		start = time.Now()
 		_ = par.For(context.Background(), b.threads, hi-lo, func(k int) {
 			s := statsFromRows(rows[k], gs[lo+k], true, b.opt.Reachable)
 			s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkName, device, lanes.Int32.String(), 1, each
 			rows[k] = nil
 			b.finish(fit[lo+k], s, nil)
 		})
+		searched = hi
+		return nil
+	})
+	if err != nil {
+		// The groups not delivered go the one-graph way.
+		return append(rest, fit[searched:]...)
 	}
 	return rest
 }
@@ -299,6 +357,24 @@ func (b *batch) finish(i int, s *Stats, err error) {
 	done := b.done.Add(1)
 	if b.progress != nil {
 		b.progress(float64(done) / float64(len(b.graphs)))
+	}
+	if b.ready != nil {
+		b.handOver(i)
+	}
+}
+
+// handOver marks graph i final and passes the run of final results that
+// now follows the last one handed over to Ready, in input order.
+func (b *batch) handOver(i int) {
+	b.readyMu.Lock()
+	defer b.readyMu.Unlock()
+	b.final[i] = true
+	lo := b.upTo
+	for b.upTo < len(b.final) && b.final[b.upTo] {
+		b.upTo++
+	}
+	if b.upTo > lo {
+		b.ready(lo, b.upTo, b.stats[lo:b.upTo], b.errs[lo:b.upTo])
 	}
 }
 

@@ -477,3 +477,138 @@ func TestStatsBatchGPU(t *testing.T) {
 	}
 	t.Logf("auto on %d threads: bulk search %v", par.Threads(0), wins)
 }
+
+// readyLog records BatchOptions.Ready's calls and checks they come in
+// order, one at a time, with the results the batch returns.
+type readyLog struct {
+	t      *testing.T
+	mu     sync.Mutex
+	inside bool
+	next   int
+	calls  int
+	stats  []*Stats
+	errs   []error
+}
+
+func (r *readyLog) ready(lo, hi int, stats []*Stats, errs []error) {
+	r.mu.Lock()
+	if r.inside {
+		r.t.Error("Ready called while another call runs")
+	}
+	r.inside = true
+	r.mu.Unlock()
+	if lo != r.next || hi <= lo || len(stats) != hi-lo || len(errs) != hi-lo {
+		r.t.Errorf("Ready(%d, %d) with %d stats, %d errors; want from %d", lo, hi, len(stats), len(errs), r.next)
+	}
+	r.stats = append(r.stats, stats...)
+	r.errs = append(r.errs, errs...)
+	r.next, r.calls = hi, r.calls+1
+	r.mu.Lock()
+	r.inside = false
+	r.mu.Unlock()
+}
+
+// check compares what Ready handed over with the batch's results.
+func (r *readyLog) check(stats []*Stats, errs []error) {
+	r.t.Helper()
+	if r.next != len(stats) {
+		r.t.Fatalf("Ready covered %d of %d graphs", r.next, len(stats))
+	}
+	for i := range stats {
+		if r.stats[i] != stats[i] || r.errs[i] != errs[i] {
+			r.t.Fatalf("graph %d: Ready had %v, %v; the batch returned %v, %v", i, r.stats[i], r.errs[i], stats[i], errs[i])
+		}
+	}
+}
+
+// TestStatsBatchReady: Ready hands every result over once, in input order,
+// one call at a time, as the batch returns it; on the workers, one at a
+// time, with errors, and for invalid options.
+func TestStatsBatchReady(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 9))
+	gs := batchGraphs(rng, 120)
+	gs[7], gs[50] = nil, graph.NewBuilder(false).Build() // a nil graph, an empty one
+	for _, tc := range []struct {
+		name  string
+		opt   Options
+		bo    BatchOptions
+		large bool
+	}{
+		{"workers", Options{Threads: 3}, BatchOptions{}, false},
+		{"one-at-a-time", Options{Threads: 2}, BatchOptions{GroupSize: 5}, true},
+		{"invalid-group", Options{}, BatchOptions{GroupSize: -1}, false},
+		{"invalid-options", Options{Algorithm: "nonsense"}, BatchOptions{}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.large {
+				defer func(s float64) { smallSeconds = s }(smallSeconds)
+				smallSeconds = 0
+			}
+			r := &readyLog{t: t}
+			bo := tc.bo
+			bo.Ready = r.ready
+			stats, errs := StatsBatchWith(context.Background(), gs, tc.opt, bo)
+			r.check(stats, errs)
+			if tc.bo.GroupSize < 0 {
+				var oe *OptionError
+				for i := range gs {
+					if !errors.As(errs[i], &oe) || !errors.Is(errs[i], ErrInvalidOptions) || oe.Option != "group size" || stats[i] != nil {
+						t.Fatalf("group size -1, graph %d: %v", i, errs[i])
+					}
+				}
+				return
+			}
+			want, wantErrs := StatsBatch(context.Background(), gs, tc.opt)
+			for i := range gs {
+				if (errs[i] == nil) != (wantErrs[i] == nil) || (stats[i] == nil) != (want[i] == nil) {
+					t.Fatalf("graph %d: %v, StatsBatch: %v", i, errs[i], wantErrs[i])
+				}
+				if stats[i] != nil && statsJSON(t, stats[i]) != statsJSON(t, want[i]) {
+					t.Fatalf("graph %d:\n with %s\n plain %s", i, statsJSON(t, stats[i]), statsJSON(t, want[i]))
+				}
+			}
+			t.Logf("%d Ready calls", r.calls)
+		})
+	}
+}
+
+// TestStatsBatchGPUGroups: on a GPU, the bulk search in groups of 1, 3, 64
+// and more than the batch gives StatsBatch's results, handed over in
+// order by Ready; a graph the search does not take and errors keep their
+// places.
+func TestStatsBatchGPUGroups(t *testing.T) {
+	if !hasGPU() {
+		gputest.Skip(t, "no GPU")
+	}
+	rng := rand.New(rand.NewPCG(10, 10))
+	gs := batchGraphs(rng, 150)
+	gs[3], gs[90] = nil, graph.NewBuilder(true).Build()
+	gs = append(gs, regularGraph(t, 1024), randomGraph(rng, 1100, 0.003, false, unweighted))
+	ctx := context.Background()
+	opt := Options{Device: "gpu"}
+	want, wantErrs := StatsBatch(ctx, gs, opt)
+	for _, group := range []int{1, 3, 64, len(gs) + 1} {
+		r := &readyLog{t: t}
+		stats, errs := StatsBatchWith(ctx, gs, opt, BatchOptions{GroupSize: group, Ready: r.ready})
+		r.check(stats, errs)
+		bulk := 0
+		for i := range gs {
+			if (errs[i] == nil) != (wantErrs[i] == nil) || (errs[i] != nil && errs[i].Error() != wantErrs[i].Error()) {
+				t.Fatalf("group %d, graph %d: %v, StatsBatch: %v", group, i, errs[i], wantErrs[i])
+			}
+			if errs[i] != nil {
+				continue
+			}
+			if stats[i].Algorithm == engine.BulkName {
+				bulk++
+			}
+			if a, b := statsJSON(t, stats[i]), statsJSON(t, want[i]); a != b {
+				t.Fatalf("group %d, graph %d:\n groups %s\n plain  %s", group, i, a, b)
+			}
+		}
+		if bulk < 50 {
+			t.Fatalf("group %d: only %d graphs by the bulk search", group, bulk)
+		}
+		t.Logf("group %d: %d graphs by the bulk search, %d Ready calls", group, bulk, r.calls)
+	}
+}
