@@ -56,14 +56,22 @@ text, center and periphery space-separated). A graph that cannot be read or
 computed gives {"id": ..., "error": "why"} (a CSV row with only id and
 error) in its place and the others still complete; the exit status is then
 1. Small graphs run one per thread, large ones one at a time on every
-thread (see apsp.StatsBatch); --threads caps the threads. Flags: those of
-stats but --no-aspl and --explain, and --csv (JSON Lines is the default).`
+thread (see apsp.StatsBatch); --threads caps the threads. On a GPU
+(--device gpu) unweighted graphs of up to 1024 vertices are searched in
+groups of --group graphs streamed through the GPU, and each group's lines
+are written as soon as it is done: a small group answers sooner, a large
+one gives more graphs a second (0 chooses; at most a chunk of 1024 graphs
+is read at a time). Lines are written as soon as they and every line
+before them are done. Flags: those of stats but --no-aspl and --explain,
+--csv (JSON Lines is the default) and --group.`
 
 // runBulk is apsp bulk.
 func runBulk(e *env, args []string) error {
 	f, _ := newFlags("bulk")
 	var csvOut bool
+	var group int
 	f.fs.BoolVar(&csvOut, "csv", false, "write CSV (a header line, then a row per graph) instead of JSON Lines")
+	f.fs.IntVar(&group, "group", 0, "graphs a group of the GPU bulk search, each group written when done (0: automatic)")
 	pos, err := f.parse(e, mustCommand("bulk"), args, 1, math.MaxInt)
 	if err != nil {
 		return err
@@ -73,6 +81,8 @@ func runBulk(e *env, args []string) error {
 		return usagef("--explain is per graph: run apsp stats --explain FILE")
 	case csvOut && f.json:
 		return usagef("--csv and --json exclude each other (JSON Lines is the default)")
+	case group < 0:
+		return usagef("--group %d: want 0 (automatic) or a number of graphs", group)
 	}
 	if stdins := len(slices.DeleteFunc(slices.Clone(pos), func(a string) bool { return a != "-" })); stdins > 1 {
 		return usagef("stdin (-) given %d times", stdins)
@@ -86,7 +96,7 @@ func runBulk(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := &bulk{e: e, f: f, ropt: ropt, opt: opt, threads: par.Threads(f.threads)}
+	b := &bulk{e: e, f: f, ropt: ropt, opt: opt, threads: par.Threads(f.threads), group: group}
 	b.progress = opt.Progress
 	b.opt.Progress = nil
 	if csvOut {
@@ -117,6 +127,7 @@ type bulk struct {
 	ropt     graph.ReadOptions
 	opt      apsp.Options
 	threads  int
+	group    int // apsp.BatchOptions.GroupSize
 	out      output
 	progress func(float64) // the bar, or nil
 	total    float64       // the inputs' total weight (0: unknown, no bar)
@@ -237,25 +248,53 @@ func (b *bulk) compute(items []*item) error {
 		before := b.done
 		opt.Progress = func(f float64) { b.progress((before + f*weight) / b.total) }
 	}
-	stats, errs := apsp.StatsBatch(ctx, gs, opt)
+	// Items are written in order as soon as they and those before them
+	// are final: Ready hands the graphs' results over in order (on the
+	// batch's goroutines, one call at a time, while this one waits).
 	results := make([]*apsp.Stats, len(items))
+	graphOf := make([]int, len(items)) // the item's graph in gs, or -1
+	for i := range graphOf {
+		graphOf[i] = -1
+	}
 	for k, i := range at {
-		results[i] = stats[k]
-		if errs[k] != nil {
-			items[i].err = b.explain(errs[k], items[i])
+		graphOf[i] = k
+	}
+	next := 0 // the next item to write
+	var werr error
+	emit := func(graphs int) { // graphs [0, graphs) are final
+		for werr == nil && next < len(items) {
+			it := items[next]
+			if graphOf[next] >= graphs {
+				return // its graph is not final yet
+			}
+			if it.err != nil && ctx.Err() != nil && errors.Is(it.err, ctx.Err()) {
+				werr = ctx.Err() // interrupted: stop after the results before it
+				return
+			}
+			if werr = b.write(it, results[next]); werr != nil {
+				return
+			}
+			it.g = nil
+			b.done += it.weight
+			next++
 		}
 	}
-	for i, it := range items {
-		if it.err != nil && ctx.Err() != nil && errors.Is(it.err, ctx.Err()) {
-			return ctx.Err() // interrupted: stop after the results before it
+	ready := func(lo, hi int, stats []*apsp.Stats, errs []error) {
+		for k := lo; k < hi; k++ {
+			i := at[k]
+			results[i] = stats[k-lo]
+			if errs[k-lo] != nil {
+				items[i].err = b.explain(errs[k-lo], items[i])
+			}
 		}
-		if err := b.write(it, results[i]); err != nil {
-			return err
+		emit(hi)
+		if werr == nil {
+			werr = b.out.flush()
 		}
-		it.g = nil
-		b.done += it.weight
 	}
-	return nil
+	apsp.StatsBatchWith(ctx, gs, opt, apsp.BatchOptions{GroupSize: b.group, Ready: ready})
+	emit(len(gs))
+	return werr
 }
 
 // write writes one item's result line.

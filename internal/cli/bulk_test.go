@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -341,6 +342,8 @@ func TestBulkUsage(t *testing.T) {
 		{"bulk", "--explain", "x"},
 		{"bulk", "--algo", "nope", "x"},
 		{"bulk", "--threads", "-1", "x"},
+		{"bulk", "--group", "-1", "x"},
+		{"bulk", "--group", "x", "y"},
 	} {
 		if code, _, errs := run(t, "", args...); code != exitUsage {
 			t.Fatalf("%v: exit %d (%s)", args, code, errs)
@@ -455,5 +458,73 @@ func TestLineScannerAgainstJSON(t *testing.T) {
 	}
 	if mutants < 1000 {
 		t.Fatalf("only %d invalid mutants", mutants)
+	}
+}
+
+// writes records what each Write call wrote.
+type writes struct{ calls []string }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, string(p))
+	return len(p), nil
+}
+
+// TestBulkGroup: --group gives the same lines as without it (on a GPU the
+// bulk search in groups of 1, 3 and more than the batch against the CPU),
+// and lines are written as they become final, not once at the end of a
+// chunk.
+func TestBulkGroup(t *testing.T) {
+	var in strings.Builder
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 40 {
+		n := 2 + rng.IntN(60)
+		var edges []string
+		for range 2 * n {
+			edges = append(edges, fmt.Sprintf("[%d,%d]", rng.IntN(n), rng.IntN(n)))
+		}
+		if i == 11 {
+			edges = append(edges, "[0,1,5]") // a weight among unweighted edges: an error line
+		}
+		fmt.Fprintf(&in, `{"id":%d,"n":%d,"edges":[%s]}`+"\n", i, n, strings.Join(edges, ","))
+	}
+	norm := func(out string) []string {
+		var lines []string
+		for _, o := range jsonLines(t, out) {
+			for _, k := range []string{"seconds", "threads", "algorithm", "device", "lanes"} {
+				delete(o, k)
+			}
+			b, _ := json.Marshal(o)
+			lines = append(lines, string(b))
+		}
+		return lines
+	}
+	code, out, _ := run(t, in.String(), "bulk", "--device", "cpu", "-")
+	want := norm(out)
+	if code != exitFail || len(want) != 40 {
+		t.Fatalf("cpu: exit %d, %d lines", code, len(want))
+	}
+	devices := []string{"cpu"}
+	if _, err := apsp.Devices(); err == nil {
+		devices = append(devices, "gpu")
+	}
+	for _, device := range devices {
+		for _, group := range []string{"1", "3", "100", "0"} {
+			var stdout writes
+			var stderr strings.Builder
+			code := Run(context.Background(), []string{"bulk", "--device", device, "--group", group, "-"}, strings.NewReader(in.String()), &stdout, &stderr)
+			out := strings.Join(stdout.calls, "")
+			if got := norm(out); code != exitFail || !slices.Equal(got, want) {
+				t.Fatalf("%s, --group %s: exit %d (%s)\n%s\nwant\n%s", device, group, code, stderr.String(), strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			if device == "gpu" && !strings.Contains(out, `"gpu-bulk"`) {
+				t.Fatalf("gpu, --group %s: no graph by the bulk search", group)
+			}
+			// Written as they became final: the first write holds fewer
+			// lines than the batch.
+			if len(stdout.calls) < 2 || strings.Count(stdout.calls[0], "\n") >= 40 {
+				t.Fatalf("%s, --group %s: %d writes, the first of %d lines", device, group, len(stdout.calls), strings.Count(stdout.calls[0], "\n"))
+			}
+			t.Logf("%s, --group %s: %d writes", device, group, len(stdout.calls))
+		}
 	}
 }
