@@ -47,7 +47,7 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 		}
 		return w
 	}
-	workers, err := forEach(ctx, threads, chunks, progress, setup, func(w *scratch, c int) bool {
+	workers, err := forEach(ctx, nil, threads, chunks, progress, setup, func(w *scratch, c int) bool {
 		dist, queue := w.dist, w.queue
 		for s := c * checkEvery; s < min(n, (c+1)*checkEvery); s++ {
 			ecc, reached := search(&a, s, dist, queue)
@@ -127,36 +127,66 @@ func matrixSize(n int) (int, error) {
 	return n * n, nil
 }
 
-// forEach calls run(w, i) for every task i in [0, count) on up to threads
-// goroutines (0 means every CPU), each with its own state w from setup, and
-// returns the states. Tasks are handed out in order from a shared counter
-// so that uneven tasks balance; no new task starts once ctx is done.
-// progress, if not nil, receives the fraction of tasks done: those for
-// which run returns true.
-func forEach[W any](ctx context.Context, threads, count int, progress func(float64), setup func() W, run func(w W, i int) bool) ([]W, error) {
+// forEach calls run(w, i) for every task i in [0, count) on the workers of
+// team (nil: on up to threads goroutines started for the call, 0 meaning
+// every CPU), each worker with its own state w from setup, and returns the
+// states of the workers that ran a task. Tasks are handed out in order from
+// a shared counter so that uneven tasks balance; no new task starts once
+// ctx is done. progress, if not nil, receives the fraction of tasks done:
+// those for which run returns true. The calling goroutine is the first
+// worker, so a run with one worker starts no goroutine (and with a team,
+// none at all: waking a parked thread cost about as much as a 1024-vertex
+// graph's whole search; see par.DefaultSpin).
+func forEach[W any](ctx context.Context, team *par.Team, threads, count int, progress func(float64), setup func() W, run func(w W, i int) bool) ([]W, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	workers := make([]W, min(par.Threads(threads), count))
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Go(func() {
-			w := setup()
-			workers[k] = w
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= count || ctx.Err() != nil {
-					return
-				}
-				if run(w, i) && progress != nil {
-					progress(float64(done.Add(1)) / float64(count))
-				}
-			}
-		})
+	size := min(par.Threads(threads), count)
+	if team != nil {
+		size = min(team.Size(), count)
 	}
-	wg.Wait()
-	return workers, ctx.Err()
+	workers := make([]W, size)
+	started := make([]bool, size)
+	var next, done atomic.Int64
+	work := func(k int) {
+		if k >= size {
+			return
+		}
+		var w W
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= count || ctx.Err() != nil {
+				return
+			}
+			if !started[k] {
+				w, started[k] = setup(), true
+				workers[k] = w
+			}
+			if run(w, i) && progress != nil {
+				progress(float64(done.Add(1)) / float64(count))
+			}
+		}
+	}
+	switch {
+	case team != nil:
+		team.Run(work)
+	case size > 1:
+		var wg sync.WaitGroup
+		for k := 1; k < size; k++ {
+			wg.Go(func() { work(k) })
+		}
+		work(0)
+		wg.Wait()
+	default:
+		work(0)
+	}
+	ran := workers[:0]
+	for k, w := range workers {
+		if started[k] {
+			ran = append(ran, w)
+		}
+	}
+	return ran, ctx.Err()
 }
 
 // grow extends h so that h[d] exists.

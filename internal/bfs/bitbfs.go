@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/bits"
 	"sort"
-	"sync"
 	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
@@ -44,8 +43,8 @@ func BitRows(ctx context.Context, g *graph.Graph, threads int, progress func(flo
 // defaultConfig, tests and benchmarks vary it.
 type config struct {
 	words int  // W, uint64 words per vertex: 64·W sources per batch
-	outer int  // goroutines running separate batches, each with its scratch
-	inner int  // goroutines sharing each pull level of a batch
+	outer int  // workers running separate batches, each with its scratch
+	inner int  // workers sharing each pull level of a batch (a par.Team each)
 	noAsm bool // use the Go kernels even where assembly is available
 }
 
@@ -54,13 +53,16 @@ type config struct {
 // batch, so that the frontier words they read at random stay cached. On the
 // two-core target (32 MiB of L3) separate batches measured as fast or
 // faster for n = 16384 (3 MiB of scratch each) and shared levels faster
-// for n = 65536 (12 MiB each); see BenchmarkBitRowsSplit. Shared levels
-// are split only on graphs big enough for the parts to outweigh a barrier
-// per level.
+// for n = 65536 (12 MiB each); see BenchmarkBitRowsSplit. A level is
+// split into parts of at least minPart vertices: the parts run on a
+// par.Team, whose barrier costs about a microsecond while it is busy, and
+// 128 vertices of degree 16 are some 2000 cache lines of frontier, a few
+// microseconds. So a small graph on many threads (n = 1024 has two batches
+// of 512 sources) still keeps every thread busy.
 func defaultConfig(threads, n int) config {
 	const (
 		cacheBudget = 16 << 20 // bytes of scratch the workers may hold together
-		minPart     = 4096     // vertices per part of a split level
+		minPart     = 128      // vertices per part of a split level
 	)
 	w := words()
 	t := par.Threads(threads)
@@ -74,16 +76,27 @@ func defaultConfig(threads, n int) config {
 
 // runBatches runs the batched search. With dist nil it returns the Summary;
 // otherwise it writes the distance matrix into dist (length n·n) and
-// returns a nil Summary.
+// returns a nil Summary. The workers' buffers and teams come from
+// scratches and go back there when the run ends, so a loop of runs starts
+// no goroutine and allocates little.
 func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(float64), dist []int32) (*Summary, error) {
 	n := g.N()
 	size := 64 * cfg.words
 	batches := (n + size - 1) / size
 	// The searches run on the reversed graph (see doc.go), so a pull reads
 	// g's out-arcs and a push follows the transpose's.
-	shared := &batchShared{g: g, t: transpose(g), csr: padded(g), cfg: cfg, dist: dist}
-	workers, err := forEach(ctx, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
+	heads := scratches.heads(g)
+	defer scratches.putHeads(heads)
+	shared := &batchShared{g: g, t: transpose(g), csr: padded(g, *heads), cfg: cfg, dist: dist}
+	team := scratches.team(min(cfg.outer, batches))
+	defer scratches.putTeam(team)
+	workers, err := forEach(ctx, team, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
 		func(b *batcher, i int) bool { return b.batch(ctx, i*size, min(size, n-i*size)) })
+	defer func() {
+		for _, b := range workers {
+			b.release()
+		}
+	}()
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +147,11 @@ func transpose(g *graph.Graph) *csr.CSR {
 	return a.Transpose()
 }
 
-// padded returns g's arcs with the heads copied and followed by
-// prefetchPad zeros, which the kernels may read; the offsets are g's own.
-func padded(g *graph.Graph) *csr.CSR {
+// padded returns g's arcs with the heads copied into heads (of length
+// g.Arcs()+prefetchPad, its tail zero), which the kernels may read past the
+// last arc; the offsets are g's own.
+func padded(g *graph.Graph, heads []int32) *csr.CSR {
 	a := csr.Of(g)
-	heads := make([]int32, len(a.Heads)+prefetchPad)
 	copy(heads, a.Heads)
 	return &csr.CSR{Off: a.Off, Heads: heads}
 }
@@ -158,53 +171,33 @@ type partResult struct {
 	arcs        int   // transpose arcs out of the found vertices
 }
 
-// batcher is one worker's scratch for the batched search. Vertex v's words
+// batcher is one worker's state for the batched search. Vertex v's words
 // are [v*w, v*w+w); bit i of word j stands for source first+64j+i.
 type batcher struct {
 	*batchShared
-	n, w int
-	// visited holds the sources that have reached each vertex (in the
-	// reversed graph: the sources s with d(v, s) known). The bits of
-	// absent sources of a short batch are set, so all ones means covered.
-	visited []uint64
-	// cur is the frontier (bits gained at the last level), next the bits
-	// gained at this one. Both are zero outside curList and nextList, so
-	// a pull need not write the vertices that gain nothing (see clearCur).
-	cur, next         []uint64
-	curList, nextList []int32
-	cnts              []int32 // popcounts of next, parallel to nextList
-	curArcs           int     // transpose arcs out of curList
-	open              int     // vertices not yet covered
-	avgDeg            float64
-	split             []int        // part boundaries of a split pull level
-	parts             []partResult // one per part
-	acc               []vertexAcc  // summary mode
-	buf               []uint8      // matrix mode: distances < 256 of the batch
-	long              atomic.Bool  // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
-	hist              []int64      // summary mode: this worker's Hist
-	first, count      int
-	pad               [maxWords]uint64
+	*scratch
+	n, w    int
+	curArcs int // transpose arcs out of curList
+	open    int // vertices not yet covered
+	avgDeg  float64
+	split   []int        // part boundaries of a split pull level
+	parts   []partResult // one per part
+	inner   *par.Team    // runs the parts of a split level; nil when there is one part
+	long    atomic.Bool  // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
+	hist    []int64      // summary mode: this worker's Hist
+	first   int
+	count   int
+	pad     [maxWords]uint64
 }
 
 func newBatcher(s *batchShared) *batcher {
 	n, w := s.g.N(), s.cfg.words
-	b := &batcher{
-		batchShared: s, n: n, w: w,
-		visited:  make([]uint64, n*w),
-		cur:      make([]uint64, n*w),
-		next:     make([]uint64, n*w),
-		curList:  make([]int32, 0, n),
-		nextList: make([]int32, 0, n),
-		cnts:     make([]int32, n),
-	}
+	b := &batcher{batchShared: s, scratch: scratches.get(n, w, s.dist != nil), n: n, w: w}
 	if n > 0 {
 		b.avgDeg = float64(s.g.Arcs()) / float64(n)
 	}
 	if s.dist == nil {
-		b.acc = make([]vertexAcc, n)
 		b.hist = []int64{0}
-	} else {
-		b.buf = make([]uint8, n*64*w)
 	}
 	// Split the vertices into parts of about equal arcs plus vertices,
 	// which is what a pull costs.
@@ -216,7 +209,20 @@ func newBatcher(s *batchShared) *batcher {
 		b.split[p] = sort.Search(n, func(v int) bool { return s.csr.Off[v]+v >= p*total/parts })
 	}
 	b.split[parts] = n
+	if parts > 1 {
+		b.inner = scratches.team(parts)
+	}
 	return b
+}
+
+// release returns b's buffers and team to scratches.
+func (b *batcher) release() {
+	scratches.put(b.scratch)
+	b.scratch = nil
+	if b.inner != nil {
+		scratches.putTeam(b.inner)
+		b.inner = nil
+	}
 }
 
 // batch runs the searches of sources first..first+count-1 to the end. It
@@ -224,6 +230,7 @@ func newBatcher(s *batchShared) *batcher {
 func (b *batcher) batch(ctx context.Context, first, count int) bool {
 	n, w := b.n, b.w
 	b.first, b.count = first, count
+	b.clean = false // until the batch has left its frontiers zero again
 	short := false
 	for j := range w {
 		valid := min(max(count-64*j, 0), 64)
@@ -286,6 +293,7 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 		b.flush()
 		b.unreached()
 	}
+	b.clean = true
 	return true
 }
 
@@ -353,19 +361,14 @@ func (b *batcher) push(k int32) partResult {
 
 // pull is a bottom-up level: every vertex not yet covered ORs in its
 // out-neighbours' frontier words. With several parts, each part runs on its
-// own goroutine into its own stretch of nextList and cnts, which are then
+// own worker of the batch's inner team into its own stretch of nextList and cnts, which are then
 // closed up.
 func (b *batcher) pull(k int32) partResult {
 	list := b.nextList[:cap(b.nextList)]
-	if len(b.parts) == 1 {
+	if b.inner == nil {
 		b.pullPart(k, 0, list)
 	} else {
-		var wg sync.WaitGroup
-		for p := 1; p < len(b.parts); p++ {
-			wg.Go(func() { b.pullPart(k, p, list) })
-		}
-		b.pullPart(k, 0, list)
-		wg.Wait()
+		b.inner.Run(func(p int) { b.pullPart(k, p, list) })
 	}
 	var total partResult
 	for p, r := range b.parts {

@@ -30,9 +30,14 @@
 // that prefetches the frontier words of arcs ahead, since those loads are
 // random. Other platforms, older CPUs and the purego build tag use Go.
 //
-// Batches are spread over goroutines, each with its own O(n·W) scratch;
-// memory is never n×n. When there are fewer batches than threads, the
-// spare threads split each pull level of a batch by vertex range.
+// Batches are spread over the workers of a par.Team, each with its own
+// O(n·W) scratch; memory is never n×n. When there are fewer batches than
+// threads, the spare threads split each pull level of a batch by vertex
+// range, on a team of their own. Scratch, padded heads and teams are kept
+// between runs in a pool of sync.Pools (scratch.go), so a search loop that
+// evaluates one graph after another allocates little and starts no
+// goroutine per call; the garbage collector empties the pool once the calls
+// stop.
 //
 // Matrix fills a full distance matrix with the same batched search, writing
 // each pair's distance when its bit appears.

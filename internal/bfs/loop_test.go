@@ -1,0 +1,176 @@
+package bfs
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+)
+
+// loop16 returns the random 16-regular graph of the search-loop
+// benchmarks (the comparison with ODP).
+func loop16(tb testing.TB, n, seed int) *graph.Graph {
+	tb.Helper()
+	g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), "d=16", fmt.Sprintf("seed=%d", seed))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkBitRowsLoop is BitRows called again and again on one random
+// 16-regular graph with every thread: the engine's share of a search
+// loop's ComputeStats.
+func BenchmarkBitRowsLoop(b *testing.B) {
+	for _, n := range []int{1024, 4096, 16384} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			g := loop16(b, n, 1)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := BitRows(context.Background(), g, 0, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// reuseGraphs are graphs of several sizes and kinds that share the
+// package's pooled buffers and teams when run one after another.
+func reuseGraphs(t *testing.T) []*graph.Graph {
+	t.Helper()
+	var gs []*graph.Graph
+	for _, c := range []struct{ kind, a, b, c string }{
+		{"regular", "n=1024", "d=16", "seed=1"},
+		{"regular", "n=700", "d=5", "seed=2"},
+		{"regular", "n=2048", "d=3", "seed=3"},
+		{"grid", "a=40", "b=30", "seed=4"},
+		{"regular", "n=1024", "d=16", "seed=5"},
+		{"gnp", "n=300", "r=2", "seed=6"},
+	} {
+		g, err := gen.Make(c.kind, c.a, c.b, c.c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	// A directed graph and a disconnected one, so that the transpose and
+	// unreached pairs go through reused buffers too.
+	dg, err := gen.Make("gnp", "n=500", "r=1", "seed=7", "directed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(gs, dg)
+}
+
+// TestBitRowsReuse runs BitRows and Matrix over graphs of different sizes
+// in turn, several rounds, with the thread counts and layouts that share
+// pooled buffers and teams, and checks every result against the plain
+// per-source BFS: buffers left by one graph must not leak into the next.
+func TestBitRowsReuse(t *testing.T) {
+	gs := reuseGraphs(t)
+	want := make([]*Summary, len(gs))
+	wantM := make([][]int32, len(gs))
+	for i, g := range gs {
+		s, err := Rows(context.Background(), g, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i], wantM[i] = s, referenceMatrix(g)
+	}
+	cfgs := []config{defaultConfig(0, 1024), {words: words(), outer: 2, inner: 1}, {words: words(), outer: 1, inner: 3}, {words: 2, outer: 2, inner: 2}}
+	for round := range 3 {
+		for i, g := range gs {
+			cfg := cfgs[(i+round)%len(cfgs)]
+			got, err := runBatches(context.Background(), g, cfg, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSummary(t, fmt.Sprintf("round %d graph %d %+v", round, i, cfg), got, want[i])
+			m, err := Matrix(context.Background(), g, 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(m, wantM[i]) {
+				t.Fatalf("round %d graph %d: Matrix differs from the per-source BFS", round, i)
+			}
+		}
+	}
+}
+
+// referenceMatrix is g's distance matrix from one plain BFS per source.
+func referenceMatrix(g *graph.Graph) []int32 {
+	n := g.N()
+	m := make([]int32, n*n)
+	for s := range n {
+		From(g, s, m[s*n:(s+1)*n], nil)
+	}
+	return m
+}
+
+// TestBitRowsReuseAfterCancel cancels runs midway, which leaves pooled
+// frontiers dirty, and checks that the next runs are still exact.
+func TestBitRowsReuseAfterCancel(t *testing.T) {
+	gs := reuseGraphs(t)
+	for i, g := range gs {
+		want, err := Rows(context.Background(), g, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			ctx, cancel := context.WithCancel(context.Background())
+			cfg := config{words: 1, outer: 2, inner: 2} // many batches, so the cancel lands midway
+			if _, err := runBatches(ctx, g, cfg, func(float64) { cancel() }, nil); err == nil && g.N() > 128 {
+				t.Fatalf("graph %d: cancelled run returned no error", i)
+			}
+			cancel()
+			// The same layout, so that the dirty buffers are the ones reused.
+			got, err := runBatches(context.Background(), g, cfg, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSummary(t, fmt.Sprintf("graph %d after a cancelled run", i), got, want)
+			m := make([]int32, g.N()*g.N())
+			if _, err := runBatches(context.Background(), g, cfg, nil, m); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(m, referenceMatrix(g)) {
+				t.Fatalf("graph %d after a cancelled run: the matrix differs from the per-source BFS", i)
+			}
+		}
+	}
+}
+
+// TestBitRowsConcurrentCallers runs BitRows from several goroutines at
+// once on different graphs: each run must get buffers and teams of its
+// own.
+func TestBitRowsConcurrentCallers(t *testing.T) {
+	gs := reuseGraphs(t)
+	want := make([]*Summary, len(gs))
+	for i, g := range gs {
+		s, err := Rows(context.Background(), g, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = s
+	}
+	var wg sync.WaitGroup
+	for c := range 4 {
+		wg.Go(func() {
+			for r := range 3 {
+				i := (c + r) % len(gs)
+				got, err := BitRows(context.Background(), gs[i], 2, nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				checkSummary(t, fmt.Sprintf("caller %d graph %d", c, i), got, want[i])
+			}
+		})
+	}
+	wg.Wait()
+}
