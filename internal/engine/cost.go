@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/gpu"
 )
 
@@ -63,38 +64,63 @@ func (gpuEngine) Estimate(p *Problem) float64 {
 	return start + n*n*n/1.2e13
 }
 
-// gpu-bitbfs (internal/gpu/bitbfs.go) costs the GPU's start, a launch a
-// level for each group of batches searched at once (about 2^21 / n
-// batches of 512 sources, or 256 past 2^18 vertices) with a read of the
-// device's counters per group, and its bytes: each level reads every arc's
-// source row, 64 bytes a batch, mostly from L2. The level count is bitbfs's
-// estimate, but long on graphs of low degree (few arcs a vertex, long
-// paths: a launch and a round trip a level, where the CPU pushes a small
-// frontier cheaply), so that auto leaves those to the CPU.
+// gpu-bitbfs (internal/gpu/bitbfs.go) costs the GPU's start, host work (the
+// padded arcs, the rows), a launch a level for each group of batches
+// searched at once (2^21/n batches of 1024 sources, at least one) with a
+// read of the device's counters per group, each level's scan of the arcs
+// and visited rows, and its gathers. On an H100 (docs/perf.md) the gathers
+// of random regular graphs ran at 5.4·10^12 to 7.5·10^12 bytes a second
+// counted as levels·arcs·n/8 (every level reading every arc's row once per
+// batch; the frontier bitmap and the covered check skip most of them):
+// 9.7 ms for n = 65 536, degree 16; 0.21 s for 262 144, degree 32; 3.55 s
+// for 10^6, degree 32 (kernel time). The levels come from one BFS (the
+// eccentricity of vertex 0, a lower bound of the diameter; bitbfs's
+// estimate where vertex 0 reaches little), so that a graph of long paths,
+// where the GPU pays a launch and a full scan a level and the CPU pushes a
+// small frontier cheaply, is costed as such.
 func (gpuBitEngine) Estimate(p *Problem) float64 {
-	n, arcs := float64(p.Graph.N()), float64(p.Graph.Arcs())
+	g := p.Graph
+	n, arcs := float64(g.N()), float64(g.Arcs())
+	if g.N() == 0 {
+		return 0
+	}
 	start := 0.3
 	if gpu.Opened() > 0 {
 		start = 1.5e-4
 	}
+	levels := bfsLevels(p)
+	batches := math.Ceil(n / 1024)
+	groups := math.Ceil(batches / math.Max(1, math.Floor(float64(1<<21)/n)))
+	const (
+		launch = 5e-6   // seconds a level launch (mostly the gap between kernels)
+		sync   = 30e-6  // a read of found[] and the next group's start
+		scan   = 3e12   // bytes a second of a level's scan (arcs, visited rows)
+		gather = 5e12   // levels·arcs·n/8 bytes a second (see above)
+		host   = 1.5e-9 // seconds an arc and a vertex of host work
+	)
+	perLevel := launch + (4*arcs+128*n)*batches/groups/scan
+	return start + host*(arcs+n) + groups*(sync+levels*perLevel) + levels*arcs*n/8/gather
+}
+
+// bfsLevels estimates the levels of a breadth-first search of p's graph:
+// the eccentricity of vertex 0 plus one (the level that finds nothing),
+// or the bitbfs estimate where vertex 0 reaches under half the vertices.
+func bfsLevels(p *Problem) float64 {
+	g := p.Graph
+	n, arcs := float64(g.N()), float64(g.Arcs())
 	levels := 12.0
-	avg := arcs / math.Max(n, 1)
-	switch {
-	case avg < 4:
-		levels = math.Max(12, math.Sqrt(n))
-	case avg > 2:
+	if avg := arcs / math.Max(n, 1); avg > 2 {
 		levels = math.Min(12, math.Log(n)/math.Log(avg-1)+2)
 	}
-	size := 512.0
-	if n > 1<<18 {
-		size = 256
+	a := csr.Of(g)
+	dist := make([]int32, g.N())
+	for i := range dist {
+		dist[i] = -1
 	}
-	batches := math.Ceil(n / size)
-	groups := math.Ceil(batches / math.Max(1, math.Floor(float64(1<<21)/math.Max(n, 1))))
-	const (
-		launch = 5e-6  // seconds a level launch (most of it the GPU's gap between kernels)
-		sync   = 30e-6 // a read of found[] and the next group's start
-		bw     = 1e12  // bytes a second gathered (L2 and memory)
-	)
-	return start + groups*(sync+levels*launch) + levels*arcs*n/8/bw
+	queue := make([]int32, g.N())
+	reached, _ := a.BFS(0, -1, dist, queue)
+	if 2*reached >= g.N() {
+		levels = math.Max(levels, float64(dist[queue[reached-1]])+1)
+	}
+	return levels
 }

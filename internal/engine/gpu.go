@@ -28,6 +28,20 @@ func GPUEngine(k gpu.Kernel) Engine { return gpuEngine{k} }
 // AutoGPU is the GPU engine "auto" would use for n vertices.
 func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 
+// AutoGPUFor is the GPU engine "auto" should use for p's graph: gpu-bitbfs
+// where it takes the graph and its estimate is lower than Floyd–Warshall's
+// (unweighted graphs beyond a few thousand vertices), else AutoGPU. The
+// planner (internal/plan) still asks AutoGPU(n), which cannot tell an
+// unweighted graph; switching it to this is one line there.
+func AutoGPUFor(p *Problem) Engine {
+	fw := AutoGPU(p.Graph.N())
+	b := BitEngine()
+	if Check(b, p.Graph, p.Plan) != nil || b.Estimate(p) >= fw.Estimate(p) {
+		return fw
+	}
+	return b
+}
+
 // gpuEngine is the blocked Floyd–Warshall on a GPU, multi-kernel or SKSS;
 // the process's GPU runtime (internal/gpu) keeps the driver, contexts,
 // modules and buffers between calls.
@@ -140,17 +154,16 @@ func (gpuBitEngine) Caps() Caps {
 
 func (gpuBitEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
 
-// WorkBytes is the host side: the page-locked buffer of the padded arcs
-// (8 bytes a vertex, at most 4 + 3·4/degree bytes an arc: 16 bytes an arc
-// bounds it) and the results (24 bytes a vertex), plus the rows for a
-// summary or the matrix and a batch's block of distances (2 KiB a vertex).
+// WorkBytes is the host side: the page-locked buffer (the padded arcs, then
+// the summaries or a batch's block of distances), plus the rows for a
+// summary or the matrix.
 func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
-	n, m := uint64(p.Graph.N()), uint64(p.Graph.Arcs())
-	need := 32*n + 16*m + 4096
+	n := uint64(p.Graph.N())
+	need := gpu.BitHostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
 	if !dense {
 		return need + n*RowVertexBytes
 	}
-	return need + 64*8*4*n + matrixBytes(p.Graph.N(), lanes.Int32, p.Paths)
+	return need + matrixBytes(p.Graph.N(), lanes.Int32, p.Paths)
 }
 
 func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {

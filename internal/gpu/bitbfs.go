@@ -39,19 +39,40 @@ type BitTiming struct {
 	Total    float64
 	Wall     time.Duration // the whole call on the owner goroutine, host work included
 	Prep     time.Duration // padding the arcs into the page-locked buffer
+	Setup    time.Duration // the rest before the first copy: memory, module, plan
+	Finish   time.Duration // after the last synchronisation: the rows and histogram
 
-	Words, Slots, Groups int
-	Launches, Syncs      int   // level launches; host round trips reading found[]
-	Compiled             bool  // NVRTC ran
-	Rows, Arcs, Blocks   int64 // with stats: rows gathered, arc slots read, level blocks run
+	Words, Lanes, Exit, Slots, Groups int
+	Registers                         int   // of the level kernel
+	Launches, Syncs                   int   // level launches; host round trips reading found[]
+	Compiled                          bool  // NVRTC ran
+	Rows, Arcs, Blocks                int64 // with stats: rows gathered, arc slots read, level blocks run
 }
 
 // bitConfig shapes a run; the zero value is BitRows's choice.
 type bitConfig struct {
-	Words int  // W: 2, 4 or 8 words of sources per vertex (0: bitWords)
-	Slots int  // batches searched at once (0: plan by size and memory)
+	Words int // W: 2, 4 or 8 words of sources per vertex (0: bitWords)
+	Slots int // batches searched at once (0: plan by size and memory)
+	// Lanes is the threads sharing a vertex's row in a level: 1, or 2 (each
+	// lane then loads half of every 32-byte sector, so that a warp's loads
+	// take whole sectors); 0 is bitLanes. 2 needs Words 4 or 8.
+	Lanes int
+	// PastL1 reads the frontier rows with ld.global.cg (L2 only) instead of
+	// through L1.
+	PastL1 bool
+	// Stream marks the arcs and visited rows evict-first.
+	Stream bool
+	// Exit is how many arcs a vertex ORs between checks that every source
+	// has reached it: 4 or 8 (0: bitExit).
+	Exit  int
 	Stats bool // count rows and arcs read (a slower kernel)
 }
+
+// bitLanes is the default lanes a vertex.
+const bitLanes = 2
+
+// bitExit is the default arcs between covered checks.
+const bitExit = 4
 
 const (
 	bitBlock = 256
@@ -67,47 +88,60 @@ const (
 	bitFirstChunk = 6
 )
 
-// bitWords is the default W for n vertices: 8 (512 sources a batch, the
-// fewest passes over the arcs) while a slot's frontier (64n bytes) stays
-// well inside the H100's 50 MB L2, else 4, whose frontier rows (32 bytes,
-// one sector) keep twice the vertices there.
-func bitWords(n int) int {
-	if n <= 1<<18 {
-		return 8
-	}
-	return 4
-}
+// bitWords is the default W: 1024 sources a batch. Fewer batches read the
+// arcs fewer times, and a row of 128 bytes is a whole cache line; on an
+// H100 16 words beat 8 by 3 to 15 % and 8 beat 4 and 2 (docs/perf.md).
+const bitWords = 16
 
 // bitPlan is a run's layout.
 type bitPlan struct {
-	n, words, size     int // vertices, W, sources a batch (64·W)
-	batches, slots     int
-	groups             int // rounds of slots
-	nw                 int // 32-bit words of a slot's nz bitmap
-	heads              int // padded heads
-	headsAt, csrBytes  uint64
-	slotBytes, fixed   uint64 // device memory per slot, and the rest
-	distBytes          uint64 // a batch's distance block (matrix mode)
-	visAt, curAt, nxAt uint64 // offsets of a slot area's arrays (per slot sizes)
+	n, words, size    int // vertices, W, sources a batch (64·W)
+	lanes, exit       int // threads a vertex in a level; arcs between covered checks
+	batches, slots    int
+	groups            int // rounds of slots
+	nw                int // 32-bit words of a slot's nz bitmap
+	heads             int // padded heads
+	headsAt, csrBytes uint64
+	slotBytes, fixed  uint64 // device memory per slot, and the rest
+	distBytes         uint64 // a batch's distance block (matrix mode)
 }
 
 // planBit lays out a run of g: words and slots from cfg or the defaults,
 // slots bounded so that the device memory needed stays within free.
 func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, error) {
-	p := bitPlan{n: n, words: cfg.Words, heads: heads}
+	p := bitPlan{n: n, words: cfg.Words}
 	if p.words == 0 {
-		p.words = bitWords(n)
+		p.words = bitWords
 	}
 	switch p.words {
-	case 2, 4, 8:
+	case 2, 4, 8, 16, 32:
 	default:
-		return p, fmt.Errorf("gpu-bitbfs words %d: want 2, 4 or 8", p.words)
+		return p, fmt.Errorf("gpu-bitbfs words %d: want 2, 4, 8, 16 or 32", p.words)
 	}
+	p.lanes = cfg.Lanes
+	if p.lanes == 0 {
+		p.lanes = bitLanes
+		if p.words < 4 {
+			p.lanes = 1
+		}
+	}
+	// A lane loads 16 bytes (2 words) at a time.
+	if (p.lanes != 1 && p.lanes != 2 && p.lanes != 4) || 2*p.lanes > p.words {
+		return p, fmt.Errorf("gpu-bitbfs lanes %d with %d words: want 1, 2 or 4, at most half the words", p.lanes, p.words)
+	}
+	p.exit = cfg.Exit
+	if p.exit == 0 {
+		p.exit = bitExit
+	}
+	if p.exit != 4 && p.exit != 8 {
+		return p, fmt.Errorf("gpu-bitbfs exit %d: want 4 or 8", p.exit)
+	}
+	p.heads = heads
 	p.size = 64 * p.words
 	p.batches = (n + p.size - 1) / p.size
 	p.nw = (n + 31) / 32
 	p.headsAt = (8*uint64(n+1) + 15) &^ 15
-	p.csrBytes = p.headsAt + 4*uint64(heads)
+	p.csrBytes = p.headsAt + 4*uint64(p.heads)
 	rows := uint64(n) * uint64(p.words) * 8
 	// vis, two frontiers, two nz bitmaps and the totals (sum, reach, ecc).
 	p.slotBytes = 3*rows + 2*4*uint64(p.nw) + 16*uint64(n)
@@ -129,16 +163,16 @@ func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, erro
 	// Leave a margin for the pools' rounding and the context.
 	const margin = 256 << 20
 	if p.fixed+p.slotBytes+margin > free {
-		return p, fmt.Errorf("%w: gpu-bitbfs needs %.2f GiB for %d vertices and %d arcs; the GPU has %.2f GiB free",
-			ErrDoesNotFit, float64(p.fixed+p.slotBytes+margin)/(1<<30), n, heads, float64(free)/(1<<30))
+		return p, fmt.Errorf("%w: gpu-bitbfs needs %.2f GiB for %d vertices and %d padded arcs; the GPU has %.2f GiB free",
+			ErrDoesNotFit, float64(p.fixed+p.slotBytes+margin)/(1<<30), n, p.heads, float64(free)/(1<<30))
 	}
 	p.slots = max(1, min(p.slots, int((free-margin-p.fixed)/p.slotBytes)))
 	p.groups = (p.batches + p.slots - 1) / p.slots
 	return p, nil
 }
 
-// paddedHeads is the heads a padded CSR of g has: every vertex's arcs
-// rounded up to a multiple of 4.
+// paddedHeads is the heads of g's padded CSR: every vertex's arcs rounded
+// up to a multiple of 4.
 func paddedHeads(g *graph.Graph) int {
 	a := csr.Of(g)
 	total := 0
@@ -150,8 +184,8 @@ func paddedHeads(g *graph.Graph) int {
 
 // fillPadded writes g's out-arcs into off (n+1 entries, in heads) and heads
 // (paddedHeads entries): each vertex's heads start at a multiple of 4 and
-// are padded with the vertex itself, an arc that adds nothing to a pull
-// (the kernel reads them 16 bytes at a time).
+// are padded with -1, which the kernel skips (it reads heads 16 bytes at a
+// time).
 func fillPadded(g *graph.Graph, off []int64, heads []int32) {
 	a := csr.Of(g)
 	n := g.N()
@@ -161,13 +195,13 @@ func fillPadded(g *graph.Graph, off []int64, heads []int32) {
 		pos += int64((a.Off[v+1] - a.Off[v] + 3) &^ 3)
 	}
 	off[n] = pos
-	parallel(n, 4096, func(lo, hi int) {
+	parallel(n, 1<<12, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			nb := a.Heads[a.Off[v]:a.Off[v+1]]
 			dst := heads[off[v]:off[v+1]]
 			copy(dst, nb)
 			for i := len(nb); i < len(dst); i++ {
-				dst[i] = int32(v)
+				dst[i] = -1
 			}
 		}
 	})
@@ -180,15 +214,21 @@ type bitKernels struct {
 }
 
 type bitModuleKey struct {
-	words int
-	stats bool
+	words, lanes, exit    int
+	pastL1, stream, stats bool
 }
 
-func bitModule(call *gpurt.Call, words int, stats bool) (*bitKernels, error) {
-	return gpurt.Cached(call, bitModuleKey{words, stats}, func() (*bitKernels, error) {
+func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
+	return gpurt.Cached(call, key, func() (*bitKernels, error) {
 		dev := call.Dev()
-		opts := []string{fmt.Sprintf("-DW=%d", words), fmt.Sprintf("-DBLOCK=%d", bitBlock)}
-		if stats {
+		opts := []string{fmt.Sprintf("-DW=%d", key.words), fmt.Sprintf("-DBLOCK=%d", bitBlock), fmt.Sprintf("-DLANES=%d", key.lanes), fmt.Sprintf("-DEXIT=%d", key.exit)}
+		if key.pastL1 {
+			opts = append(opts, "-DROWLOAD=0")
+		}
+		if key.stream {
+			opts = append(opts, "-DSTREAM=1")
+		}
+		if key.stats {
 			opts = append(opts, "-DSTATS")
 		}
 		cubin, cached, err := dev.API.Compile(bitbfsSource, "bitbfs.cu", dev.Info.Arch(), opts)
@@ -210,6 +250,19 @@ func bitModule(call *gpurt.Call, words int, stats bool) (*bitKernels, error) {
 		}
 		return k, nil
 	})
+}
+
+// BitHostBytes bounds the page-locked host memory BitRows (dense false) or
+// BitMatrix (dense true) takes for n vertices and arcs arcs: the padded
+// arcs, then the summaries and histogram or a batch's block of distances.
+func BitHostBytes(n, arcs int, dense bool) uint64 {
+	nn, batches := uint64(n), uint64(n+64*bitWords-1)/uint64(64*bitWords)
+	arcsAt := (8*(nn+1) + 15) &^ 15
+	out := 24*nn + 32*min(batches, 65535) + 72
+	if dense {
+		out = max(out, nn*64*bitWords*4)
+	}
+	return arcsAt + 4*(uint64(arcs)+3*nn) + 16 + out
 }
 
 // ErrBitGraph is wrapped when gpu-bitbfs is given a weighted graph.
@@ -247,6 +300,10 @@ func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*
 // same search as BitRows: dist[u·n+v] is the distance from u to v, -1 when
 // there is no path. A batch's columns come back over the bus as it ends.
 func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, string, error) {
+	return bitMatrix(ctx, ordinal, g, bitConfig{})
+}
+
+func bitMatrix(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) ([]int32, string, error) {
 	if g.Weighted() {
 		return nil, "", fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
 	}
@@ -256,7 +313,7 @@ func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, strin
 		return dist, "", nil
 	}
 	res := &BitResult{}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runBit(c, g, bitConfig{}, res, dist) })
+	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runBit(c, g, cfg, res, dist) })
 	if err != nil {
 		return nil, "", err
 	}
@@ -274,9 +331,6 @@ func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, strin
 func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist []int32) error {
 	wall := time.Now()
 	n := g.N()
-	if cfg.Words == 0 {
-		cfg.Words = bitWords(n)
-	}
 	free, _, err := c.Dev().MemInfo()
 	if err != nil {
 		return err
@@ -285,19 +339,20 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 	if err != nil {
 		return err
 	}
-	k, err := bitModule(c, p.words, cfg.Stats)
+	k, err := bitModule(c, bitModuleKey{words: p.words, lanes: p.lanes, exit: p.exit, pastL1: cfg.PastL1, stream: cfg.Stream, stats: cfg.Stats})
 	if err != nil {
 		return err
 	}
 	if !k.used {
 		res.Timing.Compiled, k.used = k.compiled, true
 	}
+	res.Timing.Registers = k.level.Registers()
 	tm := &res.Timing
-	tm.Words, tm.Slots, tm.Groups = p.words, p.slots, p.groups
+	tm.Words, tm.Lanes, tm.Exit, tm.Slots, tm.Groups = p.words, p.lanes, p.exit, p.slots, p.groups
 
 	// Page-locked host memory: the arcs, then found[] and the results.
 	outAt := (p.csrBytes + 15) &^ 15
-	outBytes := 16*uint64(n) + 8*uint64(n) + 32*uint64(p.slots) + 64
+	outBytes := 16*uint64(n) + 8*uint64(n) + 32*uint64(p.slots) + 72
 	host, err := c.Host(outAt + max(outBytes, p.distBytes))
 	if err != nil {
 		return err
@@ -326,7 +381,8 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 	reachD := sumD + 8*uint64(n)*uint64(p.slots)
 	eccD := reachD + 4*uint64(n)*uint64(p.slots)
 	histD := fixedD
-	foundD := histD + 8*uint64(n)
+	deepD := histD + 8*uint64(n) // the deepest level with pairs (u32), then found[]
+	foundD := deepD + 8
 	statsD := foundD + 32*uint64(p.slots)
 	distD := uint64(0)
 	if dist != nil {
@@ -341,6 +397,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 	if err := ev[0].RecordOn(st); err != nil {
 		return err
 	}
+	tm.Setup = time.Since(wall) - tm.Prep
 	if err := st.CopyToDeviceAsync(csrD, host, p.csrBytes); err != nil {
 		return err
 	}
@@ -358,8 +415,10 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 
 	nv, nw := int32(n), int32(p.nw)
 	offD, headsD := csrD, csrD+p.headsAt
-	foundH := unsafe.Slice((*uint64)(unsafe.Add(host, outAt)), 4*p.slots)
+	deepH := (*uint32)(unsafe.Add(host, outAt))
+	foundH := unsafe.Slice((*uint64)(unsafe.Add(host, outAt+8)), 4*p.slots)
 	blocks := uint32((n + bitBlock - 1) / bitBlock)
+	levelBlocks := uint32((n*p.lanes + bitBlock - 1) / bitBlock)
 	block := [3]uint32{bitBlock, 1, 1}
 	chunk := bitFirstChunk
 	for grp := range p.groups {
@@ -374,23 +433,26 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 			return err
 		}
 		level := int32(1)
-		for todo := chunk; ; todo = min(2*todo, bitMaxChunk) {
+		// After the first chunk, launch 2, 4, 8, ... levels a read: a graph
+		// of long paths needs many, a group one level deeper than the last
+		// few.
+		for todo, next := chunk, 2; ; todo, next = next, min(2*next, bitMaxChunk) {
 			for range todo {
 				cur, nxt, nzc, nzn := frA, frB, nzA, nzB
 				if level%2 == 0 {
 					cur, nxt, nzc, nzn = frB, frA, nzB, nzA
 				}
-				if err := k.level.LaunchOn(st, [3]uint32{blocks, gs, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&nw),
+				if err := k.level.LaunchOn(st, [3]uint32{levelBlocks, gs, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&nw),
 					unsafe.Pointer(&level), unsafe.Pointer(&offD), unsafe.Pointer(&headsD), unsafe.Pointer(&vis),
 					unsafe.Pointer(&cur), unsafe.Pointer(&nxt), unsafe.Pointer(&nzc), unsafe.Pointer(&nzn),
-					unsafe.Pointer(&foundD), unsafe.Pointer(&sumD), unsafe.Pointer(&reachD), unsafe.Pointer(&eccD),
-					unsafe.Pointer(&histD), unsafe.Pointer(&distD), unsafe.Pointer(&statsD)); err != nil {
+					unsafe.Pointer(&foundD), unsafe.Pointer(&deepD), unsafe.Pointer(&sumD), unsafe.Pointer(&reachD),
+					unsafe.Pointer(&eccD), unsafe.Pointer(&histD), unsafe.Pointer(&distD), unsafe.Pointer(&statsD)); err != nil {
 					return err
 				}
-				level++
 				tm.Launches++
+				level++
 			}
-			if err := st.CopyToHostAsync(unsafe.Pointer(&foundH[0]), foundD, 32*uint64(gs)); err != nil {
+			if err := st.CopyToHostAsync(unsafe.Pointer(deepH), deepD, 8+32*uint64(gs)); err != nil {
 				return err
 			}
 			if err := st.Synchronize(); err != nil {
@@ -409,9 +471,9 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 				return err
 			}
 		}
-		// The next group is as deep as this one, likely: launch its levels
-		// at once.
-		chunk = int(level - 1)
+		// The next group is as deep as the deepest so far, likely: launch
+		// its levels and the one that finds nothing at once.
+		chunk = int(*deepH) + 1
 		if dist != nil {
 			if err := copyDist(c, p, grp, distD, unsafe.Add(host, outAt), dist); err != nil {
 				return err
@@ -444,6 +506,8 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 	if err := st.Synchronize(); err != nil {
 		return err
 	}
+	finish := time.Now()
+	defer func() { tm.Finish = time.Since(finish) }()
 	var errs [4]error
 	tm.Upload, errs[0] = ev[1].Elapsed(ev[0])
 	tm.Search, errs[1] = ev[2].Elapsed(ev[1])

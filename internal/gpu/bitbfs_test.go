@@ -32,17 +32,22 @@ func TestPlanBit(t *testing.T) {
 		words, slots, group int
 		err                 bool
 	}{
-		{name: "one vertex", n: 1, free: big, words: 8, slots: 1, group: 1},
-		{name: "small: one batch", n: 100, heads: 400, free: big, words: 8, slots: 1, group: 1},
-		{name: "65536: 128 batches in 32 slots", n: 65536, heads: 1 << 20, free: big, words: 8, slots: 32, group: 4},
-		{name: "262144: words 8", n: 1 << 18, heads: 1 << 23, free: big, words: 8, slots: 8, group: 64},
-		{name: "10^6: words 4, 2 slots", n: 1_000_000, heads: 32_000_000, free: big, words: 4, slots: 2, group: 1954},
+		{name: "one vertex", n: 1, free: big, words: 16, slots: 1, group: 1},
+		{name: "small: one batch", n: 100, heads: 400, free: big, words: 16, slots: 1, group: 1},
+		{name: "65536: 64 batches in 32 slots", n: 65536, heads: 1 << 20, free: big, words: 16, slots: 32, group: 2},
+		{name: "262144: 8 slots", n: 1 << 18, heads: 1 << 23, free: big, words: 16, slots: 8, group: 32},
+		{name: "10^6: 2 slots", n: 1_000_000, heads: 32_000_000, free: big, words: 16, slots: 2, group: 489},
 		{name: "words asked", n: 1000, heads: 4000, cfg: bitConfig{Words: 2, Slots: 3}, free: big, words: 2, slots: 3, group: 3},
 		{name: "slots past batches", n: 1000, cfg: bitConfig{Words: 8, Slots: 50}, free: big, words: 8, slots: 2, group: 1},
-		{name: "matrix: one slot", n: 65536, heads: 1 << 20, free: big, dist: true, words: 8, slots: 1, group: 128},
-		{name: "memory bounds slots", n: 65536, heads: 1 << 20, free: 256<<20 + 48<<20, words: 8, slots: 3, group: 43},
+		{name: "matrix: one slot", n: 65536, heads: 1 << 20, free: big, dist: true, words: 16, slots: 1, group: 64},
+		{name: "memory bounds slots", n: 65536, heads: 1 << 20, cfg: bitConfig{Words: 8}, free: 256<<20 + 48<<20, words: 8, slots: 3, group: 43},
 		{name: "does not fit", n: 1_000_000, heads: 32_000_000, free: 300 << 20, err: true},
 		{name: "bad words", n: 10, cfg: bitConfig{Words: 3}, free: big, err: true},
+		{name: "two lanes need 4 words", n: 10, cfg: bitConfig{Words: 2, Lanes: 2}, free: big, err: true},
+		{name: "three lanes", n: 10, cfg: bitConfig{Words: 8, Lanes: 3}, free: big, err: true},
+		{name: "four lanes need 8 words", n: 10, cfg: bitConfig{Words: 4, Lanes: 4}, free: big, err: true},
+		{name: "16 words, 4 lanes", n: 5000, cfg: bitConfig{Words: 16, Lanes: 4}, free: big, words: 16, slots: 5, group: 1},
+		{name: "bad exit", n: 10, cfg: bitConfig{Exit: 16}, free: big, err: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -51,7 +56,7 @@ func TestPlanBit(t *testing.T) {
 				if err == nil {
 					t.Fatalf("planned %+v, want an error", p)
 				}
-				if c.cfg.Words == 0 && !errors.Is(err, ErrDoesNotFit) {
+				if c.name == "does not fit" && !errors.Is(err, ErrDoesNotFit) {
 					t.Fatalf("error %v does not match ErrDoesNotFit", err)
 				}
 				return
@@ -62,6 +67,9 @@ func TestPlanBit(t *testing.T) {
 			if p.words != c.words || p.slots != c.slots || p.groups != c.group {
 				t.Fatalf("words %d slots %d groups %d, want %d %d %d", p.words, p.slots, p.groups, c.words, c.slots, c.group)
 			}
+			if want := map[bool]int{true: 1, false: bitLanes}[p.words < 4]; c.cfg.Lanes == 0 && p.lanes != want {
+				t.Fatalf("%d lanes with %d words, want %d", p.lanes, p.words, want)
+			}
 			if p.batches*p.size < c.n || (p.batches-1)*p.size >= c.n {
 				t.Fatalf("%d batches of %d for %d vertices", p.batches, p.size, c.n)
 			}
@@ -71,6 +79,9 @@ func TestPlanBit(t *testing.T) {
 			if need := p.fixed + p.slotBytes*uint64(p.slots); need > c.free {
 				t.Fatalf("plan needs %d bytes, %d free", need, c.free)
 			}
+			if c.cfg.Exit == 0 && p.exit != bitExit {
+				t.Fatalf("exit %d, want the default %d", p.exit, bitExit)
+			}
 			if p.headsAt%16 != 0 || p.headsAt < 8*uint64(c.n+1) {
 				t.Fatalf("heads at %d for %d offsets", p.headsAt, c.n+1)
 			}
@@ -79,7 +90,7 @@ func TestPlanBit(t *testing.T) {
 }
 
 // TestFillPadded checks the padded CSR on random graphs: offsets at
-// multiples of 4, every arc kept in order, the padding the vertex itself.
+// multiples of 4, every arc kept in order, the padding -1.
 func TestFillPadded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 40 {
@@ -103,7 +114,7 @@ func TestFillPadded(t *testing.T) {
 				t.Fatalf("graph %d vertex %d: heads %v, want %v", i, v, got[:len(nb)], nb)
 			}
 			for _, u := range got[len(nb):] {
-				if int(u) != v {
+				if u != -1 {
 					t.Fatalf("graph %d vertex %d: padding %d", i, v, u)
 				}
 			}
@@ -207,7 +218,9 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 		}
 		gs = append(gs, g)
 	}
-	configs := []bitConfig{{}, {Words: 2, Slots: 1}, {Words: 4, Slots: 3}, {Words: 8, Slots: 2}, {Words: 2, Slots: 64}}
+	configs := []bitConfig{{}, {Words: 2, Slots: 1, Exit: 8}, {Words: 4, Slots: 3, Lanes: 1}, {Words: 8, Slots: 2, Lanes: 1, PastL1: true},
+		{Words: 2, Slots: 64, Stream: true}, {Words: 4, Lanes: 2, Stream: true}, {Words: 8, Lanes: 4, Slots: 5, Exit: 8},
+		{Words: 16, Lanes: 4}, {Words: 16, Lanes: 2, Slots: 3}, {Words: 16, Lanes: 1, Exit: 8}, {Words: 32, Lanes: 4}}
 	compared := 0
 	for i, g := range gs {
 		want := cpuSummary(t, g)
@@ -223,7 +236,7 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 			compared++
 		}
 		if i%10 == 0 && g.N() <= 2100 {
-			dist, _, err := BitMatrix(ctx, 0, g)
+			dist, _, err := bitMatrix(ctx, 0, g, configs[i%len(configs)])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -284,8 +297,7 @@ func TestBitPerf(t *testing.T) {
 			want = &BitResult{Rows: s.Rows, Hist: s.Hist}
 			t.Logf("n=%d d=%d: CPU bitbfs %v", n, d, time.Since(start))
 		}
-		for _, words := range []int{8, 4, 2} {
-			cfg := bitConfig{Words: words}
+		for _, cfg := range bitPerfConfigs(n) {
 			// Warm up (compile, pools), then three timed runs and one with stats.
 			var times []float64
 			var last *BitResult
@@ -294,24 +306,27 @@ func TestBitPerf(t *testing.T) {
 				reps = 2 // a warm-up and one timed run: the device time is scarce
 			}
 			for rep := range reps {
+				start := time.Now()
 				r, err := bitRows(ctx, 0, g, cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if rep > 0 {
-					times = append(times, r.Timing.Wall.Seconds()*1e3)
+					times = append(times, time.Since(start).Seconds()*1e3)
 				}
 				last = r
 			}
 			slices.Sort(times)
-			st, err := bitRows(ctx, 0, g, bitConfig{Words: words, Stats: true})
+			stc := cfg
+			stc.Stats = true
+			st, err := bitRows(ctx, 0, g, stc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want == nil {
 				want = last
 			} else {
-				sameSummary(t, fmt.Sprintf("n=%d d=%d W=%d", n, d, words), g, &bfs.Summary{Rows: want.Rows, Hist: want.Hist}, last)
+				sameSummary(t, fmt.Sprintf("n=%d d=%d %+v", n, d, cfg), g, &bfs.Summary{Rows: want.Rows, Hist: want.Hist}, last)
 			}
 			tm := last.Timing
 			diam, sum, pairs := len(last.Hist)-1, int64(0), int64(0)
@@ -321,11 +336,28 @@ func TestBitPerf(t *testing.T) {
 			}
 			// Bytes: each gathered row (8W), each arc slot (4), each visited
 			// row of a block that ran (8W read).
-			bytes := float64(st.Timing.Rows)*8*float64(words) + float64(st.Timing.Arcs)*4 + float64(st.Timing.Blocks)*bitBlock*8*float64(words)
-			t.Logf("RESULT n=%d d=%d W=%d slots=%d groups=%d: wall median %.2f ms (min %.2f) search %.2f ms upload %.2f download %.2f prep %.2f ms; launches %d syncs %d; diameter %d ASPL %.9f pairs %d; rows %d arcs %d blocks %d => %.3f TB moved, %.2f TB/s over the search",
-				n, d, words, tm.Slots, tm.Groups, times[len(times)/2], times[0], tm.Search, tm.Upload, tm.Download, tm.Prep.Seconds()*1e3,
+			words := float64(tm.Words)
+			bytes := float64(st.Timing.Rows)*8*words + float64(st.Timing.Arcs)*4 + float64(st.Timing.Blocks)*bitBlock/float64(tm.Lanes)*8*words
+			t.Logf("RESULT n=%d d=%d W=%d lanes=%d exit=%d pastL1=%v stream=%v slots=%d groups=%d regs=%d: wall median %.2f ms (min %.2f) search %.2f ms upload %.2f download %.2f; host prep %.2f setup %.2f finish %.2f ms; launches %d syncs %d; diameter %d ASPL %.9f pairs %d; rows %d arcs %d blocks %d => %.3f TB moved, %.2f TB/s over the search",
+				n, d, tm.Words, tm.Lanes, tm.Exit, cfg.PastL1, cfg.Stream, tm.Slots, tm.Groups, tm.Registers, times[len(times)/2], times[0], tm.Search, tm.Upload, tm.Download, tm.Prep.Seconds()*1e3, tm.Setup.Seconds()*1e3, tm.Finish.Seconds()*1e3,
 				tm.Launches, tm.Syncs, diam, float64(sum)/float64(pairs), pairs, st.Timing.Rows, st.Timing.Arcs, st.Timing.Blocks,
 				bytes/1e12, bytes/1e12/(st.Timing.Search/1e3))
 		}
+	}
+}
+
+// bitPerfConfigs are the shapes TestBitPerf times: the default (16
+// words, 2 lanes, a covered check every 4 arcs), the first version (8
+// words, one lane, rows past L1, a check every 8 arcs), 8 words with 2
+// lanes, 16 and 32 words with 4 lanes, a check every 8 arcs, more slots.
+func bitPerfConfigs(n int) []bitConfig {
+	return []bitConfig{
+		{},
+		{Words: 8, Lanes: 1, PastL1: true, Exit: 8},
+		{Words: 8, Lanes: 2},
+		{Words: 16, Lanes: 4},
+		{Words: 32, Lanes: 4},
+		{Words: 16, Lanes: 2, Exit: 8},
+		{Words: 16, Lanes: 2, Slots: max(1, 2*bitThreads/n)},
 	}
 }
