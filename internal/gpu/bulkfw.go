@@ -10,7 +10,6 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/cuda"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
@@ -102,13 +101,22 @@ type bulkFWConfig struct {
 	ChunkBytes uint64
 	// Matrices copies the matrices back instead of reducing them.
 	Matrices bool
+	// Unfused builds and reduces the matrices of graphs of up to 128
+	// vertices in kernels of their own, as for larger graphs, instead of
+	// inside the register kernel (benchmark: the steps' time alone).
+	Unfused bool
 }
 
 const (
 	bulkFWRC16       = 4 // faster than 8 on an H100 (docs/perf.md)
 	bulkFWRC32       = 4
 	bulkFWChunkBytes = 1 << 30
-	bulkFWMaxGroup   = 65535 // graphs a chunk of the blocked kernels: blockIdx.y
+	bulkFWChunkArcs  = 16 << 20 // 192 MiB of tails, heads and weights
+	bulkFWMaxGroup   = 65535    // graphs a chunk of the blocked kernels: blockIdx.y
+	// fusedShared is the most shared memory a fused register kernel
+	// builds its graphs in: 256 threads' graphs of S² lanes, 64 KiB for
+	// every shape.
+	fusedShared = 64 << 10
 )
 
 func (c bulkFWConfig) withDefaults() (bulkFWConfig, error) {
@@ -147,6 +155,17 @@ func (c bulkFWConfig) stride(n int) int {
 	}
 	t := c.tileFor(n)
 	return (n + t - 1) / t * t
+}
+
+// rcFor is the register kernels' sub-tile width for stride S ≤ 128.
+func (c bulkFWConfig) rcFor(S int) int {
+	switch S {
+	case 16:
+		return c.RC16
+	case 32:
+		return c.RC32
+	}
+	return 8
 }
 
 // tileFor is the blocked forms' tile for a graph of n > 128 vertices:
@@ -291,14 +310,21 @@ func planFWChunks(gs []*graph.Graph, errs []error, c bulkFWConfig) []*fwChunk {
 			most = min(most, bulkFWMaxGroup)
 		}
 		idx := byStride[s]
-		// Chunks of equal size, so that the last is not a small tail.
-		k := (len(idx) + most - 1) / most
+		arcs := 0
+		for _, i := range idx {
+			arcs += gs[i].Arcs()
+		}
+		// Chunks of equal size, so that the last is not a small tail; about
+		// bulkFWChunkArcs arcs at most, so that their page-locked upload
+		// stays small for many dense small graphs.
+		k := max((len(idx)+most-1)/most, (arcs+bulkFWChunkArcs-1)/bulkFWChunkArcs)
+		k = min(k, len(idx))
 		for j := 0; j < k; j++ {
 			part := idx[len(idx)*j/k : len(idx)*(j+1)/k]
 			ch := &fwChunk{stride: s, graphs: part, tile: c.tileFor(gs[part[0]].N())}
 			for _, i := range part {
 				ch.rows += gs[i].N()
-				ch.words += gs[i].N() + 1 + 2*gs[i].Arcs()
+				ch.words += 3 * gs[i].Arcs()
 			}
 			chunks = append(chunks, ch)
 		}
@@ -307,8 +333,9 @@ func planFWChunks(gs []*graph.Graph, errs []error, c bulkFWConfig) []*fwChunk {
 }
 
 // Layout of a chunk's input (int32 words): the table, 8 words a graph
-// ({n, arcs, csr, row, maxReal, 0, 0, 0}), then each graph's CSR: n+1
-// offsets, heads, weights.
+// ({n, arcs, at, row, maxReal, 0, 0, 0}), then each graph's arcs: tails,
+// heads, weights (a tail an arc rather than offsets, so that the kernels
+// spread the arcs over all their threads).
 func (ch *fwChunk) inWords() int { return 8*len(ch.graphs) + ch.words }
 
 // outBytes is the reduce output: reach and max (int32) and sum (int64) a
@@ -328,7 +355,7 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 	row := 0
 	for j, i := range ch.graphs {
 		g := gs[i]
-		at[j+1] = at[j] + g.N() + 1 + 2*g.Arcs()
+		at[j+1] = at[j] + 3*g.Arcs()
 		rowAt[j] = row
 		row += g.N()
 	}
@@ -337,17 +364,15 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 			g := gs[ch.graphs[j]]
 			n, arcs := g.N(), g.Arcs()
 			copy(table[8*j:8*j+8], []int32{int32(n), int32(arcs), int32(at[j] - len(table)), int32(rowAt[j]), maxReal[ch.graphs[j]], 0, 0, 0})
-			a := csr.Of(g)
 			dst := in[at[j]:at[j+1]]
-			base := a.Off[0]
-			for v := 0; v <= n; v++ {
-				dst[v] = int32(a.Off[v] - base)
-			}
-			heads := dst[n+1 : n+1+arcs]
-			copy(heads, a.Heads[base:a.Off[n]])
-			w := dst[n+1+arcs:]
+			tails, heads, w := dst[:arcs], dst[arcs:2*arcs], dst[2*arcs:]
 			pos := 0
 			for u := 0; u < n; u++ {
+				nb := g.Neighbors(u)
+				copy(heads[pos:], nb)
+				for k := range nb {
+					tails[pos+k] = int32(u)
+				}
 				if iw := g.IntWeights(u); iw != nil {
 					for k, x := range iw {
 						w[pos+k] = int32(x) // the plan bounds every weight
@@ -366,7 +391,7 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 // fwKernels is bulkfw.cu (after fw.cu) loaded for one blocked tile.
 type fwKernels struct {
 	init, reduce                   *cuda.Function
-	reg                            map[[2]int]*cuda.Function // {stride, rc}
+	reg, fused                     map[[2]int]*cuda.Function // {stride, rc}
 	pivot, panel, panelMP          *cuda.Function
 	rest, single                   *cuda.Function
 	seedsA, seedsB, seedsC         *cuda.Function
@@ -381,7 +406,7 @@ type fwModuleKey struct{ tile int }
 func fwModule(call *gpurt.Call, tile int) (*fwKernels, error) {
 	return gpurt.Cached(call, fwModuleKey{tile}, func() (*fwKernels, error) {
 		dev := call.Dev()
-		k := &fwKernels{tile: tile, tdim: 16, reg: map[[2]int]*cuda.Function{}}
+		k := &fwKernels{tile: tile, tdim: 16, reg: map[[2]int]*cuda.Function{}, fused: map[[2]int]*cuda.Function{}}
 		minb := 1
 		if tile == 128 {
 			minb = 2
@@ -413,6 +438,13 @@ func fwModule(call *gpurt.Call, tile int) (*fwKernels, error) {
 				return nil, err
 			}
 			k.reg[sr] = f
+			if f, err = mod.Function(fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1])); err != nil {
+				return nil, err
+			}
+			if err := f.SetMaxDynamicShared(fusedShared); err != nil {
+				return nil, err
+			}
+			k.fused[sr] = f
 		}
 		k.inplace = (tile*tile + 4*tile) * 4
 		k.product = productShared(tile)
@@ -544,14 +576,37 @@ func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig
 		}
 		S, count := int32(ch.stride), int32(len(ch.graphs))
 		table, csrD, inf := inD, inD+32*uint64(count), int32(InfInt32)
-		if err := k.init.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
-			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&inf)); err != nil {
-			return err
+		reach, maxv, sum := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
+		fused := S <= 128 && !cfg.Unfused && cfg.Form != formSeeds && cfg.Form != formColwise
+		if !fused {
+			if err := k.init.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
+				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&inf)); err != nil {
+				return err
+			}
+		}
+		if cfg.Form == formColwise {
+			if err := k.colwiseLayout(st, ch, mat, side, true); err != nil {
+				return err
+			}
 		}
 		if err := ev(2).RecordOn(st); err != nil {
 			return err
 		}
-		launches, err := k.fw(c, cfg, ch, mat, side)
+		launches := 1
+		if fused {
+			// Built, computed and reduced (or stored) in one kernel.
+			rc := cfg.rcFor(int(S))
+			per := int32(256 / ((int(S) / rc) * (int(S) / rc)))
+			var matArg uint64
+			if cfg.Matrices {
+				matArg = mat
+			}
+			err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedShared,
+				unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&count), unsafe.Pointer(&inf), unsafe.Pointer(&matArg),
+				unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum))
+		} else {
+			launches, err = k.fw(c, cfg, ch, mat, side)
+		}
 		if err != nil {
 			return err
 		}
@@ -559,10 +614,17 @@ func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig
 		if err := ev(3).RecordOn(st); err != nil {
 			return err
 		}
-		if cfg.Matrices {
+		if cfg.Form == formColwise {
+			if err := k.colwiseLayout(st, ch, mat, side, false); err != nil {
+				return err
+			}
+		}
+		switch {
+		case cfg.Matrices:
 			err = st.CopyToHostAsync(host, mat, ch.matrixBytes())
-		} else {
-			reach, maxv, sum := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
+		case fused:
+			err = st.CopyToHostAsync(host, outD, ch.outBytes())
+		default:
 			if err = k.reduce.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
 				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table),
 				unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum)); err == nil {
@@ -611,15 +673,8 @@ func (k *fwKernels) fw(c *gpurt.Call, cfg bulkFWConfig, ch *fwChunk, mat, side u
 	S, count := int32(ch.stride), int32(len(ch.graphs))
 	switch {
 	case cfg.Form == formColwise:
-		cells := uint64(S) * uint64(S) * uint64(count)
-		grid := [3]uint32{uint32((cells + 255) / 256), 1, 1}
-		if err := k.colwiseTo.LaunchOn(st, grid, [3]uint32{256, 1, 1}, 0, unsafe.Pointer(&mat), unsafe.Pointer(&side), unsafe.Pointer(&S), unsafe.Pointer(&count)); err != nil {
-			return 0, err
-		}
-		if err := k.colwise.LaunchOn(st, [3]uint32{uint32((count + 63) / 64), 1, 1}, [3]uint32{64, 1, 1}, 0, unsafe.Pointer(&side), unsafe.Pointer(&S), unsafe.Pointer(&count)); err != nil {
-			return 0, err
-		}
-		return 3, k.colwiseFro.LaunchOn(st, grid, [3]uint32{256, 1, 1}, 0, unsafe.Pointer(&side), unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&count))
+		// The layout changes are not timed as the kernel (colwiseLayout).
+		return 1, k.colwise.LaunchOn(st, [3]uint32{uint32((count + 63) / 64), 1, 1}, [3]uint32{64, 1, 1}, 0, unsafe.Pointer(&side), unsafe.Pointer(&S), unsafe.Pointer(&count))
 	case cfg.Form == formSeeds:
 		m := S / 32
 		launches := 0
@@ -643,14 +698,7 @@ func (k *fwKernels) fw(c *gpurt.Call, cfg bulkFWConfig, ch *fwChunk, mat, side u
 		}
 		return launches, nil
 	case S <= 128:
-		rc := 8
-		switch S {
-		case 16:
-			rc = cfg.RC16
-		case 32:
-			rc = cfg.RC32
-		}
-		return 1, k.regFW(st, int(S), rc, mat, count, int64(S)*int64(S), S, 0)
+		return 1, k.regFW(st, int(S), cfg.rcFor(int(S)), mat, count, int64(S)*int64(S), S, 0)
 	}
 	m := S / int32(k.tile)
 	block := [3]uint32{uint32(k.tdim * k.tdim), 1, 1}
@@ -714,6 +762,19 @@ func (k *fwKernels) fw(c *gpurt.Call, cfg bulkFWConfig, ch *fwChunk, mat, side u
 		launches += 2
 	}
 	return launches, nil
+}
+
+// colwiseLayout moves the chunk's matrices between the row-major layout
+// (mat) and the column-wise one (side), either way.
+func (k *fwKernels) colwiseLayout(st *cuda.Stream, ch *fwChunk, mat, side uint64, toCols bool) error {
+	S, count := int32(ch.stride), int32(len(ch.graphs))
+	cells := uint64(S) * uint64(S) * uint64(count)
+	grid := [3]uint32{uint32((cells + 255) / 256), 1, 1}
+	f, from, to := k.colwiseTo, mat, side
+	if !toCols {
+		f, from, to = k.colwiseFro, side, mat
+	}
+	return f.LaunchOn(st, grid, [3]uint32{256, 1, 1}, 0, unsafe.Pointer(&from), unsafe.Pointer(&to), unsafe.Pointer(&S), unsafe.Pointer(&count))
 }
 
 // regFW launches the register kernel for count S×S matrices (row stride

@@ -13,4 +13,14 @@
 // GPU's stream with one synchronisation at the end. Summary measures are
 // reduced on the device (Rows) so that the n×n matrix need not cross the
 // bus; Matrix copies it back through a pooled page-locked buffer.
+//
+// BulkFWRows and BulkFWMatrices (bulkfw.go, kernels/bulkfw.cu) run
+// Floyd–Warshall on many integer graphs at once in int32 lanes, grouped by
+// padded size: up to 128 vertices a graph lives in the registers of a part
+// of a warp, two warps or a block, built from its arcs and reduced to row
+// summaries in the same kernel; larger graphs run blocked rounds whose
+// phases are launched once for all graphs of a group (the pivot closed in
+// registers, the panels as min-plus products with it). Graphs with negative
+// arcs are searched for negative cycles on the host first; each graph's
+// refusal or cycle is its own error.
 package gpu

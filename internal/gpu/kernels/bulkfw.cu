@@ -9,11 +9,11 @@
 
 // ---------------------------------------------------------------------------
 // The initial matrices, built from the graphs' arcs. A graph's entry in the
-// table: {n, arcs, csr, row, maxReal, 0, 0, 0}: its vertices, its arcs, where
-// its CSR starts in csr (n+1 offsets, the heads, the weights: int32 words),
+// table: {n, arcs, at, row, maxReal, 0, 0, 0}: its vertices, its arcs, where
+// its arcs start in arcs (tails, heads, weights: int32 words, arcs of each),
 // its first row in the outputs of bfw_reduce and its largest real distance.
 // Block b builds graph b: infinity, 0 on the diagonal, then the arcs, the
-// smallest of parallel arcs winning.
+// smallest of parallel arcs winning; each thread takes arcs of any tail.
 extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const int* table, const int* csr, int inf) {
   const int* e = table + 8 * (size_t)blockIdx.x;
   const int n = e[0], arcs = e[1];
@@ -28,14 +28,10 @@ extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const 
     *(int4*)(m + c) = v;
   }
   __syncthreads();  // the fill is visible to the block's atomics
-  const int* off = csr + e[2];
-  const int* heads = off + n + 1;
+  const int* tails = csr + e[2];
+  const int* heads = tails + arcs;
   const int* w = heads + arcs;
-  // A warp per source vertex, its lanes over the arcs.
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  for (int u = warp; u < n; u += warps) {
-    for (int a = off[u] + lane; a < off[u + 1]; a += 32) atomicMin(m + (size_t)u * S + heads[a], w[a]);
-  }
+  for (int a = threadIdx.x; a < arcs; a += blockDim.x) atomicMin(m + (size_t)tails[a] * S + heads[a], w[a]);
 }
 
 // ---------------------------------------------------------------------------
@@ -99,6 +95,55 @@ __device__ __forceinline__ int4 int4of(int x, int y, int z, int w) {
 // its group has passed step k+1's barrier, hence finished reading step k's);
 // then every thread relaxes its RC² cells. The k loop is unrolled by RC so
 // that the owners' cells are picked by constant register indices.
+// The group barrier: a part of a warp, a block, or a named barrier for a
+// group of whole warps.
+template <int TPG, int NTH>
+__device__ __forceinline__ void groupSync(int grp) {
+  if (TPG <= 32) {
+    __syncwarp();
+  } else if (TPG == NTH) {
+    __syncthreads();
+  } else {
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + grp), "r"(TPG) : "memory");
+  }
+}
+
+// regSteps runs the S steps on a group's registers.
+template <int S, int RC, int NTH>
+__device__ __forceinline__ void regSteps(int (&acc)[RC][RC], int (*buf)[2][S], int grp, int tx, int ty) {
+  constexpr int DIM = S / RC, TPG = DIM * DIM;
+  for (int kb = 0; kb < DIM; kb++) {
+#pragma unroll
+    for (int kk = 0; kk < RC; kk++) {
+      int* colK = buf[kk & 1][0];
+      int* rowK = buf[kk & 1][1];
+      if (tx == kb) {
+#pragma unroll
+        for (int r = 0; r < RC; r += 4)
+          *(int4*)(colK + ty * RC + r) = int4of(acc[r][kk], acc[r + 1][kk], acc[r + 2][kk], acc[r + 3][kk]);
+      }
+      if (ty == kb) {
+#pragma unroll
+        for (int c = 0; c < RC; c += 4)
+          *(int4*)(rowK + tx * RC + c) = int4of(acc[kk][c], acc[kk][c + 1], acc[kk][c + 2], acc[kk][c + 3]);
+      }
+      groupSync<TPG, NTH>(grp);
+      int a[RC], b[RC];
+#pragma unroll
+      for (int r = 0; r < RC; r += 4) {
+        const int4 va = *(const int4*)(colK + ty * RC + r);
+        const int4 vb = *(const int4*)(rowK + tx * RC + r);
+        a[r] = va.x, a[r + 1] = va.y, a[r + 2] = va.z, a[r + 3] = va.w;
+        b[r] = vb.x, b[r + 1] = vb.y, b[r + 2] = vb.z, b[r + 3] = vb.w;
+      }
+#pragma unroll
+      for (int r = 0; r < RC; r++)
+#pragma unroll
+        for (int c = 0; c < RC; c++) acc[r][c] = relax(a[r], b[c], acc[r][c]);
+    }
+  }
+}
+
 template <int S, int RC, int NTH>
 __device__ __forceinline__ void regFW(int* __restrict__ d, int count, long long gstride, int ld, long long off) {
   constexpr int DIM = S / RC, TPG = DIM * DIM, GPB = NTH / TPG;
@@ -121,48 +166,100 @@ __device__ __forceinline__ void regFW(int* __restrict__ d, int count, long long 
       if (live) v = *(const int4*)(m + (size_t)(ty * RC + r) * ld + tx * RC + c);
       acc[r][c] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
     }
-  for (int kb = 0; kb < DIM; kb++) {
-#pragma unroll
-    for (int kk = 0; kk < RC; kk++) {
-      int* colK = buf[grp][kk & 1][0];
-      int* rowK = buf[grp][kk & 1][1];
-      if (tx == kb) {
-#pragma unroll
-        for (int r = 0; r < RC; r += 4)
-          *(int4*)(colK + ty * RC + r) = int4of(acc[r][kk], acc[r + 1][kk], acc[r + 2][kk], acc[r + 3][kk]);
-      }
-      if (ty == kb) {
-#pragma unroll
-        for (int c = 0; c < RC; c += 4)
-          *(int4*)(rowK + tx * RC + c) = int4of(acc[kk][c], acc[kk][c + 1], acc[kk][c + 2], acc[kk][c + 3]);
-      }
-      if (TPG <= 32) {
-        __syncwarp();
-      } else if (TPG == NTH) {
-        __syncthreads();
-      } else {
-        asm volatile("bar.sync %0, %1;" ::"r"(1 + grp), "r"(TPG) : "memory");
-      }
-      int a[RC], b[RC];
-#pragma unroll
-      for (int r = 0; r < RC; r += 4) {
-        const int4 va = *(const int4*)(colK + ty * RC + r);
-        const int4 vb = *(const int4*)(rowK + tx * RC + r);
-        a[r] = va.x, a[r + 1] = va.y, a[r + 2] = va.z, a[r + 3] = va.w;
-        b[r] = vb.x, b[r + 1] = vb.y, b[r + 2] = vb.z, b[r + 3] = vb.w;
-      }
-#pragma unroll
-      for (int r = 0; r < RC; r++)
-#pragma unroll
-        for (int c = 0; c < RC; c++) acc[r][c] = relax(a[r], b[c], acc[r][c]);
-    }
-  }
+  regSteps<S, RC, NTH>(acc, buf[grp], grp, tx, ty);
   if (!live) return;
 #pragma unroll
   for (int r = 0; r < RC; r++)
 #pragma unroll
     for (int c = 0; c < RC; c += 4)
       *(int4*)(m + (size_t)(ty * RC + r) * ld + tx * RC + c) = int4of(acc[r][c], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
+}
+
+// The fused form for whole graphs: each group builds its graph's matrix in
+// shared memory from the arcs (as bfw_init), runs the steps in registers
+// and then either stores the matrix (mat not null, row-major S×S a graph)
+// or reduces its rows as bfw_reduce does, over the DIM threads that share
+// its rows (consecutive lanes of one warp), so that the matrix never
+// touches device memory. Dynamic shared memory: GPB·S² lanes.
+template <int S, int RC, int NTH>
+__device__ __forceinline__ void regFused(const int* table, const int* csr, int count, int inf, int* mat, int* reach,
+                                         int* maxv, long long* sum) {
+  constexpr int DIM = S / RC, TPG = DIM * DIM, GPB = NTH / TPG;
+  __shared__ __align__(16) int buf[GPB][2][2][S];
+  extern __shared__ __align__(16) int built[];  // [GPB][S][S]
+  const int grp = threadIdx.x / TPG, lt = threadIdx.x % TPG;
+  const int g = blockIdx.x * GPB + grp;
+  const bool live = g < count;
+  const int tx = lt % DIM, ty = lt / DIM;
+  const int* e = table + 8 * (size_t)min(g, count - 1);
+  const int n = live ? e[0] : 0;
+  int* sm = built + grp * S * S;
+  for (int c = lt * 4; c < S * S; c += TPG * 4) {
+    const int i = c / S, j = c % S;
+    *(int4*)(sm + c) = int4of(i == j ? 0 : inf, i == j + 1 ? 0 : inf, i == j + 2 ? 0 : inf, i == j + 3 ? 0 : inf);
+  }
+  groupSync<TPG, NTH>(grp);
+  {
+    const int arcs = live ? e[1] : 0;
+    const int* tails = csr + e[2];
+    const int* heads = tails + arcs;
+    const int* w = heads + arcs;
+    for (int a = lt; a < arcs; a += TPG) atomicMin(sm + tails[a] * S + heads[a], w[a]);
+  }
+  groupSync<TPG, NTH>(grp);
+  int acc[RC][RC];
+#pragma unroll
+  for (int r = 0; r < RC; r++)
+#pragma unroll
+    for (int c = 0; c < RC; c += 4) {
+      const int4 v = *(const int4*)(sm + (ty * RC + r) * S + tx * RC + c);
+      acc[r][c] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
+    }
+  regSteps<S, RC, NTH>(acc, buf[grp], grp, tx, ty);
+  if (mat != nullptr) {
+    if (!live) return;
+    int* m = mat + (size_t)g * S * S;
+#pragma unroll
+    for (int r = 0; r < RC; r++)
+#pragma unroll
+      for (int c = 0; c < RC; c += 4)
+        *(int4*)(m + (ty * RC + r) * S + tx * RC + c) = int4of(acc[r][c], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
+    return;
+  }
+  const int maxReal = e[4], row0 = e[3];
+#pragma unroll
+  for (int r = 0; r < RC; r++) {
+    const int i = ty * RC + r;
+    int cnt = 0, best = 0, neg = 0, any = 0;
+    long long s = 0;
+#pragma unroll
+    for (int c = 0; c < RC; c++) {
+      const int j = tx * RC + c, x = acc[r][c];
+      if (i >= n || j >= n) continue;
+      if (i == j) {
+        neg |= x < 0;
+        continue;
+      }
+      if (x > maxReal) continue;
+      cnt++;
+      s += x;
+      if (!any || x > best) best = x, any = 1;
+    }
+#pragma unroll
+    for (int o = DIM / 2; o > 0; o /= 2) {  // the DIM lanes of row i
+      cnt += __shfl_xor_sync(0xffffffff, cnt, o);
+      s += __shfl_xor_sync(0xffffffff, s, o);
+      neg |= __shfl_xor_sync(0xffffffff, neg, o);
+      const int ob = __shfl_xor_sync(0xffffffff, best, o);
+      const int oa = __shfl_xor_sync(0xffffffff, any, o);
+      if (oa && (!any || ob > best)) best = ob, any = 1;
+    }
+    if (tx == 0 && i < n) {
+      reach[row0 + i] = neg ? -1 : cnt;
+      maxv[row0 + i] = best;
+      sum[row0 + i] = s;
+    }
+  }
 }
 
 // Named bfw_reg<S>_<RC>; NTH threads a block. Graph g's S×S matrix starts
@@ -173,6 +270,18 @@ __device__ __forceinline__ void regFW(int* __restrict__ d, int count, long long 
       bfw_reg##S##_##RC(int* d, int count, long long gstride, int ld, long long off) {                              \
     regFW<S, RC, NTH>(d, count, gstride, ld, off);                                                                  \
   }
+#define FUSED_KERNEL(S, RC, NTH)                                                                               \
+  extern "C" __global__ void __launch_bounds__(NTH)                                                            \
+      bfw_fused##S##_##RC(const int* table, const int* csr, int count, int inf, int* mat, int* reach, int* maxv, \
+                          long long* sum) {                                                                    \
+    regFused<S, RC, NTH>(table, csr, count, inf, mat, reach, maxv, sum);                                       \
+  }
+FUSED_KERNEL(16, 4, 256)
+FUSED_KERNEL(16, 8, 256)
+FUSED_KERNEL(32, 4, 256)
+FUSED_KERNEL(32, 8, 256)
+FUSED_KERNEL(64, 8, 256)
+FUSED_KERNEL(128, 8, 256)
 REG_KERNEL(16, 4, 256)
 REG_KERNEL(16, 8, 256)
 REG_KERNEL(32, 4, 256)
