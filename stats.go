@@ -66,9 +66,9 @@ func (s Stats) MarshalJSON() ([]byte, error) {
 
 // statsFromRows turns per-source summaries into Stats; every engine, dense or
 // per-source, ends here. It makes one pass a measure rather than keeping
-// the eccentricities (rowEcc is a few comparisons), and sizes center and
-// periphery before filling them: in a search loop on 1024 vertices these
-// allocations were a fifth of a call.
+// the eccentricities, and sizes center and periphery before filling them;
+// exact rows take a path on plain integers (extremesExact). In a search
+// loop on 1024 vertices the former version was a fifth of a call.
 func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *Stats {
 	n := len(rows)
 	s := &Stats{
@@ -77,26 +77,53 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 	}
 	var total reduce.Wide
 	var floatTotal float64
-	// The radius is the smallest eccentricity, finite whenever some vertex
-	// reaches every other — also in a directed graph that is not strongly
-	// connected (the arc 0→1 has radius 1, center {0}).
-	for u, r := range rows {
+	for _, r := range rows {
 		s.ReachablePairs += r.Reach
 		total.AddWide(r.Sum)
 		floatTotal += r.SumF
-		if e := rowEcc(r, exact, reachable); u == 0 || e.less(s.Radius) {
-			s.Radius = e
-		}
 	}
 	pairs := int64(n) * int64(n-1)
 	s.Connected = s.ReachablePairs == pairs
-	if !s.Connected && !reachable {
-		s.Diameter = Infinite(!exact)
-		s.ASPL = Mean(math.Inf(1))
+	finite := s.Connected || reachable // the diameter and ASPL are finite
+	if exact {
+		extremesExact(s, rows, reachable, finite)
 	} else {
-		// The diameter is the largest distance over pairs that have a path,
-		// so sources reaching nobody (eccentricity 0 by convention) do not
-		// count: with negative weights every real distance may be below 0.
+		extremes(s, rows, exact, reachable, finite)
+	}
+	switch {
+	case !finite:
+		s.ASPL = Mean(math.Inf(1))
+	case s.ReachablePairs > 0 && exact:
+		s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
+	case s.ReachablePairs > 0:
+		s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
+	default:
+		// A mean over no pair (one vertex, or --reachable with no path)
+		// is undefined, as in igraph.
+		s.ASPL = Mean(math.NaN())
+	}
+	return s
+}
+
+// extremes sets the radius, diameter, center and periphery of s from the
+// rows' eccentricities (rowEcc); statsFromRows calls it for float rows. The radius is the smallest eccentricity,
+// finite whenever some vertex reaches every other — also in a directed
+// graph that is not strongly connected (the arc 0→1 has radius 1, center
+// {0}). Without finite the diameter is infinite; otherwise it is the
+// largest distance over pairs that have a path, so sources reaching nobody
+// (eccentricity 0 by convention) do not count: with negative weights every
+// real distance may be below 0. An infinite radius has no center; the
+// periphery is then the vertices that do not reach every other.
+func extremes(s *Stats, rows []reduce.Row, exact, reachable, finite bool) {
+	s.Radius = rowEcc(rows[0], exact, reachable)
+	for _, r := range rows {
+		if e := rowEcc(r, exact, reachable); e.less(s.Radius) {
+			s.Radius = e
+		}
+	}
+	if !finite {
+		s.Diameter = Infinite(!exact)
+	} else {
 		s.Diameter = rowEcc(reduce.Row{}, exact, reachable) // 0 when no pair has a path
 		first := true
 		for _, r := range rows {
@@ -104,19 +131,7 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 				s.Diameter, first = e, false
 			}
 		}
-		switch {
-		case s.ReachablePairs > 0 && exact:
-			s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
-		case s.ReachablePairs > 0:
-			s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
-		default:
-			// A mean over no pair (one vertex, or --reachable with no
-			// path) is undefined, as in igraph.
-			s.ASPL = Mean(math.NaN())
-		}
 	}
-	// An infinite radius has no center; the periphery is then the vertices
-	// that do not reach every other.
 	hasCenter := !s.Radius.IsInf()
 	var centers, peripheral int
 	for _, r := range rows {
@@ -128,12 +143,7 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 			peripheral++
 		}
 	}
-	if centers > 0 {
-		s.Center = make([]int, 0, centers)
-	}
-	if peripheral > 0 {
-		s.Periphery = make([]int, 0, peripheral)
-	}
+	s.Center, s.Periphery = sized(centers), sized(peripheral)
 	for u, r := range rows {
 		e := rowEcc(r, exact, reachable)
 		if hasCenter && sameEcc(e, s.Radius) {
@@ -143,7 +153,78 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 			s.Periphery = append(s.Periphery, u)
 		}
 	}
-	return s
+}
+
+// ecc is an exact eccentricity as extremesExact compares them: rowEcc's
+// IntLength or Infinite(false) without the Length.
+type ecc struct {
+	v   int64
+	inf bool
+}
+
+func exactEcc(r reduce.Row, reachable bool) ecc {
+	switch {
+	case r.Unreach && !reachable:
+		return ecc{inf: true}
+	case r.Reach == 0:
+		return ecc{}
+	}
+	return ecc{v: r.MaxI}
+}
+
+func (a ecc) less(b ecc) bool { return !a.inf && (b.inf || a.v < b.v) }
+
+func (a ecc) length() Length {
+	if a.inf {
+		return Infinite(false)
+	}
+	return IntLength(a.v)
+}
+
+// extremesExact is extremes for exact rows, on integers (tested against
+// extremes in loop_stats_test.go).
+func extremesExact(s *Stats, rows []reduce.Row, reachable, finite bool) {
+	radius := exactEcc(rows[0], reachable)
+	diameter := ecc{inf: !finite}
+	first := true
+	for _, r := range rows {
+		e := exactEcc(r, reachable)
+		if e.less(radius) {
+			radius = e
+		}
+		if finite && r.Reach > 0 && (first || diameter.less(e)) {
+			diameter, first = e, false
+		}
+	}
+	var centers, peripheral int
+	for _, r := range rows {
+		e := exactEcc(r, reachable)
+		if !radius.inf && e == radius {
+			centers++
+		}
+		if e == diameter {
+			peripheral++
+		}
+	}
+	s.Center, s.Periphery = sized(centers), sized(peripheral)
+	for u, r := range rows {
+		e := exactEcc(r, reachable)
+		if !radius.inf && e == radius {
+			s.Center = append(s.Center, u)
+		}
+		if e == diameter {
+			s.Periphery = append(s.Periphery, u)
+		}
+	}
+	s.Radius, s.Diameter = radius.length(), diameter.length()
+}
+
+// sized returns an empty list with room for k vertices, nil when k is 0.
+func sized(k int) []int {
+	if k == 0 {
+		return nil
+	}
+	return make([]int, 0, k)
 }
 
 // sameEcc compares eccentricities: exactly for integers, within a relative

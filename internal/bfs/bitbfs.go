@@ -103,26 +103,36 @@ func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(f
 	if dist != nil {
 		return nil, nil
 	}
-	return merge(workers, n), nil
+	return merge(team, workers, n), nil
 }
 
-// merge adds up the workers' per-vertex totals into Rows.
-func merge(workers []*batcher, n int) *Summary {
+// merge adds up the workers' per-vertex totals into Rows, in vertex
+// ranges on the team's workers when there is a team: on small graphs it
+// is serial time between the searches and the caller's reduction.
+func merge(team *par.Team, workers []*batcher, n int) *Summary {
 	rows := make([]reduce.Row, n)
-	hists := make([][]int64, len(workers))
-	for v := range rows {
-		var reach, sum int64
-		var ecc int32
-		for _, b := range workers {
-			a := &b.acc[v]
-			reach += int64(a.reach)
-			sum += a.sum
-			ecc = max(ecc, a.ecc)
+	mergeRange := func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			var reach, sum int64
+			var ecc int32
+			for _, b := range workers {
+				a := &b.acc[v]
+				reach += int64(a.reach)
+				sum += a.sum
+				ecc = max(ecc, a.ecc)
+			}
+			r := reduce.Row{Reach: reach, MaxI: int64(ecc), Unreach: reach < int64(n-1)}
+			r.Sum.Add(sum)
+			rows[v] = r
 		}
-		r := reduce.Row{Reach: reach, MaxI: int64(ecc), Unreach: reach < int64(n-1)}
-		r.Sum.Add(sum)
-		rows[v] = r
 	}
+	if team == nil {
+		mergeRange(0, n)
+	} else {
+		k := team.Size()
+		team.Run(func(p int) { mergeRange(p*n/k, (p+1)*n/k) })
+	}
+	hists := make([][]int64, len(workers))
 	for i, b := range workers {
 		hists[i] = b.hist
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/par"
 )
 
 // loop16 returns the random 16-regular graph of the search-loop
@@ -173,4 +174,36 @@ func TestBitRowsConcurrentCallers(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// BenchmarkBitRowsLoopLayout sweeps how the threads share a small graph
+// (separate batches × parts of each level, and the words a vertex) against
+// defaultConfig, for tuning on machines with many cores.
+func BenchmarkBitRowsLoopLayout(b *testing.B) {
+	t := par.Threads(0)
+	for _, n := range []int{1024, 4096} {
+		g := loop16(b, n, 1)
+		layouts := []config{defaultConfig(0, n)}
+		for _, w := range []int{4, 8} {
+			for _, outer := range []int{1, 2, 4, 8, 16} {
+				if outer > t || (n+64*w-1)/(64*w) < outer {
+					continue
+				}
+				layouts = append(layouts, config{words: w, outer: outer, inner: max(1, t/outer)})
+			}
+		}
+		for i, cfg := range layouts {
+			name := fmt.Sprintf("n=%d/w=%d/outer=%d/inner=%d", n, cfg.words, cfg.outer, cfg.inner)
+			if i == 0 {
+				name += "/default"
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := runBatches(context.Background(), g, cfg, nil, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }
