@@ -30,7 +30,8 @@ type scratch struct {
 // garbage collector empties it: a loop that stops calling holds nothing
 // for long (a collected team stops its goroutines).
 type scratchPool struct {
-	bufs, arcs, teams sync.Pool
+	bufs, arcs sync.Pool
+	teams      sync.Map // team size -> *sync.Pool of *par.Team: one run takes teams of two sizes (batches, and parts of a level)
 }
 
 // scratches is the package's one pool, shared by every run. It holds no
@@ -95,12 +96,8 @@ func (p *scratchPool) team(size int) *par.Team {
 	if size <= 1 {
 		return nil
 	}
-	t, _ := p.teams.Get().(*par.Team)
-	if t != nil && t.Size() == size {
+	if t, _ := p.teamsOf(size).Get().(*par.Team); t != nil {
 		return t
-	}
-	if t != nil {
-		t.Close() // another size: a loop on one graph size seldom sees it
 	}
 	return par.NewTeam(size, par.DefaultSpin)
 }
@@ -108,8 +105,17 @@ func (p *scratchPool) team(size int) *par.Team {
 // putTeam returns a team to the pool; nil is ignored.
 func (p *scratchPool) putTeam(t *par.Team) {
 	if t != nil {
-		p.teams.Put(t)
+		p.teamsOf(t.Size()).Put(t)
 	}
+}
+
+// teamsOf returns the pool of teams of size workers.
+func (p *scratchPool) teamsOf(size int) *sync.Pool {
+	if q, ok := p.teams.Load(size); ok {
+		return q.(*sync.Pool)
+	}
+	q, _ := p.teams.LoadOrStore(size, new(sync.Pool))
+	return q.(*sync.Pool)
 }
 
 // fit returns s with length k, reusing its storage when it can (the capacity
