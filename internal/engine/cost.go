@@ -66,14 +66,15 @@ func (gpuEngine) Estimate(p *Problem) float64 {
 
 // gpu-bitbfs (internal/gpu/bitbfs.go) costs the GPU's start, host work (the
 // padded arcs, the rows), a launch a level for each group of batches
-// searched at once (2^21/n batches of 1024 sources, at least one) with a
-// read of the device's counters per group, each level's scan of the arcs
-// and visited rows, and its gathers. On an H100 (docs/perf.md) the gathers
-// of random regular graphs ran at 5.4·10^12 to 7.5·10^12 bytes a second
-// counted as levels·arcs·n/8 (every level reading every arc's row once per
-// batch; the frontier bitmap and the covered check skip most of them):
-// 9.7 ms for n = 65 536, degree 16; 0.21 s for 262 144, degree 32; 3.55 s
-// for 10^6, degree 32 (kernel time). The levels come from one BFS (the
+// searched at once (2^21/n batches of 2048 sources up to 2^19 vertices,
+// 1024 beyond, at least one) with a read of the device's counters per
+// group, each level's scan of the arcs and visited rows, and its gathers.
+// On an H100 (docs/perf.md) random regular graphs ran at 6·10^12 to
+// 8·10^12 bytes a second counted as levels·arcs·n/8 (every level reading
+// every arc's row once per batch; the frontier bitmap and the covered check
+// skip most of them): 8.4 ms for n = 65 536, degree 16; 0.18 s for 262 144,
+// degree 32; 3.58 s for 10^6, degree 32 (device time); the constants below
+// are rounded towards slower. The levels come from one BFS (the
 // eccentricity of vertex 0, a lower bound of the diameter; bitbfs's
 // estimate where vertex 0 reaches little), so that a graph of long paths,
 // where the GPU pays a launch and a full scan a level and the CPU pushes a
@@ -89,7 +90,11 @@ func (gpuBitEngine) Estimate(p *Problem) float64 {
 		start = 1.5e-4
 	}
 	levels := bfsLevels(p)
-	batches := math.Ceil(n / 1024)
+	size := 1024.0
+	if n <= 1<<19 {
+		size = 2048
+	}
+	batches := math.Ceil(n / size)
 	groups := math.Ceil(batches / math.Max(1, math.Floor(float64(1<<21)/n)))
 	const (
 		launch = 5e-6   // seconds a level launch (mostly the gap between kernels)

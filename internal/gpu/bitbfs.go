@@ -68,9 +68,6 @@ type bitConfig struct {
 	Stats bool // count rows and arcs read (a slower kernel)
 }
 
-// bitLanes is the default lanes a vertex.
-const bitLanes = 2
-
 // bitExit is the default arcs between covered checks.
 const bitExit = 4
 
@@ -88,10 +85,33 @@ const (
 	bitFirstChunk = 6
 )
 
-// bitWords is the default W: 1024 sources a batch. Fewer batches read the
-// arcs fewer times, and a row of 128 bytes is a whole cache line; on an
-// H100 16 words beat 8 by 3 to 15 % and 8 beat 4 and 2 (docs/perf.md).
-const bitWords = 16
+// bitWords is the default W for n vertices: 2048 sources a batch up to
+// 2^19 vertices, 1024 beyond, and 1024 for a matrix (its page-locked block
+// of a batch's distances is 4·64·W bytes a vertex). Fewer batches read the
+// arcs fewer times and find more of each row's sources at once, but stop
+// less early (a vertex is done when all 64·W sources reached it); on an
+// H100 (docs/perf.md, random regular graphs) 32 words beat 16 by 8 % at
+// 65 536 and 262 144 vertices and lost by 8 % at 10^6, and 16 beat 8 by 3
+// to 15 %.
+func bitWords(n int, dense bool) int {
+	if n <= 1<<19 && !dense {
+		return 32
+	}
+	return 16
+}
+
+// bitLanesFor is the default lanes a vertex for W words: each lane holds
+// at most 8 words (more spill registers), and 2 lanes at least when the
+// row allows, so that a warp's loads take whole sectors.
+func bitLanesFor(words int) int {
+	switch {
+	case words >= 32:
+		return 4
+	case words >= 4:
+		return 2
+	}
+	return 1
+}
 
 // bitPlan is a run's layout.
 type bitPlan struct {
@@ -111,7 +131,7 @@ type bitPlan struct {
 func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, error) {
 	p := bitPlan{n: n, words: cfg.Words}
 	if p.words == 0 {
-		p.words = bitWords
+		p.words = bitWords(n, dist)
 	}
 	switch p.words {
 	case 2, 4, 8, 16, 32:
@@ -120,10 +140,7 @@ func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, erro
 	}
 	p.lanes = cfg.Lanes
 	if p.lanes == 0 {
-		p.lanes = bitLanes
-		if p.words < 4 {
-			p.lanes = 1
-		}
+		p.lanes = bitLanesFor(p.words)
 	}
 	// A lane loads 16 bytes (2 words) at a time.
 	if (p.lanes != 1 && p.lanes != 2 && p.lanes != 4) || 2*p.lanes > p.words {
@@ -256,11 +273,12 @@ func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
 // BitMatrix (dense true) takes for n vertices and arcs arcs: the padded
 // arcs, then the summaries and histogram or a batch's block of distances.
 func BitHostBytes(n, arcs int, dense bool) uint64 {
-	nn, batches := uint64(n), uint64(n+64*bitWords-1)/uint64(64*bitWords)
+	w := bitWords(n, dense)
+	nn, batches := uint64(n), uint64(n+64*w-1)/uint64(64*w)
 	arcsAt := (8*(nn+1) + 15) &^ 15
 	out := 24*nn + 32*min(batches, 65535) + 72
 	if dense {
-		out = max(out, nn*64*bitWords*4)
+		out = max(out, nn*64*uint64(w)*4)
 	}
 	return arcsAt + 4*(uint64(arcs)+3*nn) + 16 + out
 }

@@ -32,10 +32,10 @@ func TestPlanBit(t *testing.T) {
 		words, slots, group int
 		err                 bool
 	}{
-		{name: "one vertex", n: 1, free: big, words: 16, slots: 1, group: 1},
-		{name: "small: one batch", n: 100, heads: 400, free: big, words: 16, slots: 1, group: 1},
-		{name: "65536: 64 batches in 32 slots", n: 65536, heads: 1 << 20, free: big, words: 16, slots: 32, group: 2},
-		{name: "262144: 8 slots", n: 1 << 18, heads: 1 << 23, free: big, words: 16, slots: 8, group: 32},
+		{name: "one vertex", n: 1, free: big, words: 32, slots: 1, group: 1},
+		{name: "small: one batch", n: 100, heads: 400, free: big, words: 32, slots: 1, group: 1},
+		{name: "65536: 32 batches in 32 slots", n: 65536, heads: 1 << 20, free: big, words: 32, slots: 32, group: 1},
+		{name: "262144: 8 slots", n: 1 << 18, heads: 1 << 23, free: big, words: 32, slots: 8, group: 16},
 		{name: "10^6: 2 slots", n: 1_000_000, heads: 32_000_000, free: big, words: 16, slots: 2, group: 489},
 		{name: "words asked", n: 1000, heads: 4000, cfg: bitConfig{Words: 2, Slots: 3}, free: big, words: 2, slots: 3, group: 3},
 		{name: "slots past batches", n: 1000, cfg: bitConfig{Words: 8, Slots: 50}, free: big, words: 8, slots: 2, group: 1},
@@ -67,7 +67,7 @@ func TestPlanBit(t *testing.T) {
 			if p.words != c.words || p.slots != c.slots || p.groups != c.group {
 				t.Fatalf("words %d slots %d groups %d, want %d %d %d", p.words, p.slots, p.groups, c.words, c.slots, c.group)
 			}
-			if want := map[bool]int{true: 1, false: bitLanes}[p.words < 4]; c.cfg.Lanes == 0 && p.lanes != want {
+			if want := bitLanesFor(p.words); c.cfg.Lanes == 0 && p.lanes != want {
 				t.Fatalf("%d lanes with %d words, want %d", p.lanes, p.words, want)
 			}
 			if p.batches*p.size < c.n || (p.batches-1)*p.size >= c.n {
@@ -346,13 +346,14 @@ func TestBitPerf(t *testing.T) {
 	}
 }
 
-// bitPerfConfigs are the shapes TestBitPerf times: the default (16
-// words, 2 lanes, a covered check every 4 arcs), the first version (8
-// words, one lane, rows past L1, a check every 8 arcs), 8 words with 2
-// lanes, 16 and 32 words with 4 lanes, a check every 8 arcs, more slots.
+// bitPerfConfigs are the shapes TestBitPerf times: the default, the
+// first version (8 words, one lane, rows past L1, a check every 8 arcs), 8
+// words with 2 lanes, 16 words with 2 and 4 lanes, 32 with 4, a check every
+// 8 arcs, more slots.
 func bitPerfConfigs(n int) []bitConfig {
 	return []bitConfig{
 		{},
+		{Words: 16, Lanes: 2},
 		{Words: 8, Lanes: 1, PastL1: true, Exit: 8},
 		{Words: 8, Lanes: 2},
 		{Words: 16, Lanes: 4},

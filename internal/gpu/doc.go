@@ -23,4 +23,11 @@
 // registers, the panels as min-plus products with it). Graphs with negative
 // arcs are searched for negative cycles on the host first; each graph's
 // refusal or cycle is its own error.
+//
+// BitRows and BitMatrix (bitbfs.go, kernels/bitbfs.cu) are gpu-bitbfs: the
+// bit-parallel multi-source breadth-first search of internal/bfs on one
+// large unweighted graph, batches of 64·W sources as bit rows, pull levels
+// that skip rows outside the frontier through a one-bit-a-vertex bitmap,
+// several batches at once, the row summaries and the hop plot reduced on
+// the device.
 package gpu
