@@ -48,27 +48,30 @@ type config struct {
 	noAsm bool // use the Go kernels even where assembly is available
 }
 
-// defaultConfig gives threads separate batches while their scratch fits
-// in cache together, and otherwise lets threads share the levels of one
-// batch, so that the frontier words they read at random stay cached. On the
-// two-core target (32 MiB of L3) separate batches measured as fast or
-// faster for n = 16384 (3 MiB of scratch each) and shared levels faster
-// for n = 65536 (12 MiB each); see BenchmarkBitRowsSplit. A level is
-// split into parts of at least minPart vertices: the parts run on a
-// par.Team, whose barrier costs about a microsecond while it is busy, and
-// 128 vertices of degree 16 are some 2000 cache lines of frontier, a few
-// microseconds. So a small graph on many threads (n = 1024 has two batches
-// of 512 sources) still keeps every thread busy.
+// defaultConfig gives threads separate batches while each batch's
+// frontier, which a pull reads at random, fits in a core's own cache, and
+// otherwise lets threads share the levels of one batch, so that the
+// frontier words they read stay cached somewhere. On the two-core target
+// (4 MiB of L2 a core) separate batches measured as fast or faster for
+// n = 16384 (a 1 MiB frontier) and shared levels faster for n = 65536
+// (4 MiB); see BenchmarkBitRowsSplit. A level is split into parts of at
+// least minPart vertices: the parts run on a par.Team, whose barrier costs
+// under a microsecond while it is busy, and 128 vertices of degree 16 are
+// some 2000 cache lines of frontier, a few microseconds. So a small graph
+// on many threads (n = 1024 has two batches of 512 sources) still keeps
+// every thread busy.
 func defaultConfig(threads, n int) config {
 	const (
-		cacheBudget = 16 << 20 // bytes of scratch the workers may hold together
-		minPart     = 128      // vertices per part of a split level
+		frontierBudget = 3 << 19 // 1.5 MiB, under a server core's L2 (2 MiB on the 16-core H100 host)
+		minPart        = 128     // vertices per part of a split level
 	)
 	w := words()
 	t := par.Threads(threads)
 	batches := max(1, (n+64*w-1)/(64*w))
-	scratch := max(1, 3*8*w*n)                           // visited, cur and next
-	most := max(1, min(t, batches, cacheBudget/scratch)) // separate batches
+	most := 1 // separate batches
+	if 8*w*n <= frontierBudget {
+		most = min(t, batches)
+	}
 	inner := max(1, min((t+most-1)/most, n/minPart))
 	outer := max(1, min(most, t/inner))
 	return config{words: w, outer: outer, inner: inner}

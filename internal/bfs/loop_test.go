@@ -176,17 +176,18 @@ func TestBitRowsConcurrentCallers(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkBitRowsLoopLayout sweeps how the threads share a small graph
-// (separate batches × parts of each level, and the words a vertex) against
-// defaultConfig, for tuning on machines with many cores.
+// BenchmarkBitRowsLoopLayout sweeps how the threads share a graph
+// (separate batches × parts of each level, and the words a vertex)
+// against defaultConfig, for tuning on machines with many cores: every
+// layout for n = 1024 and 4096, a few for the larger graphs.
 func BenchmarkBitRowsLoopLayout(b *testing.B) {
 	t := par.Threads(0)
-	for _, n := range []int{1024, 4096} {
+	for _, n := range []int{1024, 4096, 16384, 65536} {
 		g := loop16(b, n, 1)
 		layouts := []config{defaultConfig(0, n)}
 		for _, w := range []int{4, 8} {
 			for _, outer := range []int{1, 2, 4, 8, 16} {
-				if outer > t || (n+64*w-1)/(64*w) < outer {
+				if outer > t || (n+64*w-1)/(64*w) < outer || (n > 4096 && outer != 1 && outer != t) {
 					continue
 				}
 				layouts = append(layouts, config{words: w, outer: outer, inner: max(1, t/outer)})

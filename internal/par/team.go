@@ -29,16 +29,22 @@ type Team struct {
 // teamState is what the helpers share; it never refers to the Team, so a
 // Team nobody holds can be collected and its cleanup can stop them.
 type teamState struct {
-	size    int
-	spin    time.Duration
-	fn      func(worker int)
+	size   int
+	spin   time.Duration
+	fn     func(worker int)
+	parked atomic.Int32 // helpers waiting on cond
+	closed atomic.Bool
+	mu     sync.Mutex
+	cond   *sync.Cond
+	panicV atomic.Pointer[any] // a helper's panic, re-raised by Run
+	// gen, which every idle helper reads in a loop, and pending, which
+	// every helper writes once a Run, sit on cache lines of their own, so
+	// that the writes do not evict the line the spinning helpers read.
+	_       [64]byte
 	gen     atomic.Uint64 // bumped by Run to start the helpers
-	pending atomic.Int64  // helpers still running the current fn
-	parked  atomic.Int32  // helpers waiting on cond
-	closed  atomic.Bool
-	mu      sync.Mutex
-	cond    *sync.Cond
-	panicV  atomic.Pointer[any] // a helper's panic, re-raised by Run
+	_       [56]byte
+	pending atomic.Int64 // helpers still running the current fn
+	_       [56]byte
 }
 
 // NewTeam returns a team of size workers (at least 1): the goroutine that
@@ -86,11 +92,17 @@ func (t *Team) Run(fn func(worker int)) {
 }
 
 // yieldEvery is how many tries a spin makes between yields of the
-// processor (a few microseconds): often enough that goroutines without a
-// processor of their own (more teams than CPUs) still run, seldom enough
-// that the scheduler, whose run queue a yield goes through, stays out of
-// the way of a busy team.
-const yieldEvery = 1024
+// processor (some tens of microseconds): often enough that goroutines
+// without a processor of their own (more teams than CPUs) still run,
+// seldom enough that the scheduler stays out of the way of a busy team. A
+// yield goes through the global run queue under the scheduler's lock; 15
+// helpers yielding every microsecond made a 16-core team slower than one
+// thread.
+const yieldEvery = 1 << 14
+
+// checkClockEvery is how many tries an idle helper makes between looks at
+// the clock for the end of its spin.
+const checkClockEvery = 256
 
 // wait spins until the helpers are done.
 func (s *teamState) wait() {
@@ -136,10 +148,10 @@ func (s *teamState) await(seen uint64) bool {
 		if s.closed.Load() {
 			return false
 		}
+		if i%checkClockEvery == 0 && time.Now().After(deadline) {
+			break
+		}
 		if i%yieldEvery == 0 {
-			if time.Now().After(deadline) {
-				break
-			}
 			runtime.Gosched()
 		}
 	}

@@ -15,7 +15,7 @@ mkdir -p "$out" "$work/graphs"
 exec > "$out/log.txt" 2>&1
 echo "== machine"; nproc; lscpu | grep -E "Model name|Thread|Core|Socket|L2|L3"; nvidia-smi -L 2>/dev/null
 kinds=threads
-command -v nvcc > /dev/null && kinds="threads cuda"
+[ "${ODPBENCH_CUDA:-1}" != 0 ] && command -v nvcc > /dev/null && kinds="threads cuda"
 echo "== build ODP ($kinds)"
 "$here/build.sh" "$bin/odp" "$work/odp" $kinds || echo "ODP build failed"
 for n in 1024 4096 16384 65536; do
@@ -38,6 +38,8 @@ for n in 1024 4096 16384 65536; do
 done
 echo "== apsp ComputeStats loop (GOMAXPROCS unset)"
 "$bin/apsp.test" -test.run XXX -test.bench 'LoopStats' -test.benchtime 2s -test.count 3
+echo "== apsp ComputeStats loop on fewer threads (GOMAXPROCS 1, 2, 4, 8)"
+"$bin/apsp.test" -test.run XXX -test.bench 'LoopStats/n=(1024|4096)$' -test.benchtime 1s -test.cpu 1,2,4,8
 echo "== apsp ComputeExtremes loop"
 "$bin/apsp.test" -test.run XXX -test.bench 'LoopExtremes' -test.benchtime 1s
 echo "== bitbfs layouts"
