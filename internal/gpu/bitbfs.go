@@ -36,7 +36,7 @@ type BitTiming struct {
 	Upload   float64 // the arcs' copy and the zeroing of the totals
 	Search   float64 // init, levels and merge of every group, host round trips included
 	Download float64 // the totals and the histogram
-	Total    float64
+	Total    float64 // from the first copy to the last
 	Wall     time.Duration // the whole call on the owner goroutine, host work included
 	Prep     time.Duration // padding the arcs into the page-locked buffer
 	Setup    time.Duration // the rest before the first copy: memory, module, plan
@@ -51,11 +51,11 @@ type BitTiming struct {
 
 // bitConfig shapes a run; the zero value is BitRows's choice.
 type bitConfig struct {
-	Words int // W: 2, 4 or 8 words of sources per vertex (0: bitWords)
+	Words int // W: 2, 4, 8, 16 or 32 words of sources per vertex (0: bitWords)
 	Slots int // batches searched at once (0: plan by size and memory)
-	// Lanes is the threads sharing a vertex's row in a level: 1, or 2 (each
-	// lane then loads half of every 32-byte sector, so that a warp's loads
-	// take whole sectors); 0 is bitLanes. 2 needs Words 4 or 8.
+	// Lanes is the threads sharing a vertex's row in a level: 1, 2 or 4,
+	// at most W/2 (a lane loads 16 bytes at a time; with 2 or more the lanes
+	// of a vertex load whole 32-byte sectors together); 0 is bitLanesFor.
 	Lanes int
 	// PastL1 reads the frontier rows with ld.global.cg (L2 only) instead of
 	// through L1.
@@ -554,7 +554,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 func bitSummaries(sums []uint64, reach, ecc []uint32) []reduce.Row {
 	n := len(sums)
 	rows := make([]reduce.Row, n)
-	parallel(n, 1<<14, func(lo, hi int) {
+	parallel(n, 1<<11, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			r := reduce.Row{Reach: int64(reach[v]), MaxI: int64(ecc[v]), Unreach: int(reach[v]) < n-1}
 			r.Sum.Add(int64(sums[v]))
