@@ -33,10 +33,10 @@ type BitResult struct {
 // BitTiming is what a gpu-bitbfs run measured: CUDA events in
 // milliseconds, host wall time, and how the run was laid out.
 type BitTiming struct {
-	Upload   float64 // the arcs' copy and the zeroing of the totals
-	Search   float64 // init, levels and merge of every group, host round trips included
-	Download float64 // the totals and the histogram
-	Total    float64 // from the first copy to the last
+	Upload   float64       // the arcs' copy and the zeroing of the totals
+	Search   float64       // init, levels and merge of every group, host round trips included
+	Download float64       // the totals and the histogram
+	Total    float64       // from the first copy to the last
 	Wall     time.Duration // the whole call on the owner goroutine, host work included
 	Prep     time.Duration // padding the arcs into the page-locked buffer
 	Setup    time.Duration // the rest before the first copy: memory, module, plan
