@@ -148,8 +148,11 @@ type gpuBitEngine struct{}
 
 func (gpuBitEngine) Name() string { return "gpu-bitbfs" }
 
+// Caps: Auto stays false until the planner, which asks AutoGPU(n) for its
+// one GPU candidate, asks AutoGPUFor instead (Algorithms would otherwise
+// tell users that auto may pick it).
 func (gpuBitEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Auto: true, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Lanes: []lanes.Kind{lanes.Int32}}
 }
 
 func (gpuBitEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
