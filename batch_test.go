@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
@@ -611,4 +613,44 @@ func TestStatsBatchGPUGroups(t *testing.T) {
 		}
 		t.Logf("group %d: %d graphs by the bulk search, %d Ready calls", group, bulk, r.calls)
 	}
+}
+
+// BenchmarkStatsBatchGPUOne is the annealing loop through the public API:
+// StatsBatch of one random 16-regular graph of 1024 vertices a call on the
+// GPU (the bulk search, every measure), 64 graphs in turn; it reports the
+// median call.
+func BenchmarkStatsBatchGPUOne(b *testing.B) {
+	if !hasGPU() {
+		gputest.Skip(b, "no GPU")
+	}
+	gs := make([]*graph.Graph, 64)
+	for i := range gs {
+		g, err := gen.Make("regular", "n=1024", "d=16", fmt.Sprintf("seed=%d", i+1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs[i] = g
+	}
+	ctx := context.Background()
+	opt := Options{Device: "gpu"}
+	call := func(g *graph.Graph) {
+		stats, errs := StatsBatch(ctx, []*graph.Graph{g}, opt)
+		if errs[0] != nil || stats[0].Algorithm != engine.BulkName {
+			b.Fatalf("%v, %+v", errs[0], stats[0])
+		}
+	}
+	call(gs[0]) // warm up: the GPU's start-up
+	var wall []time.Duration
+	i := 0
+	for b.Loop() {
+		for range 100 {
+			start := time.Now()
+			call(gs[i%len(gs)])
+			wall = append(wall, time.Since(start))
+			i++
+		}
+	}
+	slices.Sort(wall)
+	b.ReportMetric(float64(wall[len(wall)/2].Nanoseconds())/1e3, "median-us")
+	b.ReportMetric(float64(wall[len(wall)*9/10].Nanoseconds())/1e3, "p90-us")
 }

@@ -377,7 +377,7 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 				t.Fatalf("graph of %d vertices in a launch of %d threads and %d shared bytes", n, gr.threads, gr.shared)
 			}
 			off := region[g[2]:]
-			heads := off[n+1:]
+			heads := unsafe.Slice((*uint16)(unsafe.Pointer(&off[n])), 2*(len(off)-n))[2:] // 16-bit, after the offsets
 			r, s, e := make([]uint32, n), make([]uint32, n), make([]uint32, n)
 			cur, nxt := make([]uint64, n*W), make([]uint64, n*W)
 			vis := make([]uint64, n*W)

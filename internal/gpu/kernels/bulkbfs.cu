@@ -19,8 +19,8 @@
 // Inputs, per launch:
 //   tasks[blockIdx.x] = {graph, first batch, batch count, tasks of the graph}
 //   graphs[g]         = {n, ELL width (largest degree), CSR start, row start}
-//   csr: per graph, n+1 offsets then the heads (int32, relative to the
-//        graph's own heads)
+//   csr: per graph, n+1 offsets (int32, relative to the graph's own
+//        heads) then the heads (16-bit: n ≤ 1024; half the bytes to copy)
 // Outputs, per vertex (at row start + v): reach, sum, ecc. A graph whose
 // batches are spread over several tasks is merged with atomics (the
 // outputs are zeroed first); a graph of one task stores.
@@ -83,7 +83,7 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   const int v = threadIdx.x;
   const bool mine = v < n;
   const int* off = csr + g.z;
-  const int* heads = off + n + 1;
+  const u16* heads = (const u16*)(off + n + 1);
   T* fr = (T*)sm; // the two frontiers, n·W words each
   u16* ell = (u16*)(fr + 2 * n * W);
   int lo = 0, deg = 0;
@@ -95,18 +95,18 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
     // Transpose v's arcs into the shared ELL table; the barrier before
     // the first level orders these writes before the reads.
     // Four loads in flight at a time: the arcs come from L2 or memory.
-    const int* h = heads + lo;
+    const u16* h = heads + lo;
     int i = 0;
 #pragma unroll 1
     for (; i + 4 <= deg; i += 4) {
-      const int a = __ldg(h + i), b = __ldg(h + i + 1), c = __ldg(h + i + 2), d = __ldg(h + i + 3);
-      ell[i * n + v] = (u16)a;
-      ell[(i + 1) * n + v] = (u16)b;
-      ell[(i + 2) * n + v] = (u16)c;
-      ell[(i + 3) * n + v] = (u16)d;
+      const u16 a = __ldg(h + i), b = __ldg(h + i + 1), c = __ldg(h + i + 2), d = __ldg(h + i + 3);
+      ell[i * n + v] = a;
+      ell[(i + 1) * n + v] = b;
+      ell[(i + 2) * n + v] = c;
+      ell[(i + 3) * n + v] = d;
     }
 #pragma unroll 1
-    for (; i < deg; i++) ell[i * n + v] = (u16)__ldg(h + i);
+    for (; i < deg; i++) ell[i * n + v] = __ldg(h + i);
   }
   u32 r = 0, s = 0, e = 0;
   for (int b = t.y; b < t.y + t.z; b++) {
