@@ -97,7 +97,7 @@ type bulkFWConfig struct {
 	// RC16 and RC32 are the register sub-tile widths for strides 16 and 32:
 	// 4 or 8 (0: the defaults below).
 	RC16, RC32 int
-	// ChunkBytes bounds a chunk's matrices (0: bulkFWChunkBytes).
+	// ChunkBytes bounds a chunk's matrices (0: chunkBytes's choice).
 	ChunkBytes uint64
 	// Matrices copies the matrices back instead of reducing them.
 	Matrices bool
@@ -110,7 +110,8 @@ type bulkFWConfig struct {
 const (
 	bulkFWRC16       = 4 // faster than 8 on an H100 (docs/perf.md)
 	bulkFWRC32       = 4
-	bulkFWChunkBytes = 1 << 30
+	bulkFWChunkBytes = 4 << 30  // summaries: the matrices never leave the GPU
+	bulkFWChunkMats  = 1 << 30  // matrices: two page-locked buffers of a chunk's
 	bulkFWChunkArcs  = 16 << 20 // 192 MiB of tails, heads and weights
 	bulkFWMaxGroup   = 65535    // graphs a chunk of the blocked kernels: blockIdx.y
 	// fusedShared is the most shared memory a fused register kernel
@@ -125,9 +126,6 @@ func (c bulkFWConfig) withDefaults() (bulkFWConfig, error) {
 	}
 	if c.RC32 == 0 {
 		c.RC32 = bulkFWRC32
-	}
-	if c.ChunkBytes == 0 {
-		c.ChunkBytes = bulkFWChunkBytes
 	}
 	switch {
 	case c.LargeTile != 0 && c.LargeTile != 64 && c.LargeTile != 128:
@@ -187,10 +185,12 @@ func (c bulkFWConfig) tileFor(n int) int {
 // bulkFWTiming is what a run measured with CUDA events (milliseconds,
 // summed over chunks).
 type bulkFWTiming struct {
-	ToDevice, Init, Kernel, Reduce, ToHost, Device float64
-	Chunks, Launches                               int
-	Compiled                                       bool
-	Prep, Convert                                  time.Duration
+	// ToDevice is the upload of the arcs and the building of the matrices
+	// (in the fused kernel, the building is part of Kernel).
+	ToDevice, Kernel, Reduce, ToHost, Device float64
+	Chunks, Launches                         int
+	Compiled                                 bool
+	Prep, Convert                            time.Duration
 }
 
 // bulkFWResult is a run's output, per graph.
@@ -492,12 +492,24 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 			}
 		}
 	}
-	chunks := planFWChunks(gs, res.errs, cfg)
 	tm.Prep += time.Since(start)
-	if len(chunks) == 0 {
+	work := false
+	for i, g := range gs {
+		work = work || (res.errs[i] == nil && g.N() > 0)
+	}
+	if !work {
 		return res, tm, nil
 	}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runFW(c, gs, chunks, cfg, res, &tm) })
+	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
+		cfg := cfg
+		if cfg.ChunkBytes == 0 {
+			cfg.ChunkBytes = chunkBytes(c, cfg.Matrices)
+		}
+		start := time.Now()
+		chunks := planFWChunks(gs, res.errs, cfg)
+		tm.Prep += time.Since(start)
+		return runFW(c, gs, chunks, cfg, res, &tm)
+	})
 	if err != nil {
 		return nil, tm, err
 	}
@@ -505,9 +517,27 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 	return res, tm, nil
 }
 
-// runFW computes the chunks one after another on the device's stream:
-// upload the arcs, build the matrices, Floyd–Warshall, then the summaries
-// or the matrices back.
+// chunkBytes bounds a chunk's matrices: bulkFWChunkMats when they come
+// back through page-locked memory, else bulkFWChunkBytes (fewer chunks:
+// fewer rounds of idle tails), but a quarter of the GPU's free memory at
+// most.
+func chunkBytes(c *gpurt.Call, matrices bool) uint64 {
+	b := uint64(bulkFWChunkBytes)
+	if matrices {
+		b = bulkFWChunkMats
+	}
+	if free, _, err := c.Dev().MemInfo(); err == nil {
+		b = min(b, max(free/4, 64<<20))
+	}
+	return b
+}
+
+// runFW computes the chunks as a pipeline of two slots on the device's
+// stream (as bulk.go does): while the GPU works on chunk i, the host fills
+// chunk i+1's arcs into the other slot's page-locked buffer, and after it
+// turns chunk i's summaries into rows while chunk i+1 runs. The matrices
+// need one buffer only: the stream orders chunk i+1's build after chunk
+// i's reduction.
 func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig, res *bulkFWResult, tm *bulkFWTiming) error {
 	var most, in, out uint64
 	for _, ch := range chunks {
@@ -518,12 +548,13 @@ func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig
 	if cfg.Matrices {
 		out = most
 	}
+	slots := min(2, len(chunks))
 	if !c.Has(most) {
 		free, total, err := c.Dev().MemInfo()
 		if err != nil {
 			return err
 		}
-		if need := gpurt.Class(most) + 2*(in+out) + 64<<20; need > free {
+		if need := gpurt.Class(most) + uint64(slots)*gpurt.Class(in+out) + 64<<20; need > free {
 			return fmt.Errorf("%w: bulk Floyd–Warshall chunk needs %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
 				ErrDoesNotFit, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
 		}
@@ -538,132 +569,184 @@ func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig
 			return err
 		}
 	}
-	inD, err := c.Mem(in + out)
-	if err != nil {
-		return err
-	}
-	host, err := c.Host(max(in, out))
-	if err != nil {
-		return err
-	}
-	st := c.Stream()
-	ev := func(i int) *cuda.Event { return c.Event(i) }
-	for _, ch := range chunks {
-		if err := c.Ctx.Err(); err != nil {
+	var host [2]unsafe.Pointer
+	var dev [2]uint64
+	for s := range slots {
+		if dev[s], err = c.Mem(in + out); err != nil {
 			return err
 		}
+		if host[s], err = c.Host(max(in, out)); err != nil {
+			return err
+		}
+	}
+	run := func(i int) (*fwRun, error) {
+		ch := chunks[i]
 		// One module a tile, compiled (or read from the disk cache) once.
 		k, err := fwModule(c, ch.tile)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !k.used {
 			tm.Compiled, k.used = tm.Compiled || k.compiled, true
 		}
 		start := time.Now()
-		words := ch.inWords()
-		ch.fill(gs, res.maxReal, unsafe.Slice((*int32)(host), words))
+		ch.fill(gs, res.maxReal, unsafe.Slice((*int32)(host[i%2]), ch.inWords()))
 		tm.Prep += time.Since(start)
-		outD := inD + in
-		if err := ev(0).RecordOn(st); err != nil {
-			return err
-		}
-		if err := st.CopyToDeviceAsync(inD, host, 4*uint64(words)); err != nil {
-			return err
-		}
-		if err := ev(1).RecordOn(st); err != nil {
-			return err
-		}
-		S, count := int32(ch.stride), int32(len(ch.graphs))
-		table, csrD, inf := inD, inD+32*uint64(count), int32(InfInt32)
-		reach, maxv, sum := outD, outD+4*uint64(ch.rows), outD+8*uint64(ch.rows)
-		fused := S <= 128 && !cfg.Unfused && cfg.Form != formSeeds && cfg.Form != formColwise
-		if !fused {
-			if err := k.init.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
-				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&inf)); err != nil {
-				return err
-			}
-		}
-		if cfg.Form == formColwise {
-			if err := k.colwiseLayout(st, ch, mat, side, true); err != nil {
-				return err
-			}
-		}
-		if err := ev(2).RecordOn(st); err != nil {
-			return err
-		}
-		launches := 1
-		if fused {
-			// Built, computed and reduced (or stored) in one kernel.
-			rc := cfg.rcFor(int(S))
-			per := int32(256 / ((int(S) / rc) * (int(S) / rc)))
-			var matArg uint64
-			if cfg.Matrices {
-				matArg = mat
-			}
-			err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedShared,
-				unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&count), unsafe.Pointer(&inf), unsafe.Pointer(&matArg),
-				unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum))
-		} else {
-			launches, err = k.fw(c, cfg, ch, mat, side)
-		}
-		if err != nil {
-			return err
-		}
-		tm.Launches += launches
-		if err := ev(3).RecordOn(st); err != nil {
-			return err
-		}
-		if cfg.Form == formColwise {
-			if err := k.colwiseLayout(st, ch, mat, side, false); err != nil {
-				return err
-			}
-		}
-		switch {
-		case cfg.Matrices:
-			err = st.CopyToHostAsync(host, mat, ch.matrixBytes())
-		case fused:
-			err = st.CopyToHostAsync(host, outD, ch.outBytes())
-		default:
-			if err = k.reduce.LaunchOn(st, [3]uint32{uint32(count), 1, 1}, [3]uint32{256, 1, 1}, 0,
-				unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table),
-				unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum)); err == nil {
-				err = st.CopyToHostAsync(host, outD, ch.outBytes())
-			}
-		}
-		if err != nil {
-			return err
-		}
-		if err := ev(4).RecordOn(st); err != nil {
-			return err
-		}
-		if err := st.Synchronize(); err != nil {
-			return err
-		}
-		var e [5]error
-		var a, b, kk, r, t float64
-		a, e[0] = ev(1).Elapsed(ev(0))
-		b, e[1] = ev(2).Elapsed(ev(1))
-		kk, e[2] = ev(3).Elapsed(ev(2))
-		r, e[3] = ev(4).Elapsed(ev(3))
-		t, e[4] = ev(4).Elapsed(ev(0))
-		if err := errors.Join(e[:]...); err != nil {
-			return err
-		}
-		tm.ToDevice += a
-		tm.Init += b
-		tm.Kernel += kk
-		if cfg.Matrices {
-			tm.ToHost += r
-		} else {
-			tm.Reduce += r
-		}
-		tm.Device += t
-		tm.Chunks++
-		start = time.Now()
-		ch.collect(gs, host, res)
-		tm.Convert += time.Since(start)
+		return &fwRun{c: c, k: k, ch: ch, cfg: cfg, slot: i % 2, host: host[i%2], in: dev[i%2], out: dev[i%2] + in, mat: mat, side: side}, nil
 	}
+	r, err := run(0)
+	if err != nil {
+		return err
+	}
+	if err := r.enqueue(tm); err != nil {
+		return err
+	}
+	for i := range chunks {
+		var next *fwRun
+		if i+1 < len(chunks) {
+			if err := c.Ctx.Err(); err != nil {
+				return err
+			}
+			if next, err = run(i + 1); err != nil {
+				return err
+			}
+		}
+		if err := c.Stream().Synchronize(); err != nil {
+			return err
+		}
+		if next != nil {
+			if err := next.enqueue(tm); err != nil {
+				return err
+			}
+		}
+		if err := r.collect(gs, res, tm); err != nil {
+			return err
+		}
+		r = next
+	}
+	return nil
+}
+
+// fwRun is one chunk in a pipeline slot: its kernels, buffers and events
+// (4·slot to 4·slot+3).
+type fwRun struct {
+	c         *gpurt.Call
+	k         *fwKernels
+	ch        *fwChunk
+	cfg       bulkFWConfig
+	slot      int
+	host      unsafe.Pointer // page-locked: the input, then the output
+	in, out   uint64         // device: the input, the summaries
+	mat, side uint64         // device: the matrices (and their column-wise copy)
+	fused     bool
+	launches  int
+}
+
+func (r *fwRun) ev(i int) *cuda.Event { return r.c.Event(4*r.slot + i) }
+
+// enqueue queues the chunk's upload, build, Floyd–Warshall, reduction and
+// copy back between the slot's events.
+func (r *fwRun) enqueue(tm *bulkFWTiming) error {
+	st, k, ch, cfg := r.c.Stream(), r.k, r.ch, r.cfg
+	if err := r.ev(0).RecordOn(st); err != nil {
+		return err
+	}
+	if err := st.CopyToDeviceAsync(r.in, r.host, 4*uint64(ch.inWords())); err != nil {
+		return err
+	}
+	S, count := int32(ch.stride), int32(len(ch.graphs))
+	mat, table, csrD, inf := r.mat, r.in, r.in+32*uint64(count), int32(InfInt32)
+	reach, maxv, sum := r.out, r.out+4*uint64(ch.rows), r.out+8*uint64(ch.rows)
+	r.fused = S <= 128 && !cfg.Unfused && cfg.Form != formSeeds && cfg.Form != formColwise
+	if !r.fused {
+		if err := k.init.LaunchOn(st, [3]uint32{uint32(count), rowBlocks(S), 1}, [3]uint32{256, 1, 1}, 0,
+			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&inf)); err != nil {
+			return err
+		}
+	}
+	if cfg.Form == formColwise {
+		if err := k.colwiseLayout(st, ch, mat, r.side, true); err != nil {
+			return err
+		}
+	}
+	if err := r.ev(1).RecordOn(st); err != nil {
+		return err
+	}
+	var err error
+	r.launches = 1
+	if r.fused {
+		// Built, computed and reduced (or stored) in one kernel.
+		rc := cfg.rcFor(int(S))
+		per := int32(256 / ((int(S) / rc) * (int(S) / rc)))
+		var matArg uint64
+		if cfg.Matrices {
+			matArg = mat
+		}
+		err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedShared,
+			unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&count), unsafe.Pointer(&inf), unsafe.Pointer(&matArg),
+			unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum))
+	} else {
+		r.launches, err = k.fw(r.c, cfg, ch, mat, r.side)
+	}
+	if err != nil {
+		return err
+	}
+	if err := r.ev(2).RecordOn(st); err != nil {
+		return err
+	}
+	if cfg.Form == formColwise {
+		if err := k.colwiseLayout(st, ch, mat, r.side, false); err != nil {
+			return err
+		}
+	}
+	switch {
+	case cfg.Matrices:
+		err = st.CopyToHostAsync(r.host, mat, ch.matrixBytes())
+	case r.fused:
+		err = st.CopyToHostAsync(r.host, r.out, ch.outBytes())
+	default:
+		if err = k.reduce.LaunchOn(st, [3]uint32{uint32(count), rowBlocks(S), 1}, [3]uint32{256, 1, 1}, 0,
+			unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&table),
+			unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum)); err == nil {
+			err = st.CopyToHostAsync(r.host, r.out, ch.outBytes())
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return r.ev(3).RecordOn(st)
+}
+
+// rowBlocks is the second grid dimension of bfw_init and bfw_reduce: a
+// block for 64 rows (INIT_ROWS), so that a few large graphs still fill
+// the GPU.
+func rowBlocks(S int32) uint32 { return uint32((S + 63) / 64) }
+
+// collect adds the slot's timings (after a synchronisation) and turns the
+// chunk's output into rows or matrices.
+func (r *fwRun) collect(gs []*graph.Graph, res *bulkFWResult, tm *bulkFWTiming) error {
+	var e [4]error
+	var a, kk, b, t float64
+	a, e[0] = r.ev(1).Elapsed(r.ev(0))
+	kk, e[1] = r.ev(2).Elapsed(r.ev(1))
+	b, e[2] = r.ev(3).Elapsed(r.ev(2))
+	t, e[3] = r.ev(3).Elapsed(r.ev(0))
+	if err := errors.Join(e[:]...); err != nil {
+		return err
+	}
+	tm.ToDevice += a
+	tm.Kernel += kk
+	if r.cfg.Matrices {
+		tm.ToHost += b
+	} else {
+		tm.Reduce += b
+	}
+	tm.Device += t
+	tm.Chunks++
+	tm.Launches += r.launches
+	start := time.Now()
+	r.ch.collect(gs, r.host, res)
+	tm.Convert += time.Since(start)
 	return nil
 }
 

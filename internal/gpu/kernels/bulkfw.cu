@@ -12,13 +12,16 @@
 // table: {n, arcs, at, row, maxReal, 0, 0, 0}: its vertices, its arcs, where
 // its arcs start in arcs (tails, heads, weights: int32 words, arcs of each),
 // its first row in the outputs of bfw_reduce and its largest real distance.
-// Block b builds graph b: infinity, 0 on the diagonal, then the arcs, the
-// smallest of parallel arcs winning; each thread takes arcs of any tail.
+// Block (b, y) builds rows [64y, 64y+64) of graph b: infinity, 0 on the
+// diagonal, then the arcs from those rows (found by binary search: the
+// tails ascend), the smallest of parallel arcs winning.
+#define INIT_ROWS 64
 extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const int* table, const int* csr, int inf) {
   const int* e = table + 8 * (size_t)blockIdx.x;
   const int n = e[0], arcs = e[1];
+  const int r0 = blockIdx.y * INIT_ROWS, r1 = min(S, r0 + INIT_ROWS);
   int* m = d + (size_t)blockIdx.x * S * S;
-  for (int c = threadIdx.x * 4; c < S * S; c += blockDim.x * 4) {
+  for (int c = r0 * S + threadIdx.x * 4; c < r1 * S; c += blockDim.x * 4) {
     const int i = c / S, j = c % S;  // S is a multiple of 4: one row
     int4 v;
     v.x = i == j ? 0 : inf;
@@ -27,11 +30,22 @@ extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const 
     v.w = i == j + 3 ? 0 : inf;
     *(int4*)(m + c) = v;
   }
-  __syncthreads();  // the fill is visible to the block's atomics
   const int* tails = csr + e[2];
   const int* heads = tails + arcs;
   const int* w = heads + arcs;
-  for (int a = threadIdx.x; a < arcs; a += blockDim.x) atomicMin(m + (size_t)tails[a] * S + heads[a], w[a]);
+  __shared__ int span[2];
+  if (threadIdx.x < 2) {  // the first arc with tail ≥ r0, and ≥ r1
+    const int key = threadIdx.x == 0 ? r0 : r1;
+    int lo = 0, hi = arcs;
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (tails[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    span[threadIdx.x] = lo;
+  }
+  __syncthreads();  // the fill is visible to the block's atomics, span to all
+  for (int a = span[0] + threadIdx.x; a < span[1]; a += blockDim.x) atomicMin(m + (size_t)tails[a] * S + heads[a], w[a]);
 }
 
 // ---------------------------------------------------------------------------
@@ -39,15 +53,16 @@ extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const 
 // the finite entries (at most maxReal: integer lanes with negative weights
 // may hold infinity minus a little), their largest value and their sum
 // (exact in 64 bits). A negative diagonal (a negative cycle the caller's
-// check missed: it cannot happen) sets reach to −1. Block b reduces graph b,
-// a warp per row.
+// check missed: it cannot happen) sets reach to −1. Block (b, y) reduces
+// rows [64y, 64y+64) of graph b, a warp a row.
 extern "C" __global__ void __launch_bounds__(256) bfw_reduce(const int* d, int S, const int* table, int* reach, int* maxv,
                                                               long long* sum) {
   const int* e = table + 8 * (size_t)blockIdx.x;
   const int n = e[0], row0 = e[3], maxReal = e[4];
   const int* m = d + (size_t)blockIdx.x * S * S;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-  for (int u = warp; u < n; u += warps) {
+  const int r1 = min(n, (int)(blockIdx.y + 1) * INIT_ROWS);
+  for (int u = blockIdx.y * INIT_ROWS + warp; u < r1; u += warps) {
     const int* row = m + (size_t)u * S;
     int cnt = 0, best = 0, neg = 0;
     bool any = false;
