@@ -77,7 +77,8 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 	}
 	var total reduce.Wide
 	var floatTotal float64
-	for _, r := range rows {
+	for u := range rows {
+		r := &rows[u]
 		s.ReachablePairs += r.Reach
 		total.AddWide(r.Sum)
 		floatTotal += r.SumF
@@ -162,7 +163,7 @@ type ecc struct {
 	inf bool
 }
 
-func exactEcc(r reduce.Row, reachable bool) ecc {
+func exactEcc(r *reduce.Row, reachable bool) ecc {
 	switch {
 	case r.Unreach && !reachable:
 		return ecc{inf: true}
@@ -184,10 +185,11 @@ func (a ecc) length() Length {
 // extremesExact is extremes for exact rows, on integers (tested against
 // extremes in loop_stats_test.go).
 func extremesExact(s *Stats, rows []reduce.Row, reachable, finite bool) {
-	radius := exactEcc(rows[0], reachable)
+	radius := exactEcc(&rows[0], reachable)
 	diameter := ecc{inf: !finite}
 	first := true
-	for _, r := range rows {
+	for u := range rows {
+		r := &rows[u]
 		e := exactEcc(r, reachable)
 		if e.less(radius) {
 			radius = e
@@ -197,8 +199,8 @@ func extremesExact(s *Stats, rows []reduce.Row, reachable, finite bool) {
 		}
 	}
 	var centers, peripheral int
-	for _, r := range rows {
-		e := exactEcc(r, reachable)
+	for u := range rows {
+		e := exactEcc(&rows[u], reachable)
 		if !radius.inf && e == radius {
 			centers++
 		}
@@ -207,8 +209,8 @@ func extremesExact(s *Stats, rows []reduce.Row, reachable, finite bool) {
 		}
 	}
 	s.Center, s.Periphery = sized(centers), sized(peripheral)
-	for u, r := range rows {
-		e := exactEcc(r, reachable)
+	for u := range rows {
+		e := exactEcc(&rows[u], reachable)
 		if !radius.inf && e == radius {
 			s.Center = append(s.Center, u)
 		}

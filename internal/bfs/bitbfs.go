@@ -48,30 +48,29 @@ type config struct {
 	noAsm bool // use the Go kernels even where assembly is available
 }
 
-// defaultConfig gives threads separate batches while each batch's
-// frontier, which a pull reads at random, fits in a core's own cache, and
-// otherwise lets threads share the levels of one batch, so that the
-// frontier words they read stay cached somewhere. On the two-core target
-// (4 MiB of L2 a core) separate batches measured as fast or faster for
-// n = 16384 (a 1 MiB frontier) and shared levels faster for n = 65536
-// (4 MiB); see BenchmarkBitRowsSplit. A level is split into parts of at
-// least minPart vertices: the parts run on a par.Team, whose barrier costs
-// under a microsecond while it is busy, and 128 vertices of degree 16 are
-// some 2000 cache lines of frontier, a few microseconds. So a small graph
-// on many threads (n = 1024 has two batches of 512 sources) still keeps
-// every thread busy.
+// defaultConfig gives threads separate batches while their scratch fits
+// a memory budget together, and lets spare threads share the levels of a
+// batch: those of a small graph, which has fewer batches than threads, and
+// of a huge one, whose scratch is too large to repeat. Separate batches
+// measured faster wherever they fit, also when a batch's frontier is
+// larger than a core's cache: n = 65536, degree 16, 0.67 s against 0.89 s
+// for shared levels on the two-core VM, 0.22 s against 0.81 s on the 16
+// cores of the H100 host (BenchmarkBitRowsLoopLayout, docs/perf.md). A
+// level is split into parts of at least minPart vertices: the parts run on
+// a par.Team, whose barrier costs under a microsecond while it is busy,
+// and 128 vertices of degree 16 are some 2000 cache lines of frontier, a
+// few microseconds. n = 1024 on 16 threads (two batches of 512 sources)
+// measured best as two batches of eight parts.
 func defaultConfig(threads, n int) config {
 	const (
-		frontierBudget = 3 << 19 // 1.5 MiB, under a server core's L2 (2 MiB on the 16-core H100 host)
-		minPart        = 128     // vertices per part of a split level
+		scratchBudget = 256 << 20 // bytes of visited, cur and next the workers may hold together
+		minPart       = 128       // vertices per part of a split level
 	)
 	w := words()
 	t := par.Threads(threads)
 	batches := max(1, (n+64*w-1)/(64*w))
-	most := 1 // separate batches
-	if 8*w*n <= frontierBudget {
-		most = min(t, batches)
-	}
+	scratch := max(1, 3*8*w*n)
+	most := max(1, min(t, batches, scratchBudget/scratch)) // separate batches
 	inner := max(1, min((t+most-1)/most, n/minPart))
 	outer := max(1, min(most, t/inner))
 	return config{words: w, outer: outer, inner: inner}
