@@ -48,16 +48,19 @@ func (e *NegativeCycleError) Error() string {
 // vertices; negative arcs are allowed. A graph it does not take gets
 // errs[i] wrapping ErrBulkFWGraph (float graphs among them: use the
 // one-graph engine's float32 lanes), a graph with a negative cycle a
-// *NegativeCycleError (found on the host, by Bellman–Ford, for the graphs
-// with negative arcs only, before any lane could overflow); rows[i] is nil
-// for both, and the other graphs are computed. err is for what fails every
-// graph (no GPU, a driver error, a cancelled ctx).
+// *NegativeCycleError (found on the host by Bellman–Ford, O(n·m) at worst,
+// for the graphs with negative arcs only, before any lane could overflow);
+// rows[i] is nil for both, and the other graphs are computed. err is for
+// what fails every graph (no GPU, a driver error, a cancelled ctx).
 //
 // Graphs are grouped by padded size: up to 128 vertices a graph's matrix
 // lives in the registers of a part of a warp (16 and 32), two warps (64)
-// or a block (128); larger graphs run the blocked multi-kernel form of the
-// one-graph engine, each round's three phases launched once for all graphs
-// of the group. Groups are cut into chunks of bounded device memory.
+// or a block (128), built from the arcs and reduced in the same kernel;
+// larger graphs run blocked rounds, each round's three phases launched
+// once for all graphs of the group (the pivot tiles closed in registers,
+// the panels as min-plus products with them, the rest by the one-graph
+// engine's product). Groups are cut into chunks of bounded device memory,
+// pipelined so that the host prepares one while the GPU runs another.
 func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, errs []error, err error) {
 	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{})
 	if err != nil {
@@ -67,8 +70,9 @@ func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]r
 }
 
 // BulkFWMatrices is BulkFWRows with the distance matrices copied back
-// instead of summaries: int32 lanes with lanes.Inf32 for no path, padded
-// rows (Stride ≥ N).
+// instead of summaries: int32 lanes with lanes.Inf32 for no path (values
+// above the plan's largest real distance become Inf32), Size = Stride ≥ N
+// (the padding vertices are isolated).
 func BulkFWMatrices(ctx context.Context, ordinal int, gs []*graph.Graph) (ms []*lanes.Matrix[int32], errs []error, err error) {
 	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{Matrices: true})
 	if err != nil {
@@ -114,9 +118,9 @@ const (
 	bulkFWChunkMats  = 1 << 30  // matrices: two page-locked buffers of a chunk's
 	bulkFWChunkArcs  = 16 << 20 // 192 MiB of tails, heads and weights
 	bulkFWMaxGroup   = 65535    // graphs a chunk of the blocked kernels: blockIdx.y
-	// fusedShared is the most shared memory a fused register kernel
-	// builds its graphs in: 256 threads' graphs of S² lanes, 64 KiB for
-	// every shape.
+	// fusedShared is the dynamic shared memory of a fused register kernel,
+	// where its block's graphs are built: S² lanes a graph, at most 64 KiB
+	// a block of 256 threads in every shape.
 	fusedShared = 64 << 10
 )
 
@@ -268,6 +272,9 @@ func negativeCycle(g *graph.Graph) (int, bool) {
 			// last improved vertex lands on the cycle.
 			v := last
 			for range n {
+				if pred[v] < 0 { // not reached: the chain of a vertex improved in pass n is a cycle
+					return last, true
+				}
 				v = int(pred[v])
 			}
 			return v, true
@@ -282,7 +289,7 @@ type fwChunk struct {
 	tile   int   // of the blocked forms
 	graphs []int // indices into gs
 	rows   int   // vertices: the reduce outputs
-	words  int   // CSR words
+	words  int   // arc words: tails, heads, weights
 }
 
 // planFWChunks groups the admitted graphs (errs[i] == nil, n > 0) by
@@ -349,7 +356,7 @@ func (ch *fwChunk) matrixBytes() uint64 {
 // fill writes the chunk's input into in.
 func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 	table := in[:8*len(ch.graphs)]
-	at := make([]int, len(ch.graphs)+1) // CSR start of each graph
+	at := make([]int, len(ch.graphs)+1) // where each graph's arcs start
 	rowAt := make([]int, len(ch.graphs))
 	at[0] = len(table)
 	row := 0
