@@ -90,6 +90,7 @@ func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(f
 	heads := scratches.heads(g)
 	defer scratches.putHeads(heads)
 	shared := &batchShared{g: g, t: transpose(g), csr: padded(g, *heads), cfg: cfg, dist: dist}
+	shared.minDeg = minDegree(shared.t)
 	team := scratches.team(min(cfg.outer, batches))
 	defer scratches.putTeam(team)
 	workers, err := forEach(ctx, team, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
@@ -148,6 +149,21 @@ type batchShared struct {
 	csr  *csr.CSR // g's arcs, heads padded for the kernels
 	cfg  config
 	dist []int32 // matrix mode when not nil
+	// minDeg is the smallest degree in t: a bound on a frontier's arcs.
+	minDeg int
+}
+
+// minDegree returns the smallest degree of a.
+func minDegree(a *csr.CSR) int {
+	n := a.N()
+	if n == 0 {
+		return 0
+	}
+	m := a.Off[1] - a.Off[0]
+	for v := 1; v < n; v++ {
+		m = min(m, a.Off[v+1]-a.Off[v])
+	}
+	return m
 }
 
 // transpose returns g's arcs reversed: g's own when it is undirected.
@@ -180,7 +196,6 @@ type vertexAcc struct {
 type partResult struct {
 	count, full int   // vertices that gained bits; of those, now covered
 	pairs       int64 // (vertex, source) pairs found
-	arcs        int   // transpose arcs out of the found vertices
 }
 
 // batcher is one worker's state for the batched search. Vertex v's words
@@ -296,7 +311,7 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 		b.clearCur()
 		b.cur, b.next = b.next, b.cur
 		b.curList, b.nextList = b.nextList, b.curList
-		b.curArcs = r.arcs
+		b.curArcs = b.frontierArcs()
 	}
 	// Leave the frontier zero for the next batch (an early stop skips the
 	// clearing of the last level).
@@ -367,7 +382,7 @@ func (b *batcher) push(k int32) partResult {
 			r.full++
 		}
 	}
-	r.pairs, r.arcs = b.book(k, list, b.cnts[:len(list)])
+	r.pairs = b.book(k, list, b.cnts[:len(list)])
 	return r
 }
 
@@ -389,7 +404,6 @@ func (b *batcher) pull(k int32) partResult {
 		total.count += r.count
 		total.full += r.full
 		total.pairs += r.pairs
-		total.arcs += r.arcs
 	}
 	b.nextList = list[:total.count]
 	return total
@@ -400,7 +414,7 @@ func (b *batcher) pullPart(k int32, p int, list []int32) {
 	lo, hi := b.split[p], b.split[p+1]
 	r := &b.parts[p]
 	r.count, r.full = b.pullRange(lo, hi, list[lo:hi], b.cnts[lo:hi])
-	r.pairs, r.arcs = b.book(k, list[lo:lo+r.count], b.cnts[lo:lo+r.count])
+	r.pairs = b.book(k, list[lo:lo+r.count], b.cnts[lo:lo+r.count])
 }
 
 // pullRange is the pull of the vertices [lo, hi): it updates visited and
@@ -418,14 +432,28 @@ func (b *batcher) pullRange(lo, hi int, list, cnts []int32) (count, full int) {
 	return b.pullGo(lo, hi, list, cnts)
 }
 
+// frontierArcs returns the transpose arcs out of curList, which is what
+// pushing it next would cost, or a lower bound when that bound already
+// makes the next level a pull: on dense levels, summing the degrees of
+// every vertex found was a tenth of a small graph's search.
+func (b *batcher) frontierArcs() int {
+	lower := len(b.curList) * b.minDeg
+	if float64(lower)*pushFactor >= float64(b.open)*b.avgDeg {
+		return lower
+	}
+	arcs := 0
+	for _, v := range b.curList {
+		arcs += b.t.Degree(v)
+	}
+	return arcs
+}
+
 // book records what the vertices of list found at level k (cnts are their
-// popcounts) and returns the pairs found and the transpose arcs leaving the
-// list, which is what pushing it next would cost. Parts of a split level
-// call it concurrently on disjoint lists.
-func (b *batcher) book(k int32, list, cnts []int32) (pairs int64, arcs int) {
+// popcounts) and returns the pairs found. Parts of a split level call it
+// concurrently on disjoint lists.
+func (b *batcher) book(k int32, list, cnts []int32) (pairs int64) {
 	w := b.w
 	for i, v := range list {
-		arcs += b.t.Degree(v)
 		if b.dist != nil {
 			b.writeDist(int(v), k, b.next[int(v)*w:int(v)*w+w])
 			continue
@@ -437,7 +465,7 @@ func (b *batcher) book(k int32, list, cnts []int32) (pairs int64, arcs int) {
 		a.ecc = max(a.ecc, k)
 		pairs += int64(c)
 	}
-	return pairs, arcs
+	return pairs
 }
 
 // writeDist stores distance k from v to the sources whose bits are set in
