@@ -118,9 +118,9 @@ const (
 	bulkFWChunkMats  = 1 << 30  // matrices: two page-locked buffers of a chunk's
 	bulkFWChunkArcs  = 16 << 20 // 192 MiB of tails, heads and weights
 	bulkFWMaxGroup   = 65535    // graphs a chunk of the blocked kernels: blockIdx.y
-	// fusedShared is the dynamic shared memory of a fused register kernel,
-	// where its block's graphs are built: S² lanes a graph, at most 64 KiB
-	// a block of 256 threads in every shape.
+	// fusedShared bounds the dynamic shared memory of a fused register
+	// kernel, where its block's graphs are built (fusedBytes): at most
+	// 64 KiB a block of 256 threads in every shape.
 	fusedShared = 64 << 10
 )
 
@@ -689,7 +689,7 @@ func (r *fwRun) enqueue(tm *bulkFWTiming) error {
 		if cfg.Matrices {
 			matArg = mat
 		}
-		err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedShared,
+		err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedBytes(int(S), rc),
 			unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&count), unsafe.Pointer(&inf), unsafe.Pointer(&matArg),
 			unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum))
 	} else {
@@ -722,6 +722,15 @@ func (r *fwRun) enqueue(tm *bulkFWTiming) error {
 		return err
 	}
 	return r.ev(3).RecordOn(st)
+}
+
+// fusedBytes is the shared memory a fused register kernel's block builds
+// its graphs in: S² lanes for each of its 256/(S/rc)² graphs. Asking no
+// more than that leaves room for more blocks on an SM (16 KiB for strides
+// 16 and 32 in 4×4 sub-tiles, against 64 KiB).
+func fusedBytes(S, rc int) uint32 {
+	perGraph := (S / rc) * (S / rc)
+	return uint32(256 / perGraph * S * S * 4)
 }
 
 // rowBlocks is the second grid dimension of bfw_init and bfw_reduce: a

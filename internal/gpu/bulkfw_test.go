@@ -285,6 +285,16 @@ func TestBulkFWAdmit(t *testing.T) {
 	}
 }
 
+// TestFusedBytes checks the fused kernels' shared memory against the
+// bound they are given (no GPU).
+func TestFusedBytes(t *testing.T) {
+	for _, c := range []struct{ s, rc, want int }{{16, 4, 16 << 10}, {16, 8, 64 << 10}, {32, 4, 16 << 10}, {32, 8, 64 << 10}, {64, 8, 64 << 10}, {128, 8, 64 << 10}} {
+		if got := fusedBytes(c.s, c.rc); int(got) != c.want || got > fusedShared {
+			t.Errorf("fusedBytes(%d, %d) = %d, want %d (at most %d)", c.s, c.rc, got, c.want, fusedShared)
+		}
+	}
+}
+
 func contains(s []int, x int) bool {
 	for _, y := range s {
 		if y == x {
