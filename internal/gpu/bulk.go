@@ -108,6 +108,11 @@ type bulkConfig struct {
 	// chunk's copies overlap its predecessor's kernels (0: bulkStreams;
 	// 1 to MaxStreams).
 	Streams int
+	// Heads is the width of the heads uploaded: 16 or 32 bits (0: 32 for
+	// a chunk of half words and at most bulkWideArcs arcs, where narrowing
+	// them on one host thread costs more than the copy it saves; else 16).
+	// 32 needs half words.
+	Heads int
 	// Events says whether the chunks are timed with CUDA events (0: when
 	// the call has more than one graph, so that a single-graph call saves
 	// the records and reads; 1: always; -1: never).
@@ -119,6 +124,7 @@ const MaxStreams = 4
 
 const (
 	bulkStreams    = 2
+	bulkWideArcs   = 1 << 16
 	bulkWords      = 2
 	bulkMinBlocks  = 2
 	bulkChunkBytes = 64 << 20
@@ -161,6 +167,7 @@ type groupTime struct{ Submit, Done time.Duration }
 // indexing 32-bit words, then W = 1, 2, 4 64-bit words.
 type bulkKernels struct {
 	fn       [4][2]*cuda.Function
+	wide     [2]*cuda.Function // h1 with 32-bit heads: wide[sh]
 	compiled bool
 	used     bool
 }
@@ -190,6 +197,16 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 				}
 				k.fn[wi][sh] = f
 			}
+		}
+		for sh, suffix := range []string{"gl", "sh"} {
+			f, err := mod.Function("bulk_h1_" + suffix + "_i32")
+			if err != nil {
+				return nil, err
+			}
+			if err := f.SetMaxDynamicShared(dev.Info.MaxShared); err != nil {
+				return nil, err
+			}
+			k.wide[sh] = f
 		}
 		return k, nil
 	})
@@ -247,6 +264,12 @@ func (c bulkConfig) check() error {
 	}
 	if c.MinBlocks < 0 || c.MinBlocks > 2 {
 		return fmt.Errorf("bulk blocks per SM %d: want 1 or 2", c.MinBlocks)
+	}
+	switch {
+	case c.Heads != 0 && c.Heads != 16 && c.Heads != 32:
+		return fmt.Errorf("bulk heads of %d bits: want 16 or 32", c.Heads)
+	case c.Heads == 32 && !c.Half:
+		return fmt.Errorf("bulk heads of 32 bits need half words")
 	}
 	if c.Group < 0 {
 		return fmt.Errorf("bulk group of %d graphs: want 0 (the whole batch) or more", c.Group)
@@ -441,7 +464,7 @@ func bulkUnits(gs []*graph.Graph, group, chunkBytes int) ([]bulkGroupSpan, [][2]
 func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
 	total, vertices := 0, 0
 	for _, g := range gs {
-		total += csrWords(g) * 4
+		total += csrWords(g, false) * 4
 		vertices += g.N()
 	}
 	if vertices == 0 {
@@ -451,7 +474,7 @@ func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
 	var chunks [][2]int
 	lo, sum := 0, 0
 	for i, g := range gs {
-		sum += csrWords(g) * 4
+		sum += csrWords(g, false) * 4
 		// Chunk j ends at the first graph that reaches (j+1)/k of the input.
 		if i == len(gs)-1 || sum*k >= (len(chunks)+1)*total {
 			chunks = append(chunks, [2]int{lo, i + 1})
@@ -462,14 +485,20 @@ func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
 }
 
 // csrWords is the int32 words of g's arcs as uploaded: n+1 offsets, then
-// the heads in 16 bits (n ≤ BulkMaxN), two a word.
-func csrWords(g *graph.Graph) int { return g.N() + 1 + (g.Arcs()+1)/2 }
+// the heads in 16 bits (n ≤ BulkMaxN), two a word, or in 32 when wide.
+func csrWords(g *graph.Graph, wide bool) int {
+	if wide {
+		return g.N() + 1 + g.Arcs()
+	}
+	return g.N() + 1 + (g.Arcs()+1)/2
+}
 
 // bulkChunk is one chunk's plan and its buffers.
 type bulkChunk struct {
 	lo, hi      int     // graphs
 	words       int     // W
 	half        bool    // 32-bit words
+	wide        bool    // 32-bit heads (half only)
 	split       []int32 // tasks per graph
 	tasks       int
 	csrAt       []int // per graph: first int32 of its arcs in the csr region
@@ -510,6 +539,13 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	case ch.words == 0:
 		ch.words = bulkWords
 	}
+	if ch.half {
+		arcs := 0
+		for _, g := range gs[lo:hi] {
+			arcs += g.Arcs()
+		}
+		ch.wide = cfg.Heads == 32 || cfg.Heads == 0 && arcs <= bulkWideArcs
+	}
 	ch.split = make([]int32, ng)
 	ch.csrAt = make([]int, ng)
 	ch.rowAt = make([]int, ng)
@@ -530,7 +566,7 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 		ch.tasks += k
 		ch.anySplit = ch.anySplit || k > 1
 		ch.csrAt[i] = words
-		words += csrWords(g)
+		words += csrWords(g, ch.wide)
 		ch.rowAt[i] = ch.rows
 		ch.rows += n
 	}
@@ -563,6 +599,27 @@ func parallel(n, minPart int, f func(lo, hi int)) {
 	wg.Wait()
 }
 
+// narrow writes the heads in 16 bits, two a word (little-endian: the
+// first in the low half), for n ≤ BulkMaxN; a pair a store.
+func narrow(dst []uint32, heads []int32) {
+	pairs := len(heads) / 2
+	d, h := dst[:pairs], heads[:2*pairs]
+	for len(d) >= 4 {
+		w, x := d[:4:4], h[:8:8]
+		w[0] = uint32(uint16(x[0])) | uint32(x[1])<<16
+		w[1] = uint32(uint16(x[2])) | uint32(x[3])<<16
+		w[2] = uint32(uint16(x[4])) | uint32(x[5])<<16
+		w[3] = uint32(uint16(x[6])) | uint32(x[7])<<16
+		d, h = d[4:], h[8:]
+	}
+	for j := range d {
+		d[j] = uint32(uint16(h[2*j])) | uint32(h[2*j+1])<<16
+	}
+	if len(heads)%2 == 1 {
+		dst[pairs] = uint32(uint16(heads[len(heads)-1]))
+	}
+}
+
 // grain is the fewest graphs a worker of fill and convert takes: about
 // 2048 vertices, so that a small group is spread over the threads too (on
 // one thread, a group of 64 graphs of 256 vertices took 0.7 ms on the
@@ -591,11 +648,11 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 				}
 			}
 			arcs := arrays.Heads[base:arrays.Off[n]]
-			if len(arcs) > 0 {
-				heads := unsafe.Slice((*uint16)(unsafe.Pointer(&dst[n+1])), len(arcs))
-				for j, h := range arcs {
-					heads[j] = uint16(h)
-				}
+			switch {
+			case ch.wide:
+				copy(dst[n+1:], arcs)
+			case len(arcs) > 0:
+				narrow(unsafe.Slice((*uint32)(unsafe.Pointer(&dst[n+1])), (len(arcs)+1)/2), arcs)
 			}
 			ch.maxDeg[i] = int32(deg)
 		}
@@ -705,6 +762,9 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 			sh = 1
 		}
 		f := k.fn[ch.kernelIndex()][sh]
+		if ch.wide {
+			f = k.wide[sh]
+		}
 		tasks := ch.dev + ch.tasksAt + 16*uint64(gr.firstTask)
 		if err := f.LaunchOn(st, [3]uint32{uint32(gr.count), 1, 1}, [3]uint32{uint32(gr.threads), 1, 1}, uint32(gr.shared),
 			unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD),

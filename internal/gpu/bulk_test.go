@@ -148,6 +148,9 @@ func TestBulkRowsMatchesBitRows(t *testing.T) {
 				{Words: w, Half: w == 0, MinBlocks: mb, NoShared: true, Split: 3},
 				{Words: w, Half: w == 0, MinBlocks: mb, ChunkBytes: 200 << 10, Split: 1},
 			} {
+				if w == 0 {
+					c.Heads = 32 // the half-word kernels with 32-bit heads too
+				}
 				name := fmt.Sprintf("%+v", c)
 				got, tm, err := bulkRows(ctx, 0, gs, c)
 				if err != nil {
@@ -182,8 +185,10 @@ func TestBulkRowsRefuses(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrBulkGraph", c.name, err)
 		}
 	}
-	if _, _, err := bulkRows(context.Background(), 0, nil, bulkConfig{Words: 3}); err == nil {
-		t.Error("3 words: want an error")
+	for _, c := range []bulkConfig{{Words: 3}, {Heads: 8}, {Heads: 32, Words: 1}} {
+		if _, _, err := bulkRows(context.Background(), 0, nil, c); err == nil {
+			t.Errorf("%+v: want an error", c)
+		}
 	}
 	if got, err := BulkRows(context.Background(), 0, nil); err != nil || len(got) != 0 {
 		t.Errorf("no graphs: got %v, %v", got, err)
@@ -377,7 +382,11 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 				t.Fatalf("graph of %d vertices in a launch of %d threads and %d shared bytes", n, gr.threads, gr.shared)
 			}
 			off := region[g[2]:]
-			heads := unsafe.Slice((*uint16)(unsafe.Pointer(&off[n])), 2*(len(off)-n))[2:] // 16-bit, after the offsets
+			head := func(i int32) int { return int(off[n+1+int(i)]) } // 32-bit heads
+			if !ch.wide {
+				narrowHeads := unsafe.Slice((*uint16)(unsafe.Pointer(&off[n])), 2*(len(off)-n))[2:] // 16-bit, after the offsets
+				head = func(i int32) int { return int(narrowHeads[i]) }
+			}
 			r, s, e := make([]uint32, n), make([]uint32, n), make([]uint32, n)
 			cur, nxt := make([]uint64, n*W), make([]uint64, n*W)
 			vis := make([]uint64, n*W)
@@ -410,7 +419,7 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 						}
 						if full != ones {
 							for i := off[v]; i < off[v+1]; i++ {
-								u := int(heads[i])
+								u := head(i)
 								for w := 0; w < W; w++ {
 									acc[w] |= cur[u*W+w]
 								}
@@ -469,6 +478,7 @@ func TestBulkLayoutEmulated(t *testing.T) {
 	for _, c := range []bulkConfig{
 		{}, {Words: 1}, {Half: true}, {Half: true, Split: 1, NoShared: true}, {Words: 2, Split: 3}, {Words: 4, NoShared: true},
 		{Words: 4, ChunkBytes: 100 << 10}, {Words: 1, Split: 1, ChunkBytes: 1},
+		{Half: true, Heads: 32}, {Half: true, Heads: 16}, {Half: true, Heads: 32, NoShared: true, Split: 2},
 	} {
 		for _, idx := range [][2]int{{0, len(gs)}, {len(gs) - 1, len(gs)}, {3, 4}} {
 			part, want := gs[idx[0]:idx[1]], want[idx[0]:idx[1]]
@@ -857,4 +867,26 @@ func envInts(name string, def []int) []int {
 		}
 	}
 	return out
+}
+
+// TestNarrow: heads packed two a word, low half first, any length.
+func TestNarrow(t *testing.T) {
+	for n := 0; n <= 19; n++ {
+		heads := make([]int32, n)
+		for i := range heads {
+			heads[i] = int32((i*389 + 7) % BulkMaxN)
+		}
+		dst := make([]uint32, (n+1)/2+1)
+		dst[len(dst)-1] = 0xdeadbeef
+		narrow(dst, heads)
+		got := unsafe.Slice((*uint16)(unsafe.Pointer(&dst[0])), 2*len(dst))
+		for i, h := range heads {
+			if int32(got[i]) != h {
+				t.Fatalf("%d heads: head %d is %d, want %d", n, i, got[i], h)
+			}
+		}
+		if dst[len(dst)-1] != 0xdeadbeef {
+			t.Fatalf("%d heads: wrote past the heads", n)
+		}
+	}
 }

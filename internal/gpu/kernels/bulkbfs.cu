@@ -20,7 +20,9 @@
 //   tasks[blockIdx.x] = {graph, first batch, batch count, tasks of the graph}
 //   graphs[g]         = {n, ELL width (largest degree), CSR start, row start}
 //   csr: per graph, n+1 offsets (int32, relative to the graph's own
-//        heads) then the heads (16-bit: n ≤ 1024; half the bytes to copy)
+//        heads) then the heads: 16-bit (n ≤ 1024; half the bytes to copy)
+//        or, for the *_i32 kernels, 32-bit (a chunk of few arcs, where
+//        the host's narrowing costs more than the copy it saves)
 // Outputs, per vertex (at row start + v): reach, sum, ecc. A graph whose
 // batches are spread over several tasks is merged with atomics (the
 // outputs are zeroed first); a graph of one task stores.
@@ -72,7 +74,7 @@ __device__ __forceinline__ bool full(const T (&x)[W]) {
   return a == ~(T)0;
 }
 
-template <typename T, int W, bool SH>
+template <typename T, int W, bool SH, typename H>
 __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* __restrict__ graphs,
                                     const int* __restrict__ csr, u32* __restrict__ reach, u32* __restrict__ sum,
                                     u32* __restrict__ ecc) {
@@ -83,7 +85,7 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   const int v = threadIdx.x;
   const bool mine = v < n;
   const int* off = csr + g.z;
-  const u16* heads = (const u16*)(off + n + 1);
+  const H* heads = (const H*)(off + n + 1);
   T* fr = (T*)sm; // the two frontiers, n·W words each
   u16* ell = (u16*)(fr + 2 * n * W);
   int lo = 0, deg = 0;
@@ -95,18 +97,18 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
     // Transpose v's arcs into the shared ELL table; the barrier before
     // the first level orders these writes before the reads.
     // Four loads in flight at a time: the arcs come from L2 or memory.
-    const u16* h = heads + lo;
+    const H* h = heads + lo;
     int i = 0;
 #pragma unroll 1
     for (; i + 4 <= deg; i += 4) {
-      const u16 a = __ldg(h + i), b = __ldg(h + i + 1), c = __ldg(h + i + 2), d = __ldg(h + i + 3);
-      ell[i * n + v] = a;
-      ell[(i + 1) * n + v] = b;
-      ell[(i + 2) * n + v] = c;
-      ell[(i + 3) * n + v] = d;
+      const H a = __ldg(h + i), b = __ldg(h + i + 1), c = __ldg(h + i + 2), d = __ldg(h + i + 3);
+      ell[i * n + v] = (u16)a;
+      ell[(i + 1) * n + v] = (u16)b;
+      ell[(i + 2) * n + v] = (u16)c;
+      ell[(i + 3) * n + v] = (u16)d;
     }
 #pragma unroll 1
-    for (; i < deg; i++) ell[i * n + v] = __ldg(h + i);
+    for (; i < deg; i++) ell[i * n + v] = (u16)__ldg(h + i);
   }
   u32 r = 0, s = 0, e = 0;
   for (int b = t.y; b < t.y + t.z; b++) {
@@ -179,17 +181,19 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   }
 }
 
-#define BULK_KERNEL(name, T, W, SH)                                                                  \
+#define BULK_KERNEL(name, T, W, SH, H)                                                               \
   extern "C" __global__ void __launch_bounds__(1024, MINB)                                           \
       name(const int4* tasks, const int4* graphs, const int* csr, u32* reach, u32* sum, u32* ecc) { \
-    bfs<T, W, SH>(tasks, graphs, csr, reach, sum, ecc);                                              \
+    bfs<T, W, SH, H>(tasks, graphs, csr, reach, sum, ecc);                                           \
   }
 
-BULK_KERNEL(bulk_h1_sh, u32, 1, true)
-BULK_KERNEL(bulk_w1_sh, u64, 1, true)
-BULK_KERNEL(bulk_w2_sh, u64, 2, true)
-BULK_KERNEL(bulk_w4_sh, u64, 4, true)
-BULK_KERNEL(bulk_h1_gl, u32, 1, false)
-BULK_KERNEL(bulk_w1_gl, u64, 1, false)
-BULK_KERNEL(bulk_w2_gl, u64, 2, false)
-BULK_KERNEL(bulk_w4_gl, u64, 4, false)
+BULK_KERNEL(bulk_h1_sh, u32, 1, true, u16)
+BULK_KERNEL(bulk_w1_sh, u64, 1, true, u16)
+BULK_KERNEL(bulk_w2_sh, u64, 2, true, u16)
+BULK_KERNEL(bulk_w4_sh, u64, 4, true, u16)
+BULK_KERNEL(bulk_h1_gl, u32, 1, false, u16)
+BULK_KERNEL(bulk_w1_gl, u64, 1, false, u16)
+BULK_KERNEL(bulk_w2_gl, u64, 2, false, u16)
+BULK_KERNEL(bulk_w4_gl, u64, 4, false, u16)
+BULK_KERNEL(bulk_h1_sh_i32, u32, 1, true, int)
+BULK_KERNEL(bulk_h1_gl_i32, u32, 1, false, int)
