@@ -6,7 +6,10 @@
 // GPU that is used gets one long-lived owner: a goroutine locked to its OS
 // thread with the GPU's context current (cuda.Device), created on first use.
 // Work for a GPU is submitted with a context.Context (Device.Do) and can be
-// withdrawn while it waits for the owner. On the owner's side each GPU keeps
+// withdrawn while it waits for the owner. After each call the owner polls a
+// one-job mailbox for a while (handoff.go), so that a loop of calls is
+// handed over without waking a thread (1–2 µs a call instead of about 20).
+// On the owner's side each GPU keeps
 // its stream, its timing events, the modules its users loaded (Cached: one
 // per key, for the life of the runtime) and two pools of memory, device
 // memory and page-locked host memory, so that a steady stream of calls
