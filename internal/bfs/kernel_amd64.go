@@ -16,14 +16,16 @@ var (
 // updates next and vis, writes the vertices that gained bits to list and
 // their popcounts to cnts, and returns how many it wrote and how many of
 // them are now covered. heads must be padded with prefetchPad entries.
+// Arcs go in chunks of chunk (at least 1) with a check for a covered
+// vertex between chunks.
 //
 //go:noescape
-func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32) (count, full int)
+func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
 
 // pull8AVX512 is pull4AVX2 for w = 8.
 //
 //go:noescape
-func pull8AVX512(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32) (count, full int)
+func pull8AVX512(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
 
 // pullAsm runs the assembly pull for b's w when the CPU has it; it reports
 // false otherwise.
@@ -45,7 +47,7 @@ func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bo
 	const slice = 1 << 14
 	for from := lo; from < hi; from += slice {
 		c, f := kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0],
-			from, min(from+slice, hi), &list[count], &cnts[count])
+			from, min(from+slice, hi), &list[count], &cnts[count], b.chunk)
 		count += c
 		full += f
 	}

@@ -9,8 +9,9 @@
 // source, OR the frontier words of its out-neighbours (two accumulators, so
 // two loads are in flight per vertex), keep the bits v did not have, and if
 // any: store them to next, add them to vis, append v to list and their
-// popcount to cnts. Arcs go in chunks of 16 with a check between chunks
-// that stops early once v is covered, which only happens on high degrees.
+// popcount to cnts. Arcs go in chunks (of 16, or of 2 on levels where most
+// vertices are nearly covered) with a check between chunks that stops
+// early once v is covered.
 // Each arc prefetches the frontier words of the arc 32 ahead (heads is
 // padded so those reads stay inside it): the loads are random, mostly miss
 // L2, and no hardware prefetcher can guess them.
@@ -19,8 +20,8 @@
 // CX arc, BX v's last arc, R12 chunk end, R13 count, DX scratch; vector
 // 15 all ones, 1 visited words of v, 0 and 3 the ORs, 2 the new bits.
 
-// func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32) (count, full int)
-TEXT ·pull4AVX2(SB), NOSPLIT, $0-88
+// func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
+TEXT ·pull4AVX2(SB), NOSPLIT, $0-96
 	MOVQ vis+0(FP), SI
 	MOVQ cur+8(FP), R8
 	MOVQ next+16(FP), DI
@@ -29,7 +30,7 @@ TEXT ·pull4AVX2(SB), NOSPLIT, $0-88
 	MOVQ lo+40(FP), AX
 	MOVQ list+56(FP), R11
 	XORQ R13, R13
-	MOVQ $0, full+80(FP)
+	MOVQ $0, full+88(FP)
 	VPCMPEQQ Y15, Y15, Y15
 
 w4_vertex:
@@ -46,8 +47,9 @@ w4_vertex:
 	VPXOR Y3, Y3, Y3
 
 w4_chunk:
-	// R12 = end of this chunk of at most 16 arcs.
-	LEAQ 16(CX), R12
+	// R12 = end of this chunk of at most chunk arcs.
+	MOVQ chunk+72(FP), R12
+	ADDQ CX, R12
 	CMPQ R12, BX
 	CMOVQGT BX, R12
 
@@ -102,7 +104,7 @@ w4_arcsdone:
 	VMOVDQU Y1, (SI)(DX*1)
 	VPTEST Y15, Y1
 	JCC  w4_counted
-	INCQ full+80(FP)
+	INCQ full+88(FP)
 
 w4_counted:
 	VMOVQ X2, CX
@@ -128,11 +130,11 @@ w4_skip:
 
 w4_done:
 	VZEROUPPER
-	MOVQ R13, count+72(FP)
+	MOVQ R13, count+80(FP)
 	RET
 
-// func pull8AVX512(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32) (count, full int)
-TEXT ·pull8AVX512(SB), NOSPLIT, $0-88
+// func pull8AVX512(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
+TEXT ·pull8AVX512(SB), NOSPLIT, $0-96
 	MOVQ vis+0(FP), SI
 	MOVQ cur+8(FP), R8
 	MOVQ next+16(FP), DI
@@ -141,7 +143,7 @@ TEXT ·pull8AVX512(SB), NOSPLIT, $0-88
 	MOVQ lo+40(FP), AX
 	MOVQ list+56(FP), R11
 	XORQ R13, R13
-	MOVQ $0, full+80(FP)
+	MOVQ $0, full+88(FP)
 	VPTERNLOGQ $0xff, Z15, Z15, Z15
 
 w8_vertex:
@@ -159,8 +161,9 @@ w8_vertex:
 	VPXORQ Z3, Z3, Z3
 
 w8_chunk:
-	// R12 = end of this chunk of at most 16 arcs.
-	LEAQ 16(CX), R12
+	// R12 = end of this chunk of at most chunk arcs.
+	MOVQ chunk+72(FP), R12
+	ADDQ CX, R12
 	CMPQ R12, BX
 	CMOVQGT BX, R12
 
@@ -218,7 +221,7 @@ w8_arcsdone:
 	VPCMPEQQ Z15, Z1, K1
 	KORTESTB K1, K1
 	JCC  w8_counted
-	INCQ full+80(FP)
+	INCQ full+88(FP)
 
 w8_counted:
 	VPOPCNTQ Z2, Z3
@@ -240,5 +243,5 @@ w8_skip:
 
 w8_done:
 	VZEROUPPER
-	MOVQ R13, count+72(FP)
+	MOVQ R13, count+80(FP)
 	RET
