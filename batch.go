@@ -66,12 +66,16 @@ var ErrNilGraph = errors.New("graph is nil")
 // GPU bulk search (a thread block per graph), in groups of 2048 streamed
 // through the GPU (StatsBatchWith chooses the group): their Stats name the
 // algorithm "gpu-bulk" and the GPU, and Seconds is their group's time
-// divided by its graphs; the other graphs run one at a time on the GPU as
-// ComputeStats would. Under the "auto" device the bulk search takes them
-// only when a GPU is already open in the process (the batch never pays
-// the GPU's start-up, about 0.3 s) and its estimate beats the CPU's: on
-// an H100 with 16 host cores (docs/perf.md) it took 15–29 µs a graph of
-// 1024 vertices and degree 16 where the CPU batch took 35–78 µs.
+// divided by its graphs. Likewise the integer-weighted graphs of 1 to
+// 2048 vertices go to the GPU bulk Floyd–Warshall ("gpu-bulk-fw", int32
+// lanes, many graphs a launch), except those whose lengths int32 cannot
+// hold or that have a negative cycle. The other graphs run one at a time
+// on the GPU as ComputeStats would. Under the "auto" device the bulk paths
+// take graphs only when a GPU is already open in the process (the batch
+// never pays the GPU's start-up, about 0.3 s) and their estimate beats the
+// CPU's: on an H100 with 16 host cores (docs/perf.md) the bulk search took
+// 15–29 µs a graph of 1024 vertices and degree 16 where the CPU batch took
+// 35–78 µs.
 //
 // opt.Progress, when set, receives the fraction of the batch done (graphs
 // finished, and the progress of a large graph while it runs); opt.Notice
@@ -170,7 +174,7 @@ func (b *batch) run() {
 	if n == 0 {
 		return
 	}
-	todo := b.gpuBulk()
+	todo := b.gpuBulkFW(b.gpuBulk())
 	if len(todo) == 0 {
 		return
 	}
@@ -267,6 +271,59 @@ func (b *batch) gpuBulk() []int {
 	if err != nil {
 		// The groups not delivered go the one-graph way.
 		return append(rest, fit[searched:]...)
+	}
+	return rest
+}
+
+// gpuBulkFW computes the integer-weighted graphs among todo that
+// engine.BulkFWFits takes (1 to engine.BulkFWMaxN vertices) by the GPU
+// bulk Floyd–Warshall, under the same conditions as gpuBulk (engine left
+// to "auto"; device "gpu" or "gpu:N", or "auto" with engine.BulkFWWins), in
+// groups of b.group graphs, each reduced to Stats as soon as it is back,
+// and returns the indices of the other graphs. A graph the bulk search
+// refuses (lengths beyond int32, a negative cycle) and every graph of a
+// group that fails go the one-graph way, which reports for each what
+// ComputeStats would.
+func (b *batch) gpuBulkFW(todo []int) []int {
+	dev, _ := plan.ParseDevice(b.opt.Device)
+	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") {
+		return todo
+	}
+	var fit, rest []int
+	var gs []*graph.Graph
+	for _, i := range todo {
+		if g := b.graphs[i]; engine.BulkFWFits(g) {
+			fit, gs = append(fit, i), append(gs, g)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(fit) == 0 || b.ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkFWWins(gs, b.threads)) {
+		return todo
+	}
+	for lo := 0; lo < len(fit); lo += b.group {
+		hi := min(lo+b.group, len(fit))
+		start := time.Now()
+		rows, errs, device, err := engine.BulkFWRows(b.ctx, dev.Ordinal, gs[lo:hi])
+		if err != nil {
+			// This group and the ones after go the one-graph way.
+			return append(rest, fit[lo:]...)
+		}
+		each := time.Since(start).Seconds() / float64(hi-lo)
+		_ = par.For(context.Background(), b.threads, hi-lo, func(k int) {
+			if errs[k] != nil {
+				return
+			}
+			s := statsFromRows(rows[k], gs[lo+k], true, b.opt.Reachable)
+			s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkFWName, device, lanes.Int32.String(), 1, each
+			rows[k] = nil
+			b.finish(fit[lo+k], s, nil)
+		})
+		for k, err := range errs {
+			if err != nil {
+				rest = append(rest, fit[lo+k])
+			}
+		}
 	}
 	return rest
 }

@@ -409,12 +409,35 @@ func TestStatsBatchGPU(t *testing.T) {
 		}
 	}
 	gs = append(gs, regularGraph(t, 1024))
+	// Integer weights beyond the register kernels' 128 vertices: the
+	// bulk Floyd–Warshall's blocked rounds.
+	for _, n := range []int{129, 600, 1100} {
+		gs = append(gs, randomGraph(rng, n, 4/float64(n), n%2 == 0, intWeights), randomGraph(rng, n, 4/float64(n), true, intNegative))
+	}
 	ctx := context.Background()
 	for _, reachable := range []bool{false, true} {
 		opt := Options{Device: "gpu", Reachable: reachable}
 		stats, errs := StatsBatch(ctx, gs, opt)
-		bulk := 0
+		bulk, bulkFW := 0, 0
 		for i, g := range gs {
+			if engine.BulkFWFits(g) && errs[i] == nil && stats[i].Algorithm == engine.BulkFWName {
+				// Computed by the bulk Floyd–Warshall: as on the CPU but
+				// for the algorithm, the device and the lanes.
+				bulkFW++
+				want, err := ComputeStats(ctx, g, Options{Device: "cpu", Reachable: reachable})
+				if err != nil {
+					t.Fatalf("graph %d: the bulk FW computed it; the CPU: %v", i, err)
+				}
+				got := *stats[i]
+				if got.Device == "cpu" || got.Lanes != "int32" || got.Threads != 1 {
+					t.Fatalf("graph %d: bulk FW on %s, %s lanes, %d threads", i, got.Device, got.Lanes, got.Threads)
+				}
+				got.Algorithm, got.Device, got.Lanes = want.Algorithm, want.Device, want.Lanes
+				if a, b := statsJSON(t, &got), statsJSON(t, want); a != b {
+					t.Fatalf("graph %d (%d vertices, directed %v):\n bulk FW %s\n cpu     %s", i, g.N(), g.Directed(), a, b)
+				}
+				continue
+			}
 			if !engine.BulkFits(g) {
 				want, werr := ComputeStats(ctx, g, opt)
 				switch {
@@ -449,7 +472,10 @@ func TestStatsBatchGPU(t *testing.T) {
 		if bulk < 100 {
 			t.Fatalf("only %d graphs went to the bulk search", bulk)
 		}
-		t.Logf("reachable %v: %d of %d graphs by the bulk search", reachable, bulk, len(gs))
+		if bulkFW < 20 {
+			t.Fatalf("only %d graphs went to the bulk Floyd–Warshall", bulkFW)
+		}
+		t.Logf("reachable %v: %d of %d graphs by the bulk search, %d by the bulk FW", reachable, bulk, len(gs), bulkFW)
 	}
 	// With the GPU open, "auto" takes the bulk search where it is
 	// estimated faster: many graphs of 1024 vertices.

@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"context"
+	"math"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// BulkFWName is the algorithm the GPU bulk Floyd–Warshall reports: many
+// small integer-weighted graphs computed together on one GPU
+// (gpu.BulkFWRows), each graph's matrix in registers up to 128 vertices
+// and blocked rounds launched once for all graphs beyond. Like BulkName it
+// is not an engine of its own: a batch asked for on a GPU takes it.
+const BulkFWName = "gpu-bulk-fw"
+
+// BulkFWMaxN is the largest graph a batch sends to the bulk
+// Floyd–Warshall. gpu.BulkFWRows takes up to 16 384 vertices, but beyond a
+// couple of thousand a graph's n³ work hides the one-graph engine's
+// per-call cost (about 0.15 ms) and the one-graph engine keeps its other
+// options (paths, float32 lanes).
+const BulkFWMaxN = 2048
+
+// BulkFWFits reports whether a batch sends g to the bulk Floyd–Warshall:
+// integer weights, 1 to BulkFWMaxN vertices. Whether its lengths fit
+// int32 lanes, and whether it has a negative cycle, gpu.BulkFWRows decides
+// per graph; the batch computes the graphs it refuses the one-graph way.
+func BulkFWFits(g *graph.Graph) bool {
+	return g != nil && g.Kind() == graph.IntWeights && g.N() >= 1 && g.N() <= BulkFWMaxN
+}
+
+// BulkFWRows is gpu.BulkFWRows on GPU ordinal with the GPU's name: every
+// source's summary of each graph of gs, errs[i] for a graph it does not
+// take (ErrBulkFWGraph, a negative cycle), err for what fails them all.
+func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, errs []error, device string, err error) {
+	rows, errs, err = gpu.BulkFWRows(ctx, ordinal, gs)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return rows, errs, deviceName(ordinal), nil
+}
+
+// BulkFWWins reports whether "auto" should compute the graphs gs (each
+// BulkFWFits) with the bulk Floyd–Warshall rather than one per CPU thread:
+// only when a GPU is already open in this process (auto never pays its
+// start-up for a batch) and the estimate is below the CPU's.
+func BulkFWWins(gs []*graph.Graph, threads int) bool {
+	if gpu.Opened() == 0 || len(gs) == 0 {
+		return false
+	}
+	return BulkFWSeconds(gs) < batchWeightedCPUSeconds(gs, threads)
+}
+
+// BulkFWSeconds is the bulk Floyd–Warshall's estimated time for gs: a
+// fixed 0.2 ms a call, the host's lane plan, upload and conversion (about
+// 0.3 µs a graph and 5 ns a vertex and an arc), and n³ relaxations at
+// 10^13 a second (measured on an H100, docs/perf.md "Bulk Floyd–Warshall
+// on the GPU": 11–13.7·10^12 a second from 128 vertices up, 5·10^12 at 16,
+// where the host's share dominates anyway).
+func BulkFWSeconds(gs []*graph.Graph) float64 {
+	t := 2e-4
+	for _, g := range gs {
+		n := float64(g.N())
+		t += 3e-7 + 5e-9*(n+float64(g.Arcs())) + n*n*n/1e13
+	}
+	return t
+}
+
+// batchWeightedCPUSeconds is the estimated time of gs on the CPU, one
+// graph per thread, each by the faster of the blocked Floyd–Warshall and
+// Dijkstra (what auto picks for an integer-weighted graph).
+func batchWeightedCPUSeconds(gs []*graph.Graph, threads int) float64 {
+	var t float64
+	for _, g := range gs {
+		p := &Problem{Graph: g, Threads: 1}
+		t += math.Min(blocked{}.Estimate(p), dijkstraEngine{}.Estimate(p))
+	}
+	return t / float64(max(threads, 1))
+}
