@@ -31,8 +31,7 @@ func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 // AutoGPUFor is the GPU engine "auto" should use for p's graph: gpu-bitbfs
 // where it takes the graph and its estimate is lower than Floyd–Warshall's
 // (unweighted graphs beyond a few thousand vertices), else AutoGPU. The
-// planner (internal/plan) still asks AutoGPU(n), which cannot tell an
-// unweighted graph; switching it to this is one line there.
+// planner asks it for unweighted graphs.
 func AutoGPUFor(p *Problem) Engine {
 	fw := AutoGPU(p.Graph.N())
 	b := BitEngine()
@@ -148,11 +147,10 @@ type gpuBitEngine struct{}
 
 func (gpuBitEngine) Name() string { return "gpu-bitbfs" }
 
-// Caps: Auto stays false until the planner, which asks AutoGPU(n) for its
-// one GPU candidate, asks AutoGPUFor instead (Algorithms would otherwise
-// tell users that auto may pick it).
+// Caps: auto picks it through AutoGPUFor, the planner's GPU candidate for
+// unweighted graphs.
 func (gpuBitEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Auto: true, Lanes: []lanes.Kind{lanes.Int32}}
 }
 
 func (gpuBitEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }

@@ -190,6 +190,14 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	}
 	ge := engine.AutoGPU(g.N())
 	gp := problem(ge, g, req, lp, pl.Device)
+	// An unweighted graph may go to gpu-bitbfs instead of Floyd–Warshall;
+	// its estimate runs one BFS, which small graphs on the "auto" device
+	// (where the GPU's start-up rules it out anyway) are spared.
+	if g.Kind() == graph.Unweighted && (pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && g.N() >= 2048)) {
+		if be := engine.AutoGPUFor(gp); be.Name() != ge.Name() {
+			ge, gp = be, problem(be, g, req, lp, pl.Device)
+		}
+	}
 	gpuTime := ge.Estimate(gp)
 	switch {
 	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights):
