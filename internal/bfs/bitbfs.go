@@ -76,6 +76,12 @@ func defaultConfig(threads, n int) config {
 	return config{words: w, outer: outer, inner: inner}
 }
 
+// Workers is how many separate batches BitRows and Matrix run at once
+// with threads threads on n vertices, each holding its own scratch
+// (visited, cur and next: 3·8·W bytes a vertex); the memory planner
+// counts that many.
+func Workers(threads, n int) int { return defaultConfig(threads, n).outer }
+
 // runBatches runs the batched search. With dist nil it returns the Summary;
 // otherwise it writes the distance matrix into dist (length n·n) and
 // returns a nil Summary. The workers' buffers and teams come from

@@ -17,9 +17,9 @@ import (
 //     kernels' CSR copy 8n + 4m; per batch worker visited, cur and next
 //     (3·8·W bytes a vertex, W ≤ 8 words), curList, nextList and cnts
 //     (12n), and acc (16n) for a summary or buf (64·W n) for the matrix.
-//     A worker's scratch is 220n (summary) or 716n (matrix) at W = 8; on
-//     large graphs there is one worker, on small ones several within a
-//     16 MiB cache budget.
+//     A worker's scratch is 220n (summary) or 716n (matrix) at W = 8;
+//     bfs.Workers says how many run at once (as many as the threads and
+//     batches allow while their visited, cur and next fit 256 MiB).
 //   - bfs (internal/bfs/bfs.go): dist and queue, 8n per thread; its matrix
 //     comes from the batched search, as bitbfs's.
 //   - dijkstra (internal/dijkstra): the packed layout, 8n + 8m (int32
@@ -32,7 +32,6 @@ import (
 const (
 	bitWorkerSummary = 3*8*8 + 12 + 16
 	bitWorkerMatrix  = 3*8*8 + 12 + 64*8
-	bitCacheBudget   = 16 << 20
 	perThreadBFS     = 8
 	perThreadSearch  = 8 + 4 + 16
 	potentialBytes   = 21
@@ -74,11 +73,7 @@ func (e bfsEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	if dense {
 		per = bitWorkerMatrix
 	}
-	// Separate batches run at once only while their visited, cur and next
-	// (192n at W = 8) fit the cache budget together, and never more than
-	// the threads or the batches of 512 sources (bfs.defaultConfig).
-	workers := max(1, min(t, (n+511)/512, bitCacheBudget/max(1, 3*8*8*n)))
-	need += workers * per * n
+	need += uint64(bfs.Workers(int(t), g.N())) * per * n
 	if dense {
 		return need + matrixBytes(g.N(), lanes.Int32, p.Paths)
 	}
