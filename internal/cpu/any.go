@@ -14,6 +14,10 @@ import (
 // successor matrix it keeps (with m's row stride, returned too).
 func FloydWarshallAny(ctx context.Context, m lanes.Any, paths bool, progress func(float64)) ([]int32, int, error) {
 	switch mm := m.(type) {
+	case *lanes.Matrix[int8]:
+		return floydWarshall(ctx, mm, paths, progress)
+	case *lanes.Matrix[int16]:
+		return floydWarshall(ctx, mm, paths, progress)
 	case *lanes.Matrix[int32]:
 		return floydWarshall(ctx, mm, paths, progress)
 	case *lanes.Matrix[int64]:
@@ -35,6 +39,10 @@ func floydWarshall[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], paths 
 // BlockedAny runs Blocked on m.
 func BlockedAny(ctx context.Context, m lanes.Any, opt BlockedOptions) error {
 	switch mm := m.(type) {
+	case *lanes.Matrix[int8]:
+		return Blocked(ctx, mm, opt)
+	case *lanes.Matrix[int16]:
+		return Blocked(ctx, mm, opt)
 	case *lanes.Matrix[int32]:
 		return Blocked(ctx, mm, opt)
 	case *lanes.Matrix[int64]:
@@ -48,6 +56,10 @@ func BlockedAny(ctx context.Context, m lanes.Any, opt BlockedOptions) error {
 // NormalizeAny is lanes.Normalize on an erased matrix.
 func NormalizeAny(m lanes.Any, maxReal int64) {
 	switch mm := m.(type) {
+	case *lanes.Matrix[int8]:
+		lanes.Normalize(mm, maxReal)
+	case *lanes.Matrix[int16]:
+		lanes.Normalize(mm, maxReal)
 	case *lanes.Matrix[int32]:
 		lanes.Normalize(mm, maxReal)
 	case *lanes.Matrix[int64]:

@@ -14,7 +14,7 @@ type kernelSet[T lanes.Lane] struct {
 }
 
 // kernelsFor returns the vectorised kernels of internal/minplus for the
-// lane types that have them (int32, int64, float64) and the scalar loops
+// lane types that have them (int8, int16, int32, int64, float64) and the scalar loops
 // otherwise: the scalar ones are correct for every kind, since a kind's
 // infinity leaves room for the sum of two stored values.
 func kernelsFor[T lanes.Lane](choice KernelChoice) kernelSet[T] {
@@ -24,6 +24,16 @@ func kernelsFor[T lanes.Lane](choice KernelChoice) kernelSet[T] {
 	}
 	var z T
 	switch any(z).(type) {
+	case int8:
+		return kernelSet[T]{
+			minPlus:  any(minplus.Int8).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow: any(minplus.RelaxRowInt8).(func([]T, []T, T)),
+		}
+	case int16:
+		return kernelSet[T]{
+			minPlus:  any(minplus.Int16).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow: any(minplus.RelaxRowInt16).(func([]T, []T, T)),
+		}
 	case int32:
 		return kernelSet[T]{
 			minPlus:  any(minplus.Int32).(func([]T, int, []T, int, []T, int, int, int, int)),

@@ -12,6 +12,12 @@ import (
 // cpuLanes are the lanes the CPU matrix engines compute in.
 var cpuLanes = []lanes.Kind{lanes.Int32, lanes.Int64, lanes.Float64}
 
+// fwLanes add the packed byte and word lanes for the Floyd–Warshall
+// engines, whose every step is d = min(d, a+b) over stored values: the
+// lanes hold a graph when its distances, not every simple path, stay below
+// the kind's infinity, and only for non-negative weights (lanes.Plan.Holds).
+var fwLanes = []lanes.Kind{lanes.Int8, lanes.Int16, lanes.Int32, lanes.Int64, lanes.Float64}
+
 // fw is the textbook triple loop: the reference every other engine is
 // tested against. It tracks successors as it goes and finds negative cycles
 // by the diagonal itself, independently of the check the fast engines use.
@@ -19,7 +25,7 @@ type fw struct{}
 
 func (fw) Name() string { return "fw" }
 func (fw) Caps() Caps {
-	return Caps{Device: CPU, Weights: AnyWeights, Negative: true, Wide: true, Paths: true, Serial: true, Lanes: cpuLanes}
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: true, Wide: true, Paths: true, Serial: true, Lanes: fwLanes}
 }
 func (fw) Supports(*Problem) error { return nil }
 func (fw) WorkBytes(p *Problem, dense bool) uint64 {
@@ -50,11 +56,11 @@ type blocked struct{}
 func (blocked) Name() string { return "blocked" }
 func (blocked) Caps() Caps {
 	// The vectorised kernels add without overflow checks: no wide plans.
-	return Caps{Device: CPU, Weights: AnyWeights, Negative: true, Auto: true, Lanes: cpuLanes}
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: true, Auto: true, Lanes: fwLanes}
 }
 func (blocked) Supports(p *Problem) error { return cpu.CheckTile(p.Tile) }
 func (blocked) WorkBytes(p *Problem, dense bool) uint64 {
-	return matrixBytes(cpu.TileSize(p.Graph.N(), p.Tile), p.Lanes, p.Paths)
+	return matrixBytes(cpu.TileSize(p.Graph.N(), cpu.TileFor(p.Lanes, p.Tile)), p.Lanes, p.Paths)
 }
 
 func (e blocked) Run(ctx context.Context, p *Problem) (*Result, error) {
@@ -63,11 +69,12 @@ func (e blocked) Run(ctx context.Context, p *Problem) (*Result, error) {
 			return nil, err
 		}
 	}
-	m, err := lanes.New(p.Lanes, p.Graph, cpu.TileSize(p.Graph.N(), p.Tile), p.Plan.Wide)
+	tile := cpu.TileFor(p.Lanes, p.Tile)
+	m, err := lanes.New(p.Lanes, p.Graph, cpu.TileSize(p.Graph.N(), tile), p.Plan.Wide)
 	if err != nil {
 		return nil, err
 	}
-	if err := cpu.BlockedAny(ctx, m, cpu.BlockedOptions{Tile: p.Tile, Threads: p.Threads, Progress: p.Progress}); err != nil {
+	if err := cpu.BlockedAny(ctx, m, cpu.BlockedOptions{Tile: tile, Threads: p.Threads, Progress: p.Progress}); err != nil {
 		return nil, err
 	}
 	return finishDense(p, m, nil, p.Threads), nil

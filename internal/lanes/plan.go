@@ -53,6 +53,11 @@ type Plan struct {
 	// every weight is 0, and for integer graphs): float32 lanes refuse
 	// weights below their normal range.
 	MinAbsFloat float64
+	// MaxDist, when positive, is a proven bound on every finite distance
+	// (not every simple path) below MaxReal, set by Tighten for graphs
+	// without negative arcs. Only the packed kinds (Int8, Int16) use it:
+	// see Holds.
+	MaxDist int64
 	// n is the graph's vertex count, which the float rules scale with.
 	n int
 }
@@ -263,6 +268,9 @@ func (p Plan) span() uint64 {
 }
 
 func (p Plan) fitsInt(k Kind) error {
+	if k.Packed() > 1 {
+		return p.fitsPacked(k)
+	}
 	if p.Wide {
 		if k == Int64 {
 			return nil
@@ -273,6 +281,38 @@ func (p Plan) fitsInt(k Kind) error {
 		return nil
 	}
 	return fmt.Errorf("%w: integer path lengths may span %d..%d, beyond %s lanes (infinity %d)", ErrWeightsTooLarge, p.MinReal, p.MaxReal, k, k.InfInt())
+}
+
+// fitsPacked is the rule of the packed kinds (int8, int16), which only
+// the Floyd–Warshall engines offer. Their every step stores
+// d = min(d, a+b) of stored values, all between 0 and the kind's infinity
+// (so a+b never overflows); with non-negative weights, storing
+// c(x) = min(x, inf) in place of each exact value x commutes with that step
+// (min(c(d), c(a)+c(b)) clamped is c(min(d, a+b)), since a value at inf
+// plus a non-negative one stays at or above inf). So the run ends with
+// c(distance) in every entry: exact where the distance is below inf, and
+// inf where there is no path. That needs only the distances below inf
+// (MaxDist when Tighten proved one, else MaxReal), not every simple path;
+// but negative weights break the argument, so they stay on wider kinds.
+func (p Plan) fitsPacked(k Kind) error {
+	switch bound := p.distBound(); {
+	case p.Negative:
+		return fmt.Errorf("%w: negative weights in %s lanes (the packed lanes take non-negative weights only)", ErrNoKind, k)
+	case p.Wide:
+		return fmt.Errorf("%w: non-negative path lengths may reach %d, which only wide int64 lanes hold", ErrWeightsTooLarge, p.MaxReal)
+	case bound < k.SpanBound():
+		return nil
+	default:
+		return fmt.Errorf("%w: distances may reach %d, beyond %s lanes (infinity %d)", ErrWeightsTooLarge, bound, k, k.InfInt())
+	}
+}
+
+// distBound is the best proven bound on every finite distance.
+func (p Plan) distBound() int64 {
+	if p.MaxDist > 0 && p.MaxDist < p.MaxReal {
+		return p.MaxDist
+	}
+	return p.MaxReal
 }
 
 func (p Plan) fitsFloat(k Kind) error {

@@ -227,24 +227,29 @@ func (g *gen) strip(k kernel, nv int, id string) {
 
 func (g *gen) matrix(k kernel) {
 	vb := k.vbytes()
-	shift := map[int]int{4: 2, 8: 3}[k.elem]
+	shift := map[int]int{1: 0, 2: 1, 4: 2, 8: 3}[k.elem]
 	fmt.Fprintf(&g.buf, "\n// func %s(c *%s, ldc int, a *%s, lda int, b *%s, ldb int, rows, cols, depth int)\n", k.name, k.goType, k.goType, k.goType)
 	fmt.Fprintf(&g.buf, "// Column strips of %d, register block %d rows × %d cols.\n", k.nv*vb/k.elem, k.rb, k.nv*vb/k.elem)
 	fmt.Fprintf(&g.buf, "TEXT ·%s(SB), NOSPLIT, $0-72\n", k.name)
+	shl := func(r string) {
+		if shift > 0 {
+			g.p("SHLQ $%d, %s", shift, r)
+		}
+	}
 	g.p("MOVQ lda+24(FP), R8")
-	g.p("SHLQ $%d, R8", shift)
+	shl("R8")
 	g.p("LEAQ (R8)(R8*2), R9")
 	g.p("LEAQ (R8)(R8*4), R10")
 	g.p("LEAQ (R9)(R8*4), R11")
 	g.p("MOVQ ldc+8(FP), R12")
-	g.p("SHLQ $%d, R12", shift)
+	shl("R12")
 	g.p("MOVQ ldb+40(FP), R13")
-	g.p("SHLQ $%d, R13", shift)
+	shl("R13")
 	g.p("XORQ DX, DX") // byte offset of the current column strip
 	id := k.name
 	g.lbl(id + "_wide")
 	g.p("MOVQ cols+56(FP), AX")
-	g.p("SHLQ $%d, AX", shift)
+	shl("AX")
 	g.p("SUBQ DX, AX")
 	g.p("CMPQ AX, $%d", k.nv*vb)
 	g.p("JLT %s_narrow", id)
@@ -339,10 +344,35 @@ func bcastInt32Arg(g *gen, x string) {
 	g.p("VPBROADCASTD X15, %s", x)
 }
 
+// bcastArg returns a broadcast of the argument x of a narrow row kernel
+// through a general register (load zero-extended, move, broadcast).
+func bcastArg(mov, bcast string) func(g *gen, x string) {
+	return func(g *gen, x string) {
+		g.p("%s x+16(FP), AX", mov)
+		g.p("VMOVD AX, X15")
+		g.p("%s X15, %s", bcast, x)
+	}
+}
+
 // Relaxation bodies. Go assembler operand order is the reverse of Intel's.
 func relaxInt32(g *gen, acc, x, b, t, m string) {
 	g.p("VPADDD %s, %s, %s", b, x, t)
 	g.p("VPMINSD %s, %s, %s", t, acc, acc)
+}
+
+// The packed kernels use plain signed adds and mins, as the int32 one does:
+// the lane kinds' infinities (63 for int8, 16383 for int16) leave room for
+// the sum of two stored values, so nothing wraps and nothing saturates.
+// (Unsigned saturating adds, VPADDUSB/VPMINUB, cost the same on Zen 4 but
+// would need an infinity of 255 and unsigned lanes: another kind.)
+func relaxInt8(g *gen, acc, x, b, t, m string) {
+	g.p("VPADDB %s, %s, %s", b, x, t)
+	g.p("VPMINSB %s, %s, %s", t, acc, acc)
+}
+
+func relaxInt16(g *gen, acc, x, b, t, m string) {
+	g.p("VPADDW %s, %s, %s", b, x, t)
+	g.p("VPMINSW %s, %s, %s", t, acc, acc)
 }
 
 func relaxInt64AVX512(g *gen, acc, x, b, t, m string) {
@@ -389,6 +419,10 @@ func main() {
 		"int64AVX512":   {6, 4},
 		"float64AVX2":   {6, 2},
 		"float64AVX512": {6, 4},
+		"int16AVX2":     {6, 2},
+		"int16AVX512":   {8, 2},
+		"int8AVX2":      {6, 2},
+		"int8AVX512":    {8, 2},
 	}
 	// MINPLUS_CFG="int32AVX2=6,2;..." overrides the blocks for
 	// experiments only: the committed file is the output without it (CI
@@ -422,6 +456,11 @@ func main() {
 		mk("int64AVX512", "int64", 8, "Z", "VMOVDQU64", "VPBROADCASTQ", "VPADDQ", 1, relaxInt64AVX512, mergeOp("VPMINSQ"), 0),
 		mk("float64AVX2", "float64", 8, "Y", "VMOVUPD", "VBROADCASTSD", "VADDPD", 2, relaxFloat64, mergeOp("VMINPD"), 0),
 		mk("float64AVX512", "float64", 8, "Z", "VMOVUPD", "VBROADCASTSD", "VADDPD", 1, relaxFloat64, mergeOp("VMINPD"), 0),
+		// AVX-512BW: byte and word lanes.
+		mk("int16AVX2", "int16", 2, "Y", "VMOVDQU", "VPBROADCASTW", "VPADDW", 1, relaxInt16, mergeOp("VPMINSW"), 0),
+		mk("int16AVX512", "int16", 2, "Z", "VMOVDQU16", "VPBROADCASTW", "VPADDW", 1, relaxInt16, mergeOp("VPMINSW"), 0),
+		mk("int8AVX2", "int8", 1, "Y", "VMOVDQU", "VPBROADCASTB", "VPADDB", 1, relaxInt8, mergeOp("VPMINSB"), 0),
+		mk("int8AVX512", "int8", 1, "Z", "VMOVDQU8", "VPBROADCASTB", "VPADDB", 1, relaxInt8, mergeOp("VPMINSB"), 0),
 	}
 	rows := []rowKernel{
 		{"relaxRowInt32AVX2", "int32", 4, "Y", "VMOVDQU", bcastInt32Arg, relaxInt32, 0},
@@ -430,6 +469,10 @@ func main() {
 		{"relaxRowInt64AVX512", "int64", 8, "Z", "VMOVDQU64", func(g *gen, x string) { g.p("VPBROADCASTQ x+16(FP), %s", x) }, relaxInt64AVX512, 0},
 		{"relaxRowFloat64AVX2", "float64", 8, "Y", "VMOVUPD", func(g *gen, x string) { g.p("VBROADCASTSD x+16(FP), %s", x) }, relaxFloat64, 0},
 		{"relaxRowFloat64AVX512", "float64", 8, "Z", "VMOVUPD", func(g *gen, x string) { g.p("VBROADCASTSD x+16(FP), %s", x) }, relaxFloat64, 0},
+		{"relaxRowInt16AVX2", "int16", 2, "Y", "VMOVDQU", bcastArg("MOVWLZX", "VPBROADCASTW"), relaxInt16, 0},
+		{"relaxRowInt16AVX512", "int16", 2, "Z", "VMOVDQU16", bcastArg("MOVWLZX", "VPBROADCASTW"), relaxInt16, 0},
+		{"relaxRowInt8AVX2", "int8", 1, "Y", "VMOVDQU", bcastArg("MOVBLZX", "VPBROADCASTB"), relaxInt8, 0},
+		{"relaxRowInt8AVX512", "int8", 1, "Z", "VMOVDQU8", bcastArg("MOVBLZX", "VPBROADCASTB"), relaxInt8, 0},
 	}
 
 	g := &gen{}

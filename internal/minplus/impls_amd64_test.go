@@ -9,6 +9,14 @@ func testImpls() []testImpl {
 	if hasAVX2 {
 		l = append(l, testImpl{
 			name: "avx2",
+			i8: func(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, depth int) {
+				tileWith(int8AVX2, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			},
+			i16: func(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
+				tileWith(int16AVX2, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			},
+			r8:  func(dst, src []int8, x int8) { rowWith(relaxRowInt8AVX2, 32, dst, src[:len(dst)], x) },
+			r16: func(dst, src []int16, x int16) { rowWith(relaxRowInt16AVX2, 16, dst, src[:len(dst)], x) },
 			i32: func(c []int32, ldc int, a []int32, lda int, b []int32, ldb int, rows, cols, depth int) {
 				tileWith(int32AVX2, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
 			},
@@ -26,7 +34,7 @@ func testImpls() []testImpl {
 		})
 	}
 	if hasAVX512 {
-		l = append(l, testImpl{
+		im := testImpl{
 			name: "avx512",
 			i32: func(c []int32, ldc int, a []int32, lda int, b []int32, ldb int, rows, cols, depth int) {
 				tileWith(int32AVX512, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
@@ -42,7 +50,21 @@ func testImpls() []testImpl {
 			rf64: func(dst, src []float64, x float64) {
 				rowWith(relaxRowFloat64AVX512, 8, dst, src[:len(dst)], x)
 			},
-		})
+		}
+		// Byte and word lanes in ZMM need AVX-512BW; without it the
+		// packed kinds fall back to the generic code here too.
+		im.i8, im.i16, im.r8, im.r16 = mulGeneric[int8], mulGeneric[int16], relaxRowGeneric[int8], relaxRowGeneric[int16]
+		if hasAVX512BW {
+			im.i8 = func(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, depth int) {
+				tileWith(int8AVX512, 64, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			}
+			im.i16 = func(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
+				tileWith(int16AVX512, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			}
+			im.r8 = func(dst, src []int8, x int8) { rowWith(relaxRowInt8AVX512, 64, dst, src[:len(dst)], x) }
+			im.r16 = func(dst, src []int16, x int16) { rowWith(relaxRowInt16AVX512, 32, dst, src[:len(dst)], x) }
+		}
+		l = append(l, im)
 	}
 	return l
 }

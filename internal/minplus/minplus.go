@@ -28,6 +28,22 @@ func Int64(c []int64, ldc int, a []int64, lda int, b []int64, ldb int, rows, col
 	}
 }
 
+// Int16 is Int32 for int16 values. Full speed needs cols to be a multiple
+// of 32 (AVX-512BW) or 16 (AVX2).
+func Int16(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
+	if checkShape(len(c), ldc, len(a), lda, len(b), ldb, rows, cols, depth) {
+		int16Arch(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
+// Int8 is Int32 for int8 values. Full speed needs cols to be a multiple of
+// 64 (AVX-512BW) or 32 (AVX2).
+func Int8(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, depth int) {
+	if checkShape(len(c), ldc, len(a), lda, len(b), ldb, rows, cols, depth) {
+		int8Arch(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
 // Float64 is Int32 for float64 values (no NaN; +Inf allowed). A candidate
 // replaces C[i][j] only when strictly smaller. Full speed needs cols to be a
 // multiple of 8.
@@ -46,6 +62,16 @@ func RelaxRowInt32(dst, src []int32, x int32) {
 // RelaxRowInt64 is RelaxRowInt32 for int64 values.
 func RelaxRowInt64(dst, src []int64, x int64) {
 	relaxRowInt64Arch(dst, src[:len(dst)], x)
+}
+
+// RelaxRowInt16 is RelaxRowInt32 for int16 values.
+func RelaxRowInt16(dst, src []int16, x int16) {
+	relaxRowInt16Arch(dst, src[:len(dst)], x)
+}
+
+// RelaxRowInt8 is RelaxRowInt32 for int8 values.
+func RelaxRowInt8(dst, src []int8, x int8) {
+	relaxRowInt8Arch(dst, src[:len(dst)], x)
 }
 
 // RelaxRowFloat64 is RelaxRowInt32 for float64 values; dst[j] changes only
@@ -71,7 +97,9 @@ func checkShape(lc, ldc, la, lda, lb, ldb, rows, cols, depth int) bool {
 	return true
 }
 
-type number interface{ ~int32 | ~int64 | ~float64 }
+type number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~float64
+}
 
 // mulGeneric is the portable tile kernel. It walks k four at a time so each
 // C element is loaded and stored once per four relaxations.

@@ -2,7 +2,10 @@
 
 package minplus
 
-import "github.com/apsp/apsp/internal/cpufeat"
+import (
+	"github.com/apsp/apsp/internal/cpufeat"
+	"golang.org/x/sys/cpu"
+)
 
 // Chosen once at start up; never changed afterwards. AVX-512 wins whenever
 // present: on Zen 4 it matches AVX2 on cache-resident int32 and float64
@@ -12,7 +15,11 @@ import "github.com/apsp/apsp/internal/cpufeat"
 var (
 	hasAVX2   = cpufeat.AVX2
 	hasAVX512 = cpufeat.AVX512F
-	impl      = implName()
+	// The int8 and int16 kernels need AVX-512BW for byte and word lanes in
+	// ZMM registers (internal/cpufeat has no flag for it yet); without it
+	// they take the AVX2 path.
+	hasAVX512BW = cpufeat.AVX512F && cpu.X86.HasAVX512BW
+	impl        = implName()
 )
 
 func implName() string {
@@ -66,6 +73,30 @@ func relaxRowFloat64AVX2(dst, src *float64, x float64, n int)
 //go:noescape
 func relaxRowFloat64AVX512(dst, src *float64, x float64, n int)
 
+//go:noescape
+func int16AVX2(c *int16, ldc int, a *int16, lda int, b *int16, ldb int, rows, cols, depth int)
+
+//go:noescape
+func int16AVX512(c *int16, ldc int, a *int16, lda int, b *int16, ldb int, rows, cols, depth int)
+
+//go:noescape
+func int8AVX2(c *int8, ldc int, a *int8, lda int, b *int8, ldb int, rows, cols, depth int)
+
+//go:noescape
+func int8AVX512(c *int8, ldc int, a *int8, lda int, b *int8, ldb int, rows, cols, depth int)
+
+//go:noescape
+func relaxRowInt16AVX2(dst, src *int16, x int16, n int)
+
+//go:noescape
+func relaxRowInt16AVX512(dst, src *int16, x int16, n int)
+
+//go:noescape
+func relaxRowInt8AVX2(dst, src *int8, x int8, n int)
+
+//go:noescape
+func relaxRowInt8AVX512(dst, src *int8, x int8, n int)
+
 // tileWith runs kernel k on the leading multiple-of-unit columns and the
 // portable code on the rest. The shape has already been checked.
 func tileWith[T number](k func(c *T, ldc int, a *T, lda int, b *T, ldb int, rows, cols, depth int), unit int,
@@ -107,6 +138,28 @@ func float64Arch(c []float64, ldc int, a []float64, lda int, b []float64, ldb in
 		tileWith(float64AVX512, 8, c, ldc, a, lda, b, ldb, rows, cols, depth)
 	case hasAVX2:
 		tileWith(float64AVX2, 8, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	default:
+		mulGeneric(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
+func int16Arch(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
+	switch {
+	case hasAVX512BW:
+		tileWith(int16AVX512, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	case hasAVX2:
+		tileWith(int16AVX2, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	default:
+		mulGeneric(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
+func int8Arch(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, depth int) {
+	switch {
+	case hasAVX512BW:
+		tileWith(int8AVX512, 64, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	case hasAVX2:
+		tileWith(int8AVX2, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
 	default:
 		mulGeneric(c, ldc, a, lda, b, ldb, rows, cols, depth)
 	}
@@ -159,6 +212,40 @@ func relaxRowFloat64Arch(dst, src []float64, x float64) {
 	case hasAVX2:
 		if n = len(dst) &^ 3; n > 0 {
 			relaxRowFloat64AVX2(&dst[0], &src[0], x, n)
+		}
+	}
+	if n < len(dst) {
+		relaxRowGeneric(dst[n:], src[n:], x)
+	}
+}
+
+func relaxRowInt16Arch(dst, src []int16, x int16) {
+	n := 0
+	switch {
+	case hasAVX512BW:
+		if n = len(dst) &^ 31; n > 0 {
+			relaxRowInt16AVX512(&dst[0], &src[0], x, n)
+		}
+	case hasAVX2:
+		if n = len(dst) &^ 15; n > 0 {
+			relaxRowInt16AVX2(&dst[0], &src[0], x, n)
+		}
+	}
+	if n < len(dst) {
+		relaxRowGeneric(dst[n:], src[n:], x)
+	}
+}
+
+func relaxRowInt8Arch(dst, src []int8, x int8) {
+	n := 0
+	switch {
+	case hasAVX512BW:
+		if n = len(dst) &^ 63; n > 0 {
+			relaxRowInt8AVX512(&dst[0], &src[0], x, n)
+		}
+	case hasAVX2:
+		if n = len(dst) &^ 31; n > 0 {
+			relaxRowInt8AVX2(&dst[0], &src[0], x, n)
 		}
 	}
 	if n < len(dst) {

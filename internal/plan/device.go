@@ -3,11 +3,13 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // ErrInvalid is wrapped by every error about the request itself (an
@@ -16,7 +18,7 @@ import (
 var ErrInvalid = errors.New("invalid options")
 
 // OptionError is an invalid option: which one (Option: "algorithm",
-// "device", "threads" or "tile") and why. It wraps ErrInvalid.
+// "device", "threads", "tile" or "lanes") and why. It wraps ErrInvalid.
 type OptionError struct {
 	Option string
 	Msg    string
@@ -72,6 +74,12 @@ func Validate(req Request, extremes bool) error {
 	if err := cpu.CheckTile(req.Tile); err != nil {
 		return invalid("tile", "%v", err)
 	}
+	if req.Lanes != "" && req.Lanes != "auto" {
+		if _, err := lanes.ParseKind(req.Lanes); err != nil {
+			return invalid("lanes", "%v (or auto)", err)
+		}
+	}
+	k, forced := forcedLanes(req)
 	switch req.Algorithm {
 	case "", "auto":
 		return nil
@@ -87,6 +95,9 @@ func Validate(req Request, extremes bool) error {
 	e, ok := engine.ByName(req.Algorithm)
 	if !ok {
 		return invalid("algorithm", "unknown: %q (have %s)", req.Algorithm, strings.Join(Algorithms(), ", "))
+	}
+	if c := e.Caps(); forced && !slices.Contains(c.Lanes, k) {
+		return invalid("lanes", "%s computes in %s lanes, not %s", e.Name(), kindNames(c.Lanes), k)
 	}
 	return deviceConflict(e, dev, req.Device)
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/apsp/apsp/graph"
@@ -41,6 +42,11 @@ type Request struct {
 	// NoAdmit plans without refusing for memory (Plan.Memory still says
 	// what the run needs): what Explain shows.
 	NoAdmit bool
+	// Lanes is the lane kind to compute in ("int8" … "float64"), or "" or
+	// "auto" for the narrowest that the chosen engine offers and the graph
+	// allows. A kind the graph's distances do not fit is an error, never a
+	// wider run; engines that do not offer it are not chosen.
+	Lanes string
 }
 
 // Candidate is one engine as "auto" saw it: its estimated time, or why it
@@ -81,6 +87,15 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A proven bound on the distances lets the packed lanes hold graphs
+	// whose simple paths are long (lanes.Plan.Tighten: one search per
+	// component, or two for a digraph).
+	lp = lp.Tighten(g)
+	if k, forced := forcedLanes(req); forced {
+		if err := lp.Holds(k); err != nil {
+			return nil, fmt.Errorf("lanes %s: %w", k, err)
+		}
+	}
 	pl := &Plan{Device: dev}
 	if req.Algorithm == "" || req.Algorithm == "auto" {
 		err = pl.choose(g, req, lp)
@@ -120,13 +135,29 @@ func problem(e engine.Engine, g *graph.Graph, req Request, lp lanes.Plan, dev De
 	if c.Serial {
 		threads = 1
 	}
-	kind, _ := lp.Narrowest(c.Lanes...)
+	kind, forced := forcedLanes(req)
+	if !forced {
+		kind, _ = lp.Narrowest(c.Lanes...)
+	}
 	return &engine.Problem{Graph: g, Plan: lp, Lanes: kind, Paths: req.Paths, Threads: threads, Tile: req.Tile,
 		Ordinal: dev.Ordinal, Progress: req.Progress}
 }
 
+// forcedLanes returns the lane kind req asks for, if any (Validate has
+// parsed it).
+func forcedLanes(req Request) (lanes.Kind, bool) {
+	if req.Lanes == "" || req.Lanes == "auto" {
+		return 0, false
+	}
+	k, err := lanes.ParseKind(req.Lanes)
+	return k, err == nil
+}
+
 // usable returns why e cannot solve p, or nil.
 func usable(e engine.Engine, p *engine.Problem) error {
+	if c := e.Caps(); !slices.Contains(c.Lanes, p.Lanes) {
+		return fmt.Errorf("does not compute in %s lanes (it offers %s)", p.Lanes, kindNames(c.Lanes))
+	}
 	if err := engine.Check(e, p.Graph, p.Plan); err != nil {
 		return err
 	}
@@ -250,4 +281,13 @@ func AllPairsSeconds(g *graph.Graph, threads int) float64 {
 		}
 	}
 	return best
+}
+
+// kindNames lists kinds as "int8/int16/int32".
+func kindNames(ks []lanes.Kind) string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = k.String()
+	}
+	return strings.Join(names, "/")
 }

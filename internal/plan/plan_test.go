@@ -9,6 +9,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/sysmem"
 )
 
@@ -55,6 +56,12 @@ func TestValidate(t *testing.T) {
 		{Request{Algorithm: BoundsAlgorithm, Device: "gpu"}, true, false},
 		{Request{Threads: -1}, false, false},
 		{Request{Device: "gpu:x"}, false, false},
+		{Request{Lanes: "auto"}, false, true},
+		{Request{Lanes: "int8"}, false, true},
+		{Request{Lanes: "int8", Algorithm: "blocked"}, false, true},
+		{Request{Lanes: "int4"}, false, false},
+		{Request{Lanes: "int8", Algorithm: "dijkstra"}, false, false}, // dijkstra has no int8 lanes
+		{Request{Lanes: "float32", Algorithm: "blocked"}, false, false},
 	}
 	for _, tt := range tests {
 		err := Validate(tt.req, tt.extremes)
@@ -80,21 +87,28 @@ func TestResolve(t *testing.T) {
 	sparseWeighted := generate(t, "regular", "n=2000", "d=4", "seed=1", "weights=1..9")
 	dense := generate(t, "complete", "n=300", "weights=1..9")
 	for _, tt := range []struct {
-		g    *graph.Graph
-		req  Request
-		want string
+		g     *graph.Graph
+		req   Request
+		want  string
+		lanes string
 	}{
-		{unweighted, Request{Want: Rows}, "bitbfs"},
-		{sparseWeighted, Request{Want: Rows}, "dijkstra"},
-		{dense, Request{Want: Matrix}, "blocked"},
-		{dense, Request{Algorithm: "fw", Want: Matrix}, "fw"},
+		{unweighted, Request{Want: Rows}, "bitbfs", "int32"},
+		{sparseWeighted, Request{Want: Rows}, "dijkstra", "int32"},
+		// The complete graph's distances are at most 9 (Tighten): the
+		// Floyd–Warshall engines take int8 lanes.
+		{dense, Request{Want: Matrix}, "blocked", "int8"},
+		{dense, Request{Algorithm: "fw", Want: Matrix}, "fw", "int8"},
+		{dense, Request{Want: Matrix, Lanes: "int32"}, "blocked", "int32"},
+		{dense, Request{Want: Matrix, Lanes: "auto"}, "blocked", "int8"},
+		// Forced lanes that only the matrix engines offer rule bitbfs out.
+		{unweighted, Request{Want: Rows, Lanes: "int16"}, "blocked", "int16"},
 	} {
 		pl, err := Resolve(tt.g, tt.req)
 		if err != nil {
 			t.Fatalf("%+v: %v", tt.req, err)
 		}
-		if pl.Engine.Name() != tt.want || pl.Problem.Threads < 1 || pl.Memory == 0 || pl.Problem.Lanes.String() != "int32" {
-			t.Errorf("%+v: %s, threads %d, memory %d, lanes %v; want %s", tt.req, pl.Engine.Name(), pl.Problem.Threads, pl.Memory, pl.Problem.Lanes, tt.want)
+		if pl.Engine.Name() != tt.want || pl.Problem.Threads < 1 || pl.Memory == 0 || pl.Problem.Lanes.String() != tt.lanes {
+			t.Errorf("%+v: %s, threads %d, memory %d, lanes %v; want %s in %s", tt.req, pl.Engine.Name(), pl.Problem.Threads, pl.Memory, pl.Problem.Lanes, tt.want, tt.lanes)
 		}
 		if tt.req.Algorithm == "" && (!pl.Auto || len(pl.Candidates) == 0) {
 			t.Errorf("%+v: auto recorded no candidates", tt.req)
@@ -102,6 +116,22 @@ func TestResolve(t *testing.T) {
 	}
 	if _, err := Resolve(sparseWeighted, Request{Algorithm: "bitbfs"}); err == nil || !strings.Contains(err.Error(), "unweighted") {
 		t.Errorf("bitbfs on a weighted graph: %v", err)
+	}
+	// Forced lanes the distances do not fit are an error, never a wider run.
+	for _, tt := range []struct {
+		g     *graph.Graph
+		lanes string
+		want  error
+	}{
+		{generate(t, "path", "n=100"), "int8", lanes.ErrWeightsTooLarge}, // diameter 99
+		{generate(t, "cycle", "n=300", "directed"), "int16", nil},        // 299, strongly connected
+		{generate(t, "complete", "n=50", "weights=-1..9"), "int8", lanes.ErrNoKind},
+		{generate(t, "complete", "n=50", "weights=0.5..2"), "int32", lanes.ErrNoKind},
+	} {
+		_, err := Resolve(tt.g, Request{Lanes: tt.lanes, Want: Matrix})
+		if !errors.Is(err, tt.want) || (err == nil) != (tt.want == nil) {
+			t.Errorf("lanes %s: %v, want %v", tt.lanes, err, tt.want)
+		}
 	}
 	if pl, err := Resolve(dense, Request{Algorithm: "fw", Threads: 8}); err != nil || pl.Problem.Threads != 1 {
 		t.Errorf("fw runs on one thread: %+v %v", pl, err)
