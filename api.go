@@ -39,6 +39,14 @@ type Options struct {
 	// Notice, when set, receives one line when "auto" would have used a GPU
 	// but none is usable, saying why.
 	Notice func(string)
+	// Lanes is the lane kind to compute in: "int8", "int16", "int32",
+	// "int64", "float32" or "float64"; "auto" (also "") takes the narrowest
+	// that the engine offers and the graph's proven distance bounds allow.
+	// A kind the distances may not fit is an error wrapping
+	// ErrWeightsTooLarge (or the lanes' no-kind error), never a silently
+	// wider run; an unknown kind, or one the named algorithm does not
+	// offer, wraps ErrInvalidOptions.
+	Lanes string
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -78,7 +86,7 @@ func resolve(g *graph.Graph, opt Options, want plan.Want) (*plan.Plan, error) {
 		return nil, ErrEmptyGraph
 	}
 	pl, err := plan.Resolve(g, plan.Request{Algorithm: opt.Algorithm, Device: opt.Device, Threads: opt.Threads,
-		Tile: opt.Tile, Paths: opt.Paths, Want: want, Progress: opt.Progress})
+		Tile: opt.Tile, Paths: opt.Paths, Want: want, Progress: opt.Progress, Lanes: opt.Lanes})
 	if err != nil {
 		return nil, err
 	}
@@ -228,5 +236,5 @@ func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats
 // validates its options itself; a command line calls this first to tell a
 // usage error from a failed computation.
 func (o Options) Validate(extremes bool) error {
-	return plan.Validate(plan.Request{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Tile: o.Tile}, extremes)
+	return plan.Validate(plan.Request{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Tile: o.Tile, Lanes: o.Lanes}, extremes)
 }

@@ -31,6 +31,7 @@ type flagSet struct {
 	algo      string
 	threads   int
 	tile      int
+	lanes     string // --lanes: auto or a lane kind
 	reachable bool
 	noASPL    bool
 	device    string
@@ -86,7 +87,8 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	fs.StringVar(&f.algo, "algo", "auto", "engine: "+strings.Join(apsp.AlgorithmNames(), ", "))
 	fs.IntVar(&f.threads, "threads", 0, "CPU threads (default all cores)")
-	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64)")
+	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64; 128 in int8 and int16 lanes)")
+	fs.StringVar(&f.lanes, "lanes", "auto", "lanes to compute in: auto, int8, int16, int32, int64, float32, float64 (auto: the narrowest the engine offers and the graph's distances provably fit; a kind they may not fit is an error)")
 	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu or gpu:N")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
 	fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
@@ -260,7 +262,7 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device,
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes,
 		Notice: func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }}
 	// The library validates; the command line only says which flag.
 	extremes := label == "diameter" || (label == "stats" && f.noASPL)
@@ -280,7 +282,7 @@ func flagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile"}[oe.Option]
+	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes"}[oe.Option]
 	if flag == "" {
 		return err
 	}

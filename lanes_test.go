@@ -1,0 +1,119 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/lanes"
+)
+
+// spiderGraph is an undirected hub (vertex 0) with arms of unit edges of
+// the given lengths: its diameter is the sum of the two longest arms.
+func spiderGraph(t *testing.T, arms ...int) *graph.Graph {
+	t.Helper()
+	b := graph.NewBuilder(false)
+	next := 1
+	for _, k := range arms {
+		prev := 0
+		for range k {
+			if err := b.AddEdge(prev, next); err != nil {
+				t.Fatal(err)
+			}
+			prev, next = next, next+1
+		}
+	}
+	return b.Build()
+}
+
+// TestOptionsLanes: Options.Lanes through the public API. Every lane the
+// graph's proven bounds allow gives the reference's distances on the
+// Floyd–Warshall engines; auto picks the narrowest; a lane the distances
+// may not fit is an error, never a wider run; an unknown lane, or one the
+// named engine lacks, is an invalid option; the lanes used are reported.
+func TestOptionsLanes(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(12, 12))
+	graphs := []struct {
+		name   string
+		g      *graph.Graph
+		narrow string // what auto picks on the CPU Floyd–Warshall engines
+	}{
+		{"diameter 62", spiderGraph(t, 31, 31, 1), "int8"},
+		{"diameter 63", spiderGraph(t, 32, 31, 1), "int16"},
+		{"diameter 64", spiderGraph(t, 32, 32, 1), "int16"},
+		{"random sparse, weights 0..9", randomGraph(rng, 120, 0.03, false, intWeights), ""},
+		{"random sparse directed, weights 0..9", randomGraph(rng, 90, 0.04, true, intWeights), ""},
+		{"random sparse unweighted, disconnected", randomGraph(rng, 150, 0.008, false, unweighted), ""},
+	}
+	for _, tt := range graphs {
+		t.Run(tt.name, func(t *testing.T) {
+			ref, err := AllPairs(ctx, tt.g, Options{Algorithm: "fw", Lanes: "int64"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.narrow != "" {
+				d, err := AllPairs(ctx, tt.g, Options{Algorithm: "blocked"})
+				if err != nil || d.Lanes() != tt.narrow {
+					t.Fatalf("auto lanes: %v, %v; want %s", d.Lanes(), err, tt.narrow)
+				}
+				s, err := ComputeStats(ctx, tt.g, Options{Algorithm: "blocked"})
+				if err != nil || s.Lanes != tt.narrow {
+					t.Fatalf("stats lanes: %+v, %v; want %s", s, err, tt.narrow)
+				}
+			}
+			for _, k := range []string{"int8", "int16", "int32", "int64", "float64"} {
+				for _, algo := range []string{"blocked", "fw"} {
+					d, err := AllPairs(ctx, tt.g, Options{Algorithm: algo, Lanes: k})
+					if err != nil {
+						if !errors.Is(err, ErrWeightsTooLarge) {
+							t.Fatalf("%s in %s: %v, want a result or ErrWeightsTooLarge", algo, k, err)
+						}
+						continue
+					}
+					if d.Lanes() != k {
+						t.Fatalf("%s asked %s, ran %s", algo, k, d.Lanes())
+					}
+					if err := equalDistances(d, ref); err != nil {
+						t.Fatalf("%s in %s: %v", algo, k, err)
+					}
+				}
+			}
+		})
+	}
+	g := spiderGraph(t, 32, 31, 1)
+	if _, err := AllPairs(ctx, g, Options{Lanes: "int8"}); !errors.Is(err, ErrWeightsTooLarge) {
+		t.Errorf("int8 for a diameter of 63: %v, want ErrWeightsTooLarge", err)
+	}
+	if _, err := ComputeStats(ctx, g, Options{Lanes: "int4"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("int4: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := ComputeStats(ctx, g, Options{Algorithm: "dijkstra", Lanes: "int16"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("dijkstra in int16: %v, want ErrInvalidOptions", err)
+	}
+	neg := randomGraph(rng, 30, 0.3, true, intNegative)
+	if _, err := AllPairs(ctx, neg, Options{Lanes: "int16"}); !errors.Is(err, lanes.ErrNoKind) {
+		t.Errorf("negative weights in int16: %v, want the no-kind error", err)
+	}
+	// Forced int16 on an unweighted graph rules bitbfs out: a matrix engine
+	// computes, in int16, and says so.
+	s, err := ComputeStats(ctx, spiderGraph(t, 40, 40, 3), Options{Lanes: "int16", Device: "cpu"})
+	if err != nil || s.Lanes != "int16" || s.Diameter.Int() != 80 {
+		t.Errorf("stats in int16: %+v, %v", s, err)
+	}
+}
+
+func equalDistances(d, ref *Distances) error {
+	for u := 0; u < ref.N(); u++ {
+		for v := 0; v < ref.N(); v++ {
+			a, b := d.At(u, v), ref.At(u, v)
+			if a.IsInf() != b.IsInf() || (!a.IsInf() && a.Float() != b.Float()) { // float64 lanes hold these integers exactly
+				return fmt.Errorf("d(%d,%d) = %v, want %v", u, v, a, b)
+			}
+		}
+	}
+	return nil
+}
