@@ -178,7 +178,9 @@ func lanesOf(c Caps, float bool) string {
 // them when estimates tie. GPU engines come from the gpu registration.
 func All() []Engine {
 	return []Engine{blocked{}, fw{}, bfsEngine{bitParallel: true}, bfsEngine{}, dijkstraEngine{}, dijkstraEngine{johnson: true},
-		GPUEngine(gpuMulti), GPUEngine(gpuSingle), BitEngine()}
+		GPUEngine(gpuMulti), GPUEngine(gpuSingle), BitEngine(),
+		SSSPEngine(),
+		MinPlusEngine()}
 }
 
 // ByName returns the engine called name.

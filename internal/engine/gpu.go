@@ -29,12 +29,16 @@ func GPUEngine(k gpu.Kernel) Engine { return gpuEngine{k} }
 func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 
 // AutoGPUFor is the GPU engine "auto" should use for p's graph: gpu-bitbfs
-// where it takes the graph and its estimate is lower than Floyd–Warshall's
-// (unweighted graphs beyond a few thousand vertices), else AutoGPU. The
-// planner asks it for unweighted graphs.
+// (unweighted graphs) or gpu-sssp (weighted ones, no negative arc) where
+// it takes the graph and its estimate is lower than Floyd–Warshall's
+// (unweighted graphs beyond a few thousand vertices, sparse weighted ones),
+// else AutoGPU.
 func AutoGPUFor(p *Problem) Engine {
 	fw := AutoGPU(p.Graph.N())
 	b := BitEngine()
+	if p.Graph.Weighted() {
+		b = SSSPEngine()
+	}
 	if Check(b, p.Graph, p.Plan) != nil || b.Estimate(p) >= fw.Estimate(p) {
 		return fw
 	}

@@ -140,7 +140,9 @@ func (d *Device) Do(ctx context.Context, f func(c *Call) error) error {
 		return d.hand.wait(j)
 	}
 	d.hand.direct.Add(1)
+	d.hand.queued.Add(1) // a spinner holding the owner leaves for us
 	err := d.Dev.DoContext(ctx, run)
+	d.hand.queued.Add(-1)
 	// Keep the owner polling for the next call, unless it already does or
 	// a lone Go processor would make the two spinners take turns.
 	if err == nil && goruntime.GOMAXPROCS(0) >= 2 && !d.hand.stop.Load() && d.hand.starting.CompareAndSwap(false, true) {

@@ -17,6 +17,12 @@ import (
 // annealing case) then never parks either side; an idle device parks
 // again after spinIdle. The mailbox is only used with at least two Go
 // processors, so that the two spinners cannot hold the only one.
+//
+// Callers that cannot post (the box holds another caller's job for longer
+// than waitSpin: a long job runs) take the owner's channel, which parks
+// them, and count themselves in queued while they do; a spinner leaves as
+// soon as anyone is queued, so a caller on the channel never waits behind
+// a stream of posted calls, and the channel's order is fair.
 
 const (
 	// spinIdle is how long the owner polls the mailbox after its last job.
@@ -39,9 +45,10 @@ type job struct {
 // channel).
 type handoff struct {
 	box      atomic.Pointer[job]
-	closed   *job        // the sentinel of an absent spinner
-	starting atomic.Bool // a spinner is queued or running
-	stop     atomic.Bool // the device is closing: spinners leave
+	closed   *job         // the sentinel of an absent spinner
+	starting atomic.Bool  // a spinner is queued or running
+	stop     atomic.Bool  // the device is closing: spinners leave
+	queued   atomic.Int64 // callers on the owner's channel: spinners leave
 	posted   atomic.Int64
 	direct   atomic.Int64
 }
@@ -55,6 +62,7 @@ func newHandoff() *handoff {
 // post puts j in the mailbox if a spinner polls it; false means take the
 // channel.
 func (h *handoff) post(j *job) bool {
+	var start time.Time
 	for i := 0; ; i++ {
 		cur := h.box.Load()
 		switch {
@@ -68,7 +76,14 @@ func (h *handoff) post(j *job) bool {
 		case j.ctx.Err() != nil:
 			return false // the channel path returns ctx.Err()
 		default:
-			// Another caller's job waits to be taken: it will be soon.
+			// Another caller's job waits to be taken: it will be soon,
+			// unless the spinner runs a long job; then park on the
+			// channel rather than hold a processor for its length.
+			if i == 0 {
+				start = time.Now()
+			} else if i&63 == 0 && time.Since(start) > waitSpin {
+				return false
+			}
 			goruntime.Gosched()
 		}
 	}
@@ -131,7 +146,7 @@ func (h *handoff) spin() {
 		if i&255 != 255 {
 			continue
 		}
-		if h.stop.Load() || time.Since(last) > spinIdle {
+		if h.stop.Load() || h.queued.Load() > 0 || time.Since(last) > spinIdle {
 			if h.box.CompareAndSwap(nil, h.closed) {
 				h.starting.Store(false)
 				return

@@ -136,3 +136,62 @@ func TestHandoffStop(t *testing.T) {
 		t.Fatal("mailbox left open")
 	}
 }
+
+// TestHandoffFullBoxGivesUp: a caller that finds another caller's job in
+// the mailbox for longer than waitSpin (the spinner runs a long job) takes
+// the channel instead of holding a processor for the job's length.
+func TestHandoffFullBoxGivesUp(t *testing.T) {
+	h := newHandoff()
+	ran := 0
+	h.box.Store(newJob(context.Background(), &ran, nil)) // taken by no one
+	done := make(chan bool)
+	go func() { done <- h.post(newJob(context.Background(), &ran, nil)) }()
+	select {
+	case posted := <-done:
+		if posted {
+			t.Fatal("posted into a full mailbox")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("post spun behind a job that was never taken")
+	}
+}
+
+// TestHandoffSpinnerLeavesForQueued: a spinner kept busy by a stream of
+// posted calls still leaves when a caller waits on the owner's channel,
+// so that caller is not starved.
+func TestHandoffSpinnerLeavesForQueued(t *testing.T) {
+	h := newHandoff()
+	h.starting.Store(true)
+	left := make(chan struct{})
+	go func() { h.spin(); close(left) }()
+	stop := make(chan struct{})
+	var poster sync.WaitGroup
+	poster.Add(1)
+	go func() { // the annealing loop: a call as soon as the last returns
+		defer poster.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			ran := 0
+			j := newJob(context.Background(), &ran, nil)
+			if h.post(j) {
+				_ = h.wait(j)
+			}
+		}
+	}()
+	time.Sleep(5 * time.Millisecond)
+	h.queued.Add(1) // a caller on the channel
+	select {
+	case <-left:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the spinner kept serving the mailbox while a caller was queued")
+	}
+	close(stop)
+	poster.Wait()
+	if h.box.Load() != h.closed {
+		t.Fatal("mailbox left open")
+	}
+}

@@ -1,0 +1,48 @@
+package engine
+
+import "github.com/apsp/apsp/internal/gpu"
+
+// gpu-sssp (internal/gpu/sssp.go) costs the GPU's start, the host's copy of
+// the arcs, and per source its arcs (each relaxed a few times over: the
+// frontier relaxation re-relaxes a vertex whose distance drops again) and
+// its row of n lanes (init, reduce). On an H100 (docs/perf.md, gnp graphs,
+// weights 1..100, device time) a source's arc cost 1.6·10^-11 s (n = 2048,
+// degree 4) to 4.7·10^-11 s (n = 8192, degree 32), 3.3·10^-11 s at n = 32 768;
+// rows past shared memory (global rows, n = 70 000, degree 6) 1.3·10^-10 s.
+// The constants take the slowest of each.
+func (gpuSSSPEngine) Estimate(p *Problem) float64 {
+	g := p.Graph
+	n, arcs := float64(g.N()), float64(g.Arcs())
+	if g.N() == 0 {
+		return 0
+	}
+	const (
+		host  = 1.5e-9  // seconds an arc and a vertex of host work
+		arc   = 5e-11   // seconds an arc and source, rows in shared memory
+		glob  = 1.4e-10 // the same with global rows
+		lane  = 5e-13   // seconds a lane of a source's row (init, reduce)
+		shMax = 55_000  // vertices whose row fits an H100's shared memory
+	)
+	per := arc*arcs + lane*n
+	if g.N() > shMax {
+		per = glob*arcs + lane*n
+	}
+	return gpuStart() + host*(arcs+n) + n*per
+}
+
+// gpu-minplus is never auto: its estimate is Floyd–Warshall's relaxation
+// rate (slower: a plain 64-wide tile) for the most products it may run.
+func (gpuMinPlusEngine) Estimate(p *Problem) float64 {
+	n := float64(p.Graph.N())
+	products := float64(gpu.MinPlusProducts(p.Graph.N()))
+	return gpuStart() + products*n*n*n/4e12 + 1.5e-9*(float64(p.Graph.Arcs())+n)
+}
+
+// gpuStart is the GPU's start: about 0.3 s the first time in a process,
+// 0.15 ms a call once the runtime holds it open (cost.go).
+func gpuStart() float64 {
+	if gpu.Opened() > 0 {
+		return 1.5e-4
+	}
+	return 0.3
+}
