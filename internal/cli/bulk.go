@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -261,6 +262,8 @@ func (b *bulk) compute(items []*item) error {
 	}
 	next := 0 // the next item to write
 	var werr error
+	bctx, stop := context.WithCancel(ctx)
+	defer stop()
 	emit := func(graphs int) { // graphs [0, graphs) are final
 		for werr == nil && next < len(items) {
 			it := items[next]
@@ -291,8 +294,11 @@ func (b *bulk) compute(items []*item) error {
 		if werr == nil {
 			werr = b.out.flush()
 		}
+		if werr != nil {
+			stop() // nothing more can be written (a closed pipe): stop computing
+		}
 	}
-	apsp.StatsBatchWith(ctx, gs, opt, apsp.BatchOptions{GroupSize: b.group, Ready: ready})
+	apsp.StatsBatchWith(bctx, gs, opt, apsp.BatchOptions{GroupSize: b.group, Ready: ready})
 	emit(len(gs))
 	return werr
 }

@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -526,5 +528,34 @@ func TestBulkGroup(t *testing.T) {
 			}
 			t.Logf("%s, --group %s: %d writes", device, group, len(stdout.calls))
 		}
+	}
+}
+
+// failAfter is a writer that takes n bytes, then fails every write, as a
+// closed pipe does.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("broken pipe")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestBulkWriteError: when stdout fails (apsp bulk … | head), the
+// command reports the write error and exits 1. (It also cancels the rest
+// of the batch; this test cannot tell that from finishing it.)
+func TestBulkWriteError(t *testing.T) {
+	var in strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&in, `{"id":%d,"n":300,"edges":[[0,1],[1,2],[2,3]]}`+"\n", i)
+	}
+	var errb bytes.Buffer
+	code := Run(context.Background(), []string{"bulk", "-"}, strings.NewReader(in.String()), &failAfter{n: 100}, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "broken pipe") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -302,7 +302,9 @@ type StreamConfig struct {
 // its rows are in host memory (rows[k] is graph lo+k's, as BulkRows gives
 // them; onGroup may keep them). A small group comes back after a short
 // time; a large one uses the GPU better: docs/perf.md gives the trade.
-// The search runs ahead of onGroup by at most sc.Streams groups. An error
+// The search runs ahead of onGroup by a few groups: up to sc.Streams + 2
+// groups' rows are held at once (those queued for onGroup, one waiting to
+// be queued, and the one onGroup has). An error
 // of onGroup stops the search and is returned; a cancelled ctx stops it
 // between chunks.
 func BulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, sc StreamConfig, onGroup func(lo, hi int, rows [][]reduce.Row) error) error {
