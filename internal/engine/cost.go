@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/apsp/apsp/internal/csr"
-	"github.com/apsp/apsp/internal/gpu"
 )
 
 // The cost model behind "auto", fitted to the measurements in docs/perf.md
@@ -57,10 +56,7 @@ func (e dijkstraEngine) Estimate(p *Problem) float64 {
 
 func (gpuEngine) Estimate(p *Problem) float64 {
 	n := float64(p.Graph.N())
-	start := 0.3
-	if gpu.Opened() > 0 {
-		start = 1.5e-4
-	}
+	start := GPUStartSeconds()
 	return start + n*n*n/1.2e13
 }
 
@@ -85,10 +81,7 @@ func (gpuBitEngine) Estimate(p *Problem) float64 {
 	if g.N() == 0 {
 		return 0
 	}
-	start := 0.3
-	if gpu.Opened() > 0 {
-		start = 1.5e-4
-	}
+	start := GPUStartSeconds()
 	levels := bfsLevels(p)
 	size := 1024.0
 	if n <= 1<<19 {
