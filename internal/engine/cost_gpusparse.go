@@ -27,7 +27,7 @@ func (gpuSSSPEngine) Estimate(p *Problem) float64 {
 	if g.N() > shMax {
 		per = glob*arcs + lane*n
 	}
-	return gpuStart() + host*(arcs+n) + n*per
+	return GPUStartSeconds() + host*(arcs+n) + n*per
 }
 
 // gpu-minplus is never auto: its estimate is Floyd–Warshall's relaxation
@@ -35,14 +35,5 @@ func (gpuSSSPEngine) Estimate(p *Problem) float64 {
 func (gpuMinPlusEngine) Estimate(p *Problem) float64 {
 	n := float64(p.Graph.N())
 	products := float64(gpu.MinPlusProducts(p.Graph.N()))
-	return gpuStart() + products*n*n*n/4e12 + 1.5e-9*(float64(p.Graph.Arcs())+n)
-}
-
-// gpuStart is the GPU's start: about 0.3 s the first time in a process,
-// 0.15 ms a call once the runtime holds it open (cost.go).
-func gpuStart() float64 {
-	if gpu.Opened() > 0 {
-		return 1.5e-4
-	}
-	return 0.3
+	return GPUStartSeconds() + products*n*n*n/4e12 + 1.5e-9*(float64(p.Graph.Arcs())+n)
 }
