@@ -30,4 +30,11 @@
 // that skip rows outside the frontier through a one-bit-a-vertex bitmap,
 // several batches at once, the row summaries and the hop plot reduced on
 // the device.
+//
+// SSSPRows and SSSPMatrix (sssp.go, kernels/sssp.cu) are gpu-sssp: a
+// shortest-path search from every source of a sparse graph with lengths of
+// at least 0, a block a source (Harish–Narayanan's frontier relaxation),
+// distances in shared memory while a row fits; MinPlus (minplus.go,
+// kernels/minplus.cu) is gpu-minplus, Tran's repeated min-plus squaring, an
+// independent check of the Floyd–Warshall kernels.
 package gpu
