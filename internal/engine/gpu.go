@@ -55,18 +55,23 @@ type gpuEngine struct {
 func (e gpuEngine) Name() string { return e.kernel.String() }
 
 func (e gpuEngine) Caps() Caps {
-	// int32 lanes, or float32 for float graphs: the lane plan refuses
-	// lengths float32 cannot hold and weights below its normal range.
+	// int16 packed two a word where the plan holds them (non-negative
+	// lengths below lanes.Inf16: __viaddmin_s16x2 relaxes two a DPX
+	// instruction), else int32, or float32 for float graphs: the lane plan
+	// refuses lengths float32 cannot hold and weights below its normal
+	// range. int8 (four a word) is not offered: on Hopper its byte-wise
+	// minimum costs more instructions than the 16-bit DPX pair, so it is
+	// slower than int16 (docs/perf.md, "Packed lanes on the GPU").
 	return Caps{Device: GPU, Weights: AnyWeights, Negative: true, Rows: true, Auto: true,
-		Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
+		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
 }
 
 // Supports finds the GPU asked for (the runtime lists the GPUs once).
 func (e gpuEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
 
 // WorkBytes is the host side: for a matrix the pooled page-locked transfer
-// buffer (4 bytes a cell) and the result in its lanes (int32 or float32),
-// plus successors;
+// buffer (4 bytes a cell, or the packed lane's bytes) and the result in its
+// lanes (int16, int32 or float32), plus successors;
 // for summaries the rows.
 func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
@@ -74,12 +79,19 @@ func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 		return n * RowVertexBytes
 	}
 	stride := uint64(gpu.Stride(p.Graph.N(), e.kernel))
-	need := stride * stride * uint64(4+p.Lanes.Bytes())
+	transfer := uint64(4)
+	if packed(p.Lanes) {
+		transfer = uint64(p.Lanes.Bytes())
+	}
+	need := stride * stride * (transfer + uint64(p.Lanes.Bytes()))
 	if p.Paths {
 		need += n * n * 4
 	}
 	return need
 }
+
+// packed says whether the GPU kernels pack kind into 32-bit words.
+func packed(kind lanes.Kind) bool { return kind == lanes.Int16 || kind == lanes.Int8 }
 
 // Devices lists the GPUs this machine offers, or says why there are none
 // (matching ErrNoGPU). The driver is loaded and the GPUs are listed once per
@@ -98,6 +110,12 @@ func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
 	if p.Graph.Kind() != graph.FloatWeights {
 		j.MaxReal = int32(min(p.Plan.MaxReal, math.MaxInt32))
 	}
+	// Packed lanes only where the plan holds them (never negative lengths:
+	// the kernels compare lanes as unsigned, and sums must stay below the
+	// lane's range).
+	if packed(p.Lanes) && p.Plan.Holds(p.Lanes) == nil && !p.Plan.Negative {
+		j.Lanes = p.Lanes
+	}
 	return j, nil
 }
 
@@ -114,9 +132,14 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 		return nil, &cpu.NegativeCycleError{Vertex: m.NegVertex}
 	}
 	r := &Result{Device: m.Device, Threads: 1}
-	if m.Float != nil {
+	switch {
+	case m.Float != nil:
 		r.Matrix = &lanes.Matrix[float32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[float32](), Data: m.Float}
-	} else {
+	case m.Int16 != nil:
+		r.Matrix = &lanes.Matrix[int16]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.Inf16, Data: m.Int16}
+	case m.Int8 != nil:
+		r.Matrix = &lanes.Matrix[int8]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.Inf8, Data: m.Int8}
+	default:
 		r.Matrix = &lanes.Matrix[int32]{N: m.N, Size: m.Stride, Stride: m.Stride, Inf: lanes.InfOf[int32](), Data: m.Int}
 	}
 	if p.Paths {

@@ -454,7 +454,7 @@ func fwModule(call *gpurt.Call, tile int) (*fwKernels, error) {
 			k.fused[sr] = f
 		}
 		k.inplace = (tile*tile + 4*tile) * 4
-		k.product = productShared(tile)
+		k.product = productShared(tile, 1)
 		if s := max(k.inplace, k.product); s > dev.Info.MaxShared {
 			return nil, fmt.Errorf("bulk FW tile %d needs %d bytes of shared memory per block; this GPU allows %d", tile, s, dev.Info.MaxShared)
 		}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/lanes"
@@ -32,12 +33,52 @@ func (k Kernel) String() string {
 // Config shapes the kernels.
 type Config struct {
 	Kernel Kernel
-	Tile   int  // tile width W: 64 or 128 (a multiple of 4·TDim and of 32)
-	TDim   int  // threads per block = TDim²
+	Tile   int  // tile width W in lanes: 32, 64 or 128 (a multiple of 4·TRows and of 32)
+	TDim   int  // threads across a tile's words (4-byte, Tile/Pack() of them, a multiple of 4·TDim)
 	Float  bool // float32 lanes instead of int32
+	// Lanes is lanes.Int16 or lanes.Int8 for packed lanes (two or four a
+	// 32-bit word; non-negative lengths below the kind's infinity only),
+	// or 0 for int32 (float32 with Float).
+	Lanes lanes.Kind
+	// TRows is the threads across a tile's rows (0 means TDim); a block
+	// has TDim×TRows threads.
+	TRows int
 	// MinBlocks asks the compiler to fit this many blocks of the product
 	// and single kernels on an SM (0 means 1).
 	MinBlocks int
+}
+
+// Pack is the lanes a 32-bit word holds: 2 for int16, 4 for int8, else 1.
+func (c Config) Pack() int {
+	switch c.Lanes {
+	case lanes.Int16:
+		return 2
+	case lanes.Int8:
+		return 4
+	}
+	return 1
+}
+
+// LaneBytes is the bytes of one matrix cell.
+func (c Config) LaneBytes() int { return 4 / c.Pack() }
+
+// rows is the threads across a tile's rows.
+func (c Config) rows() int {
+	if c.TRows > 0 {
+		return c.TRows
+	}
+	return c.TDim
+}
+
+// Inf is the lanes' infinity as a word's lane holds it.
+func (c Config) Inf() int32 {
+	switch c.Lanes {
+	case lanes.Int16:
+		return int32(lanes.Inf16)
+	case lanes.Int8:
+		return int32(lanes.Inf8)
+	}
+	return InfInt32
 }
 
 // DefaultConfig returns the shape tuned on an H200 (docs/perf.md): small
@@ -51,6 +92,28 @@ func DefaultConfig(k Kernel, n int, float bool) Config {
 		return Config{Kernel: k, Tile: 64, TDim: 16, Float: float}
 	}
 	return Config{Kernel: k, Tile: 128, TDim: 16, Float: float, MinBlocks: 2}
+}
+
+// ConfigFor is DefaultConfig in the given lanes (Int16 and Int8 packed,
+// Float32 float, anything else int32). Packed tiles are as wide in lanes
+// as int32's (so the stride is the same); a thread owns 4 words of each of
+// its rows, and more rows, so that a block keeps int32's work per barrier.
+func ConfigFor(k Kernel, n int, kind lanes.Kind) Config {
+	c := DefaultConfig(k, n, kind == lanes.Float32)
+	if kind != lanes.Int16 && kind != lanes.Int8 {
+		return c
+	}
+	c.Lanes = kind
+	c.TDim = c.Tile / c.Pack() / 4
+	switch {
+	case c.Tile >= 128 && kind == lanes.Int16:
+		c.TRows, c.MinBlocks = 8, 3 // 16 rows × 4 words a thread, 128 threads
+	case c.Tile >= 128:
+		c.TRows, c.MinBlocks = 16, 4 // 8 rows × 4 words a thread, 128 threads
+	default:
+		c.TRows = c.Tile / 4 // 4 rows × 4 words a thread
+	}
+	return c
 }
 
 // AutoKernel is the faster form for n vertices on the GPU measured (an
@@ -68,9 +131,16 @@ func (c Config) Check() error {
 	if c.MinBlocks < 0 || c.MinBlocks > 4 {
 		return fmt.Errorf("GPU blocks per SM %d: want 1..4", c.MinBlocks)
 	}
-	if c.TDim <= 0 || c.Tile <= 0 || c.Tile%32 != 0 || c.Tile%(4*c.TDim) != 0 || c.TDim*c.TDim > 1024 {
-		return fmt.Errorf("GPU tile %d with %d×%d threads: the tile must be a multiple of 32 and of 4×%d, and at most 1024 threads",
-			c.Tile, c.TDim, c.TDim, c.TDim)
+	if c.Lanes != 0 && c.Lanes != lanes.Int16 && c.Lanes != lanes.Int8 && c.Lanes != lanes.Int32 {
+		return fmt.Errorf("GPU lanes %v: the Floyd–Warshall kernels pack int16 and int8 or take int32 and float32", c.Lanes)
+	}
+	if c.Float && c.Pack() > 1 {
+		return fmt.Errorf("GPU lanes %v with float32: choose one", c.Lanes)
+	}
+	words, rows := c.Tile/c.Pack(), c.rows()
+	if c.TDim <= 0 || rows <= 0 || c.Tile <= 0 || c.Tile%32 != 0 || words%(4*c.TDim) != 0 || c.Tile%(4*rows) != 0 || c.TDim*rows > 1024 {
+		return fmt.Errorf("GPU tile %d (%d words a row) with %d×%d threads: the tile must be a multiple of 32 and of 4×%d rows, its words of 4×%d, and at most 1024 threads",
+			c.Tile, words, c.TDim, rows, rows, c.TDim)
 	}
 	return nil
 }
@@ -82,9 +152,28 @@ const InfInt32 = lanes.Inf32
 // InitFromGraph returns an init function that writes g's adjacency matrix
 // (int32 or float32 lanes) into a stride×stride host buffer.
 func InitFromGraph(g *graph.Graph, stride int, float bool) func(host []uint32) {
+	if float {
+		return InitLanes(g, stride, Config{Float: true})
+	}
+	return InitLanes(g, stride, Config{})
+}
+
+// InitLanes returns an init function that writes g's adjacency matrix in
+// c's lanes into a host buffer of stride×stride lanes (stride×stride/Pack
+// words). Packed lanes take the lengths as they are: the lane plan has
+// bounded them below the kind's infinity.
+func InitLanes(g *graph.Graph, stride int, c Config) func(host []uint32) {
 	return func(h []uint32) {
+		switch c.Lanes {
+		case lanes.Int16:
+			initPacked(g, stride, unsafe.Slice((*int16)(unsafe.Pointer(&h[0])), stride*stride), lanes.Inf16)
+			return
+		case lanes.Int8:
+			initPacked(g, stride, unsafe.Slice((*int8)(unsafe.Pointer(&h[0])), stride*stride), lanes.Inf8)
+			return
+		}
 		inf := uint32(InfInt32)
-		if float {
+		if c.Float {
 			inf = math.Float32bits(float32(math.Inf(1)))
 		}
 		for i := range h {
@@ -96,7 +185,7 @@ func InitFromGraph(g *graph.Graph, stride int, float bool) func(host []uint32) {
 		for u := 0; u < g.N(); u++ {
 			row := h[u*stride:]
 			for i, v := range g.Neighbors(u) {
-				if float {
+				if c.Float {
 					row[v] = math.Float32bits(float32(g.ArcFloat(u, i)))
 				} else {
 					row[v] = uint32(int32(g.ArcInt(u, i)))
@@ -106,6 +195,45 @@ func InitFromGraph(g *graph.Graph, stride int, float bool) func(host []uint32) {
 	}
 }
 
-// productShared is the min-plus product's shared memory: two k-slices (of 32)
-// of A and B, padded by four lanes a row.
-func productShared(tile int) int { return 2 * (tile*(32+4) + 32*(tile+4)) * 4 }
+// initPacked writes g's adjacency matrix into packed lanes (row-major, as
+// the kernels read them: lane j%L of word j/L is column j), keeping the
+// least of parallel arcs and the diagonal's 0.
+func initPacked[L int8 | int16](g *graph.Graph, stride int, h []L, inf L) {
+	for i := range h {
+		h[i] = inf
+	}
+	for i := 0; i < stride; i++ {
+		h[i*stride+i] = 0
+	}
+	for u := 0; u < g.N(); u++ {
+		row := h[u*stride:]
+		for i, v := range g.Neighbors(u) {
+			if w := L(g.ArcInt(u, i)); w < row[v] {
+				row[v] = w
+			}
+		}
+	}
+}
+
+// LaneAt reads cell i (row-major, in lanes) of a matrix in c's lanes held
+// in 32-bit words: int32 bits, float32 bits, or the packed lane.
+func LaneAt(words []uint32, c Config, i int) uint32 {
+	switch c.Pack() {
+	case 2:
+		return uint32(int32(int16(words[i/2] >> (16 * (i % 2)))))
+	case 4:
+		return uint32(int32(int8(words[i/4] >> (8 * (i % 4)))))
+	}
+	return words[i]
+}
+
+// productShared is the min-plus product's shared memory in bytes: two
+// k-slices (of 32) of A (packed) and B, padded by four words a row, and
+// for packed lanes the A slice spread to one lane a word.
+func productShared(tile, pack int) int {
+	words := 2 * (tile*(32/pack+4) + 32*(tile/pack+4))
+	if pack > 1 {
+		words += tile * (32 + 4)
+	}
+	return words * 4
+}

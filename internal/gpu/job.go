@@ -7,10 +7,12 @@ import (
 	goruntime "runtime"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cuda"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -71,6 +73,10 @@ type Job struct {
 	// MaxReal bounds the real distances of an integer graph (the lane
 	// plan's bound, below InfInt32); larger values are infinity.
 	MaxReal int32
+	// Lanes is lanes.Int16 or lanes.Int8 for packed lanes (the lane plan
+	// must hold the kind: non-negative lengths with MaxReal below its
+	// infinity), anything else for int32 (float32 for float graphs).
+	Lanes lanes.Kind
 }
 
 // Stride is the matrix stride the GPU uses for n vertices: n rounded up to
@@ -82,10 +88,14 @@ func Stride(n int, k Kernel) int {
 
 func (j Job) problem() Problem {
 	n := j.Graph.N()
-	c := DefaultConfig(j.Kernel, n, j.Graph.Kind() == graph.FloatWeights)
+	kind := j.Lanes
+	if j.Graph.Kind() == graph.FloatWeights {
+		kind = lanes.Float32
+	}
+	c := ConfigFor(j.Kernel, n, kind)
 	maxReal := j.MaxReal
-	if maxReal <= 0 || maxReal >= InfInt32 {
-		maxReal = InfInt32 - 1
+	if maxReal <= 0 || maxReal >= c.Inf() {
+		maxReal = c.Inf() - 1
 	}
 	return Problem{N: n, Stride: Stride(n, j.Kernel), Config: c, MaxReal: maxReal}
 }
@@ -145,11 +155,13 @@ func Rows(ctx context.Context, j Job) (*RowsResult, error) {
 }
 
 // MatrixResult is the distance matrix of a job: N vertices in rows of
-// Stride lanes; exactly one of Int (InfInt32 for no path) and Float (+Inf)
-// is set.
+// Stride lanes; exactly one of Int (InfInt32 for no path), Int16
+// (lanes.Inf16), Int8 (lanes.Inf8) and Float (+Inf) is set.
 type MatrixResult struct {
 	N, Stride int
 	Int       []int32
+	Int16     []int16
+	Int8      []int8
 	Float     []float32
 	Device    string
 	NegVertex int // a vertex whose distance to itself is negative, or -1
@@ -162,9 +174,14 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 	p := j.problem()
 	out := &MatrixResult{N: p.N, Stride: p.Stride, NegVertex: -1}
 	cells := p.Stride * p.Stride
-	if p.Config.Float {
+	switch {
+	case p.Config.Float:
 		out.Float = make([]float32, cells)
-	} else {
+	case p.Config.Lanes == lanes.Int16:
+		out.Int16 = make([]int16, cells)
+	case p.Config.Lanes == lanes.Int8:
+		out.Int8 = make([]int8, cells)
+	default:
 		out.Int = make([]int32, cells)
 	}
 	res := &Result{NegVertex: -1}
@@ -179,7 +196,8 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 	out.Device, out.Timing = d.Info.Name, res.Timing
 	for v := 0; v < p.N; v++ {
 		i := v*p.Stride + v
-		if (out.Int != nil && out.Int[i] < 0) || (out.Float != nil && out.Float[i] < 0) {
+		if (out.Int != nil && out.Int[i] < 0) || (out.Float != nil && out.Float[i] < 0) ||
+			(out.Int16 != nil && out.Int16[i] < 0) || (out.Int8 != nil && out.Int8[i] < 0) {
 			out.NegVertex = v
 			break
 		}
@@ -188,8 +206,18 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 }
 
 // convert copies the lanes into out in parallel: int32 values above maxReal
-// (infinity plus a negative length) become InfInt32.
+// (infinity plus a negative length) become InfInt32. Packed lanes are
+// copied as they are: their lengths are never negative, so no value lies
+// between maxReal and the kind's infinity.
 func convert(host []uint32, out *MatrixResult, maxReal int32) {
+	switch {
+	case out.Int16 != nil:
+		copy(out.Int16, unsafe.Slice((*int16)(unsafe.Pointer(&host[0])), len(out.Int16)))
+		return
+	case out.Int8 != nil:
+		copy(out.Int8, unsafe.Slice((*int8)(unsafe.Pointer(&host[0])), len(out.Int8)))
+		return
+	}
 	workers := min(goruntime.GOMAXPROCS(0), max(1, len(host)>>20))
 	chunk := (len(host) + workers - 1) / workers
 	var wg sync.WaitGroup

@@ -32,9 +32,15 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 	key.Kernel = 0
 	return gpurt.Cached(call, moduleKey{key}, func() (*kernels, error) {
 		dev := call.Dev()
-		opts := []string{fmt.Sprintf("-DTILE=%d", c.Tile), fmt.Sprintf("-DTDIM=%d", c.TDim), "-DBK=32", fmt.Sprintf("-DMINB=%d", max(c.MinBlocks, 1))}
-		if c.Float {
+		opts := []string{fmt.Sprintf("-DTILE=%d", c.Tile), fmt.Sprintf("-DTDIM=%d", c.TDim), fmt.Sprintf("-DTROWS=%d", c.rows()),
+			"-DBK=32", fmt.Sprintf("-DMINB=%d", max(c.MinBlocks, 1))}
+		switch {
+		case c.Float:
 			opts = append(opts, "-DLANE_FLOAT")
+		case c.Pack() == 2:
+			opts = append(opts, "-DLANE_I16")
+		case c.Pack() == 4:
+			opts = append(opts, "-DLANE_I8")
 		}
 		cubin, cached, err := dev.API.Compile(fwSource, "fw.cu", dev.Info.Arch(), opts)
 		if err != nil {
@@ -56,8 +62,8 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 		}
 		// In-place tiles keep the pivot tile in shared memory; the product
 		// stages two k-slices.
-		inplace := (c.Tile*c.Tile + 4*c.Tile) * 4
-		k.product = productShared(c.Tile)
+		inplace := (c.Tile*c.Tile/c.Pack() + 4*c.Tile) * 4
+		k.product = productShared(c.Tile, c.Pack())
 		k.shared = max(inplace, k.product)
 		if k.shared > dev.Info.MaxShared {
 			return nil, fmt.Errorf("tile %d needs %d bytes of shared memory per block; this GPU allows %d", c.Tile, k.shared, dev.Info.MaxShared)
@@ -103,8 +109,8 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 		res.Timing.Compiled, k.used = k.compiled, true
 	}
 	dev, st := call.Dev(), call.Stream()
-	cells := uint64(p.Stride) * uint64(p.Stride)
-	bytes := cells * 4
+	bytes := uint64(p.Stride) * uint64(p.Stride) * uint64(p.Config.LaneBytes())
+	words := bytes / 4
 	if !call.Has(bytes) {
 		free, total, err := dev.MemInfo()
 		if err != nil {
@@ -131,12 +137,12 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 	} else {
 		fill := src.host
 		if fill == nil {
-			fill = InitFromGraph(g, p.Stride, p.Config.Float)
+			fill = InitLanes(g, p.Stride, p.Config)
 		}
 		if host, err = call.Host(bytes); err != nil {
 			return err
 		}
-		fill(unsafe.Slice((*uint32)(host), cells))
+		fill(unsafe.Slice((*uint32)(host), words))
 		if err := st.CopyToDeviceAsync(d, host, bytes); err != nil {
 			return err
 		}
@@ -174,7 +180,7 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 	}
 	call.Device().AddTiming(res.Timing.Kernel, res.Timing.Total)
 	if out.matrix != nil {
-		return out.matrix(unsafe.Slice((*uint32)(host), cells))
+		return out.matrix(unsafe.Slice((*uint32)(host), words))
 	}
 	n := p.N
 	res.Reach = append([]int32(nil), unsafe.Slice((*int32)(rows), n)...)
@@ -262,7 +268,7 @@ func initOnDevice(call *gpurt.Call, k *kernels, p Problem, g *graph.Graph, d uin
 	if weights != nil {
 		weightsD = buf + uint64(weightsAt)
 	}
-	inf := uint32(InfInt32)
+	inf := uint32(p.Config.Inf())
 	if p.Config.Float {
 		inf = math.Float32bits(float32(math.Inf(1)))
 	}
@@ -277,7 +283,7 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 	c := p.Config
 	n := int32(p.Stride)
 	m := int32(p.Stride / c.Tile)
-	block := [3]uint32{uint32(c.TDim * c.TDim), 1, 1}
+	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
 	shared := uint32(k.shared)
 	if c.Kernel == Single {
 		// flags holds the task counter, then the per-tile completion counts.
@@ -321,7 +327,7 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 
 // reduceRows queues the row reduction of matrix d and the copy of its
 // summaries into a page-locked buffer, which it returns: reach int32[n],
-// max lanes uint32[n], sums float64[n] and the negative-diagonal vertex
+// max lanes uint32[n] (int32 values for packed lanes), sums float64[n] and the negative-diagonal vertex
 // (int32, MaxInt32 for none).
 func reduceRows(call *gpurt.Call, k *kernels, p Problem, d uint64) (unsafe.Pointer, error) {
 	st := call.Stream()
