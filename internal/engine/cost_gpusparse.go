@@ -1,6 +1,14 @@
 package engine
 
-import "github.com/apsp/apsp/internal/gpu"
+import (
+	"math"
+
+	"github.com/apsp/apsp/internal/gpu"
+)
+
+// maxSSSPLevels bounds the breadth-first levels of the graphs whose
+// gpu-sssp time the estimate below knows (see there).
+const maxSSSPLevels = 32
 
 // gpu-sssp (internal/gpu/sssp.go) costs the GPU's start, the host's copy of
 // the arcs, and per source its arcs (each relaxed a few times over: the
@@ -10,11 +18,21 @@ import "github.com/apsp/apsp/internal/gpu"
 // degree 4) to 4.7·10^-11 s (n = 8192, degree 32), 3.3·10^-11 s at n = 32 768;
 // rows past shared memory (global rows, n = 70 000, degree 6) 1.3·10^-10 s.
 // The constants take the slowest of each.
+//
+// Those graphs had a few breadth-first levels; a graph of long paths (a
+// road network, a grid) makes each source's frontier relaxation run a
+// round a hop of its shortest paths, which was not measured. Past
+// maxSSSPLevels levels (one host BFS, as gpu-bitbfs's estimate) the
+// estimate is +Inf, so auto leaves such graphs to the CPU's Dijkstra or
+// the GPU's Floyd–Warshall; --algo gpu-sssp still runs them.
 func (gpuSSSPEngine) Estimate(p *Problem) float64 {
 	g := p.Graph
 	n, arcs := float64(g.N()), float64(g.Arcs())
 	if g.N() == 0 {
 		return 0
+	}
+	if bfsLevels(p) > maxSSSPLevels {
+		return math.Inf(1)
 	}
 	const (
 		host  = 1.5e-9  // seconds an arc and a vertex of host work

@@ -110,6 +110,7 @@ func TestSparseEstimates(t *testing.T) {
 		{"sparse 32768", mk(32768, 65536), "gpu-sssp"},
 		{"degree 32 at 8192", mk(8192, 131072), AutoGPU(8192).Name()},
 		{"small", mk(64, 128), AutoGPU(64).Name()},
+		{"a weighted path of 8192 (long paths, unmeasured)", weightedPath(t, 8192), AutoGPU(8192).Name()},
 		{"negative", neg, AutoGPU(2).Name()},
 	} {
 		if got := AutoGPUFor(sparseProblem(t, AutoGPU(c.g.N()), c.g)).Name(); got != c.want {
@@ -226,4 +227,16 @@ func TestSparseEnginesMatchDijkstra(t *testing.T) {
 		}
 	}
 	t.Logf("%d engine runs matched Dijkstra", checked)
+}
+
+// weightedPath is the path 0-1-…-(n-1) with lengths 1..7: n breadth-first
+// levels, past what the gpu-sssp estimate knows.
+func weightedPath(t testing.TB, n int) *graph.Graph {
+	b := graph.NewBuilder(false)
+	for v := 1; v < n; v++ {
+		if err := b.AddIntEdge(v-1, v, int64(1+v%7)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
 }

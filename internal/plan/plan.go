@@ -221,11 +221,11 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	}
 	ge := engine.AutoGPU(g.N())
 	gp := problem(ge, g, req, lp, pl.Device)
-	// An unweighted graph may go to gpu-bitbfs instead of Floyd–Warshall;
-	// its estimate runs a BFS or two on the host, which graphs on the
-	// "auto" device that the GPU's start-up alone rules out are spared.
-	if g.Kind() == graph.Unweighted && (pl.Device.Kind == "gpu" ||
-		(pl.Device.Kind == "auto" && g.N() >= 2048 && engine.GPUStartSeconds() < bestTime)) {
+	// A graph may go to gpu-bitbfs (unweighted) or gpu-sssp (weighted)
+	// instead of Floyd–Warshall; their estimates run a BFS or two on the
+	// host, which graphs on the "auto" device that the GPU's start-up
+	// alone rules out are spared.
+	if pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && g.N() >= 2048 && engine.GPUStartSeconds() < bestTime) {
 		if be := engine.AutoGPUFor(gp); be.Name() != ge.Name() {
 			ge, gp = be, problem(be, g, req, lp, pl.Device)
 		}
