@@ -105,11 +105,25 @@ func Blocked[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], opt BlockedO
 	}
 	others := used - 1
 	scratch := make([]T, 2*others*w*w)
+	// With kernels of an expanded A (int8, int16: minPlusPre), the A
+	// operands are expanded once a round: pre holds tile (x, z) of every x
+	// for the row of products that reads it, and preOld the column tiles'
+	// values before phase 2 for their own products.
+	var pre, preOld []int32
+	if ks.minPlusPre != nil {
+		pre, preOld = make([]int32, used*w*w), make([]int32, others*w*w)
+	}
+	expandTile := func(x, z int) {
+		ks.expand(pre[x*w*w:(x+1)*w*w], d[tile(x, z):], s, w, w)
+	}
 	for z := 0; z < used; z++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		inPlace(z, z, z)
+		if pre != nil {
+			expandTile(z, z)
+		}
 		// Pivot row and column tiles: 2(used-1) independent tasks. The
 		// pivot tile P is closed now (its diagonal 0), so a column tile
 		// C becomes min(C, C⊗P) and a row tile min(C, P⊗C): one min-plus
@@ -123,10 +137,19 @@ func Blocked[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], opt BlockedO
 				o++
 			}
 			buf := scratch[t*w*w : (t+1)*w*w]
-			if t < others { // pivot column tile (o, z)
+			switch {
+			case t < others && pre != nil: // pivot column tile (o, z)
+				old := preOld[t*w*w : (t+1)*w*w]
+				ks.expand(old, d[tile(o, z):], s, w, w)
+				ks.minPlusPre(d[tile(o, z):], s, old, w, d[tile(z, z):], s, w, w, w)
+				expandTile(o, z) // phase 3's A
+			case t < others:
 				copyTile(buf, w, d[tile(o, z):], s, w)
 				ks.minPlus(d[tile(o, z):], s, buf, w, d[tile(z, z):], s, w, w, w)
-			} else { // pivot row tile (z, o)
+			case pre != nil: // pivot row tile (z, o)
+				copyTile(buf, w, d[tile(z, o):], s, w)
+				ks.minPlusPre(d[tile(z, o):], s, pre[z*w*w:], w, buf, w, w, w, w)
+			default:
 				copyTile(buf, w, d[tile(z, o):], s, w)
 				ks.minPlus(d[tile(z, o):], s, d[tile(z, z):], s, buf, w, w, w, w)
 			}
@@ -141,6 +164,10 @@ func Blocked[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], opt BlockedO
 			}
 			if y >= z {
 				y++
+			}
+			if pre != nil {
+				ks.minPlusPre(d[tile(x, y):], s, pre[x*w*w:], w, d[tile(z, y):], s, w, w, w)
+				return
 			}
 			ks.minPlus(d[tile(x, y):], s, d[tile(x, z):], s, d[tile(z, y):], s, w, w, w)
 		})

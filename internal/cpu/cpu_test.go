@@ -111,7 +111,7 @@ func checkBlocked[T lanes.Lane](t *testing.T, ctx context.Context, g *graph.Grap
 		t.Fatal(err)
 	}
 	same(ref, "fw")
-	for _, tile := range []int{16, 32, 64} {
+	for _, tile := range []int{16, 32, 64, 128} {
 		for _, k := range []KernelChoice{FastKernels, ScalarKernels} {
 			m, err := lanes.NewMatrix[T](g, TileSize(g.N(), tile))
 			if err != nil {

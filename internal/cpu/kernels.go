@@ -11,6 +11,10 @@ type kernelSet[T lanes.Lane] struct {
 	minPlus func(c []T, ldc int, a []T, lda int, b []T, ldb int, rows, cols, depth int)
 	// relaxRow sets dst[j] = min(dst[j], x + src[j]).
 	relaxRow func(dst, src []T, x T)
+	// minPlusPre, when set, is minPlus with A expanded by expand (the
+	// int8 and int16 kernels: minplus.Int8Pre).
+	minPlusPre func(c []T, ldc int, a []int32, lda int, b []T, ldb int, rows, cols, depth int)
+	expand     func(dst []int32, a []T, lda, rows, depth int)
 }
 
 // kernelsFor returns the vectorised kernels of internal/minplus for the
@@ -26,13 +30,17 @@ func kernelsFor[T lanes.Lane](choice KernelChoice) kernelSet[T] {
 	switch any(z).(type) {
 	case int8:
 		return kernelSet[T]{
-			minPlus:  any(minplus.Int8).(func([]T, int, []T, int, []T, int, int, int, int)),
-			relaxRow: any(minplus.RelaxRowInt8).(func([]T, []T, T)),
+			minPlus:    any(minplus.Int8).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow:   any(minplus.RelaxRowInt8).(func([]T, []T, T)),
+			minPlusPre: any(minplus.Int8Pre).(func([]T, int, []int32, int, []T, int, int, int, int)),
+			expand:     any(minplus.ExpandInt8).(func([]int32, []T, int, int, int)),
 		}
 	case int16:
 		return kernelSet[T]{
-			minPlus:  any(minplus.Int16).(func([]T, int, []T, int, []T, int, int, int, int)),
-			relaxRow: any(minplus.RelaxRowInt16).(func([]T, []T, T)),
+			minPlus:    any(minplus.Int16).(func([]T, int, []T, int, []T, int, int, int, int)),
+			relaxRow:   any(minplus.RelaxRowInt16).(func([]T, []T, T)),
+			minPlusPre: any(minplus.Int16Pre).(func([]T, int, []int32, int, []T, int, int, int, int)),
+			expand:     any(minplus.ExpandInt16).(func([]int32, []T, int, int, int)),
 		}
 	case int32:
 		return kernelSet[T]{

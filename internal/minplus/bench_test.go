@@ -62,6 +62,22 @@ func BenchmarkInt32(b *testing.B) {
 	benchTiles(b, func(im testImpl) tileFunc[int32] { return im.i32 }, int32Gen(7))
 }
 
+func BenchmarkInt8(b *testing.B) {
+	benchTiles(b, func(im testImpl) tileFunc[int8] { return im.i8 }, int8Gen(1))
+}
+
+func BenchmarkInt16(b *testing.B) {
+	benchTiles(b, func(im testImpl) tileFunc[int16] { return im.i16 }, int16Gen(1))
+}
+
+func BenchmarkInt8Pre(b *testing.B) {
+	benchTiles(b, func(im testImpl) tileFunc[int8] { return im.p8 }, int8Gen(1))
+}
+
+func BenchmarkInt16Pre(b *testing.B) {
+	benchTiles(b, func(im testImpl) tileFunc[int16] { return im.p16 }, int16Gen(1))
+}
+
 func BenchmarkInt64(b *testing.B) {
 	benchTiles(b, func(im testImpl) tileFunc[int64] { return im.i64 }, int64Gen(8))
 }

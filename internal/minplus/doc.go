@@ -3,7 +3,8 @@
 //
 //	C[i][j] = min(C[i][j], min over k of A[i][k] + B[k][j])
 //
-// for int32, int64 and float64 tiles stored row-major inside larger matrices
+// for int8, int16, int32, int64 and float64 tiles stored row-major inside
+// larger matrices
 // (hence the explicit row strides), plus the row relaxation
 // dst[j] = min(dst[j], x + src[j]) used inside diagonal tiles.
 //
@@ -15,8 +16,18 @@
 // up from the CPU features (see Impl); other architectures, CPUs without AVX2
 // and builds with the purego tag use portable Go.
 //
+// The int8 and int16 kernels (AVX-512BW, or AVX2) use plain signed byte and
+// word adds and mins (VPADDB/VPMINSB, VPADDW/VPMINSW) under the same rule
+// as int32: the lane kinds' infinities (63, 16383) leave room for the sum
+// of two stored values. Their Int8Pre and Int16Pre forms take A expanded
+// (ExpandInt8: each value repeated across an int32), since a byte or word
+// broadcast from memory costs a shuffle besides the load on Zen 4, where a
+// 32-bit one is a plain load; the blocked engine expands each A tile once a
+// round.
+//
 // The assembly covers the columns in multiples of 16 (int32) or 8 (int64,
-// float64); any leftover columns go through the Go code, so callers that
+// float64), 64 or 32 (int8, int16 on AVX-512BW); any leftover columns go
+// through the Go code, so callers that
 // want full speed pad tile widths to those multiples. Rows and depth may be
 // anything.
 //

@@ -31,6 +31,27 @@ type kernel struct {
 	merge func(g *gen, acc, mem, t, m string)
 	// extra scratch registers relax needs besides t.
 	scratch int
+	// aType and aElem are A's element type and size when they differ from
+	// C's and B's: the packed kernels' "Pre" forms take A with each value
+	// repeated across an int32 (ExpandInt8), which a plain 32-bit
+	// broadcast load fills a vector with, where a byte or word broadcast
+	// from memory costs a shuffle as well on Zen 4.
+	aType string
+	aElem int
+}
+
+func (k kernel) aSize() int {
+	if k.aElem != 0 {
+		return k.aElem
+	}
+	return k.elem
+}
+
+func (k kernel) aGoType() string {
+	if k.aType != "" {
+		return k.aType
+	}
+	return k.goType
 }
 
 func (k kernel) vbytes() int {
@@ -154,13 +175,13 @@ func (g *gen) block(k kernel, rows, nv int, id string) {
 		}
 	}
 	step(true)
-	g.p("ADDQ $%d, AX", k.elem)
+	g.p("ADDQ $%d, AX", k.aSize())
 	g.p("ADDQ R13, BX")
 	g.p("DECQ CX")
 	g.p("JZ %s_kdone", id)
 	g.lbl(id + "_k")
 	step(false)
-	g.p("ADDQ $%d, AX", k.elem)
+	g.p("ADDQ $%d, AX", k.aSize())
 	g.p("ADDQ R13, BX")
 	g.p("DECQ CX")
 	g.p("JNZ %s_k", id)
@@ -227,17 +248,19 @@ func (g *gen) strip(k kernel, nv int, id string) {
 
 func (g *gen) matrix(k kernel) {
 	vb := k.vbytes()
-	shift := map[int]int{1: 0, 2: 1, 4: 2, 8: 3}[k.elem]
-	fmt.Fprintf(&g.buf, "\n// func %s(c *%s, ldc int, a *%s, lda int, b *%s, ldb int, rows, cols, depth int)\n", k.name, k.goType, k.goType, k.goType)
+	shifts := map[int]int{1: 0, 2: 1, 4: 2, 8: 3}
+	shift, ashift := shifts[k.elem], shifts[k.aSize()]
+	fmt.Fprintf(&g.buf, "\n// func %s(c *%s, ldc int, a *%s, lda int, b *%s, ldb int, rows, cols, depth int)\n", k.name, k.goType, k.aGoType(), k.goType)
 	fmt.Fprintf(&g.buf, "// Column strips of %d, register block %d rows × %d cols.\n", k.nv*vb/k.elem, k.rb, k.nv*vb/k.elem)
 	fmt.Fprintf(&g.buf, "TEXT ·%s(SB), NOSPLIT, $0-72\n", k.name)
-	shl := func(r string) {
-		if shift > 0 {
-			g.p("SHLQ $%d, %s", shift, r)
+	shlBy := func(r string, by int) {
+		if by > 0 {
+			g.p("SHLQ $%d, %s", by, r)
 		}
 	}
+	shl := func(r string) { shlBy(r, shift) }
 	g.p("MOVQ lda+24(FP), R8")
-	shl("R8")
+	shlBy("R8", ashift)
 	g.p("LEAQ (R8)(R8*2), R9")
 	g.p("LEAQ (R8)(R8*4), R10")
 	g.p("LEAQ (R9)(R8*4), R11")
@@ -413,16 +436,20 @@ func main() {
 		// Best measured on Zen 4 with bench_test.go. With contiguous
 		// tiles every choice is ALU bound; the shape matters when B rows
 		// are a power-of-two stride apart and share L1 sets.
-		"int32AVX2":     {6, 2},
-		"int32AVX512":   {4, 4},
-		"int64AVX2":     {5, 2},
-		"int64AVX512":   {6, 4},
-		"float64AVX2":   {6, 2},
-		"float64AVX512": {6, 4},
-		"int16AVX2":     {6, 2},
-		"int16AVX512":   {8, 2},
-		"int8AVX2":      {6, 2},
-		"int8AVX512":    {8, 2},
+		"int32AVX2":      {6, 2},
+		"int32AVX512":    {4, 4},
+		"int64AVX2":      {5, 2},
+		"int64AVX512":    {6, 4},
+		"float64AVX2":    {6, 2},
+		"float64AVX512":  {6, 4},
+		"int16AVX2":      {6, 2},
+		"int16AVX512":    {8, 2},
+		"int8AVX2":       {6, 2},
+		"int8AVX512":     {8, 2},
+		"int16PreAVX2":   {6, 2},
+		"int16PreAVX512": {6, 4},
+		"int8PreAVX2":    {6, 2},
+		"int8PreAVX512":  {6, 4},
 	}
 	// MINPLUS_CFG="int32AVX2=6,2;..." overrides the blocks for
 	// experiments only: the committed file is the output without it (CI
@@ -461,6 +488,18 @@ func main() {
 		mk("int16AVX512", "int16", 2, "Z", "VMOVDQU16", "VPBROADCASTW", "VPADDW", 1, relaxInt16, mergeOp("VPMINSW"), 0),
 		mk("int8AVX2", "int8", 1, "Y", "VMOVDQU", "VPBROADCASTB", "VPADDB", 1, relaxInt8, mergeOp("VPMINSB"), 0),
 		mk("int8AVX512", "int8", 1, "Z", "VMOVDQU8", "VPBROADCASTB", "VPADDB", 1, relaxInt8, mergeOp("VPMINSB"), 0),
+	}
+	for _, name := range []string{"int16AVX2", "int16AVX512", "int8AVX2", "int8AVX512"} {
+		for _, k := range kernels {
+			if k.name == name {
+				pre := k
+				pre.name = strings.Replace(name, "AVX", "PreAVX", 1)
+				pre.aType, pre.aElem, pre.bcast = "int32", 4, "VPBROADCASTD"
+				c := cfg[pre.name]
+				pre.rb, pre.nv = c[0], c[1]
+				kernels = append(kernels, pre)
+			}
+		}
 	}
 	rows := []rowKernel{
 		{"relaxRowInt32AVX2", "int32", 4, "Y", "VMOVDQU", bcastInt32Arg, relaxInt32, 0},

@@ -15,6 +15,12 @@ func testImpls() []testImpl {
 			i16: func(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
 				tileWith(int16AVX2, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
 			},
+			p8: pre8(func(c []int8, ldc int, a []int32, lda int, b []int8, ldb int, rows, cols, depth int) {
+				preWith(int8PreAVX2, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			}),
+			p16: pre16(func(c []int16, ldc int, a []int32, lda int, b []int16, ldb int, rows, cols, depth int) {
+				preWith(int16PreAVX2, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			}),
 			r8:  func(dst, src []int8, x int8) { rowWith(relaxRowInt8AVX2, 32, dst, src[:len(dst)], x) },
 			r16: func(dst, src []int16, x int16) { rowWith(relaxRowInt16AVX2, 16, dst, src[:len(dst)], x) },
 			i32: func(c []int32, ldc int, a []int32, lda int, b []int32, ldb int, rows, cols, depth int) {
@@ -54,6 +60,7 @@ func testImpls() []testImpl {
 		// Byte and word lanes in ZMM need AVX-512BW; without it the
 		// packed kinds fall back to the generic code here too.
 		im.i8, im.i16, im.r8, im.r16 = mulGeneric[int8], mulGeneric[int16], relaxRowGeneric[int8], relaxRowGeneric[int16]
+		im.p8, im.p16 = pre8(mulPre[int8]), pre16(mulPre[int16])
 		if hasAVX512BW {
 			im.i8 = func(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, depth int) {
 				tileWith(int8AVX512, 64, c, ldc, a, lda, b, ldb, rows, cols, depth)
@@ -61,6 +68,12 @@ func testImpls() []testImpl {
 			im.i16 = func(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
 				tileWith(int16AVX512, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
 			}
+			im.p8 = pre8(func(c []int8, ldc int, a []int32, lda int, b []int8, ldb int, rows, cols, depth int) {
+				preWith(int8PreAVX512, 64, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			})
+			im.p16 = pre16(func(c []int16, ldc int, a []int32, lda int, b []int16, ldb int, rows, cols, depth int) {
+				preWith(int16PreAVX512, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+			})
 			im.r8 = func(dst, src []int8, x int8) { rowWith(relaxRowInt8AVX512, 64, dst, src[:len(dst)], x) }
 			im.r16 = func(dst, src []int16, x int16) { rowWith(relaxRowInt16AVX512, 32, dst, src[:len(dst)], x) }
 		}

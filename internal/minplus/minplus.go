@@ -44,6 +44,46 @@ func Int8(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, d
 	}
 }
 
+// ExpandInt8 writes the rows×depth operand A (row stride lda) to dst (row
+// stride depth) with each value repeated in the four bytes of an int32:
+// the A operand of Int8Pre. dst must hold rows·depth values.
+func ExpandInt8(dst []int32, a []int8, lda, rows, depth int) {
+	for i := 0; i < rows; i++ {
+		d := dst[i*depth : (i+1)*depth]
+		for k, x := range a[i*lda : i*lda+depth] {
+			d[k] = int32(uint32(uint8(x)) * 0x01010101)
+		}
+	}
+}
+
+// ExpandInt16 is ExpandInt8 for int16 values, each repeated in both halves
+// of an int32: the A operand of Int16Pre.
+func ExpandInt16(dst []int32, a []int16, lda, rows, depth int) {
+	for i := 0; i < rows; i++ {
+		d := dst[i*depth : (i+1)*depth]
+		for k, x := range a[i*lda : i*lda+depth] {
+			d[k] = int32(uint32(uint16(x)) * 0x00010001)
+		}
+	}
+}
+
+// Int8Pre is Int8 with A expanded by ExpandInt8 (lda counts int32s). Its
+// kernel fills a vector with A[i][k] by one 32-bit broadcast load where
+// Int8's needs a byte broadcast, which costs a shuffle too: the blocked
+// engine expands each A tile once and uses it for a whole row of tiles.
+func Int8Pre(c []int8, ldc int, a []int32, lda int, b []int8, ldb int, rows, cols, depth int) {
+	if checkShape(len(c), ldc, len(a), lda, len(b), ldb, rows, cols, depth) {
+		int8PreArch(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
+// Int16Pre is Int16 with A expanded by ExpandInt16.
+func Int16Pre(c []int16, ldc int, a []int32, lda int, b []int16, ldb int, rows, cols, depth int) {
+	if checkShape(len(c), ldc, len(a), lda, len(b), ldb, rows, cols, depth) {
+		int16PreArch(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
 // Float64 is Int32 for float64 values (no NaN; +Inf allowed). A candidate
 // replaces C[i][j] only when strictly smaller. Full speed needs cols to be a
 // multiple of 8.
@@ -142,6 +182,17 @@ func relaxRowGeneric[T number](dst, src []T, x T) {
 	for j, s := range src {
 		if s += x; s < dst[j] {
 			dst[j] = s
+		}
+	}
+}
+
+// mulPre is mulGeneric for an expanded A (ExpandInt8, ExpandInt16): the
+// low lane of each int32 is the value.
+func mulPre[T ~int8 | ~int16](c []T, ldc int, a []int32, lda int, b []T, ldb int, rows, cols, depth int) {
+	for i := 0; i < rows; i++ {
+		cr := c[i*ldc : i*ldc+cols]
+		for k, x := range a[i*lda : i*lda+depth] {
+			relaxRowGeneric(cr, b[k*ldb:k*ldb+cols], T(x))
 		}
 	}
 }

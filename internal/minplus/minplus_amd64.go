@@ -86,6 +86,18 @@ func int8AVX2(c *int8, ldc int, a *int8, lda int, b *int8, ldb int, rows, cols, 
 func int8AVX512(c *int8, ldc int, a *int8, lda int, b *int8, ldb int, rows, cols, depth int)
 
 //go:noescape
+func int16PreAVX2(c *int16, ldc int, a *int32, lda int, b *int16, ldb int, rows, cols, depth int)
+
+//go:noescape
+func int16PreAVX512(c *int16, ldc int, a *int32, lda int, b *int16, ldb int, rows, cols, depth int)
+
+//go:noescape
+func int8PreAVX2(c *int8, ldc int, a *int32, lda int, b *int8, ldb int, rows, cols, depth int)
+
+//go:noescape
+func int8PreAVX512(c *int8, ldc int, a *int32, lda int, b *int8, ldb int, rows, cols, depth int)
+
+//go:noescape
 func relaxRowInt16AVX2(dst, src *int16, x int16, n int)
 
 //go:noescape
@@ -162,6 +174,40 @@ func int8Arch(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, col
 		tileWith(int8AVX2, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
 	default:
 		mulGeneric(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
+// preWith is tileWith for the kernels of an expanded A.
+func preWith[T ~int8 | ~int16](k func(c *T, ldc int, a *int32, lda int, b *T, ldb int, rows, cols, depth int), unit int,
+	c []T, ldc int, a []int32, lda int, b []T, ldb int, rows, cols, depth int) {
+	n := cols - cols%unit
+	if n > 0 {
+		k(&c[0], ldc, &a[0], lda, &b[0], ldb, rows, n, depth)
+	}
+	if n < cols {
+		mulPre(c[n:], ldc, a, lda, b[n:], ldb, rows, cols-n, depth)
+	}
+}
+
+func int16PreArch(c []int16, ldc int, a []int32, lda int, b []int16, ldb int, rows, cols, depth int) {
+	switch {
+	case hasAVX512BW:
+		preWith(int16PreAVX512, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	case hasAVX2:
+		preWith(int16PreAVX2, 16, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	default:
+		mulPre(c, ldc, a, lda, b, ldb, rows, cols, depth)
+	}
+}
+
+func int8PreArch(c []int8, ldc int, a []int32, lda int, b []int8, ldb int, rows, cols, depth int) {
+	switch {
+	case hasAVX512BW:
+		preWith(int8PreAVX512, 64, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	case hasAVX2:
+		preWith(int8PreAVX2, 32, c, ldc, a, lda, b, ldb, rows, cols, depth)
+	default:
+		mulPre(c, ldc, a, lda, b, ldb, rows, cols, depth)
 	}
 }
 

@@ -30,3 +30,11 @@ func int8Arch(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, col
 
 func relaxRowInt16Arch(dst, src []int16, x int16) { relaxRowGeneric(dst, src, x) }
 func relaxRowInt8Arch(dst, src []int8, x int8)    { relaxRowGeneric(dst, src, x) }
+
+func int16PreArch(c []int16, ldc int, a []int32, lda int, b []int16, ldb int, rows, cols, depth int) {
+	mulPre(c, ldc, a, lda, b, ldb, rows, cols, depth)
+}
+
+func int8PreArch(c []int8, ldc int, a []int32, lda int, b []int8, ldb int, rows, cols, depth int) {
+	mulPre(c, ldc, a, lda, b, ldb, rows, cols, depth)
+}

@@ -19,6 +19,8 @@ type testImpl struct {
 	name string
 	i8   tileFunc[int8]
 	i16  tileFunc[int16]
+	p8   tileFunc[int8]  // Int8Pre's kernel behind ExpandInt8
+	p16  tileFunc[int16] // Int16Pre's kernel behind ExpandInt16
 	i32  tileFunc[int32]
 	i64  tileFunc[int64]
 	f64  tileFunc[float64]
@@ -33,6 +35,7 @@ func genericImpl() testImpl {
 	return testImpl{
 		name: "generic",
 		i8:   mulGeneric[int8], i16: mulGeneric[int16], r8: relaxRowGeneric[int8], r16: relaxRowGeneric[int16],
+		p8: pre8(mulPre[int8]), p16: pre16(mulPre[int16]),
 		i32: mulGeneric[int32], i64: mulGeneric[int64], f64: mulGeneric[float64],
 		r32: relaxRowGeneric[int32], r64: relaxRowGeneric[int64], rf64: relaxRowGeneric[float64],
 	}
@@ -43,8 +46,32 @@ func apiImpl() testImpl {
 	return testImpl{
 		name: "api",
 		i8:   Int8, i16: Int16, r8: RelaxRowInt8, r16: RelaxRowInt16,
+		p8: pre8(Int8Pre), p16: pre16(Int16Pre),
 		i32: Int32, i64: Int64, f64: Float64,
 		r32: RelaxRowInt32, r64: RelaxRowInt64, rf64: RelaxRowFloat64,
+	}
+}
+
+type (
+	preFunc8  func(c []int8, ldc int, a []int32, lda int, b []int8, ldb int, rows, cols, depth int)
+	preFunc16 func(c []int16, ldc int, a []int32, lda int, b []int16, ldb int, rows, cols, depth int)
+)
+
+// pre8 and pre16 make a kernel of an expanded A a plain tile function, so
+// that the same checks run on it.
+func pre8(f preFunc8) tileFunc[int8] {
+	return func(c []int8, ldc int, a []int8, lda int, b []int8, ldb int, rows, cols, depth int) {
+		x := make([]int32, rows*depth)
+		ExpandInt8(x, a, lda, rows, depth)
+		f(c, ldc, x, depth, b, ldb, rows, cols, depth)
+	}
+}
+
+func pre16(f preFunc16) tileFunc[int16] {
+	return func(c []int16, ldc int, a []int16, lda int, b []int16, ldb int, rows, cols, depth int) {
+		x := make([]int32, rows*depth)
+		ExpandInt16(x, a, lda, rows, depth)
+		f(c, ldc, x, depth, b, ldb, rows, cols, depth)
 	}
 }
 
@@ -241,6 +268,8 @@ func TestTiles(t *testing.T) {
 		t.Run(im.name, func(t *testing.T) {
 			t.Run("int8", func(t *testing.T) { checkTile(t, im.name, im.i8, int8Gen(7)) })
 			t.Run("int16", func(t *testing.T) { checkTile(t, im.name, im.i16, int16Gen(8)) })
+			t.Run("int8pre", func(t *testing.T) { checkTile(t, im.name, im.p8, int8Gen(11)) })
+			t.Run("int16pre", func(t *testing.T) { checkTile(t, im.name, im.p16, int16Gen(12)) })
 			t.Run("int32", func(t *testing.T) { checkTile(t, im.name, im.i32, int32Gen(1)) })
 			t.Run("int64", func(t *testing.T) { checkTile(t, im.name, im.i64, int64Gen(2)) })
 			t.Run("float64", func(t *testing.T) { checkTile(t, im.name, im.f64, float64Gen(3)) })
