@@ -21,9 +21,9 @@
 // as int32: the lane kinds' infinities (63, 16383) leave room for the sum
 // of two stored values. Their Int8Pre and Int16Pre forms take A expanded
 // (ExpandInt8: each value repeated across an int32), since a byte or word
-// broadcast from memory costs a shuffle besides the load on Zen 4, where a
-// 32-bit one is a plain load; the blocked engine expands each A tile once a
-// round.
+// broadcast from memory costs a shuffle besides the load (on the AVX-512
+// Xeon this was measured on), where a 32-bit one is a plain load; the
+// blocked engine expands each A tile once a round.
 //
 // The assembly covers the columns in multiples of 16 (int32) or 8 (int64,
 // float64), 64 or 32 (int8, int16 on AVX-512BW); any leftover columns go

@@ -35,7 +35,7 @@ type kernel struct {
 	// C's and B's: the packed kernels' "Pre" forms take A with each value
 	// repeated across an int32 (ExpandInt8), which a plain 32-bit
 	// broadcast load fills a vector with, where a byte or word broadcast
-	// from memory costs a shuffle as well on Zen 4.
+	// from memory costs a shuffle as well (measured on an AVX-512 Xeon).
 	aType string
 	aElem int
 }
@@ -386,7 +386,7 @@ func relaxInt32(g *gen, acc, x, b, t, m string) {
 // The packed kernels use plain signed adds and mins, as the int32 one does:
 // the lane kinds' infinities (63 for int8, 16383 for int16) leave room for
 // the sum of two stored values, so nothing wraps and nothing saturates.
-// (Unsigned saturating adds, VPADDUSB/VPMINUB, cost the same on Zen 4 but
+// (Unsigned saturating adds, VPADDUSB/VPMINUB, are as cheap (one uop each) but
 // would need an infinity of 255 and unsigned lanes: another kind.)
 func relaxInt8(g *gen, acc, x, b, t, m string) {
 	g.p("VPADDB %s, %s, %s", b, x, t)
