@@ -1,0 +1,14 @@
+// Package dist distributes blocked Floyd–Warshall over a P×Q grid of ranks
+// (GPUs, or processes): which rank owns each tile of the padded n×n matrix
+// (2-D block-cyclic or block), each rank's local shape, and the schedule of
+// round k — the owner of the pivot tile closes it, broadcasts it along its
+// grid row and column, the owners of the pivot row and column panels
+// update them and broadcast them along grid columns and rows, and every
+// rank then updates the rest of its tiles.
+//
+// RunHost executes that schedule on host memory over any comm.Comm; with
+// comm.NewFake it runs all ranks as goroutines, which is how the tests
+// check the schedule against the reference Floyd–Warshall without a GPU.
+// A GPU executor takes the same Layout and Round and moves device memory
+// through internal/comm/nccl instead.
+package dist
