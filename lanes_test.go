@@ -84,6 +84,15 @@ func TestOptionsLanes(t *testing.T) {
 			}
 		})
 	}
+	// Paths in int8 lanes: the oracle keeps successors as it goes, blocked
+	// derives them from the matrix; end to end of the two long arms (1..31
+	// and 32..62 from the hub 0) is the diameter, 62.
+	for _, algo := range []string{"fw", "blocked"} {
+		p, err := ShortestPath(ctx, spiderGraph(t, 31, 31, 1), 31, 62, Options{Algorithm: algo, Lanes: "int8"})
+		if err != nil || p.Length.Int() != 62 || len(p.Vertices) != 63 {
+			t.Errorf("%s path in int8: %v (%d vertices), %v; want length 62", algo, p.Length, len(p.Vertices), err)
+		}
+	}
 	g := spiderGraph(t, 32, 31, 1)
 	if _, err := AllPairs(ctx, g, Options{Lanes: "int8"}); !errors.Is(err, ErrWeightsTooLarge) {
 		t.Errorf("int8 for a diameter of 63: %v, want ErrWeightsTooLarge", err)
