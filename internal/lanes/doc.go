@@ -23,4 +23,11 @@
 //     or guarded against overflow may run.
 //   - Float path lengths must stay far from overflow (FloatLimit), since an
 //     overflowed sum is +Inf, which reads as "no path".
+//   - The packed kinds (int8, int16; Kind.Packed) are offered only by
+//     Floyd–Warshall engines, whose every step stores min(d, a+b) of stored
+//     values. For them, with non-negative weights, the distances alone must
+//     stay below the infinity (not every simple path): Plan.Tighten proves
+//     such a bound cheaply (one or two searches), and Holds refuses packed
+//     kinds for negative weights. An engine that offers a packed kind must
+//     keep that form of update (fitsPacked has the proof).
 package lanes
