@@ -67,6 +67,11 @@ var rules = []rule{
 		Never: cpuEngines,
 	},
 	{
+		Why:   "the distribution, its schedule and the communicator interface sit below both CPU and GPU engines (the GPU executor and the MPI/NCCL bindings import them, not the reverse)",
+		From:  []string{"internal/dist/...", "internal/comm"},
+		Never: append(append([]string{"internal/comm/nccl", "internal/comm/mpi"}, cpuEngines...), gpuPackages...),
+	},
+	{
 		Why:   "the CUDA binding knows nothing of graphs",
 		From:  []string{"internal/cuda/..."},
 		Never: []string{"graph/..."},
