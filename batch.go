@@ -233,7 +233,7 @@ func (b *batch) gpuBulk() []int {
 		all[i] = i
 	}
 	dev, _ := plan.ParseDevice(b.opt.Device) // valid: StatsBatch validated it
-	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") {
+	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") || namedLanes(b.opt) {
 		return all
 	}
 	var fit, rest []int
@@ -287,7 +287,7 @@ func (b *batch) gpuBulk() []int {
 // ComputeStats would.
 func (b *batch) gpuBulkFW(todo []int) []int {
 	dev, _ := plan.ParseDevice(b.opt.Device)
-	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") {
+	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") || namedLanes(b.opt) {
 		return todo
 	}
 	var fit, rest []int
@@ -367,9 +367,13 @@ func (w *worker) graph(i int) {
 // plan resolves g as ComputeStats would with every thread of the batch,
 // then gives a CPU engine the worker's threads. An unweighted graph with
 // the vertex and arc counts and direction of the worker's last one has the
-// same plan (its lanes depend on nothing else), which is reused.
+// same plan, which is reused — unless that plan computes in packed lanes
+// (int8, int16): those were chosen from a bound proven by searching that
+// graph (lanes.Plan.Tighten), which another graph of the same shape need
+// not share (a cycle's diameter is not a star's). Lanes of 32 bits and
+// more hold (n-1)·1, which depends on n alone.
 func (w *worker) plan(g *graph.Graph) (*plan.Plan, error) {
-	if l := w.last; l != nil && g.Kind() == graph.Unweighted {
+	if l := w.last; l != nil && g.Kind() == graph.Unweighted && l.Problem.Lanes.Packed() == 1 {
 		lg := l.Problem.Graph
 		if g.N() == lg.N() && g.Arcs() == lg.Arcs() && g.Directed() == lg.Directed() {
 			return withGraph(l, g), nil

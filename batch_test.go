@@ -680,3 +680,34 @@ func BenchmarkStatsBatchGPUOne(b *testing.B) {
 	b.ReportMetric(float64(wall[len(wall)/2].Nanoseconds())/1e3, "median-us")
 	b.ReportMetric(float64(wall[len(wall)*9/10].Nanoseconds())/1e3, "p90-us")
 }
+
+// TestStatsBatchReusedPlanKeepsLanesSafe: two unweighted graphs of the same
+// size and arcs, a star plus an edge (diameter 2) and a cycle (diameter
+// 100), on one worker with an engine that offers packed lanes: the star's
+// plan may compute in int8 (its proven bound is small), which the cycle
+// must not inherit.
+func TestStatsBatchReusedPlanKeepsLanesSafe(t *testing.T) {
+	const n = 200
+	star, cycle := graph.NewBuilder(false), graph.NewBuilder(false)
+	for v := 1; v < n; v++ {
+		must(star.AddEdge(0, v))
+		must(cycle.AddEdge(v-1, v))
+	}
+	must(star.AddEdge(1, 2))
+	must(cycle.AddEdge(n-1, 0))
+	gs := []*graph.Graph{star.Build(), cycle.Build()}
+	if gs[0].Arcs() != gs[1].Arcs() {
+		t.Fatalf("arcs %d and %d", gs[0].Arcs(), gs[1].Arcs())
+	}
+	opt := Options{Algorithm: "blocked", Threads: 1}
+	stats, errs := StatsBatch(context.Background(), gs, opt)
+	for i, g := range gs {
+		want, err := ComputeStats(context.Background(), g, opt)
+		if err != nil || errs[i] != nil {
+			t.Fatalf("graph %d: %v, %v", i, err, errs[i])
+		}
+		if a, b := statsJSON(t, stats[i]), statsJSON(t, want); a != b {
+			t.Fatalf("graph %d:\n batch %s\n one   %s", i, a, b)
+		}
+	}
+}

@@ -69,7 +69,7 @@ func Explain(g *graph.Graph, opt Options, task Task) (*Choice, error) {
 		return &Choice{Engine: BoundsAlgorithm, Device: "cpu", Threads: par.Threads(opt.Threads), Lanes: "int32"}, nil
 	}
 	req := plan.Request{Algorithm: opt.Algorithm, Device: opt.Device, Threads: opt.Threads, Tile: opt.Tile,
-		Paths: opt.Paths, Want: want, NoAdmit: true}
+		Paths: opt.Paths, Want: want, NoAdmit: true, Lanes: opt.Lanes}
 	pl, err := plan.Resolve(g, req)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func Explain(g *graph.Graph, opt Options, task Task) (*Choice, error) {
 		c.Candidates = append(c.Candidates, Candidate(cand))
 	}
 	dev, _ := plan.ParseDevice(opt.Device) // valid: Validate parsed it
-	if task == TaskExtremes && c.Auto && dev.Kind != "gpu" && g.Kind() == graph.Unweighted {
+	if task == TaskExtremes && c.Auto && dev.Kind != "gpu" && g.Kind() == graph.Unweighted && !namedLanes(opt) {
 		c.Fallback = c.Engine
 		c.Engine, c.Device, c.Lanes = BoundsAlgorithm, "cpu", "int32"
 		c.BoundsBudget = plan.BoundsBudget(g, par.Threads(opt.Threads))

@@ -38,6 +38,13 @@ func ComputeExtremes(ctx context.Context, g *graph.Graph, opt Options) (*Stats, 
 	return computeExtremes(ctx, g, opt, plan.BoundsBudget)
 }
 
+// namedLanes reports whether opt asks for lanes other than the int32 of
+// the bounds method and the bulk searches, which then step aside for an
+// engine that computes in them.
+func namedLanes(opt Options) bool {
+	return opt.Lanes != "" && opt.Lanes != "auto" && opt.Lanes != "int32"
+}
+
 // computeExtremes is ComputeExtremes with the budget of "auto" given by
 // budget (which tests make tiny).
 func computeExtremes(ctx context.Context, g *graph.Graph, opt Options, budget func(*graph.Graph, int) float64) (*Stats, error) {
@@ -52,7 +59,7 @@ func computeExtremes(ctx context.Context, g *graph.Graph, opt Options, budget fu
 		return nil, err
 	}
 	auto := opt.Algorithm == "" || opt.Algorithm == "auto"
-	useBounds := opt.Algorithm == BoundsAlgorithm || (auto && dev.Kind != "gpu" && g.Kind() == graph.Unweighted)
+	useBounds := opt.Algorithm == BoundsAlgorithm || (auto && dev.Kind != "gpu" && g.Kind() == graph.Unweighted && !namedLanes(opt))
 	if !useBounds {
 		return extremesFromStats(ctx, g, opt)
 	}
