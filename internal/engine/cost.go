@@ -4,10 +4,11 @@ import (
 	"math"
 
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 // The cost model behind "auto", fitted to the measurements in docs/perf.md
-// (2-core Zen 4, `apsp stats --json --algo X` on random regular graphs):
+// (the 2-core development VM, `apsp stats --json --algo X` on random regular graphs):
 // the blocked CPU engine does about 10^10 relaxations a second per core
 // after about 0.3 ms of set-up; bit-parallel BFS touches every arc once per
 // level for each batch of 512 sources (about 2.5 ns each, with about a dozen
@@ -28,9 +29,20 @@ func (fw) Estimate(p *Problem) float64 { return blockedSeconds(p) * 20 }
 
 func (blocked) Estimate(p *Problem) float64 { return blockedSeconds(p) }
 
+// blockedSeconds is the blocked engine's time: 10^10 int32 relaxations a
+// second a core, and per lane kind as measured at n = 4096 on the 2-core
+// development VM (docs/perf.md, "Packed lanes on the CPU"): int16 about 2.1
+// times and int8 about 4 times the int32 rate, counted as 2 and 3.5.
 func blockedSeconds(p *Problem) float64 {
 	n := float64(p.Graph.N())
-	return 3e-4 + n*n*n/(1e10*float64(max(p.Threads, 1)))
+	rate := 1e10
+	switch p.Lanes {
+	case lanes.Int16:
+		rate *= 2
+	case lanes.Int8:
+		rate *= 3.5
+	}
+	return 3e-4 + n*n*n/(rate*float64(max(p.Threads, 1)))
 }
 
 func (e bfsEngine) Estimate(p *Problem) float64 {
