@@ -247,3 +247,34 @@ func TestExtremesExpanderFallsBack(t *testing.T) {
 			s.Algorithm, s.Traversals, s.Diameter, s.Radius, want.Algorithm, want.Diameter, want.Radius)
 	}
 }
+
+// TestExtremesNamedLanes: a named lane other than int32 leaves the bounds
+// method (int32 searches) aside for an engine that computes in it, with
+// the same answer.
+func TestExtremesNamedLanes(t *testing.T) {
+	b := graph.NewBuilder(false)
+	for v := 1; v < 40; v++ {
+		if err := b.AddEdge(v-1, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := b.Build()
+	ctx := context.Background()
+	want, err := ComputeExtremes(ctx, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"int8", "int16", "int64"} {
+		got, err := ComputeExtremes(ctx, g, Options{Lanes: l})
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if got.Algorithm == BoundsAlgorithm || got.Lanes != l || got.Diameter != want.Diameter || got.Radius != want.Radius {
+			t.Fatalf("%s: %s in %s lanes, diameter %v radius %v; want %v %v", l, got.Algorithm, got.Lanes, got.Diameter, got.Radius, want.Diameter, want.Radius)
+		}
+		c, err := Explain(g, Options{Lanes: l}, TaskExtremes)
+		if err != nil || c.Engine == BoundsAlgorithm || c.Lanes != l {
+			t.Fatalf("%s: Explain %+v, %v", l, c, err)
+		}
+	}
+}
