@@ -93,3 +93,5 @@ func TestCommRefusesMisuse(t *testing.T) {
 		t.Errorf("closing the world (not owned): %v", err)
 	}
 }
+
+func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
