@@ -38,14 +38,19 @@ func (e *NegativeCycleError) Error() string {
 }
 
 // BulkFWRows computes all-pairs shortest paths of every graph of gs on GPU
-// ordinal by Floyd–Warshall in int32 lanes, many graphs a launch, and
+// ordinal by Floyd–Warshall, many graphs a launch, and
 // reduces each source's distances on the device to what the one-graph GPU
 // engine's Rows gives (reduce.Row: Reach, Unreach, MaxI, Sum), so that only
 // the summaries cross the bus. rows[i] has one Row per vertex of gs[i].
 //
 // It takes unweighted and integer-weighted graphs, directed or not, whose
 // lane plan (lanes.PlanFor) fits int32 lanes, of at most BulkFWMaxN
-// vertices; negative arcs are allowed. A graph it does not take gets
+// vertices; negative arcs are allowed. A graph whose plan holds int16
+// lanes (with lanes.Plan.Tighten's bound where MaxReal alone does not) and
+// has no negative length runs in packed int16×2 lanes (two relaxations an
+// instruction), as the one-graph engine would run it, but for graphs of up
+// to 16 vertices (int32 ran those faster); the others in int32, the batch
+// split by lane kind as it is by padded size. A graph it does not take gets
 // errs[i] wrapping ErrBulkFWGraph (float graphs among them: use the
 // one-graph engine's float32 lanes), a graph with a negative cycle a
 // *NegativeCycleError (found on the host by Bellman–Ford, O(n·m) at worst,
@@ -53,7 +58,7 @@ func (e *NegativeCycleError) Error() string {
 // rows[i] is nil for both, and the other graphs are computed. err is for
 // what fails every graph (no GPU, a driver error, a cancelled ctx).
 //
-// Graphs are grouped by padded size: up to 128 vertices a graph's matrix
+// Graphs are grouped by lanes and padded size: up to 128 vertices a graph's matrix
 // lives in the registers of a part of a warp (16 and 32), two warps (64)
 // or a block (128), built from the arcs and reduced in the same kernel;
 // larger graphs run blocked rounds, each round's three phases launched
@@ -71,8 +76,9 @@ func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]r
 
 // BulkFWMatrices is BulkFWRows with the distance matrices copied back
 // instead of summaries: int32 lanes with lanes.Inf32 for no path (values
-// above the plan's largest real distance become Inf32), Size = Stride ≥ N
-// (the padding vertices are isolated).
+// above the plan's largest real distance become Inf32; graphs computed in
+// int16 lanes are widened on the host), Size = Stride ≥ N (the padding
+// vertices are isolated).
 func BulkFWMatrices(ctx context.Context, ordinal int, gs []*graph.Graph) (ms []*lanes.Matrix[int32], errs []error, err error) {
 	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{Matrices: true})
 	if err != nil {
@@ -109,6 +115,20 @@ type bulkFWConfig struct {
 	// vertices in kernels of their own, as for larger graphs, instead of
 	// inside the register kernel (benchmark: the steps' time alone).
 	Unfused bool
+	// Lanes is 0 for the plan's choice (int16 where it holds, else int32)
+	// or lanes.Int32 to run every graph in int32 (benchmark: the packed
+	// lanes' gain). Only formAuto packs; the other forms run int32.
+	Lanes lanes.Kind
+	// PackSmall packs graphs of stride 16 too (tests, benchmark): by
+	// default they stay int32, where the H100 ran them faster (131 072
+	// graphs of 16 vertices: fused 0.125 ms int32, 0.141 ms int16×2).
+	PackSmall bool
+}
+
+// packs says whether a graph of n vertices may run in int16 lanes under
+// c (when its plan holds them).
+func (c bulkFWConfig) packs(n int) bool {
+	return c.Lanes == 0 && c.Form == formAuto && (c.PackSmall || c.stride(n) > 16)
 }
 
 const (
@@ -136,6 +156,8 @@ func (c bulkFWConfig) withDefaults() (bulkFWConfig, error) {
 		return c, fmt.Errorf("bulk FW tile %d: want 64 or 128", c.LargeTile)
 	case c.RC16 != 4 && c.RC16 != 8, c.RC32 != 4 && c.RC32 != 8:
 		return c, fmt.Errorf("bulk FW register tiles %d, %d: want 4 or 8", c.RC16, c.RC32)
+	case c.Lanes != 0 && c.Lanes != lanes.Int32:
+		return c, fmt.Errorf("bulk FW lanes %v: want int32 or the plan's choice", c.Lanes)
 	}
 	return c, nil
 }
@@ -203,43 +225,67 @@ type bulkFWResult struct {
 	matrices []*lanes.Matrix[int32]
 	errs     []error
 	maxReal  []int32
+	// pack is the lanes a word holds for each graph: 2 (int16×2) or 1
+	// (int32).
+	pack []int
 }
 
+// inf16 is the packed lanes' infinity; every finite distance of a graph
+// they take is below it (maxReal16).
+const (
+	inf16     = int32(lanes.Inf16)
+	maxReal16 = inf16 - 1
+)
+
 // admit checks every graph and returns the lane bound of each (its largest
-// real distance) and the per-graph errors.
-func admit(gs []*graph.Graph) ([]int32, []error) {
+// real distance), the lanes a word holds (2 where int16 lanes hold it and
+// c allows them, else 1) and the per-graph errors.
+func admit(gs []*graph.Graph, c bulkFWConfig) ([]int32, []int, []error) {
 	maxReal := make([]int32, len(gs))
+	packs := make([]int, len(gs))
 	errs := make([]error, len(gs))
 	parallel(len(gs), 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			maxReal[i], errs[i] = admitOne(gs[i])
+			maxReal[i], packs[i], errs[i] = admitOne(gs[i], gs[i] != nil && c.packs(gs[i].N()))
 		}
 	})
-	return maxReal, errs
+	return maxReal, packs, errs
 }
 
-func admitOne(g *graph.Graph) (int32, error) {
+func admitOne(g *graph.Graph, pack bool) (int32, int, error) {
 	switch {
 	case g == nil:
-		return 0, fmt.Errorf("%w: nil graph", ErrBulkFWGraph)
+		return 0, 1, fmt.Errorf("%w: nil graph", ErrBulkFWGraph)
 	case g.Kind() == graph.FloatWeights:
-		return 0, fmt.Errorf("%w: float weights (int32 lanes only)", ErrBulkFWGraph)
+		return 0, 1, fmt.Errorf("%w: float weights (integer lanes only)", ErrBulkFWGraph)
 	case g.N() > BulkFWMaxN:
-		return 0, fmt.Errorf("%w: %d vertices, at most %d", ErrBulkFWGraph, g.N(), BulkFWMaxN)
+		return 0, 1, fmt.Errorf("%w: %d vertices, at most %d", ErrBulkFWGraph, g.N(), BulkFWMaxN)
 	}
 	plan, err := lanes.PlanFor(g)
 	if err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+		return 0, 1, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+	}
+	if pack && !plan.Negative {
+		// The one-graph engine's rule (engine's gpuEngine.job, with the
+		// plan package's Tighten): int16 where the plan holds it and no
+		// length is negative. Tighten searches only when MaxReal alone is
+		// too large, so the common small graphs pay nothing.
+		if plan.Holds(lanes.Int16) != nil {
+			plan = plan.Tighten(g)
+		}
+		if plan.Holds(lanes.Int16) == nil {
+			return maxReal16, 2, nil
+		}
 	}
 	if err := plan.Holds(lanes.Int32); err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+		return 0, 1, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
 	}
 	if plan.Negative {
 		if v, ok := negativeCycle(g); ok {
-			return 0, &NegativeCycleError{Vertex: v}
+			return 0, 1, &NegativeCycleError{Vertex: v}
 		}
 	}
-	return int32(min(plan.MaxReal, int64(InfInt32-1))), nil
+	return int32(min(plan.MaxReal, int64(InfInt32-1))), 1, nil
 }
 
 // negativeCycle runs Bellman–Ford from a virtual source joined to every
@@ -283,40 +329,50 @@ func negativeCycle(g *graph.Graph) (int, bool) {
 	return 0, false
 }
 
-// fwChunk is a group of graphs of one stride computed together.
+// fwChunk is a group of graphs of one stride and lane kind computed
+// together.
 type fwChunk struct {
 	stride int
+	pack   int   // lanes a 32-bit word: 2 (int16×2) or 1 (int32)
 	tile   int   // of the blocked forms
 	graphs []int // indices into gs
 	rows   int   // vertices: the reduce outputs
 	words  int   // arc words: tails, heads, weights
 }
 
-// planFWChunks groups the admitted graphs (errs[i] == nil, n > 0) by
-// stride and cuts each group into chunks of at most chunkBytes of
-// matrices (one graph at least) and bulkFWMaxGroup graphs.
-func planFWChunks(gs []*graph.Graph, errs []error, c bulkFWConfig) []*fwChunk {
-	byStride := map[int][]int{}
-	var strides []int
+// planFWChunks groups the admitted graphs (errs[i] == nil, n > 0) by lane
+// kind (packs[i]: the lanes a word holds) and stride and cuts each group
+// into chunks of at most chunkBytes of matrices (one graph at least) and
+// bulkFWMaxGroup graphs.
+func planFWChunks(gs []*graph.Graph, packs []int, errs []error, c bulkFWConfig) []*fwChunk {
+	type group struct{ stride, pack int }
+	byGroup := map[group][]int{}
+	var groups []group
 	for i, g := range gs {
 		if errs[i] != nil || g.N() == 0 {
 			continue
 		}
-		s := c.stride(g.N())
-		if _, ok := byStride[s]; !ok {
-			strides = append(strides, s)
+		k := group{c.stride(g.N()), packs[i]}
+		if _, ok := byGroup[k]; !ok {
+			groups = append(groups, k)
 		}
-		byStride[s] = append(byStride[s], i)
+		byGroup[k] = append(byGroup[k], i)
 	}
-	slices.Sort(strides)
+	slices.SortFunc(groups, func(a, b group) int {
+		if a.stride != b.stride {
+			return a.stride - b.stride
+		}
+		return b.pack - a.pack
+	})
 	var chunks []*fwChunk
-	for _, s := range strides {
-		per := uint64(s) * uint64(s) * 4
+	for _, gr := range groups {
+		s := gr.stride
+		per := uint64(s) * uint64(s) * 4 / uint64(gr.pack)
 		most := int(max(1, c.ChunkBytes/per))
 		if c.Form == formSeeds || s > 128 {
 			most = min(most, bulkFWMaxGroup)
 		}
-		idx := byStride[s]
+		idx := byGroup[gr]
 		arcs := 0
 		for _, i := range idx {
 			arcs += gs[i].Arcs()
@@ -328,7 +384,7 @@ func planFWChunks(gs []*graph.Graph, errs []error, c bulkFWConfig) []*fwChunk {
 		k = min(k, len(idx))
 		for j := 0; j < k; j++ {
 			part := idx[len(idx)*j/k : len(idx)*(j+1)/k]
-			ch := &fwChunk{stride: s, graphs: part, tile: c.tileFor(gs[part[0]].N())}
+			ch := &fwChunk{stride: s, pack: gr.pack, graphs: part, tile: c.tileFor(gs[part[0]].N())}
 			for _, i := range part {
 				ch.rows += gs[i].N()
 				ch.words += 3 * gs[i].Arcs()
@@ -350,10 +406,21 @@ func (ch *fwChunk) inWords() int { return 8*len(ch.graphs) + ch.words }
 func (ch *fwChunk) outBytes() uint64 { return 16 * uint64(ch.rows) }
 
 func (ch *fwChunk) matrixBytes() uint64 {
-	return uint64(len(ch.graphs)) * uint64(ch.stride) * uint64(ch.stride) * 4
+	return uint64(len(ch.graphs)) * uint64(ch.stride) * uint64(ch.stride) * 4 / uint64(ch.pack)
 }
 
-// fill writes the chunk's input into in.
+// inf is the chunk's lanes' infinity.
+func (ch *fwChunk) inf() int32 {
+	if ch.pack == 2 {
+		return inf16
+	}
+	return InfInt32
+}
+
+// fill writes the chunk's input into in. Packed lanes get weights clamped
+// to their infinity: a weight that large is on no shortest path (every
+// distance is below it), and the clamped value stays an upper bound, so
+// every distance comes out exact (lanes.Plan's packed rule).
 func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 	table := in[:8*len(ch.graphs)]
 	at := make([]int, len(ch.graphs)+1) // where each graph's arcs start
@@ -381,8 +448,14 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 					tails[pos+k] = int32(u)
 				}
 				if iw := g.IntWeights(u); iw != nil {
-					for k, x := range iw {
-						w[pos+k] = int32(x) // the plan bounds every weight
+					if ch.pack == 2 {
+						for k, x := range iw {
+							w[pos+k] = int32(min(x, int64(inf16))) // non-negative: the plan said so
+						}
+					} else {
+						for k, x := range iw {
+							w[pos+k] = int32(x) // the plan bounds every weight
+						}
 					}
 				} else {
 					for k := range g.Degree(u) {
@@ -395,7 +468,8 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 	})
 }
 
-// fwKernels is bulkfw.cu (after fw.cu) loaded for one blocked tile.
+// fwKernels is bulkfw.cu (after fw.cu) loaded for one blocked tile and
+// lane kind.
 type fwKernels struct {
 	init, reduce                   *cuda.Function
 	reg, fused                     map[[2]int]*cuda.Function // {stride, rc}
@@ -403,22 +477,35 @@ type fwKernels struct {
 	rest, single                   *cuda.Function
 	seedsA, seedsB, seedsC         *cuda.Function
 	colwise, colwiseTo, colwiseFro *cuda.Function
-	tile, tdim                     int
+	tile, tdim, trows, pack        int
 	inplace, product               int // dynamic shared bytes
 	compiled, used                 bool
 }
 
-type fwModuleKey struct{ tile int }
+type fwModuleKey struct{ tile, pack int }
 
-func fwModule(call *gpurt.Call, tile int) (*fwKernels, error) {
-	return gpurt.Cached(call, fwModuleKey{tile}, func() (*fwKernels, error) {
+// fwModule loads the kernels for tile and pack (1: int32, 2: int16×2).
+// Packed products take the one-graph engine's shape (ConfigFor): 4 words
+// of each of a thread's rows, 128 threads a block.
+func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
+	return gpurt.Cached(call, fwModuleKey{tile, pack}, func() (*fwKernels, error) {
 		dev := call.Dev()
-		k := &fwKernels{tile: tile, tdim: 16, reg: map[[2]int]*cuda.Function{}, fused: map[[2]int]*cuda.Function{}}
+		k := &fwKernels{tile: tile, tdim: 16, trows: 16, pack: pack, reg: map[[2]int]*cuda.Function{}, fused: map[[2]int]*cuda.Function{}}
 		minb := 1
 		if tile == 128 {
 			minb = 2
 		}
-		opts := []string{fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), "-DBK=32", fmt.Sprintf("-DMINB=%d", minb)}
+		var lane []string
+		if pack == 2 {
+			c := ConfigFor(Multi, 1<<14, lanes.Int16) // the 128-wide shape
+			if tile < 128 {
+				c = ConfigFor(Multi, 1024, lanes.Int16) // the 64-wide one
+			}
+			k.tdim, k.trows, minb = tile/pack/4, c.rows(), max(c.MinBlocks, 1)
+			lane = []string{"-DLANE_I16"}
+		}
+		opts := append(lane, fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), fmt.Sprintf("-DTROWS=%d", k.trows),
+			"-DBK=32", fmt.Sprintf("-DMINB=%d", minb))
 		cubin, cached, err := dev.API.Compile(fwSource+"\n"+bulkFWSource, "bulkfw.cu", dev.Info.Arch(), opts)
 		if err != nil {
 			return nil, err
@@ -453,8 +540,8 @@ func fwModule(call *gpurt.Call, tile int) (*fwKernels, error) {
 			}
 			k.fused[sr] = f
 		}
-		k.inplace = (tile*tile + 4*tile) * 4
-		k.product = productShared(tile, 1)
+		k.inplace = (tile*tile/pack + 4*tile) * 4
+		k.product = productShared(tile, pack)
 		if s := max(k.inplace, k.product); s > dev.Info.MaxShared {
 			return nil, fmt.Errorf("bulk FW tile %d needs %d bytes of shared memory per block; this GPU allows %d", tile, s, dev.Info.MaxShared)
 		}
@@ -484,7 +571,7 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 	}
 	start := time.Now()
 	res := &bulkFWResult{}
-	res.maxReal, res.errs = admit(gs)
+	res.maxReal, res.pack, res.errs = admit(gs, cfg)
 	if cfg.Matrices {
 		res.matrices = make([]*lanes.Matrix[int32], len(gs))
 	} else {
@@ -513,7 +600,7 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 			cfg.ChunkBytes = chunkBytes(c, cfg.Matrices)
 		}
 		start := time.Now()
-		chunks := planFWChunks(gs, res.errs, cfg)
+		chunks := planFWChunks(gs, res.pack, res.errs, cfg)
 		tm.Prep += time.Since(start)
 		return runFW(c, gs, chunks, cfg, res, &tm)
 	})
@@ -589,7 +676,7 @@ func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig
 	run := func(i int) (*fwRun, error) {
 		ch := chunks[i]
 		// One module a tile, compiled (or read from the disk cache) once.
-		k, err := fwModule(c, ch.tile)
+		k, err := fwModule(c, ch.tile, ch.pack)
 		if err != nil {
 			return nil, err
 		}
@@ -662,7 +749,7 @@ func (r *fwRun) enqueue(tm *bulkFWTiming) error {
 		return err
 	}
 	S, count := int32(ch.stride), int32(len(ch.graphs))
-	mat, table, csrD, inf := r.mat, r.in, r.in+32*uint64(count), int32(InfInt32)
+	mat, table, csrD, inf := r.mat, r.in, r.in+32*uint64(count), ch.inf()
 	reach, maxv, sum := r.out, r.out+4*uint64(ch.rows), r.out+8*uint64(ch.rows)
 	r.fused = S <= 128 && !cfg.Unfused && cfg.Form != formSeeds && cfg.Form != formColwise
 	if !r.fused {
@@ -684,12 +771,12 @@ func (r *fwRun) enqueue(tm *bulkFWTiming) error {
 	if r.fused {
 		// Built, computed and reduced (or stored) in one kernel.
 		rc := cfg.rcFor(int(S))
-		per := int32(256 / ((int(S) / rc) * (int(S) / rc)))
+		per := int32(256 / regThreads(int(S), rc, ch.pack))
 		var matArg uint64
 		if cfg.Matrices {
 			matArg = mat
 		}
-		err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedBytes(int(S), rc),
+		err = k.fused[[2]int{int(S), rc}].LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, fusedBytes(int(S), rc, ch.pack),
 			unsafe.Pointer(&table), unsafe.Pointer(&csrD), unsafe.Pointer(&count), unsafe.Pointer(&inf), unsafe.Pointer(&matArg),
 			unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum))
 	} else {
@@ -725,13 +812,17 @@ func (r *fwRun) enqueue(tm *bulkFWTiming) error {
 }
 
 // fusedBytes is the shared memory a fused register kernel's block builds
-// its graphs in: S² lanes for each of its 256/(S/rc)² graphs. Asking no
-// more than that leaves room for more blocks on an SM (16 KiB for strides
-// 16 and 32 in 4×4 sub-tiles, against 64 KiB).
-func fusedBytes(S, rc int) uint32 {
-	perGraph := (S / rc) * (S / rc)
-	return uint32(256 / perGraph * S * S * 4)
+// its graphs in: S² lanes (S²/pack words) for each of its
+// 256/regThreads graphs. Asking no more than that leaves room for more
+// blocks on an SM (16 KiB for strides 16 and 32 in 4×4 sub-tiles, against
+// 64 KiB). Packed lanes fit twice the graphs in the same bytes.
+func fusedBytes(S, rc, pack int) uint32 {
+	return uint32(256 / regThreads(S, rc, pack) * S * S * 4 / pack)
 }
+
+// regThreads is the threads of a register kernel that hold one S×S
+// matrix: rc rows × rc words (rc·pack lanes) a thread.
+func regThreads(S, rc, pack int) int { return (S / rc) * (S / (rc * pack)) }
 
 // rowBlocks is the second grid dimension of bfw_init and bfw_reduce: a
 // block for 64 rows (INIT_ROWS), so that a few large graphs still fill
@@ -797,10 +888,10 @@ func (k *fwKernels) fw(c *gpurt.Call, cfg bulkFWConfig, ch *fwChunk, mat, side u
 		}
 		return launches, nil
 	case S <= 128:
-		return 1, k.regFW(st, int(S), cfg.rcFor(int(S)), mat, count, int64(S)*int64(S), S, 0)
+		return 1, k.regFW(st, int(S), cfg.rcFor(int(S)), mat, count, int64(S)*int64(S)/int64(k.pack), S/int32(k.pack), 0)
 	}
 	m := S / int32(k.tile)
-	block := [3]uint32{uint32(k.tdim * k.tdim), 1, 1}
+	block := [3]uint32{uint32(k.tdim * k.trows), 1, 1}
 	if cfg.Form == formSingle {
 		// The task counter, then each graph's per-tile round counts.
 		words := uint64(count)*uint64(m*m) + 1
@@ -835,9 +926,11 @@ func (k *fwKernels) fw(c *gpurt.Call, cfg bulkFWConfig, ch *fwChunk, mat, side u
 		if inplace {
 			err = k.pivot.LaunchOn(st, [3]uint32{1, uint32(count), 1}, block, uint32(k.inplace), unsafe.Pointer(&mat), unsafe.Pointer(&S), unsafe.Pointer(&z))
 		} else {
-			// The pivot tiles, closed in registers.
-			off := int64(z) * int64(k.tile) * int64(S+1)
-			err = k.regFW(st, k.tile, 8, mat, count, int64(S)*int64(S), S, off)
+			// The pivot tiles, closed in registers (offsets and rows in
+			// words).
+			p := int64(k.pack)
+			off := int64(z) * int64(k.tile) * (int64(S) + 1) / p
+			err = k.regFW(st, k.tile, 8, mat, count, int64(S)*int64(S)/p, S/int32(p), off)
 		}
 		if err != nil {
 			return 0, err
@@ -877,13 +970,14 @@ func (k *fwKernels) colwiseLayout(st *cuda.Stream, ch *fwChunk, mat, side uint64
 }
 
 // regFW launches the register kernel for count S×S matrices (row stride
-// ld) at mat + g·gstride + off, in sub-tiles of rc×rc a thread.
+// ld words) at mat + g·gstride + off words, in sub-tiles of rc×rc words a
+// thread.
 func (k *fwKernels) regFW(st *cuda.Stream, S, rc int, mat uint64, count int32, gstride int64, ld int32, off int64) error {
 	f := k.reg[[2]int{S, rc}]
 	if f == nil {
 		return fmt.Errorf("no register kernel for %d×%d in %d×%d sub-tiles", S, S, rc, rc)
 	}
-	per := int32(256 / ((S / rc) * (S / rc))) // graphs a block of 256 threads
+	per := int32(256 / regThreads(S, rc, k.pack)) // graphs a block of 256 threads
 	return f.LaunchOn(st, [3]uint32{uint32((count + per - 1) / per), 1, 1}, [3]uint32{256, 1, 1}, 0,
 		unsafe.Pointer(&mat), unsafe.Pointer(&count), unsafe.Pointer(&gstride), unsafe.Pointer(&ld), unsafe.Pointer(&off))
 }
@@ -894,16 +988,27 @@ func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWRe
 	if res.matrices != nil {
 		cells := ch.stride * ch.stride
 		all := unsafe.Slice((*int32)(host), cells*len(ch.graphs))
+		all16 := unsafe.Slice((*int16)(host), cells*len(ch.graphs))
 		parallel(len(ch.graphs), 8, func(lo, hi int) {
 			for j := lo; j < hi; j++ {
 				i := ch.graphs[j]
 				data := make([]int32, cells)
 				maxReal := res.maxReal[i]
-				for c, x := range all[j*cells : (j+1)*cells] {
-					if x > maxReal {
-						x = InfInt32 // infinity plus a negative length
+				if ch.pack == 2 {
+					// Widened: the packed infinity becomes int32's.
+					for c, x := range all16[j*cells : (j+1)*cells] {
+						data[c] = int32(x)
+						if data[c] > maxReal {
+							data[c] = InfInt32
+						}
 					}
-					data[c] = x
+				} else {
+					for c, x := range all[j*cells : (j+1)*cells] {
+						if x > maxReal {
+							x = InfInt32 // infinity plus a negative length
+						}
+						data[c] = x
+					}
 				}
 				m := &lanes.Matrix[int32]{N: gs[i].N(), Size: ch.stride, Stride: ch.stride, Inf: InfInt32, Data: data}
 				for v := 0; v < m.N; v++ {

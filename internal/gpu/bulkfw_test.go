@@ -85,6 +85,9 @@ func fwWant(t testing.TB, g *graph.Graph) *lanes.Matrix[float64] {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if g.N() == 0 {
+		return ref // nothing to compute (and cpu.Blocked panics on N = 0 since 298acf0)
+	}
 	if err := cpu.Blocked(context.Background(), ref, cpu.BlockedOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +271,7 @@ func TestBulkFWAdmit(t *testing.T) {
 		{"empty", build(true, 0, nil), false, nil},
 	}
 	for _, c := range cases {
-		_, err := admitOne(c.g)
+		_, _, err := admitOne(c.g, true)
 		var neg *NegativeCycleError
 		switch {
 		case c.refused:
@@ -288,9 +291,10 @@ func TestBulkFWAdmit(t *testing.T) {
 // TestFusedBytes checks the fused kernels' shared memory against the
 // bound they are given (no GPU).
 func TestFusedBytes(t *testing.T) {
-	for _, c := range []struct{ s, rc, want int }{{16, 4, 16 << 10}, {16, 8, 64 << 10}, {32, 4, 16 << 10}, {32, 8, 64 << 10}, {64, 8, 64 << 10}, {128, 8, 64 << 10}} {
-		if got := fusedBytes(c.s, c.rc); int(got) != c.want || got > fusedShared {
-			t.Errorf("fusedBytes(%d, %d) = %d, want %d (at most %d)", c.s, c.rc, got, c.want, fusedShared)
+	for _, c := range []struct{ s, rc, pack, want int }{{16, 4, 1, 16 << 10}, {16, 8, 1, 64 << 10}, {32, 4, 1, 16 << 10}, {32, 8, 1, 64 << 10}, {64, 8, 1, 64 << 10}, {128, 8, 1, 64 << 10},
+		{16, 4, 2, 16 << 10}, {16, 8, 2, 64 << 10}, {32, 4, 2, 16 << 10}, {32, 8, 2, 64 << 10}, {64, 8, 2, 64 << 10}, {128, 8, 2, 64 << 10}} {
+		if got := fusedBytes(c.s, c.rc, c.pack); int(got) != c.want || got > fusedShared {
+			t.Errorf("fusedBytes(%d, %d, %d) = %d, want %d (at most %d)", c.s, c.rc, c.pack, got, c.want, fusedShared)
 		}
 	}
 }
@@ -350,7 +354,7 @@ func TestBulkFWChunks(t *testing.T) {
 				t.Errorf("%+v: stride(%d) = %d, want %d", c.cfg, n, got, s)
 			}
 		}
-		chunks := planFWChunks(gs, errs, c.cfg)
+		chunks := planFWChunks(gs, ones(len(gs)), errs, c.cfg)
 		seen := map[int]bool{}
 		for _, ch := range chunks {
 			for _, i := range ch.graphs {
@@ -380,7 +384,7 @@ func TestBulkFWChunks(t *testing.T) {
 			many[i] = big
 		}
 	}
-	chunks := planFWChunks(many, make([]error, len(many)), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 20})
+	chunks := planFWChunks(many, ones(len(many)), make([]error, len(many)), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 20})
 	counts := map[int][]int{}
 	for _, ch := range chunks {
 		if ch.matrixBytes() > 1<<20 && len(ch.graphs) > 1 {
@@ -394,7 +398,7 @@ func TestBulkFWChunks(t *testing.T) {
 	if got := counts[320]; len(got) != 35 {
 		t.Fatalf("stride 320: %d chunks, want 35 of two graphs", len(got))
 	}
-	unbounded := planFWChunks(many, make([]error, len(many)), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 40})
+	unbounded := planFWChunks(many, ones(len(many)), make([]error, len(many)), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 40})
 	for _, ch := range unbounded {
 		if ch.stride > 128 && len(ch.graphs) > bulkFWMaxGroup {
 			t.Fatalf("a blocked chunk of %d graphs", len(ch.graphs))
@@ -407,13 +411,13 @@ func TestBulkFWChunks(t *testing.T) {
 func TestBulkFWFill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	gs := []*graph.Graph{fwGraph(rng, 10, 3, true, true), fwGraph(rng, 7, 2, false, false).Unweighted(), fwGraph(rng, 12, 4, false, false)}
-	maxReal, errs := admit(gs)
+	maxReal, _, errs := admit(gs, bulkFWConfig{Lanes: lanes.Int32})
 	for _, err := range errs {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	ch := &fwChunk{stride: 16, graphs: []int{2, 0, 1}}
+	ch := &fwChunk{stride: 16, pack: 1, graphs: []int{2, 0, 1}}
 	for _, i := range ch.graphs {
 		ch.rows += gs[i].N()
 		ch.words += 3 * gs[i].Arcs()
@@ -504,7 +508,7 @@ func TestBulkFWBench(t *testing.T) {
 	}
 	for _, tile := range []int{64, 128} {
 		_, err := do(ctx, 0, func(c *gpurt.Call) error {
-			k, err := fwModule(c, tile)
+			k, err := fwModule(c, tile, 1)
 			if err != nil {
 				return err
 			}
@@ -585,6 +589,472 @@ func TestBulkFWBench(t *testing.T) {
 		}
 	}
 	fmt.Println("| graphs × n | form | kernel ms (median) | min–max | T relax/s | of 15.9 T | call ms (wall, median) | other (ms, last run) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, l := range table {
+		fmt.Println(l)
+	}
+}
+
+// ones is n packs of 1: every graph in int32 lanes.
+func ones(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = 1
+	}
+	return p
+}
+
+// edgeGraph builds a graph from {u, v, w} arcs.
+func edgeGraph(t testing.TB, directed bool, n int, arcs [][3]int64) *graph.Graph {
+	t.Helper()
+	b := graph.NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range arcs {
+		if err := b.AddIntEdge(int(a[0]), int(a[1]), a[2]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.Build()
+}
+
+// pathGraph is an undirected path of len(ws)+1 vertices with weights ws.
+func pathGraph(t testing.TB, ws ...int64) *graph.Graph {
+	arcs := make([][3]int64, len(ws))
+	for i, w := range ws {
+		arcs[i] = [3]int64{int64(i), int64(i + 1), w}
+	}
+	return edgeGraph(t, false, len(ws)+1, arcs)
+}
+
+// spread is total split into parts positive weights.
+func spread(total int64, parts int) []int64 {
+	ws := make([]int64, parts)
+	for i := range ws {
+		ws[i] = total / int64(parts)
+	}
+	ws[0] += total % int64(parts)
+	return ws
+}
+
+// lanesCases are graphs at the edges of the int16 rule, with the lanes
+// a word must hold for each (2: int16×2, 1: int32).
+func lanesCases(t testing.TB) []struct {
+	name string
+	g    *graph.Graph
+	pack int
+} {
+	big := make([][3]int64, 0, 300)
+	for v := 0; v < 299; v++ { // a directed cycle: strongly connected, so Tighten bounds it
+		big = append(big, [3]int64{int64(v), int64(v + 1), 50})
+	}
+	big = append(big, [3]int64{299, 0, 50})
+	return []struct {
+		name string
+		g    *graph.Graph
+		pack int
+	}{
+		{"unweighted", fwGraph(rand.New(rand.NewPCG(1, 2)), 40, 3, false, false).Unweighted(), 2},
+		{"weights 1..100, n = 100", fwGraph(rand.New(rand.NewPCG(1, 3)), 100, 4, true, false), 2},
+		{"path to 16382", pathGraph(t, spread(16382, 90)...), 2},
+		{"one arc of 16382", pathGraph(t, 16382), 2},
+		{"path to 16383", pathGraph(t, spread(16383, 90)...), 1},
+		{"one arc of 16383", pathGraph(t, 16383), 1},
+		{"zero weights and unreachable pairs", edgeGraph(t, true, 6, [][3]int64{{0, 1, 0}, {1, 2, 0}, {3, 4, 7}}), 2},
+		// MaxReal 200 002 (the heavy edge), but every distance is at most 2:
+		// Tighten proves it, and the heavy weight is clamped to infinity.
+		{"heavy edge off every shortest path", edgeGraph(t, false, 3, [][3]int64{{0, 1, 1}, {1, 2, 1}, {0, 2, 200000}}), 2},
+		{"directed cycle of 300 × 50 (Tighten: 14 950)", edgeGraph(t, true, 300, big), 2},
+		{"directed path to 20000 (no bound: not strongly connected)", edgeGraph(t, true, 3, [][3]int64{{0, 1, 10000}, {1, 2, 10000}}), 1},
+		{"negative arc", edgeGraph(t, true, 3, [][3]int64{{0, 1, 5}, {1, 2, -1}}), 1},
+	}
+}
+
+// TestBulkFWAdmitLanes checks the per-graph lane choice against the lane
+// plan's rule, and that the benchmark's forced int32 packs nothing (no GPU).
+func TestBulkFWAdmitLanes(t *testing.T) {
+	for _, c := range lanesCases(t) {
+		maxReal, pack, err := admitOne(c.g, true)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		plan, _ := lanes.PlanFor(c.g)
+		holds := !plan.Negative && plan.Tighten(c.g).Holds(lanes.Int16) == nil
+		if pack != c.pack || holds != (c.pack == 2) {
+			t.Errorf("%s: pack %d, want %d (the plan holds int16: %v)", c.name, pack, c.pack, holds)
+		}
+		if pack == 2 && maxReal != maxReal16 {
+			t.Errorf("%s: maxReal %d in int16 lanes, want %d", c.name, maxReal, maxReal16)
+		}
+		if _, pack, _ := admitOne(c.g, false); pack != 1 {
+			t.Errorf("%s: pack %d with packing off", c.name, pack)
+		}
+	}
+	// A graph only int16 holds (distances of 2, a weight beyond int32's
+	// lanes) is taken packed and refused when int32 is forced.
+	g := edgeGraph(t, false, 3, [][3]int64{{0, 1, 1}, {1, 2, 1}, {0, 2, 1 << 40}})
+	if _, pack, err := admitOne(g, true); err != nil || pack != 2 {
+		t.Errorf("int16 only: pack %d, %v", pack, err)
+	}
+	if _, _, err := admitOne(g, false); !errors.Is(err, ErrBulkFWGraph) {
+		t.Errorf("int16 only, int32 forced: %v, want ErrBulkFWGraph", err)
+	}
+}
+
+// TestBulkFWPackPolicy checks which graphs the configurations let pack:
+// stride 16 only with PackSmall, formAuto only, never with int32 forced
+// (no GPU).
+func TestBulkFWPackPolicy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	cases := []struct {
+		name string
+		cfg  bulkFWConfig
+		want map[int]int // n -> pack
+	}{
+		{"default", bulkFWConfig{}, map[int]int{1: 1, 16: 1, 17: 2, 64: 2, 128: 2, 129: 2, 300: 2}},
+		{"PackSmall", bulkFWConfig{PackSmall: true}, map[int]int{1: 2, 16: 2, 17: 2, 300: 2}},
+		{"int32 forced", bulkFWConfig{Lanes: lanes.Int32, PackSmall: true}, map[int]int{16: 1, 17: 1, 300: 1}},
+		{"seeds", bulkFWConfig{Form: formSeeds}, map[int]int{17: 1, 300: 1}},
+		{"single", bulkFWConfig{Form: formSingle}, map[int]int{300: 1}},
+	}
+	for _, c := range cases {
+		for n, want := range c.want {
+			g := fwGraph(rng, n, 3, false, false) // weights ≤ 100, n ≤ 300: int16 holds
+			_, packs, errs := admit([]*graph.Graph{g}, c.cfg)
+			if errs[0] != nil || packs[0] != want {
+				t.Errorf("%s: n = %d: pack %d (%v), want %d", c.name, n, packs[0], errs[0], want)
+			}
+		}
+	}
+}
+
+// TestBulkFWSplitLanes checks that a batch mixing lane kinds is split by
+// kind and padded size, each chunk within its bytes (no GPU).
+func TestBulkFWSplitLanes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var gs []*graph.Graph
+	var packs []int
+	for i := range 400 {
+		n := []int{5, 16, 17, 100, 128, 129, 256, 300}[i%8]
+		gs = append(gs, fwGraph(rng, n, 3, i%2 == 0, false))
+		packs = append(packs, 1+i%3%2) // 1, 2, 1, 1, 2, 1, ...
+	}
+	errs := make([]error, len(gs))
+	errs[7] = ErrBulkFWGraph
+	for _, cfg := range []bulkFWConfig{{ChunkBytes: 1 << 30}, {ChunkBytes: 256 << 10}, {LargeTile: 64, ChunkBytes: 64 << 10}} {
+		seen := map[int]bool{}
+		for _, ch := range planFWChunks(gs, packs, errs, cfg) {
+			if len(ch.graphs) > 1 && ch.matrixBytes() > cfg.ChunkBytes {
+				t.Fatalf("%+v: chunk of %d graphs, %d bytes", cfg, len(ch.graphs), ch.matrixBytes())
+			}
+			if ch.matrixBytes() != uint64(len(ch.graphs)*ch.stride*ch.stride*4/ch.pack) {
+				t.Fatalf("%+v: %d bytes for %d graphs of stride %d in pack %d", cfg, ch.matrixBytes(), len(ch.graphs), ch.stride, ch.pack)
+			}
+			for _, i := range ch.graphs {
+				if seen[i] || packs[i] != ch.pack || cfg.stride(gs[i].N()) != ch.stride {
+					t.Fatalf("%+v: graph %d (n=%d, pack %d) in the chunk of stride %d, pack %d (twice: %v)", cfg, i, gs[i].N(), packs[i], ch.stride, ch.pack, seen[i])
+				}
+				seen[i] = true
+			}
+		}
+		for i := range gs {
+			if seen[i] != (errs[i] == nil) {
+				t.Fatalf("%+v: graph %d chunked %v", cfg, i, seen[i])
+			}
+		}
+	}
+}
+
+// TestBulkFWFillPacked checks that a packed chunk's weights are clamped to
+// int16's infinity and the table carries its bound (no GPU).
+func TestBulkFWFillPacked(t *testing.T) {
+	gs := []*graph.Graph{edgeGraph(t, false, 3, [][3]int64{{0, 1, 1}, {1, 2, 7}, {0, 2, 200000}})}
+	maxReal, packs, errs := admit(gs, bulkFWConfig{PackSmall: true})
+	if errs[0] != nil || packs[0] != 2 {
+		t.Fatalf("pack %d, %v", packs[0], errs[0])
+	}
+	ch := &fwChunk{stride: 16, pack: 2, graphs: []int{0}, rows: 3, words: 3 * gs[0].Arcs()}
+	in := make([]int32, ch.inWords())
+	ch.fill(gs, maxReal, in)
+	if in[4] != maxReal16 {
+		t.Fatalf("table bound %d, want %d", in[4], maxReal16)
+	}
+	arcs := gs[0].Arcs()
+	for a, w := range in[8+2*arcs : 8+3*arcs] {
+		if w < 0 || w > inf16 || (w != 1 && w != 7 && w != inf16) {
+			t.Fatalf("arc %d weight %d", a, w)
+		}
+	}
+	if !slices.Contains(in[8+2*arcs:8+3*arcs], inf16) {
+		t.Fatal("the heavy weight is not clamped to int16's infinity")
+	}
+}
+
+// weightedGraph is a random graph of n vertices, about deg arcs a vertex,
+// weights 1..maxW (1: unweighted), directed or not.
+func weightedGraph(rng *rand.Rand, n, deg int, maxW int64, directed bool) *graph.Graph {
+	b := graph.NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	for range n * deg / 2 {
+		u, v := rng.IntN(n), rng.IntN(n)
+		if u == v {
+			continue
+		}
+		if err := b.AddIntEdge(u, v, 1+rng.Int64N(maxW)); err != nil {
+			panic(err)
+		}
+	}
+	g := b.Build()
+	if maxW == 1 {
+		g = g.Unweighted()
+	}
+	return g
+}
+
+// TestBulkFWInt16MatchesCPU runs a batch mixing graphs that int16 lanes
+// hold (random graphs of mixed sizes, unweighted and weights up to 100,
+// distances at the limit 16 382) with graphs that must stay int32 (16 383,
+// negative arcs, long directed paths) through every form that packs, and
+// compares every row, and the matrices, with the CPU's blocked FW; the
+// same batch with int32 forced must agree.
+func TestBulkFWInt16MatchesCPU(t *testing.T) {
+	requireGPU(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(61, 62))
+	var gs []*graph.Graph
+	var wantPack []int // with PackSmall
+	sizes := []int{1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 191, 192, 255, 256, 257, 300, 511, 513, 700}
+	for i := range 160 {
+		n := sizes[i%len(sizes)]
+		if i >= len(sizes) {
+			n = 1 + rng.IntN(140)
+			if i%4 == 0 {
+				n = 1 + rng.IntN(600)
+			}
+		}
+		maxW := []int64{1, 10, 100}[i%3]
+		g := weightedGraph(rng, n, []int{1, 3, 8, 30}[i%4], maxW, i%2 == 0)
+		plan, _ := lanes.PlanFor(g)
+		p := 1
+		if plan.Tighten(g).Holds(lanes.Int16) == nil {
+			p = 2
+		}
+		gs, wantPack = append(gs, g), append(wantPack, p)
+	}
+	for _, c := range lanesCases(t) {
+		gs, wantPack = append(gs, c.g), append(wantPack, c.pack)
+	}
+	// The limit in register groups and in blocked rounds: a path whose ends
+	// are 16 382 apart, across 130 and 300 vertices (padded to 256 and 320).
+	for _, n := range []int{20, 130, 300} {
+		gs, wantPack = append(gs, pathGraph(t, spread(16382, n-1)...)), append(wantPack, 2)
+		gs, wantPack = append(gs, pathGraph(t, spread(16383, n-1)...)), append(wantPack, 1)
+	}
+	refs := make([]*lanes.Matrix[float64], len(gs))
+	want := make([][]reduce.Row, len(gs))
+	for i, g := range gs {
+		refs[i] = fwWant(t, g)
+		want[i] = rowsOf(refs[i])
+	}
+	packed := 0
+	for _, p := range wantPack {
+		packed += p - 1
+	}
+	if packed < len(gs)/2 || packed == len(gs) {
+		t.Fatalf("%d of %d graphs packed: want a mix", packed, len(gs))
+	}
+	for _, c := range []struct {
+		name string
+		cfg  bulkFWConfig
+	}{
+		{"auto", bulkFWConfig{}},
+		{"auto, stride 16 packed", bulkFWConfig{PackSmall: true}},
+		{"tile64", bulkFWConfig{LargeTile: 64, PackSmall: true}},
+		{"tile128", bulkFWConfig{LargeTile: 128}},
+		{"rc8, small chunks", bulkFWConfig{RC16: 8, RC32: 8, ChunkBytes: 1 << 20, PackSmall: true}},
+		{"unfused", bulkFWConfig{Unfused: true, PackSmall: true}},
+		{"int32 forced", bulkFWConfig{Lanes: lanes.Int32}},
+	} {
+		res, tm, err := bulkFW(ctx, 0, gs, c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		for i, p := range res.pack {
+			w := wantPack[i]
+			if !c.cfg.packs(gs[i].N()) {
+				w = 1
+			}
+			if p != w {
+				t.Fatalf("%s: graph %d (n=%d): pack %d, want %d", c.name, i, gs[i].N(), p, w)
+			}
+		}
+		checkFWRows(t, c.name, gs, want, res.rows, res.errs)
+		t.Logf("%s: %d graphs (%d int16), %d chunks, %d launches, kernel %.3f ms", c.name, len(gs), packed, tm.Chunks, tm.Launches, tm.Kernel)
+	}
+	ms, errs, err := BulkFWMatrices(ctx, 0, gs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range gs {
+		if errs[i] != nil {
+			t.Fatalf("matrices: graph %d: %v", i, errs[i])
+		}
+		for u := 0; u < g.N(); u++ {
+			for v := 0; v < g.N(); v++ {
+				got, want := ms[i].At(u, v), refs[i].At(u, v)
+				if (math.IsInf(want, 1) && got != InfInt32) || (!math.IsInf(want, 1) && float64(got) != want) {
+					t.Fatalf("matrices: graph %d (n=%d) d(%d,%d) = %d, want %v", i, g.N(), u, v, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestBulkFW16Bench is a test-binary mode (APSP_BULKFW16_BENCH=1) for the
+// GPU machine: int16×2 lanes against int32 on the same graphs (stride 16
+// packed with PackSmall, which BulkFWRows does not set; weights
+// 1..APSP_BULKFW16_MAXW, default 10, so that int16 holds them; about 8
+// arcs a vertex, half directed). Each case first checks the int16 rows
+// against the int32 rows for every graph and 4 graphs against the CPU,
+// and that every graph ran packed; then times each form's kernels with
+// CUDA events (median of 5 after a warm-up, 3 input sets rotated) and
+// prints kernel ms, relaxations per second against the int32 (15.9·10¹²)
+// and int16×2 (32.4·10¹²) ceilings, and int32/int16.
+func TestBulkFW16Bench(t *testing.T) {
+	if os.Getenv("APSP_BULKFW16_BENCH") != "1" {
+		t.Skip("APSP_BULKFW16_BENCH=1 runs the int16 bulk FW benchmark")
+	}
+	requireGPU(t)
+	ctx := context.Background()
+	maxW := int64(10)
+	if s := os.Getenv("APSP_BULKFW16_MAXW"); s != "" {
+		if _, err := fmt.Sscan(s, &maxW); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const reps = 5
+	big := uint64(16 << 30) // one chunk: every graph in one launch sequence
+	type form struct {
+		name string
+		cfg  bulkFWConfig
+	}
+	pair := func(name string, cfg bulkFWConfig) []form {
+		c32 := cfg
+		c32.Lanes = lanes.Int32
+		return []form{{"int32 " + name, c32}, {"int16×2 " + name, cfg}}
+	}
+	cases := []struct {
+		count, n int
+		forms    []form
+	}{
+		{131072, 16, append(append(pair("steps alone (reg 4)", bulkFWConfig{RC16: 4, Unfused: true, ChunkBytes: big, PackSmall: true}),
+			pair("steps alone (reg 8)", bulkFWConfig{RC16: 8, Unfused: true, ChunkBytes: big, PackSmall: true})...),
+			pair("fused build+FW+reduce", bulkFWConfig{ChunkBytes: big, PackSmall: true})...)},
+		{1024, 128, append(pair("steps alone", bulkFWConfig{Unfused: true, ChunkBytes: big}), pair("fused build+FW+reduce", bulkFWConfig{ChunkBytes: big})...)},
+		{1024, 256, append(pair("auto (tile 128)", bulkFWConfig{ChunkBytes: big}), pair("tile 64", bulkFWConfig{LargeTile: 64, ChunkBytes: big})...)},
+		{1024, 1024, pair("auto (tile 128)", bulkFWConfig{ChunkBytes: big})},
+	}
+	if s := os.Getenv("APSP_BULKFW_CASES"); s != "" {
+		keep := cases[:0]
+		for _, c := range cases {
+			if strings.Contains(","+s+",", fmt.Sprintf(",%dx%d,", c.count, c.n)) {
+				keep = append(keep, c)
+			}
+		}
+		cases = keep
+	}
+	for _, tile := range []int{64, 128} {
+		_, err := do(ctx, 0, func(c *gpurt.Call) error {
+			k, err := fwModule(c, tile, 2)
+			if err != nil {
+				return err
+			}
+			regs := fmt.Sprintf("int16 tile %d: registers panel %d rest %d;", tile, k.panelMP.Registers(), k.rest.Registers())
+			for sr, f := range k.reg {
+				regs += fmt.Sprintf(" reg%d_%d %d fused %d", sr[0], sr[1], f.Registers(), k.fused[sr].Registers())
+			}
+			t.Log(regs)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var table []string
+	seed := uint64(300)
+	for _, c := range cases {
+		inputs := make([][]*graph.Graph, 3)
+		for s := range inputs {
+			seed++
+			inputs[s] = make([]*graph.Graph, c.count)
+			parallel(c.count, 256, func(lo, hi int) {
+				rng := rand.New(rand.NewPCG(seed, uint64(lo)))
+				for i := lo; i < hi; i++ {
+					inputs[s][i] = weightedGraph(rng, c.n, 8, maxW, i%2 == 0)
+				}
+			})
+		}
+		// Correctness: every form's rows against the first (int32) form's,
+		// which 4 graphs check against the CPU; the int16 forms ran packed.
+		var first [][]reduce.Row
+		for fi, f := range c.forms {
+			res, _, err := bulkFW(ctx, 0, inputs[0], f.cfg)
+			if err != nil {
+				t.Fatalf("%d×%d %s: %v", c.count, c.n, f.name, err)
+			}
+			wantPack := 2
+			if f.cfg.Lanes == lanes.Int32 {
+				wantPack = 1
+			}
+			for i, p := range res.pack {
+				if p != wantPack {
+					t.Fatalf("%d×%d %s: graph %d ran in pack %d, want %d", c.count, c.n, f.name, i, p, wantPack)
+				}
+			}
+			if fi == 0 {
+				first = res.rows
+				want := make([][]reduce.Row, c.count)
+				for i := 0; i < c.count; i += c.count / 4 {
+					want[i] = rowsOf(fwWant(t, inputs[0][i]))
+				}
+				checkFWRows(t, f.name, inputs[0], want, res.rows, res.errs)
+			} else {
+				checkFWRows(t, f.name, inputs[0], first, res.rows, res.errs)
+			}
+		}
+		t.Logf("%d×%d: every form agrees (int16 and int32, 4 graphs with the CPU)", c.count, c.n)
+		work := relaxations(inputs[0])
+		var last32 float64
+		for _, f := range c.forms {
+			var ks []float64
+			for r := 0; r <= reps; r++ { // run 0 warms up
+				_, tm, err := bulkFW(ctx, 0, inputs[(r+1)%3], f.cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r > 0 {
+					ks = append(ks, tm.Kernel)
+				}
+			}
+			sort.Float64s(ks)
+			med := ks[len(ks)/2]
+			rate := work / (med / 1e3)
+			gain := "—"
+			if f.cfg.Lanes == lanes.Int32 {
+				last32 = med
+			} else if last32 > 0 {
+				gain = fmt.Sprintf("%.2f×", last32/med)
+			}
+			line := fmt.Sprintf("| %d × %d | %s | %.4f | %.4f–%.4f | %.2f | %.1f %% | %.1f %% | %s |",
+				c.count, c.n, f.name, med, ks[0], ks[len(ks)-1], rate/1e12, 100*rate/15.9e12, 100*rate/32.4e12, gain)
+			t.Log(line)
+			table = append(table, line)
+		}
+	}
+	fmt.Println("| graphs × n | lanes, form | kernel ms (median) | min–max | T relax/s | of 15.9 T (int32) | of 32.4 T (int16×2) | int32 / int16 |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, l := range table {
 		fmt.Println(l)

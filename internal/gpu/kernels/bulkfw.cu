@@ -1,11 +1,14 @@
-// Bulk Floyd–Warshall kernels: many graphs at once, int32 lanes, compiled
-// by NVRTC after fw.cu (whose tile functions the large-graph kernels reuse,
-// with its -DTILE/-DTDIM/-DMINB). Every graph of a launch has the same
-// stride S (its padded size); its matrix is S×S, row-major, at d + g·S·S,
-// padding rows and columns holding infinity and a 0 diagonal. Distances are
-// int32 below 2^30 (lanes.Inf32 = 2^30−1 is infinity), so the sum of two
-// never overflows; the caller has checked that no graph has a negative
-// cycle, so row k and column k do not change at step k.
+// Bulk Floyd–Warshall kernels: many graphs at once, compiled by NVRTC after
+// fw.cu (whose tile functions the large-graph kernels reuse, with its
+// -DTILE/-DTDIM/-DTROWS/-DMINB), in int32 lanes or, with -DLANE_I16, in
+// fw.cu's packed int16×2 lanes (L = 2 lanes a 32-bit word, column j in lane
+// j%2 of word j/2). Every graph of a launch has the same stride S (its
+// padded size, in lanes); its matrix is S×S, row-major, at d + g·S·S/L
+// words, padding rows and columns holding infinity and a 0 diagonal.
+// Distances are int32 below 2^30 (lanes.Inf32 = 2^30−1 is infinity), or
+// non-negative int16 up to lanes.Inf16 = 16383, so the sum of two never
+// overflows; the caller has checked that no graph has a negative cycle, so
+// row k and column k do not change at step k.
 
 // ---------------------------------------------------------------------------
 // The initial matrices, built from the graphs' arcs. A graph's entry in the
@@ -16,12 +19,12 @@
 // diagonal, then the arcs from those rows (found by binary search: the
 // tails ascend), the smallest of parallel arcs winning.
 #define INIT_ROWS 64
-extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const int* table, const int* csr, int inf) {
-  const int* e = table + 8 * (size_t)blockIdx.x;
-  const int n = e[0], arcs = e[1];
-  const int r0 = blockIdx.y * INIT_ROWS, r1 = min(S, r0 + INIT_ROWS);
-  int* m = d + (size_t)blockIdx.x * S * S;
-  for (int c = r0 * S + threadIdx.x * 4; c < r1 * S; c += blockDim.x * 4) {
+// fillCells writes infinity with a 0 diagonal into the lanes [c0, c1) of
+// an S×S matrix m (word-aligned, c0 and c1 multiples of 4·L), 4 words a
+// thread of nth at a time.
+__device__ __forceinline__ void fillCells(int* m, int S, int c0, int c1, int inf, int t, int nth) {
+#if L == 1
+  for (int c = c0 + t * 4; c < c1; c += nth * 4) {
     const int i = c / S, j = c % S;  // S is a multiple of 4: one row
     int4 v;
     v.x = i == j ? 0 : inf;
@@ -30,6 +33,38 @@ extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const 
     v.w = i == j + 3 ? 0 : inf;
     *(int4*)(m + c) = v;
   }
+#else
+  const unsigned infs = (unsigned)inf * 0x00010001u;
+  for (int c = c0 + t * 8; c < c1; c += nth * 8) {
+    const int i = c / S, j = c % S;  // S is a multiple of 8: one row
+    unsigned w[4];
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+      w[q] = infs;
+      if (i == j + 2 * q) w[q] &= 0xffff0000u;
+      if (i == j + 2 * q + 1) w[q] &= 0x0000ffffu;
+    }
+    *(int4*)(m + c / 2) = int4{(int)w[0], (int)w[1], (int)w[2], (int)w[3]};
+  }
+#endif
+}
+
+// lowerCell lowers cell (i, j) of an S×S matrix m to w.
+__device__ __forceinline__ void lowerCell(int* m, int S, int i, int j, int w) {
+#if L == 1
+  atomicMin(m + (size_t)i * S + j, w);
+#else
+  const size_t c = (size_t)i * S + j;
+  minPacked(m + c / L, (int)(c % L), w);
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const int* table, const int* csr, int inf) {
+  const int* e = table + 8 * (size_t)blockIdx.x;
+  const int n = e[0], arcs = e[1];
+  const int r0 = blockIdx.y * INIT_ROWS, r1 = min(S, r0 + INIT_ROWS);
+  int* m = d + (size_t)blockIdx.x * S * S / L;
+  fillCells(m, S, r0 * S, r1 * S, inf, threadIdx.x, blockDim.x);
   const int* tails = csr + e[2];
   const int* heads = tails + arcs;
   const int* w = heads + arcs;
@@ -45,7 +80,7 @@ extern "C" __global__ void __launch_bounds__(256) bfw_init(int* d, int S, const 
     span[threadIdx.x] = lo;
   }
   __syncthreads();  // the fill is visible to the block's atomics, span to all
-  for (int a = span[0] + threadIdx.x; a < span[1]; a += blockDim.x) atomicMin(m + (size_t)tails[a] * S + heads[a], w[a]);
+  for (int a = span[0] + threadIdx.x; a < span[1]; a += blockDim.x) lowerCell(m, S, tails[a], heads[a], w[a]);
 }
 
 // ---------------------------------------------------------------------------
@@ -59,11 +94,11 @@ extern "C" __global__ void __launch_bounds__(256) bfw_reduce(const int* d, int S
                                                               long long* sum) {
   const int* e = table + 8 * (size_t)blockIdx.x;
   const int n = e[0], row0 = e[3], maxReal = e[4];
-  const int* m = d + (size_t)blockIdx.x * S * S;
+  const Lane* m = (const Lane*)d + (size_t)blockIdx.x * S * S;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   const int r1 = min(n, (int)(blockIdx.y + 1) * INIT_ROWS);
   for (int u = blockIdx.y * INIT_ROWS + warp; u < r1; u += warps) {
-    const int* row = m + (size_t)u * S;
+    const Lane* row = m + (size_t)u * S;
     int cnt = 0, best = 0, neg = 0;
     bool any = false;
     long long s = 0;
@@ -101,15 +136,26 @@ __device__ __forceinline__ int4 int4of(int x, int y, int z, int w) {
   return v;
 }
 
+// laneOf is lane l of word w (non-negative lanes: int16 values in [0, 2^15)).
+__device__ __forceinline__ int laneOf(int w, int l) {
+#if L == 1
+  return w;
+#else
+  return (int)(((unsigned)w >> (16 * l)) & 0xffffu);
+#endif
+}
+
 // ---------------------------------------------------------------------------
 // Whole graphs in registers (S ≤ 128): each thread of a graph's group holds
-// an RC×RC sub-tile, rows ty·RC.., columns tx·RC.. (TPG = (S/RC)² threads a
-// graph, NTH/TPG graphs a block). At step k the owners of column k and of
-// row k publish them to shared memory (two buffers, so one barrier a step
-// suffices: a thread writes step k+2's buffer only after every thread of
-// its group has passed step k+1's barrier, hence finished reading step k's);
-// then every thread relaxes its RC² cells. The k loop is unrolled by RC so
-// that the owners' cells are picked by constant register indices.
+// an RC×RC sub-tile of words, rows ty·RC.., words tx·RC.. (RC·L lanes;
+// DIMX = S/(RC·L) threads across, DIMY = S/RC down, TPG = DIMX·DIMY threads
+// a graph, NTH/TPG graphs a block). At step k the owners of column k and of
+// row k publish them to shared memory (column k's lane spread to a whole
+// word, so that one word relaxes L columns; two buffers, so one barrier a
+// step suffices: a thread writes step k+2's buffer only after every thread
+// of its group has passed step k+1's barrier, hence finished reading step
+// k's); then every thread relaxes its RC² words. The k loop is unrolled by
+// RC·L so that the owners' cells are picked by constant register indices.
 // The group barrier: a part of a warp, a block, or a named barrier for a
 // group of whole warps.
 template <int TPG, int NTH>
@@ -126,21 +172,23 @@ __device__ __forceinline__ void groupSync(int grp) {
 // regSteps runs the S steps on a group's registers.
 template <int S, int RC, int NTH>
 __device__ __forceinline__ void regSteps(int (&acc)[RC][RC], int (*buf)[2][S], int grp, int tx, int ty) {
-  constexpr int DIM = S / RC, TPG = DIM * DIM;
-  for (int kb = 0; kb < DIM; kb++) {
+  constexpr int CL = RC * L, DIMX = S / CL, DIMY = S / RC, TPG = DIMX * DIMY;
+  for (int kb = 0; kb < DIMX; kb++) {
 #pragma unroll
-    for (int kk = 0; kk < RC; kk++) {
+    for (int kk = 0; kk < CL; kk++) {  // k = kb·CL + kk: word kk/L, lane kk%L of column thread kb; row thread k/RC
       int* colK = buf[kk & 1][0];
       int* rowK = buf[kk & 1][1];
       if (tx == kb) {
+        const int kw = kk / L, kl = kk % L;
 #pragma unroll
         for (int r = 0; r < RC; r += 4)
-          *(int4*)(colK + ty * RC + r) = int4of(acc[r][kk], acc[r + 1][kk], acc[r + 2][kk], acc[r + 3][kk]);
+          *(int4*)(colK + ty * RC + r) = int4of(dup(acc[r][kw], kl), dup(acc[r + 1][kw], kl), dup(acc[r + 2][kw], kl), dup(acc[r + 3][kw], kl));
       }
-      if (ty == kb) {
+      if (ty == kb * L + kk / RC) {
+        const int kr = kk % RC;
 #pragma unroll
         for (int c = 0; c < RC; c += 4)
-          *(int4*)(rowK + tx * RC + c) = int4of(acc[kk][c], acc[kk][c + 1], acc[kk][c + 2], acc[kk][c + 3]);
+          *(int4*)(rowK + tx * RC + c) = int4of(acc[kr][c], acc[kr][c + 1], acc[kr][c + 2], acc[kr][c + 3]);
       }
       groupSync<TPG, NTH>(grp);
       int a[RC], b[RC];
@@ -161,8 +209,8 @@ __device__ __forceinline__ void regSteps(int (&acc)[RC][RC], int (*buf)[2][S], i
 
 template <int S, int RC, int NTH>
 __device__ __forceinline__ void regFW(int* __restrict__ d, int count, long long gstride, int ld, long long off) {
-  constexpr int DIM = S / RC, TPG = DIM * DIM, GPB = NTH / TPG;
-  static_assert(RC % 4 == 0 && S % RC == 0 && NTH % TPG == 0, "shape");
+  constexpr int DIMX = S / (RC * L), DIM = S / RC, TPG = DIMX * DIM, GPB = NTH / TPG;
+  static_assert(RC % 4 == 0 && S % (RC * L) == 0 && NTH % TPG == 0, "shape");
   static_assert(TPG <= 32 ? 32 % TPG == 0 : TPG % 32 == 0, "a group is a part of a warp or whole warps");
   __shared__ __align__(16) int buf[GPB][2][2][S];  // [group][k&1][column k, row k]
   const int grp = threadIdx.x / TPG, lt = threadIdx.x % TPG;
@@ -170,7 +218,7 @@ __device__ __forceinline__ void regFW(int* __restrict__ d, int count, long long 
   // stays for the barriers its warp or block shares with other groups.
   const int g = blockIdx.x * GPB + grp;
   const bool live = g < count;
-  const int tx = lt % DIM, ty = lt / DIM;
+  const int tx = lt % DIMX, ty = lt / DIMX;
   int* m = d + (size_t)min(g, count - 1) * gstride + off;
   int acc[RC][RC];
 #pragma unroll
@@ -199,27 +247,24 @@ __device__ __forceinline__ void regFW(int* __restrict__ d, int count, long long 
 template <int S, int RC, int NTH>
 __device__ __forceinline__ void regFused(const int* table, const int* csr, int count, int inf, int* mat, int* reach,
                                          int* maxv, long long* sum) {
-  constexpr int DIM = S / RC, TPG = DIM * DIM, GPB = NTH / TPG;
+  constexpr int DIMX = S / (RC * L), DIM = S / RC, TPG = DIMX * DIM, GPB = NTH / TPG, W = S / L;  // W: words a row
   __shared__ __align__(16) int buf[GPB][2][2][S];
-  extern __shared__ __align__(16) int built[];  // [GPB][S][S]
+  extern __shared__ __align__(16) int built[];  // [GPB][S][W]
   const int grp = threadIdx.x / TPG, lt = threadIdx.x % TPG;
   const int g = blockIdx.x * GPB + grp;
   const bool live = g < count;
-  const int tx = lt % DIM, ty = lt / DIM;
+  const int tx = lt % DIMX, ty = lt / DIMX;
   const int* e = table + 8 * (size_t)min(g, count - 1);
   const int n = live ? e[0] : 0;
-  int* sm = built + grp * S * S;
-  for (int c = lt * 4; c < S * S; c += TPG * 4) {
-    const int i = c / S, j = c % S;
-    *(int4*)(sm + c) = int4of(i == j ? 0 : inf, i == j + 1 ? 0 : inf, i == j + 2 ? 0 : inf, i == j + 3 ? 0 : inf);
-  }
+  int* sm = built + grp * S * W;
+  fillCells(sm, S, 0, S * S, inf, lt, TPG);
   groupSync<TPG, NTH>(grp);
   {
     const int arcs = live ? e[1] : 0;
     const int* tails = csr + e[2];
     const int* heads = tails + arcs;
     const int* w = heads + arcs;
-    for (int a = lt; a < arcs; a += TPG) atomicMin(sm + tails[a] * S + heads[a], w[a]);
+    for (int a = lt; a < arcs; a += TPG) lowerCell(sm, S, tails[a], heads[a], w[a]);
   }
   groupSync<TPG, NTH>(grp);
   int acc[RC][RC];
@@ -227,18 +272,18 @@ __device__ __forceinline__ void regFused(const int* table, const int* csr, int c
   for (int r = 0; r < RC; r++)
 #pragma unroll
     for (int c = 0; c < RC; c += 4) {
-      const int4 v = *(const int4*)(sm + (ty * RC + r) * S + tx * RC + c);
+      const int4 v = *(const int4*)(sm + (ty * RC + r) * W + tx * RC + c);
       acc[r][c] = v.x, acc[r][c + 1] = v.y, acc[r][c + 2] = v.z, acc[r][c + 3] = v.w;
     }
   regSteps<S, RC, NTH>(acc, buf[grp], grp, tx, ty);
   if (mat != nullptr) {
     if (!live) return;
-    int* m = mat + (size_t)g * S * S;
+    int* m = mat + (size_t)g * S * W;
 #pragma unroll
     for (int r = 0; r < RC; r++)
 #pragma unroll
       for (int c = 0; c < RC; c += 4)
-        *(int4*)(m + (ty * RC + r) * S + tx * RC + c) = int4of(acc[r][c], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
+        *(int4*)(m + (ty * RC + r) * W + tx * RC + c) = int4of(acc[r][c], acc[r][c + 1], acc[r][c + 2], acc[r][c + 3]);
     return;
   }
   const int maxReal = e[4], row0 = e[3];
@@ -248,8 +293,8 @@ __device__ __forceinline__ void regFused(const int* table, const int* csr, int c
     int cnt = 0, best = 0, neg = 0, any = 0;
     long long s = 0;
 #pragma unroll
-    for (int c = 0; c < RC; c++) {
-      const int j = tx * RC + c, x = acc[r][c];
+    for (int c = 0; c < RC * L; c++) {
+      const int j = tx * RC * L + c, x = laneOf(acc[r][c / L], c % L);
       if (i >= n || j >= n) continue;
       if (i == j) {
         neg |= x < 0;
@@ -261,7 +306,7 @@ __device__ __forceinline__ void regFused(const int* table, const int* csr, int c
       if (!any || x > best) best = x, any = 1;
     }
 #pragma unroll
-    for (int o = DIM / 2; o > 0; o /= 2) {  // the DIM lanes of row i
+    for (int o = DIMX / 2; o > 0; o /= 2) {  // the DIMX lanes of row i
       cnt += __shfl_xor_sync(0xffffffff, cnt, o);
       s += __shfl_xor_sync(0xffffffff, s, o);
       neg |= __shfl_xor_sync(0xffffffff, neg, o);
@@ -318,12 +363,12 @@ REG_KERNEL(128, 8, 256)
 // bfw_panel) are kept for the benchmark.
 extern "C" __global__ void __launch_bounds__(NT) bfw_pivot(T* d, int n, int z) {
   extern __shared__ __align__(16) unsigned char sm[];
-  inplaceTile(d + (size_t)blockIdx.y * n * n, n, z, z, z, (T*)sm);
+  inplaceTile(d + (size_t)blockIdx.y * n * n / L, n, z, z, z, (T*)sm);
 }
 
 extern "C" __global__ void __launch_bounds__(NT) bfw_panel(T* d, int n, int z, int m) {
   extern __shared__ __align__(16) unsigned char sm[];
-  T* dg = d + (size_t)blockIdx.y * n * n;
+  T* dg = d + (size_t)blockIdx.y * n * n / L;
   int o = blockIdx.x % (m - 1);
   if (o >= z) o++;
   if ((int)blockIdx.x < m - 1) inplaceTile(dg, n, o, z, z, (T*)sm);
@@ -332,7 +377,7 @@ extern "C" __global__ void __launch_bounds__(NT) bfw_panel(T* d, int n, int z, i
 
 extern "C" __global__ void __launch_bounds__(NT, MINB) bfw_panel_mp(T* d, int n, int z, int m) {
   extern __shared__ __align__(16) unsigned char sm[];
-  T* dg = d + (size_t)blockIdx.y * n * n;
+  T* dg = d + (size_t)blockIdx.y * n * n / L;
   int o = blockIdx.x % (m - 1);
   if (o >= z) o++;
   if ((int)blockIdx.x < m - 1) minplusTile(dg, n, o, z, z, (T*)sm);
@@ -341,7 +386,7 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) bfw_panel_mp(T* d, int n,
 
 extern "C" __global__ void __launch_bounds__(NT, MINB) bfw_rest(T* d, int n, int z, int m) {
   extern __shared__ __align__(16) unsigned char sm[];
-  T* dg = d + (size_t)blockIdx.y * n * n;
+  T* dg = d + (size_t)blockIdx.y * n * n / L;
   int x = blockIdx.x / (m - 1), y = blockIdx.x % (m - 1);
   if (x >= z) x++;
   if (y >= z) y++;
@@ -366,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) bfw_single(T* d, int n, i
     __syncthreads();  // everyone has read task before thread 0 may overwrite it
     if (t >= total) return;
     const int g = t % count, id = t / count;
-    T* dg = d + (size_t)g * n * n;
+    T* dg = d + (size_t)g * n * n / L;
     int* dn = done + (size_t)g * perRound;
     const int z = id / perRound, q = id % perRound;
     int x, y;
