@@ -154,6 +154,16 @@ func TestTraffic(t *testing.T) {
 		// the 2 row and 2 column panel broadcasts sends 2 tiles to 1 rank.
 		{4, 1, 2, 2, Traffic{4 * (2 + 2*2 + 2*2), 0, 4}},
 	}
+	// Whatever the layout, a round sends the pivot tile to p+q-2 ranks
+	// and each tile of the row (column) panel to p-1 (q-1) ranks: in all
+	// (p+q-2)·T·(T+1) tiles over T rounds (docs/scaling.md's traffic).
+	for _, l := range layouts(t) {
+		nt, b := int64(l.Tiles()), int64(3)
+		want := int64(l.Grid.P+l.Grid.Q-2) * nt * (nt + 1) * int64(l.Tile*l.Tile) * b
+		if got := l.Traffic(int(b)); got.Total != want || got.Rounds != int(nt) {
+			t.Errorf("%s: %+v, want a total of %d", name(l), got, want)
+		}
+	}
 	for _, tt := range tests {
 		l, _ := NewLayout(tt.n, tt.tile, Grid{tt.p, tt.q}, true)
 		got := l.Traffic(1)
