@@ -90,6 +90,9 @@ func Blocked[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], opt BlockedO
 	// Tiles of padding alone are isolated vertices: skip rounds and tiles
 	// beyond the last one holding a real vertex.
 	used := (m.N + w - 1) / w
+	if used == 0 {
+		return nil // no vertex: nothing to relax
+	}
 	ks := kernelsFor[T](opt.Kernels)
 	s := m.Stride
 	d := m.Data

@@ -161,3 +161,28 @@ func TestCancel(t *testing.T) {
 		t.Fatalf("fw: want context.Canceled, got %v", err)
 	}
 }
+
+// TestBlockedEmpty: a graph of no vertex is a no-op in every lane kind
+// (the pivot panels' scratch, sized by the tiles in use, was negative).
+func TestBlockedEmpty(t *testing.T) {
+	g := graph.NewBuilder(false).Build()
+	for _, run := range []func() error{
+		func() error { return blockedEmpty[int8](g) },
+		func() error { return blockedEmpty[int16](g) },
+		func() error { return blockedEmpty[int32](g) },
+		func() error { return blockedEmpty[int64](g) },
+		func() error { return blockedEmpty[float64](g) },
+	} {
+		if err := run(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func blockedEmpty[T lanes.Lane](g *graph.Graph) error {
+	m, err := lanes.NewMatrix[T](g, 0)
+	if err != nil {
+		return err
+	}
+	return Blocked(context.Background(), m, BlockedOptions{})
+}
