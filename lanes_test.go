@@ -126,3 +126,79 @@ func equalDistances(d, ref *Distances) error {
 	}
 	return nil
 }
+
+// TestPackedHeavyArcs: an arc heavier than a packed lane's infinity (on no
+// shortest path, or on one) is stored as infinity, never wrapped, and a
+// graph of small distances with a few heavy arcs still runs in the packed
+// lanes auto picks (a review found heavy arcs wrapped on the GPU and
+// refused on the CPU). Every engine offering the lane agrees with the
+// int64 reference.
+func TestPackedHeavyArcs(t *testing.T) {
+	ctx := context.Background()
+	tri := func(w int64) *graph.Graph {
+		b := graph.NewBuilder(false)
+		for _, e := range [][3]int64{{0, 1, w}, {0, 2, 1}, {2, 1, 1}} {
+			if err := b.AddIntEdge(int(e[0]), int(e[1]), e[2]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return b.Build()
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	heavy := graph.NewBuilder(false)
+	for v := 1; v < 300; v++ { // a spanning tree of light edges keeps distances small
+		if err := heavy.AddIntEdge(rng.IntN(v), v, 1+rng.Int64N(2)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 200 {
+		if err := heavy.AddIntEdge(rng.IntN(300), rng.IntN(300), 100+rng.Int64N(1<<20)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A complete graph of heavy arcs around a light path: dense enough that
+	// the GPU engines fill the matrix on the host rather than from arcs.
+	dense := graph.NewBuilder(false)
+	for u := range 40 {
+		for v := u + 1; v < 40; v++ {
+			w := int64(100000 + u*v)
+			if v == u+1 {
+				w = 1
+			}
+			if err := dense.AddIntEdge(u, v, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	opts := []Options{{}, {Algorithm: "blocked", Lanes: "int8"}, {Algorithm: "blocked", Lanes: "int16"}, {Algorithm: "fw", Lanes: "int16"}}
+	if hasGPU() {
+		opts = append(opts, Options{Device: "gpu", Algorithm: "gpu-multi", Lanes: "int16"}, Options{Device: "gpu", Algorithm: "gpu-single", Lanes: "int16"})
+	}
+	for _, g := range []*graph.Graph{tri(63), tri(64), tri(40000), tri(65537), tri(1<<32 + 1), heavy.Build(), dense.Build()} {
+		ref, err := AllPairs(ctx, g, Options{Algorithm: "fw", Lanes: "int64"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, opt := range opts {
+			d, err := AllPairs(ctx, g, opt)
+			if errors.Is(err, ErrWeightsTooLarge) && opt.Lanes == "int8" {
+				continue // the distances may not fit int8: refused, never wrong
+			}
+			if err != nil {
+				t.Fatalf("%d vertices, %+v: %v", g.N(), opt, err)
+			}
+			for u := range g.N() {
+				for v := range g.N() {
+					a, aok := d.Int(u, v)
+					b, bok := ref.Int(u, v)
+					if a != b || aok != bok {
+						t.Fatalf("%d vertices, %+v in %s: d(%d,%d) = %d %v, want %d %v", g.N(), opt, d.Lanes(), u, v, a, aok, b, bok)
+					}
+				}
+			}
+		}
+	}
+	if d, err := AllPairs(ctx, heavy.Build(), Options{Algorithm: "blocked"}); err != nil || d.Lanes() == "int32" || d.Lanes() == "int64" {
+		t.Fatalf("heavy arcs: auto lanes %v, %v (want a packed kind)", d, err)
+	}
+}

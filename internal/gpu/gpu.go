@@ -208,7 +208,9 @@ func initPacked[L int8 | int16](g *graph.Graph, stride int, h []L, inf L) {
 	for u := 0; u < g.N(); u++ {
 		row := h[u*stride:]
 		for i, v := range g.Neighbors(u) {
-			if w := L(g.ArcInt(u, i)); w < row[v] {
+			// A weight above inf is stored as inf, never wrapped (exact
+			// for the packed lanes' non-negative weights).
+			if w := L(min(g.ArcInt(u, i), int64(inf))); w < row[v] {
 				row[v] = w
 			}
 		}

@@ -60,6 +60,29 @@ func TestPackedLayout(t *testing.T) {
 	}
 }
 
+// TestPackedHeavyWeights: a weight at or above a packed lane's infinity is
+// stored as infinity, never wrapped into the lane (40 000 in int16 read as
+// −25 536, 65 537 as 1 before the clamp), in the host's fill.
+func TestPackedHeavyWeights(t *testing.T) {
+	for _, w := range []int64{62, 63, 64, 16383, 40000, 65537, 1<<32 + 1} {
+		b := graph.NewBuilder(false)
+		if err := b.AddIntEdge(0, 1, w); err != nil {
+			t.Fatal(err)
+		}
+		g := b.Build()
+		const stride = 8
+		for _, kind := range packedKinds {
+			c := Config{Lanes: kind}
+			words := make([]uint32, stride*stride/c.Pack())
+			InitLanes(g, stride, c)(words)
+			want := min(w, int64(c.Inf()))
+			if got := int64(int32(LaneAt(words, c, 1))); got != want {
+				t.Errorf("%v: weight %d stored as %d, want %d", kind, w, got, want)
+			}
+		}
+	}
+}
+
 // TestConfigForLanes: every default shape is valid and keeps int32's stride.
 func TestConfigForLanes(t *testing.T) {
 	for _, n := range []int{1, 100, 512, 513, 2048, 2049, 40000} {

@@ -251,9 +251,17 @@ func initOnDevice(call *gpurt.Call, k *kernels, p Problem, g *graph.Graph, d uin
 			for i, w := range g.FloatWeights(u) {
 				weights[pos+i] = math.Float32bits(float32(w))
 			}
+		case p.Config.Pack() > 1:
+			// Packed lanes: a weight above the lane's infinity is stored
+			// as infinity (exact for their non-negative weights; the plan
+			// bounds the distances, not the weights), never wrapped.
+			inf := int64(p.Config.Inf())
+			for i, w := range g.IntWeights(u) {
+				weights[pos+i] = uint32(min(w, inf))
+			}
 		default:
 			for i, w := range g.IntWeights(u) {
-				weights[pos+i] = uint32(int32(w)) // the lane plan bounds every weight
+				weights[pos+i] = uint32(int32(w)) // int32 lanes: the lane plan bounds every weight
 			}
 		}
 		pos += len(nb)

@@ -100,6 +100,12 @@ func checkWeights(kind Kind, g *graph.Graph, wide bool) error {
 		switch inf := kind.InfInt(); {
 		case wide && lo < 0:
 			return fmt.Errorf("lanes: a wide plan with a negative weight %d", lo)
+		case kind.Packed() > 1 && lo < 0:
+			return fmt.Errorf("%w: negative weights in %s lanes (the packed lanes take non-negative weights only)", ErrNoKind, kind)
+		case kind.Packed() > 1:
+			// A weight above inf is stored as inf (NewMatrixInf), which
+			// is exact for non-negative weights; the plan bounds the
+			// distances.
 		case !wide && (hi >= inf || lo <= -inf):
 			return fmt.Errorf("%w: weights %d..%d in %s lanes (infinity %d)", ErrWeightsTooLarge, lo, hi, kind, inf)
 		}

@@ -66,7 +66,8 @@ func NewMatrix[T Lane](g *graph.Graph, size int) (*Matrix[T], error) {
 }
 
 // NewMatrixInf is NewMatrix with the given infinity (InfWide for a wide
-// plan). Like NewMatrix it converts weights to T unchecked: plan first
+// plan). Like NewMatrix it converts weights to T unchecked — except that
+// packed kinds (int8, int16) store a weight above inf as inf: plan first
 // (PlanFor, Narrowest or Holds), or use New, which checks.
 func NewMatrixInf[T Lane](g *graph.Graph, size int, inf T) (*Matrix[T], error) {
 	n := g.N()
@@ -93,6 +94,17 @@ func NewMatrixInf[T Lane](g *graph.Graph, size int, inf T) (*Matrix[T], error) {
 			}
 		case graph.IntWeights:
 			ws := g.IntWeights(u)
+			if kind.Packed() > 1 {
+				// Packed lanes hold a weight above their infinity as
+				// infinity (min(w, inf)): exact for non-negative weights
+				// once the shortest distances fit (Plan.fitsPacked), and a
+				// plain conversion would wrap it.
+				top := int64(inf)
+				for i, v := range g.Neighbors(u) {
+					row[v] = T(min(ws[i], top))
+				}
+				continue
+			}
 			for i, v := range g.Neighbors(u) {
 				row[v] = T(ws[i])
 			}

@@ -214,8 +214,8 @@ func TestNewRefuses(t *testing.T) {
 		{"wide int32", Int32, path(t, 3, 1), true, nil},
 		{"wide with a negative weight", Int64, path(t, 3, -1), true, nil},
 		{"float weights in int16", Int16, floatPath(t, 3, 1), false, ErrNoKind},
-		{"63 in int8", Int8, path(t, 3, 63), false, ErrWeightsTooLarge},
-		{"-63 in int8", Int8, path(t, 3, -63), false, ErrWeightsTooLarge},
+		{"-63 in int8", Int8, path(t, 3, -63), false, ErrNoKind},
+		{"-1 in int16 (packed lanes take no negative weight)", Int16, path(t, 3, -1), false, ErrNoKind},
 		{"2^30 in int32", Int32, path(t, 3, 1<<30), false, ErrWeightsTooLarge},
 		{"1e39 in float32", Float32, floatPath(t, 3, 1e39), false, ErrWeightsTooLarge},
 		{"invalid kind", 0, path(t, 3, 1), false, nil},
@@ -229,9 +229,24 @@ func TestNewRefuses(t *testing.T) {
 	for _, ok := range []struct {
 		kind Kind
 		g    *graph.Graph
-	}{{Int8, path(t, 3, 62)}, {Int8, path(t, 3, -62)}, {Float32, floatPath(t, 3, 1e38)}, {Float64, path(t, 3, 1<<60)}, {Int16, graph.NewBuilder(true).Build()}} {
+	}{{Int8, path(t, 3, 62)}, {Int8, path(t, 3, 0)}, {Float32, floatPath(t, 3, 1e38)}, {Float64, path(t, 3, 1<<60)}, {Int16, graph.NewBuilder(true).Build()}} {
 		if _, err := New(ok.kind, ok.g, 0, false); err != nil {
 			t.Errorf("%v: %v", ok.kind, err)
+		}
+	}
+	// Packed lanes store a weight at or above their infinity as infinity,
+	// never wrapped: 63, 64 and 2^32+1 in int8, 65 537 in int16.
+	for _, c := range []struct {
+		kind Kind
+		w    int64
+	}{{Int8, 63}, {Int8, 64}, {Int8, 1<<32 + 1}, {Int16, 16383}, {Int16, 65537}, {Int16, 1<<32 + 1}} {
+		a, err := New(c.kind, path(t, 3, c.w), 0, false)
+		if err != nil {
+			t.Fatalf("%v weight %d: %v", c.kind, c.w, err)
+		}
+		if !a.IsInf(0, 1) || a.IsInf(0, 0) {
+			d, _ := a.Int(0, 1)
+			t.Errorf("%v weight %d: stored as %d", c.kind, c.w, d)
 		}
 	}
 }
