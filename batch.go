@@ -305,7 +305,7 @@ func (b *batch) gpuBulkFW(todo []int) []int {
 	for lo := 0; lo < len(fit); lo += b.group {
 		hi := min(lo+b.group, len(fit))
 		start := time.Now()
-		rows, errs, device, err := engine.BulkFWRows(b.ctx, dev.Ordinal, gs[lo:hi])
+		rows, kinds, errs, device, err := engine.BulkFWRows(b.ctx, dev.Ordinal, gs[lo:hi])
 		if err != nil {
 			// This group and the ones after go the one-graph way.
 			return append(rest, fit[lo:]...)
@@ -316,7 +316,7 @@ func (b *batch) gpuBulkFW(todo []int) []int {
 				return
 			}
 			s := statsFromRows(rows[k], gs[lo+k], true, b.opt.Reachable)
-			s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkFWName, device, lanes.Int32.String(), 1, each
+			s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = engine.BulkFWName, device, kinds[k].String(), 1, each
 			rows[k] = nil
 			b.finish(fit[lo+k], s, nil)
 		})

@@ -6,13 +6,15 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
 // BulkFWName is the algorithm the GPU bulk Floyd–Warshall reports: many
 // small integer-weighted graphs computed together on one GPU
 // (gpu.BulkFWRows), each graph's matrix in registers up to 128 vertices
-// and blocked rounds launched once for all graphs beyond. Like BulkName it
+// and blocked rounds launched once for all graphs beyond, in int16×2 lanes
+// where a graph's plan holds them and int32 otherwise. Like BulkName it
 // is not an engine of its own: a batch asked for on a GPU takes it.
 const BulkFWName = "gpu-bulk-fw"
 
@@ -24,22 +26,23 @@ const BulkFWName = "gpu-bulk-fw"
 const BulkFWMaxN = 2048
 
 // BulkFWFits reports whether a batch sends g to the bulk Floyd–Warshall:
-// integer weights, 1 to BulkFWMaxN vertices. Whether its lengths fit
-// int32 lanes, and whether it has a negative cycle, gpu.BulkFWRows decides
+// integer weights, 1 to BulkFWMaxN vertices. Which lanes its lengths fit,
+// and whether it has a negative cycle, gpu.BulkFWRows decides
 // per graph; the batch computes the graphs it refuses the one-graph way.
 func BulkFWFits(g *graph.Graph) bool {
 	return g != nil && g.Kind() == graph.IntWeights && g.N() >= 1 && g.N() <= BulkFWMaxN
 }
 
 // BulkFWRows is gpu.BulkFWRows on GPU ordinal with the GPU's name: every
-// source's summary of each graph of gs, errs[i] for a graph it does not
-// take (ErrBulkFWGraph, a negative cycle), err for what fails them all.
-func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, errs []error, device string, err error) {
-	rows, errs, err = gpu.BulkFWRows(ctx, ordinal, gs)
+// source's summary of each graph of gs and the lanes it was computed in,
+// errs[i] for a graph it does not take (ErrBulkFWGraph, a negative cycle),
+// err for what fails them all.
+func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, device string, err error) {
+	rows, kinds, errs, err = gpu.BulkFWRows(ctx, ordinal, gs)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, "", err
 	}
-	return rows, errs, deviceName(ordinal), nil
+	return rows, kinds, errs, deviceName(ordinal), nil
 }
 
 // BulkFWWins reports whether "auto" should compute the graphs gs (each

@@ -66,12 +66,25 @@ func (e *NegativeCycleError) Error() string {
 // the panels as min-plus products with them, the rest by the one-graph
 // engine's product). Groups are cut into chunks of bounded device memory,
 // pipelined so that the host prepares one while the GPU runs another.
-func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, errs []error, err error) {
+//
+// kinds[i] is the lanes graph i was computed in (lanes.Int16 or
+// lanes.Int32; 0 for a graph with an error).
+func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, err error) {
 	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return res.rows, res.errs, nil
+	kinds = make([]lanes.Kind, len(gs))
+	for i, p := range res.pack {
+		switch {
+		case res.errs[i] != nil:
+		case p == 2:
+			kinds[i] = lanes.Int16
+		default:
+			kinds[i] = lanes.Int32
+		}
+	}
+	return res.rows, kinds, res.errs, nil
 }
 
 // BulkFWMatrices is BulkFWRows with the distance matrices copied back

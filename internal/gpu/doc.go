@@ -2,8 +2,10 @@
 // through package cuda: the multi-kernel form (three launches a round, after
 // Lund & Smith) and the single-kernel soft-synchronisation form (SKSS, one
 // launch whose blocks take tasks from an atomic counter in topological order
-// and wait on per-tile completion flags), in int32 (DPX on Hopper) and
-// float32 lanes.
+// and wait on per-tile completion flags), in int32 (DPX on Hopper),
+// float32, and packed int16×2 (`__viaddmin_s16x2`) or int8×4 (SWAR) lanes,
+// a row-major matrix whose column j is lane j%L of word j/L; packed lanes
+// store a weight above their infinity as infinity.
 //
 // Every call runs on the process's GPU runtime (package gpu/runtime): the
 // driver, the GPU's context, the compiled modules and pooled memory are
@@ -15,7 +17,8 @@
 // bus; Matrix copies it back through a pooled page-locked buffer.
 //
 // BulkFWRows and BulkFWMatrices (bulkfw.go, kernels/bulkfw.cu) run
-// Floyd–Warshall on many integer graphs at once in int32 lanes, grouped by
+// Floyd–Warshall on many integer graphs at once, in int16×2 lanes where a
+// graph's plan holds them and int32 otherwise, grouped by lanes and
 // padded size: up to 128 vertices a graph lives in the registers of a part
 // of a warp, two warps or a block, built from its arcs and reduced to row
 // summaries in the same kernel; larger graphs run blocked rounds whose
@@ -23,6 +26,12 @@
 // registers, the panels as min-plus products with it). Graphs with negative
 // arcs are searched for negative cycles on the host first; each graph's
 // refusal or cycle is its own error.
+//
+// BulkRows, BulkStream and BulkSummaries (bulk.go, kernels/bulkbfs.cu)
+// search many small unweighted graphs at once, a thread block per graph
+// (or part of its sources), the batch cut into groups streamed over
+// several CUDA streams so that copies overlap kernels and each group comes
+// back as soon as it is done (the thesis' low-latency bulk execution).
 //
 // BitRows and BitMatrix (bitbfs.go, kernels/bitbfs.cu) are gpu-bitbfs: the
 // bit-parallel multi-source breadth-first search of internal/bfs on one
