@@ -81,14 +81,19 @@ func (t *Team) Run(fn func(worker int)) {
 		s.cond.Broadcast()
 		s.mu.Unlock()
 	}
-	func() {
-		defer s.wait()
-		fn(0)
+	// Whatever fn(0) does, the helpers finish this Run and the team is left
+	// clean (no closure kept, no helper's panic left for the next Run)
+	// before a panic goes on: the caller's own first, else a helper's.
+	returned := false
+	defer func() {
+		s.wait()
+		s.fn = nil
+		if p := s.panicV.Swap(nil); p != nil && returned {
+			panic(*p)
+		}
 	}()
-	s.fn = nil
-	if p := s.panicV.Swap(nil); p != nil {
-		panic(*p)
-	}
+	fn(0)
+	returned = true
 }
 
 // yieldEvery is how many tries a spin makes between yields of the

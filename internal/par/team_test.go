@@ -60,6 +60,33 @@ func TestTeamPanic(t *testing.T) {
 	}
 }
 
+// TestTeamPanicEverywhere: when the caller's share and a helper's both
+// panic, the caller's panic goes on, and the next Run neither re-raises
+// the helper's (a review found it stored for the next, unrelated caller)
+// nor misses a worker.
+func TestTeamPanicEverywhere(t *testing.T) {
+	team := NewTeam(3, DefaultSpin)
+	defer team.Close()
+	func() {
+		defer func() {
+			if r := recover(); r != "caller" {
+				t.Fatalf("recovered %v, want the caller's panic", r)
+			}
+		}()
+		team.Run(func(k int) {
+			if k == 0 {
+				panic("caller")
+			}
+			panic("helper")
+		})
+	}()
+	var n atomic.Int32
+	team.Run(func(int) { n.Add(1) }) // must not panic
+	if n.Load() != 3 {
+		t.Fatalf("%d workers ran after the panics, want 3", n.Load())
+	}
+}
+
 // TestTeamCollected checks that the helpers of a team nobody holds stop.
 func TestTeamCollected(t *testing.T) {
 	// Helpers of teams closed by earlier tests may still be on their way
