@@ -122,7 +122,9 @@ func (p *scratchPool) teamsOf(size int) *sync.Pool {
 // is capped at k, so that code relying on cap sees exactly k). Storage
 // beyond k keeps whatever it held.
 func fit[T any](s []T, k int) []T {
-	if cap(s) < k {
+	// A buffer far larger than needed (left by one large graph in a loop
+	// of small ones) is dropped rather than kept alive by the pool.
+	if cap(s) < k || cap(s) > 4*k+1<<16 {
 		return make([]T, k)
 	}
 	return s[:k:k]
