@@ -382,3 +382,31 @@ func TestGridFor(t *testing.T) {
 		}
 	}
 }
+
+// TestGuards: GridFor of no rank gives a 1×1 grid instead of dividing by
+// zero (or looping on -1), and a wide int64 plan is refused by Scatter
+// (the host tiles treat only x == Inf as infinity; InfWide is the smallest
+// value and would win every min).
+func TestGuards(t *testing.T) {
+	for _, size := range []int{0, -1} {
+		if g := GridFor(size); g.P != 1 || g.Q != 1 {
+			t.Errorf("GridFor(%d) = %+v", size, g)
+		}
+	}
+	b := graph.NewBuilder(true)
+	if err := b.AddIntEdge(0, 1, 5); err != nil {
+		t.Fatal(err)
+	}
+	g := b.Build()
+	m, err := lanes.NewMatrixInf[int64](g, 0, lanes.InfWide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLayout(g.N(), 1, GridFor(1), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Scatter(l, m, 0); err == nil {
+		t.Fatal("a wide plan was scattered")
+	}
+}

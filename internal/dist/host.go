@@ -31,6 +31,11 @@ func Scatter[T lanes.Lane](l Layout, m *lanes.Matrix[T], r int) (*Local[T], erro
 	if m.N != l.N {
 		return nil, fmt.Errorf("dist: a matrix of %d vertices for a layout of %d", m.N, l.N)
 	}
+	if lanes.KindOf[T]() == lanes.Int64 && int64(m.Inf) == lanes.InfWide {
+		// The host tiles skip only x == Inf; a wide plan's Inf (the
+		// smallest value) would win every min as a summand.
+		return nil, fmt.Errorf("dist: wide int64 plans (infinity %d) are not distributed", lanes.InfWide)
+	}
 	pr, pc := l.Grid.Coords(r)
 	rows, cols := l.LocalRows(pr), l.LocalCols(pc)
 	w := l.Tile

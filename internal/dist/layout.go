@@ -21,7 +21,10 @@ func (g Grid) Coords(r int) (pr, pc int) { return r / g.Q, r % g.Q }
 // 2×2, 2×3, ...): the per-round broadcast volume of a rank is about
 // (1/P + 1/Q) of a panel, least for a square grid.
 func GridFor(size int) Grid {
-	p := int(math.Sqrt(float64(size)))
+	if size < 1 {
+		return Grid{P: 1, Q: 1} // no ranks is a caller's error; never a hang or a division by zero
+	}
+	p := max(1, int(math.Sqrt(float64(size))))
 	for size%p != 0 {
 		p--
 	}
