@@ -89,8 +89,10 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	}
 	// A proven bound on the distances lets the packed lanes hold graphs
 	// whose simple paths are long (lanes.Plan.Tighten: one search per
-	// component, or two for a digraph).
-	lp = lp.Tighten(g)
+	// component, or two for a digraph) — where packed lanes may be used.
+	if packedMatters(g, req) {
+		lp = lp.Tighten(g)
+	}
 	if k, forced := forcedLanes(req); forced {
 		if err := lp.Holds(k); err != nil {
 			return nil, fmt.Errorf("lanes %s: %w", k, err)
@@ -151,6 +153,27 @@ func forcedLanes(req Request) (lanes.Kind, bool) {
 	}
 	k, err := lanes.ParseKind(req.Lanes)
 	return k, err == nil
+}
+
+// packedMatters reports whether the plan may compute g in packed lanes
+// (int8, int16), so that proving a bound on its distances (a search or
+// two) can pay: packed lanes asked for, an engine named that offers them,
+// or "auto" on a weighted graph. Under "auto" an unweighted graph goes to a
+// breadth-first engine (int32), which beat Floyd–Warshall even in int8 at
+// every density measured (docs/perf.md, "Packed lanes on the CPU"); in a
+// search loop of 1024-vertex graphs the searches were 8 % of a call.
+func packedMatters(g *graph.Graph, req Request) bool {
+	if k, forced := forcedLanes(req); forced {
+		return k.Packed() > 1
+	}
+	if req.Algorithm == "" || req.Algorithm == "auto" {
+		return g.Kind() != graph.Unweighted
+	}
+	e, ok := engine.ByName(req.Algorithm)
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(e.Caps().Lanes, func(k lanes.Kind) bool { return k.Packed() > 1 })
 }
 
 // usable returns why e cannot solve p, or nil.
