@@ -22,8 +22,9 @@ import (
 )
 
 // Ceilings are the measured register-only relaxation peaks of one H100 SXM
-// (GUIDE.md, tools/gpupeak), per second.
-var Ceilings = map[string]float64{"int32": 15.9e12, "float32": 14.0e12}
+// (GUIDE.md, tools/gpupeak), per second: for packed lanes, lanes relaxed
+// (int16×2 by `__viaddmin_s16x2`, int8×4 by the SWAR form fw.cu uses).
+var Ceilings = map[string]float64{"int32": 15.9e12, "float32": 14.0e12, "int16": 32.36e12, "int8": 14.97e12}
 
 // Options of a run.
 type Options struct {
@@ -33,10 +34,16 @@ type Options struct {
 	MinBlocks []int    // blocks per SM the kernels are compiled for
 	Kinds     []string // "multi", "single", "cpu"
 	Float     bool
-	Reps      int
-	Degree    int // arcs per vertex of the random graphs
-	Seed      uint64
-	Log       io.Writer
+	// Lanes, when set, is the lane kind to time: int8 or int16 (packed;
+	// the GPU kernels then take ConfigFor's shape, not Tiles and TDims),
+	// int32, or float32 (the same as Float). Packed lanes run on graphs of
+	// lengths 1 (int8) or 1..8 (int16) so that the distances fit; every
+	// run is still checked against the CPU.
+	Lanes  lanes.Kind
+	Reps   int
+	Degree int // arcs per vertex of the random graphs
+	Seed   uint64
+	Log    io.Writer
 }
 
 // Row is one timed configuration.
@@ -61,6 +68,11 @@ type Row struct {
 // 1..100 (float: uniform in [1,100)), plus a Hamiltonian cycle so that every
 // distance is finite.
 func RandomGraph(n, deg int, float bool, seed uint64) *graph.Graph {
+	return randomGraph(n, deg, float, 100, seed)
+}
+
+// randomGraph is RandomGraph with integer weights 1..maxW.
+func randomGraph(n, deg int, float bool, maxW int64, seed uint64) *graph.Graph {
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
 	b := graph.NewBuilder(true)
 	b.Grow(n * (deg + 1))
@@ -68,7 +80,7 @@ func RandomGraph(n, deg int, float bool, seed uint64) *graph.Graph {
 		if float {
 			_ = b.AddFloatEdge(u, v, 1+rng.Float64()*99)
 		} else {
-			_ = b.AddIntEdge(u, v, 1+rng.Int64N(100))
+			_ = b.AddIntEdge(u, v, 1+rng.Int64N(maxW))
 		}
 	}
 	perm := rng.Perm(n)
@@ -83,17 +95,55 @@ func RandomGraph(n, deg int, float bool, seed uint64) *graph.Graph {
 	return b.Build()
 }
 
+// maxWeight is the benchmark graphs' largest weight in kind's lanes: small
+// enough that a random graph's distances fit the packed lanes.
+func (o Options) maxWeight() int64 {
+	switch o.Lanes {
+	case lanes.Int8:
+		return 1
+	case lanes.Int16:
+		return 8
+	}
+	return 100
+}
+
 // Run times every configuration and returns the rows.
 func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 	var rows []Row
-	laneName := lanes.Int32.String() // the GPU kernels' lanes
-	if o.Float {
-		laneName = lanes.Float32.String()
+	if o.Lanes == lanes.Float32 {
+		o.Float = true
 	}
+	if o.Lanes == 0 || o.Float {
+		o.Lanes = lanes.Int32
+		if o.Float {
+			o.Lanes = lanes.Float32
+		}
+	}
+	laneName := o.Lanes.String() // the GPU kernels' lanes
+	packed := o.Lanes.Packed() > 1
 	for _, n := range o.Sizes {
 		for _, kind := range o.Kinds {
 			if kind == "cpu" {
 				rows = append(rows, runCPU(ctx, n, o))
+				continue
+			}
+			if o.Lanes == lanes.Int64 {
+				rows = append(rows, Row{Kernel: kind, Lanes: laneName, N: n, Error: "the GPU kernels have no int64 lanes"})
+				continue
+			}
+			if packed {
+				k := gpu.Multi
+				if kind == "single" {
+					k = gpu.Single
+				}
+				c := gpu.ConfigFor(k, n, o.Lanes)
+				r := runGPU(ctx, s, n, c, o)
+				r.Lanes = laneName
+				rows = append(rows, r)
+				if o.Log != nil {
+					fmt.Fprintf(o.Log, "%s %s n=%d tile=%d: %.3f ms %.2f T/s checked=%s %s\n",
+						r.Kernel, laneName, n, c.Tile, r.MedianMS, r.RelaxPerS/1e12, r.Checked, r.Error)
+				}
 				continue
 			}
 			for _, tile := range o.Tiles {
@@ -129,13 +179,22 @@ func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 }
 
 func runGPU(ctx context.Context, s *gpu.Session, n int, c gpu.Config, o Options) Row {
-	r := Row{Kernel: c.Kernel.String(), N: n, Tile: c.Tile, Threads: c.TDim * c.TDim, MinBlocks: max(c.MinBlocks, 1)}
+	rows := c.TDim
+	if c.TRows > 0 {
+		rows = c.TRows
+	}
+	r := Row{Kernel: c.Kernel.String(), N: n, Tile: c.Tile, Threads: c.TDim * rows, MinBlocks: max(c.MinBlocks, 1)}
 	stride := (n + c.Tile - 1) / c.Tile * c.Tile
 	var times []float64
 	for rep := 0; rep <= o.Reps; rep++ { // rep 0 warms up (and compiles)
-		g := RandomGraph(n, o.Degree, o.Float, o.Seed+uint64(rep))
+		g := randomGraph(n, o.Degree, o.Float, o.maxWeight(), o.Seed+uint64(rep))
 		p := gpu.Problem{N: n, Stride: stride, Config: c, MaxReal: math.MaxInt32}
-		res, err := s.Run(ctx, p, gpu.InitFromGraph(g, stride, o.Float), true)
+		init := gpu.InitFromGraph(g, stride, o.Float)
+		if c.Pack() > 1 {
+			p.MaxReal = c.Inf() - 1
+			init = gpu.InitLanes(g, stride, c)
+		}
+		res, err := s.Run(ctx, p, init, true)
 		if err != nil {
 			r.Error = err.Error()
 			return r
@@ -146,17 +205,17 @@ func runGPU(ctx context.Context, s *gpu.Session, n int, c gpu.Config, o Options)
 		times = append(times, res.Timing.Kernel)
 		r.ToDevMS, r.ToHostMS = res.Timing.ToDevice, res.Timing.ToHost
 		if rep == 1 {
-			r.Checked, err = check(g, res.Matrix, stride, o.Float)
+			r.Checked, err = check(g, res.Matrix, stride, c)
 			if err != nil {
 				r.Error = err.Error()
 			}
 		}
 	}
-	finish(&r, times, o.Float)
+	finish(&r, times, o.Lanes)
 	return r
 }
 
-func finish(r *Row, times []float64, float bool) {
+func finish(r *Row, times []float64, kind lanes.Kind) {
 	sort.Float64s(times)
 	if len(times) == 0 {
 		return
@@ -164,63 +223,111 @@ func finish(r *Row, times []float64, float bool) {
 	r.MinMS = times[0]
 	r.MedianMS = times[len(times)/2]
 	r.RelaxPerS = math.Pow(float64(r.N), 3) / (r.MedianMS / 1e3)
-	ceil := Ceilings["int32"]
-	if float {
-		ceil = Ceilings["float32"]
+	if ceil, ok := Ceilings[kind.String()]; ok {
+		r.Ceiling = r.RelaxPerS / ceil
 	}
-	r.Ceiling = r.RelaxPerS / ceil
 }
 
 func runCPU(ctx context.Context, n int, o Options) Row {
-	r := Row{Kernel: "cpu-blocked", Lanes: lanes.Int32.String(), N: n, Tile: cpu.DefaultTile, Threads: par.Threads(0)}
-	if o.Float {
-		r.Lanes = lanes.Float64.String()
+	kind := o.Lanes
+	switch {
+	case o.Float:
+		kind = lanes.Float64 // the CPU's float lanes
+	case kind == 0:
+		kind = lanes.Int32
 	}
+	r := Row{Kernel: "cpu-blocked", Lanes: kind.String(), N: n, Tile: cpu.TileFor(kind, 0), Threads: par.Threads(0)}
 	var times []float64
 	for rep := 0; rep <= o.Reps; rep++ {
-		g := RandomGraph(n, o.Degree, o.Float, o.Seed+uint64(rep))
-		start := time.Now()
+		g := randomGraph(n, o.Degree, o.Float, o.maxWeight(), o.Seed+uint64(rep))
+		var took time.Duration
 		var err error
-		if o.Float {
-			err = blockedOnce[float64](ctx, g, &start)
-		} else {
-			err = blockedOnce[int32](ctx, g, &start)
+		var exact string
+		switch kind {
+		case lanes.Float64:
+			err = blockedOnce[float64](ctx, g, &took, nil)
+		case lanes.Int8:
+			err = blockedOnce[int8](ctx, g, &took, &exact)
+		case lanes.Int16:
+			err = blockedOnce[int16](ctx, g, &took, &exact)
+		case lanes.Int64:
+			err = blockedOnce[int64](ctx, g, &took, &exact)
+		default:
+			err = blockedOnce[int32](ctx, g, &took, nil)
 		}
 		if err != nil {
 			r.Error = err.Error()
 			return r
 		}
 		if rep > 0 {
-			times = append(times, float64(time.Since(start).Microseconds())/1e3)
+			times = append(times, float64(took.Microseconds())/1e3)
+		}
+		if exact != "" {
+			r.Checked = exact
 		}
 	}
-	r.Checked = "cpu"
-	finish(&r, times, o.Float)
-	r.Ceiling = 0
+	if r.Checked == "" {
+		r.Checked = "cpu"
+	}
+	finish(&r, times, 0)
 	return r
 }
 
 // blockedOnce runs the blocked CPU engine once on g in lanes T, setting
-// *start once the matrix is built.
-func blockedOnce[T lanes.Lane](ctx context.Context, g *graph.Graph, start *time.Time) error {
-	m, err := lanes.NewMatrix[T](g, cpu.TileSize(g.N(), 0))
+// *took to its time (the matrix built, the check after excluded). With checked set (the packed and int64
+// lanes) it first checks that the plan holds T, and after the run compares
+// 16 rows with Dijkstra, saying so in *checked.
+func blockedOnce[T lanes.Lane](ctx context.Context, g *graph.Graph, took *time.Duration, checked *string) error {
+	if checked != nil {
+		lp, err := lanes.PlanFor(g)
+		if err == nil {
+			err = lp.Tighten(g).Holds(lanes.KindOf[T]())
+		}
+		if err != nil {
+			return fmt.Errorf("%s lanes: %w", lanes.KindOf[T](), err)
+		}
+	}
+	m, err := lanes.NewMatrix[T](g, cpu.TileSize(g.N(), cpu.TileFor(lanes.KindOf[T](), 0)))
 	if err != nil {
 		return err
 	}
-	*start = time.Now()
-	return cpu.Blocked(ctx, m, cpu.BlockedOptions{})
+	start := time.Now()
+	if err := cpu.Blocked(ctx, m, cpu.BlockedOptions{}); err != nil {
+		return err
+	}
+	*took = time.Since(start)
+	if checked == nil {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(g.N()), 7))
+	for range 16 {
+		u := rng.IntN(g.N())
+		want, _ := dijkstra.From(g, u, g.ArcFloat)
+		for v := range g.N() {
+			got := math.Inf(1)
+			if !m.IsInf(u, v) {
+				got = float64(m.At(u, v))
+			}
+			if got != want[v] {
+				return fmt.Errorf("MISMATCH d(%d,%d) = %v, cpu dijkstra says %v", u, v, got, want[v])
+			}
+		}
+	}
+	*checked = "16 rows vs cpu dijkstra"
+	return nil
 }
 
 // check compares the GPU matrix with the CPU: every entry for n ≤ 2048 (the
 // blocked engine), else 16 random rows by Dijkstra.
-func check(g *graph.Graph, got []uint32, stride int, float bool) (string, error) {
+func check(g *graph.Graph, got []uint32, stride int, c gpu.Config) (string, error) {
 	n := g.N()
+	float := c.Float
 	at := func(u, v int) float64 {
-		b := got[u*stride+v]
+		b := gpu.LaneAt(got, c, u*stride+v)
 		if float {
 			return float64(math.Float32frombits(b))
 		}
-		if int32(b) >= gpu.InfInt32 {
+		if int32(b) >= c.Inf() {
 			return math.Inf(1)
 		}
 		return float64(int32(b))

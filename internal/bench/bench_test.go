@@ -6,6 +6,11 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 func TestRandomGraphStronglyConnected(t *testing.T) {
@@ -42,7 +47,37 @@ func TestCPURunAndReports(t *testing.T) {
 func TestCheckFindsMismatch(t *testing.T) {
 	g := RandomGraph(50, 3, false, 3)
 	m := make([]uint32, 64*64)
-	if _, err := check(g, m, 64, false); err == nil || !strings.Contains(err.Error(), "MISMATCH") {
+	if _, err := check(g, m, 64, gpu.Config{}); err == nil || !strings.Contains(err.Error(), "MISMATCH") {
 		t.Fatalf("an all-zero matrix passed the check: %v", err)
 	}
+}
+
+// TestCPULanes: the CPU rows in every integer lane kind run, are checked
+// against Dijkstra (packed and int64 lanes) and name their lanes; a packed
+// run on graphs whose distances do not fit is an error, not a timing.
+func TestCPULanes(t *testing.T) {
+	for _, kind := range []lanes.Kind{lanes.Int8, lanes.Int16, lanes.Int32, lanes.Int64} {
+		rows := Run(context.Background(), nil, Options{Sizes: []int{100, 300}, Kinds: []string{"cpu"}, Reps: 1, Degree: 6, Seed: 2, Lanes: kind})
+		for _, r := range rows {
+			if r.Error != "" || r.Lanes != kind.String() || r.MedianMS <= 0 {
+				t.Fatalf("%v: %+v", kind, r)
+			}
+			if kind != lanes.Int32 && r.Checked != "16 rows vs cpu dijkstra" {
+				t.Fatalf("%v: checked %q", kind, r.Checked)
+			}
+		}
+	}
+	// A path of 200 unit arcs: distances up to 199 do not fit int8.
+	if err := blockedOnce[int8](context.Background(), pathGraph(200), new(time.Duration), new(string)); err == nil {
+		t.Fatal("int8 on a long path: no error")
+	}
+}
+
+// pathGraph is the directed path 0→1→…→n-1 of unit arcs.
+func pathGraph(n int) *graph.Graph {
+	b := graph.NewBuilder(true)
+	for v := 1; v < n; v++ {
+		_ = b.AddIntEdge(v-1, v, 1)
+	}
+	return b.Build()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/internal/bench"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/lanes"
 )
 
 func runDevices(e *env, args []string) error {
@@ -61,6 +62,13 @@ func runBench(e *env, args []string) error {
 		return usagef("--reps must be at least 1")
 	}
 	o := bench.Options{Float: f.benchFloat, Reps: f.benchReps, Degree: 16, Seed: 1}
+	switch f.lanes {
+	case "int32":
+	case "int8", "int16", "int64", "float32":
+		o.Lanes, _ = lanes.ParseKind(f.lanes)
+	default:
+		return usagef("--lanes %q: want int32, int16, int8, int64 or float32", f.lanes)
+	}
 	if o.Sizes, err = parseInts(f.benchSizes); err != nil {
 		return err
 	}
