@@ -287,7 +287,9 @@ func (b *batch) gpuBulk() []int {
 // ComputeStats would.
 func (b *batch) gpuBulkFW(todo []int) []int {
 	dev, _ := plan.ParseDevice(b.opt.Device)
-	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") || namedLanes(b.opt) {
+	// Any named lanes, int32 included, keep graphs off the bulk FW, which
+	// picks int16 or int32 per graph itself.
+	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") || (b.opt.Lanes != "" && b.opt.Lanes != "auto") {
 		return todo
 	}
 	var fit, rest []int

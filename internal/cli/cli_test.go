@@ -123,6 +123,9 @@ func TestCLI(t *testing.T) {
   ]`}},
 		{name: "reachable aspl of no pairs", stdin: "# nothing\n", args: []string{"aspl", "--reachable", "--vertices", "3", "-"}, exactOut: "nan\n"},
 		{name: "bench reps", args: []string{"bench", "fw", "--reps", "0", "--device", "cpu"}, code: 2},
+		{name: "bench float with packed lanes", args: []string{"bench", "fw", "--float", "--lanes", "int16", "--device", "cpu"}, code: 2, stderr: []string{"--float"}},
+		{name: "bench unknown lanes", args: []string{"bench", "fw", "--lanes", "int9", "--device", "cpu"}, code: 2},
+		{name: "bounds in int8 lanes", args: []string{"diameter", "--algo", "bounds", "--lanes", "int8", "../../testdata/karate.txt"}, code: 2, stderr: []string{"bounds computes in int32 lanes"}},
 		{name: "c2cu unknown sub first", args: []string{"c2cu", "foo", "missing.c"}, code: 2},
 		{name: "vertex out of range", args: []string{"path", "../../testdata/karate.txt", "0", "34"}, code: 1, stderr: []string{"out of range"}},
 	}

@@ -62,6 +62,9 @@ func runBench(e *env, args []string) error {
 		return usagef("--reps must be at least 1")
 	}
 	o := bench.Options{Float: f.benchFloat, Reps: f.benchReps, Degree: 16, Seed: 1}
+	if f.benchFloat && f.lanes != "int32" && f.lanes != "float32" {
+		return usagef("--float times float32 lanes: it does not go with --lanes %s", f.lanes)
+	}
 	switch f.lanes {
 	case "int32":
 	case "int8", "int16", "int64", "float32":

@@ -90,6 +90,9 @@ func Validate(req Request, extremes bool) error {
 		if dev.Kind == "gpu" {
 			return invalid("algorithm", "bounds runs on the CPU, but the device is %s", req.Device)
 		}
+		if forced && k != lanes.Int32 {
+			return invalid("lanes", "bounds computes in int32 lanes, not %s", k)
+		}
 		return nil
 	}
 	e, ok := engine.ByName(req.Algorithm)
