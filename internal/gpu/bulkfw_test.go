@@ -453,6 +453,81 @@ func TestBulkFWFill(t *testing.T) {
 // events on fresh random graphs (weights 1..100), after a warm-up, and
 // prints the medians: kernel ms, relaxations per second (graphs·n³/time)
 // and the fraction of the int32 ceiling (15.9·10¹²/s on an H100).
+// fwBenchForm is one configuration a bulk FW benchmark times.
+type fwBenchForm struct {
+	name string
+	cfg  bulkFWConfig
+}
+
+// fwBenchCase is one benchmark size and the forms timed on it.
+type fwBenchCase struct {
+	count, n int
+	forms    []fwBenchForm
+}
+
+// selectCases keeps the cases APSP_BULKFW_CASES names ("1024x256,…")
+// when it is set.
+func selectCases(cases []fwBenchCase) []fwBenchCase {
+	s := os.Getenv("APSP_BULKFW_CASES")
+	if s == "" {
+		return cases
+	}
+	keep := cases[:0]
+	for _, c := range cases {
+		if strings.Contains(","+s+",", fmt.Sprintf(",%dx%d,", c.count, c.n)) {
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+// benchInputs builds sets sets of count graphs, graph i by gen, in
+// parallel (the builder checks memory for each graph); *seed advances by
+// one a set.
+func benchInputs(sets, count int, seed *uint64, gen func(rng *rand.Rand, i int) *graph.Graph) [][]*graph.Graph {
+	inputs := make([][]*graph.Graph, sets)
+	for s := range inputs {
+		*seed++
+		set, sd := make([]*graph.Graph, count), *seed
+		parallel(count, 256, func(lo, hi int) {
+			rng := rand.New(rand.NewPCG(sd, uint64(lo)))
+			for i := lo; i < hi; i++ {
+				set[i] = gen(rng, i)
+			}
+		})
+		inputs[s] = set
+	}
+	return inputs
+}
+
+// checkForms runs every form of c on gs before any timing: the first
+// form's rows are checked against the CPU on a quarter's stride of graphs,
+// every later form's against the first's; each, when set, checks more of
+// a form's result.
+func checkForms(t *testing.T, ctx context.Context, c fwBenchCase, gs []*graph.Graph, each func(f fwBenchForm, res *bulkFWResult)) {
+	t.Helper()
+	var first [][]reduce.Row
+	for fi, f := range c.forms {
+		res, _, err := bulkFW(ctx, 0, gs, f.cfg)
+		if err != nil {
+			t.Fatalf("%d×%d %s: %v", c.count, c.n, f.name, err)
+		}
+		if each != nil {
+			each(f, res)
+		}
+		if fi == 0 {
+			first = res.rows
+			want := make([][]reduce.Row, c.count)
+			for i := 0; i < c.count; i += c.count / 4 {
+				want[i] = rowsOf(fwWant(t, gs[i]))
+			}
+			checkFWRows(t, f.name, gs, want, res.rows, res.errs)
+		} else {
+			checkFWRows(t, f.name, gs, first, res.rows, res.errs)
+		}
+	}
+}
+
 func TestBulkFWBench(t *testing.T) {
 	if os.Getenv("APSP_BULKFW_BENCH") != "1" {
 		t.Skip("APSP_BULKFW_BENCH=1 runs the bulk FW benchmark")
@@ -460,10 +535,7 @@ func TestBulkFWBench(t *testing.T) {
 	requireGPU(t)
 	ctx := context.Background()
 	reps := 5
-	type form struct {
-		name string
-		cfg  bulkFWConfig
-	}
+	type form = fwBenchForm
 	big := uint64(16 << 30) // one chunk: every graph in one launch sequence
 	auto := form{"ours", bulkFWConfig{ChunkBytes: big}}
 	chunked := form{"ours, 256 MiB chunks (pipelined)", bulkFWConfig{ChunkBytes: 256 << 20}}
@@ -486,10 +558,7 @@ func TestBulkFWBench(t *testing.T) {
 		return form{fmt.Sprintf("ours, steps alone (reg %d×%d)", rc, rc), bulkFWConfig{RC16: rc, RC32: rc, Unfused: true, ChunkBytes: big}}
 	}
 	fused := form{"ours fused: build+FW+reduce", bulkFWConfig{ChunkBytes: big}}
-	cases := []struct {
-		count, n int
-		forms    []form
-	}{
+	cases := []fwBenchCase{
 		{131072, 16, []form{reg(4), reg(8), fused, colwise}},
 		{1024, 32, []form{reg(4), reg(8), fused, colwise, seeds}},
 		{1024, 64, []form{reg(8), fused, colwise, seeds}},
@@ -497,15 +566,7 @@ func TestBulkFWBench(t *testing.T) {
 		{1024, 256, []form{auto, chunked, ours(64), inplace(64), single(64), single(128), seeds}},
 		{1024, 1024, []form{auto, defaults, chunked, ours(64), inplace(128), single(128), seeds}},
 	}
-	if s := os.Getenv("APSP_BULKFW_CASES"); s != "" {
-		keep := cases[:0]
-		for _, c := range cases {
-			if strings.Contains(","+s+",", fmt.Sprintf(",%dx%d,", c.count, c.n)) {
-				keep = append(keep, c)
-			}
-		}
-		cases = keep
-	}
+	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
 		_, err := do(ctx, 0, func(c *gpurt.Call) error {
 			k, err := fwModule(c, tile, 1)
@@ -528,39 +589,12 @@ func TestBulkFWBench(t *testing.T) {
 	seed := uint64(100)
 	for _, c := range cases {
 		sets := min(reps+1, 3) // input sets rotated: each timed run gets other graphs than the last
-		inputs := make([][]*graph.Graph, sets)
 		start := time.Now()
-		for s := range inputs {
-			seed++
-			inputs[s] = make([]*graph.Graph, c.count)
-			// In parallel: the builder checks memory for each graph.
-			parallel(c.count, 256, func(lo, hi int) {
-				rng := rand.New(rand.NewPCG(seed, uint64(lo)))
-				for i := lo; i < hi; i++ {
-					inputs[s][i] = fwGraph(rng, c.n, 8, i%2 == 0, false)
-				}
-			})
-		}
+		inputs := benchInputs(sets, c.count, &seed, func(rng *rand.Rand, i int) *graph.Graph {
+			return fwGraph(rng, c.n, 8, i%2 == 0, false)
+		})
 		t.Logf("%d×%d: inputs built in %v", c.count, c.n, time.Since(start))
-		// Correctness: every form's rows against the first form's, and a few
-		// graphs against the CPU.
-		var first [][]reduce.Row
-		for fi, f := range c.forms {
-			res, _, err := bulkFW(ctx, 0, inputs[0], f.cfg)
-			if err != nil {
-				t.Fatalf("%d×%d %s: %v", c.count, c.n, f.name, err)
-			}
-			if fi == 0 {
-				first = res.rows
-				want := make([][]reduce.Row, c.count)
-				for i := 0; i < c.count; i += c.count / 4 {
-					want[i] = rowsOf(fwWant(t, inputs[0][i]))
-				}
-				checkFWRows(t, f.name, inputs[0], want, res.rows, res.errs)
-			} else {
-				checkFWRows(t, f.name, inputs[0], first, res.rows, res.errs)
-			}
-		}
+		checkForms(t, ctx, c, inputs[0], nil)
 		work := relaxations(inputs[0])
 		for _, f := range c.forms {
 			var ks, walls []float64
@@ -937,19 +971,13 @@ func TestBulkFW16Bench(t *testing.T) {
 	}
 	const reps = 5
 	big := uint64(16 << 30) // one chunk: every graph in one launch sequence
-	type form struct {
-		name string
-		cfg  bulkFWConfig
-	}
+	type form = fwBenchForm
 	pair := func(name string, cfg bulkFWConfig) []form {
 		c32 := cfg
 		c32.Lanes = lanes.Int32
 		return []form{{"int32 " + name, c32}, {"int16×2 " + name, cfg}}
 	}
-	cases := []struct {
-		count, n int
-		forms    []form
-	}{
+	cases := []fwBenchCase{
 		{131072, 16, append(append(pair("steps alone (reg 4)", bulkFWConfig{RC16: 4, Unfused: true, ChunkBytes: big, PackSmall: true}),
 			pair("steps alone (reg 8)", bulkFWConfig{RC16: 8, Unfused: true, ChunkBytes: big, PackSmall: true})...),
 			pair("fused build+FW+reduce", bulkFWConfig{ChunkBytes: big, PackSmall: true})...)},
@@ -957,15 +985,7 @@ func TestBulkFW16Bench(t *testing.T) {
 		{1024, 256, append(pair("auto (tile 128)", bulkFWConfig{ChunkBytes: big}), pair("tile 64", bulkFWConfig{LargeTile: 64, ChunkBytes: big})...)},
 		{1024, 1024, pair("auto (tile 128)", bulkFWConfig{ChunkBytes: big})},
 	}
-	if s := os.Getenv("APSP_BULKFW_CASES"); s != "" {
-		keep := cases[:0]
-		for _, c := range cases {
-			if strings.Contains(","+s+",", fmt.Sprintf(",%dx%d,", c.count, c.n)) {
-				keep = append(keep, c)
-			}
-		}
-		cases = keep
-	}
+	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
 		_, err := do(ctx, 0, func(c *gpurt.Call) error {
 			k, err := fwModule(c, tile, 2)
@@ -986,25 +1006,12 @@ func TestBulkFW16Bench(t *testing.T) {
 	var table []string
 	seed := uint64(300)
 	for _, c := range cases {
-		inputs := make([][]*graph.Graph, 3)
-		for s := range inputs {
-			seed++
-			inputs[s] = make([]*graph.Graph, c.count)
-			parallel(c.count, 256, func(lo, hi int) {
-				rng := rand.New(rand.NewPCG(seed, uint64(lo)))
-				for i := lo; i < hi; i++ {
-					inputs[s][i] = weightedGraph(rng, c.n, 8, maxW, i%2 == 0)
-				}
-			})
-		}
-		// Correctness: every form's rows against the first (int32) form's,
-		// which 4 graphs check against the CPU; the int16 forms ran packed.
-		var first [][]reduce.Row
-		for fi, f := range c.forms {
-			res, _, err := bulkFW(ctx, 0, inputs[0], f.cfg)
-			if err != nil {
-				t.Fatalf("%d×%d %s: %v", c.count, c.n, f.name, err)
-			}
+		inputs := benchInputs(3, c.count, &seed, func(rng *rand.Rand, i int) *graph.Graph {
+			return weightedGraph(rng, c.n, 8, maxW, i%2 == 0)
+		})
+		// The first (int32) form's rows are checked against the CPU, the
+		// others against it; the int16 forms must have run packed.
+		checkForms(t, ctx, c, inputs[0], func(f form, res *bulkFWResult) {
 			wantPack := 2
 			if f.cfg.Lanes == lanes.Int32 {
 				wantPack = 1
@@ -1014,17 +1021,7 @@ func TestBulkFW16Bench(t *testing.T) {
 					t.Fatalf("%d×%d %s: graph %d ran in pack %d, want %d", c.count, c.n, f.name, i, p, wantPack)
 				}
 			}
-			if fi == 0 {
-				first = res.rows
-				want := make([][]reduce.Row, c.count)
-				for i := 0; i < c.count; i += c.count / 4 {
-					want[i] = rowsOf(fwWant(t, inputs[0][i]))
-				}
-				checkFWRows(t, f.name, inputs[0], want, res.rows, res.errs)
-			} else {
-				checkFWRows(t, f.name, inputs[0], first, res.rows, res.errs)
-			}
-		}
+		})
 		t.Logf("%d×%d: every form agrees (int16 and int32, 4 graphs with the CPU)", c.count, c.n)
 		work := relaxations(inputs[0])
 		var last32 float64
