@@ -28,21 +28,27 @@ func GPUEngine(k gpu.Kernel) Engine { return gpuEngine{k} }
 // AutoGPU is the GPU engine "auto" would use for n vertices.
 func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 
-// AutoGPUFor is the GPU engine "auto" should use for p's graph: gpu-bitbfs
-// (unweighted graphs) or gpu-sssp (weighted ones, no negative arc) where
-// it takes the graph and its estimate is lower than Floyd–Warshall's
-// (unweighted graphs beyond a few thousand vertices, sparse weighted ones),
-// else AutoGPU.
-func AutoGPUFor(p *Problem) Engine {
+// AutoGPUFor is the GPU engine "auto" should use for p's graph, and its
+// estimate: gpu-bitbfs (unweighted graphs) or gpu-sssp (weighted ones, no
+// negative arc) where it takes the graph and its estimate is lower than
+// Floyd–Warshall's (unweighted graphs beyond a few thousand vertices,
+// sparse weighted ones), else AutoGPU. The estimate comes back because
+// the searching engines' estimates run a host BFS, which the caller need
+// not repeat (they do not depend on p's lanes).
+func AutoGPUFor(p *Problem) (Engine, float64) {
 	fw := AutoGPU(p.Graph.N())
 	b := BitEngine()
 	if p.Graph.Weighted() {
 		b = SSSPEngine()
 	}
-	if Check(b, p.Graph, p.Plan) != nil || b.Estimate(p) >= fw.Estimate(p) {
-		return fw
+	fwTime := fw.Estimate(p)
+	if Check(b, p.Graph, p.Plan) != nil {
+		return fw, fwTime
 	}
-	return b
+	if t := b.Estimate(p); t < fwTime {
+		return b, t
+	}
+	return fw, fwTime
 }
 
 // gpuEngine is the blocked Floyd–Warshall on a GPU, multi-kernel or SKSS;

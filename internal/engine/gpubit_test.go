@@ -91,7 +91,7 @@ func TestBitEstimate(t *testing.T) {
 		{"large unweighted", regular(16384, 8), "gpu-bitbfs"},
 	}
 	for _, tt := range tests {
-		if got := AutoGPUFor(bitProblem(t, tt.g)).Name(); got != tt.want {
+		if got, _ := AutoGPUFor(bitProblem(t, tt.g)); got.Name() != tt.want {
 			t.Errorf("%s: AutoGPUFor = %s, want %s", tt.name, got, tt.want)
 		}
 	}

@@ -113,7 +113,7 @@ func TestSparseEstimates(t *testing.T) {
 		{"a weighted path of 8192 (long paths, unmeasured)", weightedPath(t, 8192), AutoGPU(8192).Name()},
 		{"negative", neg, AutoGPU(2).Name()},
 	} {
-		if got := AutoGPUFor(sparseProblem(t, AutoGPU(c.g.N()), c.g)).Name(); got != c.want {
+		if got, _ := AutoGPUFor(sparseProblem(t, AutoGPU(c.g.N()), c.g)); got.Name() != c.want {
 			t.Errorf("%s: AutoGPUFor = %s, want %s", c.name, got, c.want)
 		}
 	}

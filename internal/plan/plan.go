@@ -244,16 +244,19 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	}
 	ge := engine.AutoGPU(g.N())
 	gp := problem(ge, g, req, lp, pl.Device)
+	var gpuTime float64
 	// A graph may go to gpu-bitbfs (unweighted) or gpu-sssp (weighted)
 	// instead of Floyd–Warshall; their estimates run a BFS or two on the
 	// host, which graphs on the "auto" device that the GPU's start-up
 	// alone rules out are spared.
 	if pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && g.N() >= 2048 && engine.GPUStartSeconds() < bestTime) {
-		if be := engine.AutoGPUFor(gp); be.Name() != ge.Name() {
+		var be engine.Engine
+		if be, gpuTime = engine.AutoGPUFor(gp); be.Name() != ge.Name() {
 			ge, gp = be, problem(be, g, req, lp, pl.Device)
 		}
+	} else {
+		gpuTime = ge.Estimate(gp)
 	}
-	gpuTime := ge.Estimate(gp)
 	switch {
 	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights):
 		err := usable(ge, gp) // includes finding a usable GPU
