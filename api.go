@@ -143,24 +143,31 @@ func rows(ctx context.Context, g *graph.Graph, opt Options) ([]reduce.Row, *Dist
 	if err != nil {
 		return nil, nil, err
 	}
-	// Only the summary's facts, no matrix: which lanes, where, how long.
-	info := &Distances{n: g.N(), kind: pl.Problem.Lanes, Algorithm: pl.Engine.Name(), Device: device,
+	return rs, summaryInfo(pl, device, start), nil
+}
+
+// summaryInfo describes a run that summarised the sources without a
+// matrix: which lanes, where, how long.
+func summaryInfo(pl *plan.Plan, device string, start time.Time) *Distances {
+	d := &Distances{n: pl.Problem.Graph.N(), kind: pl.Problem.Lanes, Algorithm: pl.Engine.Name(), Device: device,
 		Threads: pl.Problem.Threads, Seconds: time.Since(start).Seconds()}
 	if pl.Engine.Caps().Device == engine.GPU {
-		info.Threads = 1
+		d.Threads = 1
 	}
-	return rs, info, nil
+	return d
 }
 
 // ComputeStats computes every summary measure of g.
 func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
 	start := time.Now()
-	rs, d, err := rows(ctx, g, opt)
+	pl, err := resolve(g, opt, plan.Rows)
 	if err != nil {
 		return nil, err
 	}
-	s := statsFromRows(rs, g, d.Exact(), opt.Reachable)
-	s.Algorithm, s.Device, s.Lanes, s.Threads = d.Algorithm, d.Device, d.Lanes(), d.Threads
+	s, err := statsOf(ctx, g, pl, opt.Reachable)
+	if err != nil {
+		return nil, err
+	}
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
 }

@@ -459,7 +459,8 @@ func (b *batch) notice(line string) {
 }
 
 // statsOf computes the Stats of g under its plan, as ComputeStats does
-// after resolving.
+// after resolving: from the matrix, from the engine's Brief where it has
+// one (exact distances, a seventh of the rows' size), else from its rows.
 func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable bool) (*Stats, error) {
 	start := time.Now()
 	var d *Distances
@@ -470,6 +471,13 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable bool)
 			return nil, err
 		}
 		s = statsFromRows(d.m.Rows(pl.Problem.Threads), g, d.Exact(), reachable)
+	} else if br, ok := pl.Engine.(engine.BriefReducer); ok {
+		b, device, err := br.Brief(ctx, pl.Problem)
+		if err != nil {
+			return nil, err
+		}
+		d = summaryInfo(pl, device, start)
+		s = statsFromBrief(b, g, reachable)
 	} else {
 		rr, ok := pl.Engine.(engine.RowReducer)
 		if !ok {
@@ -479,10 +487,7 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable bool)
 		if err != nil {
 			return nil, err
 		}
-		d = &Distances{n: g.N(), kind: pl.Problem.Lanes, Algorithm: pl.Engine.Name(), Device: device, Threads: pl.Problem.Threads}
-		if pl.Engine.Caps().Device == engine.GPU {
-			d.Threads = 1
-		}
+		d = summaryInfo(pl, device, start)
 		s = statsFromRows(rs, g, d.Exact(), reachable)
 	}
 	s.Algorithm, s.Device, s.Lanes, s.Threads = d.Algorithm, d.Device, d.Lanes(), d.Threads

@@ -65,45 +65,64 @@ func (s Stats) MarshalJSON() ([]byte, error) {
 }
 
 // statsFromRows turns per-source summaries into Stats; every engine, dense or
-// per-source, ends here. It makes one pass a measure rather than keeping
-// the eccentricities, and sizes center and periphery before filling them;
-// exact rows take a path on plain integers (extremesExact). In a search
-// loop on 1024 vertices the former version was a fifth of a call.
+// per-source, ends here or in statsFromBrief, where exact rows go.
 func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *Stats {
-	n := len(rows)
-	s := &Stats{
-		Vertices: n, Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),
-		Reachable: reachable,
+	if exact {
+		return statsFromBrief(reduce.BriefOf(rows), g, reachable)
 	}
-	var total reduce.Wide
+	n := len(rows)
+	s := newStats(g, reachable)
 	var floatTotal float64
 	for u := range rows {
 		r := &rows[u]
 		s.ReachablePairs += r.Reach
-		total.AddWide(r.Sum)
 		floatTotal += r.SumF
 	}
-	pairs := int64(n) * int64(n-1)
-	s.Connected = s.ReachablePairs == pairs
-	finite := s.Connected || reachable // the diameter and ASPL are finite
-	if exact {
-		extremesExact(s, rows, reachable, finite)
-	} else {
-		extremes(s, rows, exact, reachable, finite)
+	finite := s.setConnected(n, reachable)
+	extremes(s, rows, exact, reachable, finite)
+	s.setASPL(finite, func() float64 { return floatTotal })
+	return s
+}
+
+// statsFromBrief is statsFromRows for exact distances, on integers. It
+// makes one pass for the extremes and sizes center and periphery before
+// filling them: in a search loop on 1024 vertices building and reading
+// full rows was a fifth of a call.
+func statsFromBrief(b *reduce.Brief, g *graph.Graph, reachable bool) *Stats {
+	s := newStats(g, reachable)
+	s.ReachablePairs = b.Pairs
+	finite := s.setConnected(len(b.Ecc), reachable)
+	extremesBrief(s, b, reachable, finite)
+	s.setASPL(finite, b.Sum.Float)
+	return s
+}
+
+func newStats(g *graph.Graph, reachable bool) *Stats {
+	return &Stats{
+		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),
+		Reachable: reachable,
 	}
+}
+
+// setConnected sets Connected from ReachablePairs and reports whether the
+// diameter and ASPL are finite.
+func (s *Stats) setConnected(n int, reachable bool) (finite bool) {
+	s.Connected = s.ReachablePairs == int64(n)*int64(n-1)
+	return s.Connected || reachable
+}
+
+// setASPL sets the ASPL from the distances' total.
+func (s *Stats) setASPL(finite bool, total func() float64) {
 	switch {
 	case !finite:
 		s.ASPL = Mean(math.Inf(1))
-	case s.ReachablePairs > 0 && exact:
-		s.ASPL = Mean(total.Float() / float64(s.ReachablePairs))
 	case s.ReachablePairs > 0:
-		s.ASPL = Mean(floatTotal / float64(s.ReachablePairs))
+		s.ASPL = Mean(total() / float64(s.ReachablePairs))
 	default:
 		// A mean over no pair (one vertex, or --reachable with no path)
 		// is undefined, as in igraph.
 		s.ASPL = Mean(math.NaN())
 	}
-	return s
 }
 
 // extremes sets the radius, diameter, center and periphery of s from the
@@ -156,21 +175,23 @@ func extremes(s *Stats, rows []reduce.Row, exact, reachable, finite bool) {
 	}
 }
 
-// ecc is an exact eccentricity as extremesExact compares them: rowEcc's
+// ecc is an exact eccentricity as extremesBrief compares them: rowEcc's
 // IntLength or Infinite(false) without the Length.
 type ecc struct {
 	v   int64
 	inf bool
 }
 
-func exactEcc(r *reduce.Row, reachable bool) ecc {
-	switch {
-	case r.Unreach && !reachable:
+// briefEcc is source u's eccentricity: infinite when it misses some vertex
+// (unless reachable), 0 when it reaches none.
+func briefEcc(b *reduce.Brief, u int, reachable bool) ecc {
+	switch r := b.Reach[u]; {
+	case !reachable && int(r) < len(b.Reach)-1:
 		return ecc{inf: true}
-	case r.Reach == 0:
+	case r == 0:
 		return ecc{}
 	}
-	return ecc{v: r.MaxI}
+	return ecc{v: b.Ecc[u]}
 }
 
 func (a ecc) less(b ecc) bool { return !a.inf && (b.inf || a.v < b.v) }
@@ -182,35 +203,51 @@ func (a ecc) length() Length {
 	return IntLength(a.v)
 }
 
-// extremesExact is extremes for exact rows, on integers (tested against
-// extremes in loop_stats_test.go).
-func extremesExact(s *Stats, rows []reduce.Row, reachable, finite bool) {
-	radius := exactEcc(&rows[0], reachable)
-	diameter := ecc{inf: !finite}
-	first := true
-	for u := range rows {
-		r := &rows[u]
-		e := exactEcc(r, reachable)
-		if e.less(radius) {
-			radius = e
-		}
-		if finite && r.Reach > 0 && (first || diameter.less(e)) {
-			diameter, first = e, false
-		}
+// extremesBrief is extremes for exact distances, on integers (tested
+// against extremes in loop_stats_test.go): one pass finds the radius and
+// diameter and counts the vertices at each, a second fills the lists.
+func extremesBrief(s *Stats, b *reduce.Brief, reachable, finite bool) {
+	n := len(b.Reach)
+	if finite && n > 1 && b.Pairs == int64(n)*int64(n-1) {
+		extremesConnected(s, b.Ecc)
+		return
 	}
-	var centers, peripheral int
-	for u := range rows {
-		e := exactEcc(&rows[u], reachable)
-		if !radius.inf && e == radius {
+	radius := briefEcc(b, 0, reachable)
+	diameter := ecc{inf: !finite} // stays 0 when finite and no pair has a path
+	first := true
+	// zeroes counts the sources that reach nobody: their eccentricity is 0
+	// (when finite), which makes them peripheral only if the diameter is 0.
+	var centers, peripheral, zeroes int
+	for u := range n {
+		e := briefEcc(b, u, reachable)
+		switch {
+		case e.less(radius):
+			radius, centers = e, 1
+		case e == radius:
 			centers++
 		}
-		if e == diameter {
+		switch {
+		case !finite:
+			if e.inf {
+				peripheral++
+			}
+		case b.Reach[u] == 0:
+			zeroes++
+		case first || diameter.less(e):
+			diameter, peripheral, first = e, 1, false
+		case e == diameter:
 			peripheral++
 		}
 	}
+	if finite && diameter == (ecc{}) {
+		peripheral += zeroes
+	}
+	if radius.inf {
+		centers = 0
+	}
 	s.Center, s.Periphery = sized(centers), sized(peripheral)
-	for u := range rows {
-		e := exactEcc(&rows[u], reachable)
+	for u := range n {
+		e := briefEcc(b, u, reachable)
 		if !radius.inf && e == radius {
 			s.Center = append(s.Center, u)
 		}
@@ -219,6 +256,38 @@ func extremesExact(s *Stats, rows []reduce.Row, reachable, finite bool) {
 		}
 	}
 	s.Radius, s.Diameter = radius.length(), diameter.length()
+}
+
+// extremesConnected is extremesBrief when every vertex reaches every
+// other (the search loop's case): the eccentricities are the plain
+// integers ecc, none infinite or empty.
+func extremesConnected(s *Stats, ecc []int64) {
+	radius, diameter := ecc[0], ecc[0]
+	var centers, peripheral int
+	for _, e := range ecc {
+		switch {
+		case e < radius:
+			radius, centers = e, 1
+		case e == radius:
+			centers++
+		}
+		switch {
+		case e > diameter:
+			diameter, peripheral = e, 1
+		case e == diameter:
+			peripheral++
+		}
+	}
+	s.Center, s.Periphery = make([]int, 0, centers), make([]int, 0, peripheral)
+	for u, e := range ecc {
+		if e == radius {
+			s.Center = append(s.Center, u)
+		}
+		if e == diameter {
+			s.Periphery = append(s.Periphery, u)
+		}
+	}
+	s.Radius, s.Diameter = IntLength(radius), IntLength(diameter)
 }
 
 // sized returns an empty list with room for k vertices, nil when k is 0.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -301,6 +302,7 @@ func TestRandomGraphs(t *testing.T) {
 			}
 			checkSummary(t, tg.name+" "+e.name, got, want)
 		}
+		checkBriefs(t, tg.name, tg.g, threads, reduce.BriefOf(want.Rows))
 		m, err := Matrix(ctx, tg.g, threads, nil)
 		if err != nil {
 			t.Fatalf("%s Matrix: %v", tg.name, err)
@@ -318,6 +320,34 @@ func TestRandomGraphs(t *testing.T) {
 				t.Fatalf("%s: matrix with %s differs from the reference", tg.name, cfg)
 			}
 		}
+	}
+}
+
+// checkBriefs compares BitBrief, and the Brief of every layout under
+// test, with want.
+func checkBriefs(t *testing.T, name string, g *graph.Graph, threads int, want *reduce.Brief) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := BitBrief(ctx, g, threads, nil)
+	if err != nil {
+		t.Fatalf("%s BitBrief: %v", name, err)
+	}
+	checkBrief(t, name+" BitBrief", got, want)
+	for _, cfg := range configs() {
+		cfg.outer = threads
+		var b *reduce.Brief
+		err := searchBatches(ctx, g, cfg, nil, nil, func(team *par.Team, ws []*batcher) { b = mergeBrief(team, ws, g.N()) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBrief(t, name+" brief "+cfg.String(), b, want)
+	}
+}
+
+func checkBrief(t *testing.T, name string, got, want *reduce.Brief) {
+	t.Helper()
+	if !slices.Equal(got.Ecc, want.Ecc) || !slices.Equal(got.Reach, want.Reach) || got.Pairs != want.Pairs || got.Sum != want.Sum {
+		t.Fatalf("%s: brief %+v, want %+v", name, got, want)
 	}
 }
 

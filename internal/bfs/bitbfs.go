@@ -86,12 +86,38 @@ func defaultConfig(threads, n int) config {
 // counts that many.
 func Workers(threads, n int) int { return defaultConfig(threads, n).outer }
 
+// BitBrief is BitRows reduced to what the summary measures need (see
+// reduce.Brief): each source's eccentricity and reach, and the totals
+// from the levels' pair counts. It skips the Rows, which are seven times
+// its size: on small graphs in a search loop, writing and reading them was
+// a fifth of a call.
+func BitBrief(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) (*reduce.Brief, error) {
+	var b *reduce.Brief
+	err := searchBatches(ctx, g, defaultConfig(threads, g.N()), progress, nil, func(team *par.Team, workers []*batcher) {
+		b = mergeBrief(team, workers, g.N())
+	})
+	return b, err
+}
+
 // runBatches runs the batched search. With dist nil it returns the Summary;
 // otherwise it writes the distance matrix into dist (length n·n) and
-// returns a nil Summary. The workers' buffers and teams come from
-// scratches and go back there when the run ends, so a loop of runs starts
-// no goroutine and allocates little.
+// returns a nil Summary.
 func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(float64), dist []int32) (*Summary, error) {
+	var s *Summary
+	err := searchBatches(ctx, g, cfg, progress, dist, func(team *par.Team, workers []*batcher) {
+		if dist == nil {
+			s = merge(team, workers, g.N())
+		}
+	})
+	return s, err
+}
+
+// searchBatches runs the batched search and hands the workers, their
+// per-vertex totals complete, to done (not called when the search fails).
+// The workers' buffers and teams come from scratches and go back there
+// when done returns, so a loop of runs starts no goroutine and allocates
+// little.
+func searchBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(float64), dist []int32, done func(*par.Team, []*batcher)) error {
 	n := g.N()
 	size := 64 * cfg.words
 	batches := (n + size - 1) / size
@@ -111,12 +137,10 @@ func runBatches(ctx context.Context, g *graph.Graph, cfg config, progress func(f
 		}
 	}()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if dist != nil {
-		return nil, nil
-	}
-	return merge(team, workers, n), nil
+	done(team, workers)
+	return nil
 }
 
 // merge adds up the workers' per-vertex totals into Rows, in vertex
@@ -139,17 +163,50 @@ func merge(team *par.Team, workers []*batcher, n int) *Summary {
 			rows[v] = r
 		}
 	}
-	if team == nil {
-		mergeRange(0, n)
-	} else {
-		k := team.Size()
-		team.Run(func(p int) { mergeRange(p*n/k, (p+1)*n/k) })
+	onTeam(team, n, mergeRange)
+	return &Summary{Rows: rows, Hist: workersHist(workers)}
+}
+
+// mergeBrief is merge for a Brief. The totals come from the histogram:
+// the pairs found at each level times the level.
+func mergeBrief(team *par.Team, workers []*batcher, n int) *reduce.Brief {
+	b := reduce.NewBrief(n)
+	onTeam(team, n, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			var reach, ecc int32
+			for _, w := range workers {
+				a := &w.acc[v]
+				reach += a.reach
+				ecc = max(ecc, a.ecc)
+			}
+			b.Reach[v], b.Ecc[v] = reach, int64(ecc)
+		}
+	})
+	for d, c := range workersHist(workers) {
+		b.Pairs += c
+		b.Sum.AddProduct(int64(d), c)
 	}
+	return b
+}
+
+// onTeam runs f over [0, n) in one range per worker of team, or in one
+// piece without a team.
+func onTeam(team *par.Team, n int, f func(lo, hi int)) {
+	if team == nil {
+		f(0, n)
+		return
+	}
+	k := team.Size()
+	team.Run(func(p int) { f(p*n/k, (p+1)*n/k) })
+}
+
+// workersHist is the workers' histograms added up.
+func workersHist(workers []*batcher) []int64 {
 	hists := make([][]int64, len(workers))
 	for i, b := range workers {
 		hists[i] = b.hist
 	}
-	return &Summary{Rows: rows, Hist: mergeHists(hists)}
+	return mergeHists(hists)
 }
 
 // batchShared is what every worker of a run reads.
@@ -222,11 +279,14 @@ type batcher struct {
 	split   []int        // part boundaries of a split pull level
 	parts   []partResult // one per part
 	inner   *par.Team    // runs the parts of a split level; nil when there is one part
-	long    atomic.Bool  // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
-	hist    []int64      // summary mode: this worker's Hist
-	first   int
-	count   int
-	pad     [maxWords]uint64
+	// sweepParts says that the parts of this pull level zero their own
+	// range of next before they write it (clearNext).
+	sweepParts bool
+	long       atomic.Bool // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
+	hist       []int64     // summary mode: this worker's Hist
+	first      int
+	count      int
+	pad        [maxWords]uint64
 }
 
 func newBatcher(s *batchShared) *batcher {
@@ -289,6 +349,7 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 	b.open = n
 	b.left = int64(n-1) * int64(count)
 	b.curList = b.curList[:0]
+	b.nextList = b.nextList[:0] // next is zero: nothing to clear before level 1
 	b.curArcs = 0
 	for i := range count {
 		s := first + i
@@ -331,14 +392,16 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 			b.hist = grow(b.hist, int(k))
 			b.hist[k] += r.pairs
 		}
-		b.clearCur()
+		// The old frontier becomes the next level's output; the next
+		// level zeroes it first (see clearNext), so that a split pull
+		// clears each part's range on the part's own core.
 		b.cur, b.next = b.next, b.cur
 		b.curList, b.nextList = b.nextList, b.curList
 		b.curArcs = b.frontierArcs()
 	}
-	// Leave the frontier zero for the next batch (an early stop skips the
-	// clearing of the last level).
-	b.clearCur()
+	// Leave both frontiers zero for the next batch.
+	clearWords(b.cur, b.curList, b.w, b.n)
+	clearWords(b.next, b.nextList, b.w, b.n)
 	if b.dist != nil {
 		b.flush()
 		b.unreached()
@@ -347,28 +410,48 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 	return true
 }
 
-// clearCur zeroes the frontier words, which are non-zero only at curList:
-// entry by entry while that is short, in one sweep once it is a good part
-// of the array (a sweep runs at memory speed, the entries one call each).
-func (b *batcher) clearCur() {
-	w := b.w
+// clearWords zeroes the words of a frontier array that are non-zero only
+// at the vertices of list: entry by entry while list is short, in one sweep
+// once it is a good part of the array (a sweep runs at memory speed, the
+// entries one call each).
+func clearWords(a []uint64, list []int32, w, n int) {
 	switch {
-	case len(b.curList)*8 > b.n:
-		clear(b.cur)
+	case sweepClear(list, n):
+		clear(a)
 	case w == 8:
-		for _, u := range b.curList {
-			*(*[8]uint64)(b.cur[int(u)*8:]) = [8]uint64{}
+		for _, u := range list {
+			*(*[8]uint64)(a[int(u)*8:]) = [8]uint64{}
 		}
 	default:
-		for _, u := range b.curList {
-			clear(b.cur[int(u)*w : int(u)*w+w])
+		for _, u := range list {
+			clear(a[int(u)*w : int(u)*w+w])
 		}
 	}
+}
+
+// sweepClear reports whether clearing a frontier array listed by list
+// should sweep all of it (or a part's range) rather than go by the list.
+func sweepClear(list []int32, n int) bool { return len(list)*8 > n }
+
+// clearNext makes next zero before a level writes it. It holds the
+// frontier of two levels back, non-zero only at nextList. A split pull
+// whose old frontier is large leaves the clearing to its parts, each
+// sweeping its own range (pullPart): clearing it all from the batch's
+// thread pulled every line back from the cores that wrote it, which
+// profiled as a fifth of a split level on 16 cores.
+func (b *batcher) clearNext(split bool) {
+	if split && sweepClear(b.nextList, b.n) {
+		b.sweepParts = true
+		return
+	}
+	b.sweepParts = false
+	clearWords(b.next, b.nextList, b.w, b.n)
 }
 
 // push is a top-down level: each frontier vertex ORs its words into the
 // vertices it reaches in the reversed graph.
 func (b *batcher) push(k int32) partResult {
+	b.clearNext(false)
 	w := b.w
 	vis, cur, next := b.visited, b.cur, b.next
 	list := b.nextList[:0]
@@ -414,6 +497,7 @@ func (b *batcher) push(k int32) partResult {
 // own worker of the batch's inner team into its own stretch of nextList and cnts, which are then
 // closed up.
 func (b *batcher) pull(k int32) partResult {
+	b.clearNext(b.inner != nil)
 	list := b.nextList[:cap(b.nextList)]
 	if b.inner == nil {
 		b.pullPart(k, 0, list)
@@ -435,6 +519,9 @@ func (b *batcher) pull(k int32) partResult {
 // pullPart runs part p of a pull level, writing into its stretch of list.
 func (b *batcher) pullPart(k int32, p int, list []int32) {
 	lo, hi := b.split[p], b.split[p+1]
+	if b.sweepParts {
+		clear(b.next[lo*b.w : hi*b.w])
+	}
 	r := &b.parts[p]
 	r.count, r.full = b.pullRange(lo, hi, list[lo:hi], b.cnts[lo:hi])
 	r.pairs = b.book(k, list[lo:lo+r.count], b.cnts[lo:lo+r.count])

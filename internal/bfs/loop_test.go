@@ -191,6 +191,9 @@ func BenchmarkBitRowsLoopLayout(b *testing.B) {
 					continue
 				}
 				layouts = append(layouts, config{words: w, outer: outer, inner: max(1, t/outer)})
+				if n <= 4096 && t/outer > 2 {
+					layouts = append(layouts, config{words: w, outer: outer, inner: t / outer / 2})
+				}
 			}
 		}
 		for i, cfg := range layouts {

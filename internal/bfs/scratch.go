@@ -20,7 +20,7 @@ type scratch struct {
 	acc                []vertexAcc // summary mode
 	buf                []uint8     // matrix mode: distances < 256 of the batch
 	// clean reports that cur, next and buf are zero over their whole
-	// capacity: every batch leaves them so (see clearCur and flush), and
+	// capacity: every batch leaves them so (see clearWords and flush), and
 	// only a batch stopped by cancellation does not.
 	clean bool
 }

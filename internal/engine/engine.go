@@ -116,6 +116,13 @@ type RowReducer interface {
 	Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error)
 }
 
+// BriefReducer is implemented by engines with Caps.Rows that give the
+// summary measures' share of the rows (reduce.Brief) more cheaply than
+// the rows themselves, and the device's name. The distances are exact.
+type BriefReducer interface {
+	Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error)
+}
+
 // Histogrammer is implemented by engines with Caps.Hist: ordered pairs per
 // distance without the matrix.
 type Histogrammer interface {

@@ -96,6 +96,20 @@ func (e bfsEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 	return s.Rows, "cpu", nil
 }
 
+// Brief summarises every source for the summary measures: directly from
+// the batched search, from the rows otherwise.
+func (e bfsEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error) {
+	if e.bitParallel {
+		b, err := bfs.BitBrief(ctx, p.Graph, p.Threads, p.Progress)
+		return b, "cpu", err
+	}
+	rows, device, err := e.Rows(ctx, p)
+	if err != nil {
+		return nil, "", err
+	}
+	return reduce.BriefOf(rows), device, nil
+}
+
 // Hist returns the number of ordered pairs at each distance.
 func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 	s, err := e.summary(ctx, p)

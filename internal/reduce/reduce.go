@@ -51,6 +51,13 @@ func (w *Wide) Add(v int64) {
 	w.hi += int64(carry) + v>>63
 }
 
+// AddProduct adds a·b exactly for non-negative a and b: their product may
+// not fit an int64.
+func (w *Wide) AddProduct(a, b int64) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	w.AddWide(Wide{hi: int64(hi), lo: lo}) // hi < 2⁶² as a, b < 2⁶³
+}
+
 // AddWide adds x.
 func (w *Wide) AddWide(x Wide) {
 	lo, carry := bits.Add64(w.lo, x.lo, 0)

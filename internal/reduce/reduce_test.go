@@ -56,3 +56,46 @@ func TestRow(t *testing.T) {
 		t.Fatalf("%+v", f)
 	}
 }
+
+// TestBriefOf checks that a Brief keeps what the rows say: eccentricities
+// (0 for a source reaching nobody), reach, and the totals.
+func TestBriefOf(t *testing.T) {
+	rows := []Row{
+		{Reach: 2, MaxI: 7, Sum: wideOf(9)},
+		{Reach: 0, MaxI: 5, Unreach: true}, // MaxI is meaningless without a reached vertex
+		{Reach: 1, MaxI: -3, Sum: wideOf(-3), Unreach: true},
+	}
+	b := BriefOf(rows)
+	for u, want := range []struct {
+		ecc   int64
+		reach int32
+	}{{7, 2}, {0, 0}, {-3, 1}} {
+		if b.Ecc[u] != want.ecc || b.Reach[u] != want.reach {
+			t.Errorf("source %d: ecc %d reach %d, want %d %d", u, b.Ecc[u], b.Reach[u], want.ecc, want.reach)
+		}
+	}
+	if b.Pairs != 3 || b.Sum.Float() != 6 {
+		t.Errorf("pairs %d sum %v, want 3 6", b.Pairs, b.Sum.Float())
+	}
+}
+
+func wideOf(v int64) Wide {
+	var w Wide
+	w.Add(v)
+	return w
+}
+
+// TestAddProduct checks products beyond int64 word by word.
+func TestAddProduct(t *testing.T) {
+	var w Wide
+	w.AddProduct(math.MaxInt64, 4) // 2⁶⁵ − 4
+	w.AddProduct(3, 5)             // 2⁶⁵ + 11
+	if w.hi != 2 || w.lo != 11 {
+		t.Errorf("sum (hi %d, lo %d), want (2, 11)", w.hi, w.lo)
+	}
+	var z Wide
+	z.AddProduct(0, math.MaxInt64)
+	if z.Float() != 0 {
+		t.Errorf("0·x = %v", z.Float())
+	}
+}

@@ -1,0 +1,33 @@
+package reduce
+
+// Brief is what the summary measures need of every source's Row when the
+// distances are exact: the eccentricity and reach of each source, and the
+// totals. It is a seventh of the Rows' size, so that a search loop on a
+// small graph does not spend a fifth of each call writing and reading
+// rows (engines that search hop distances give it directly).
+type Brief struct {
+	Ecc   []int64 // per source: Row.MaxI, the largest finite distance to another vertex (0 when it reaches none)
+	Reach []int32 // per source: Row.Reach, the vertices other than it that it reaches
+	Sum   Wide    // Row.Sum over every source: the distances of all reachable ordered pairs
+	Pairs int64   // Row.Reach over every source: the reachable ordered pairs
+}
+
+// BriefOf returns the Brief of exact rows.
+func BriefOf(rows []Row) *Brief {
+	b := NewBrief(len(rows))
+	for u := range rows {
+		r := &rows[u]
+		if r.Reach > 0 {
+			b.Ecc[u] = r.MaxI
+		}
+		b.Reach[u] = int32(r.Reach)
+		b.Sum.AddWide(r.Sum)
+		b.Pairs += r.Reach
+	}
+	return b
+}
+
+// NewBrief returns a zero Brief of n sources.
+func NewBrief(n int) *Brief {
+	return &Brief{Ecc: make([]int64, n), Reach: make([]int32, n)}
+}
