@@ -279,9 +279,9 @@ type batcher struct {
 	split   []int        // part boundaries of a split pull level
 	parts   []partResult // one per part
 	inner   *par.Team    // runs the parts of a split level; nil when there is one part
-	// sweepParts says that the parts of this pull level zero their own
-	// range of next before they write it (clearNext).
-	sweepParts bool
+	// curDirty and nextDirty say that the frontier arrays may hold words
+	// left by earlier levels outside curList and nextList (see clearNext).
+	curDirty, nextDirty bool
 	long       atomic.Bool // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
 	hist       []int64     // summary mode: this worker's Hist
 	first      int
@@ -350,6 +350,7 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 	b.left = int64(n-1) * int64(count)
 	b.curList = b.curList[:0]
 	b.nextList = b.nextList[:0] // next is zero: nothing to clear before level 1
+	b.curDirty, b.nextDirty = false, false
 	b.curArcs = 0
 	for i := range count {
 		s := first + i
@@ -392,16 +393,19 @@ func (b *batcher) batch(ctx context.Context, first, count int) bool {
 			b.hist = grow(b.hist, int(k))
 			b.hist[k] += r.pairs
 		}
-		// The old frontier becomes the next level's output; the next
-		// level zeroes it first (see clearNext), so that a split pull
-		// clears each part's range on the part's own core.
+		// The old frontier becomes the next level's output, uncleared
+		// (see clearNext).
 		b.cur, b.next = b.next, b.cur
 		b.curList, b.nextList = b.nextList, b.curList
+		b.curDirty, b.nextDirty = b.nextDirty, b.curDirty
 		b.curArcs = b.frontierArcs()
 	}
 	// Leave both frontiers zero for the next batch.
-	clearWords(b.cur, b.curList, b.w, b.n)
-	clearWords(b.next, b.nextList, b.w, b.n)
+	b.clearNext()
+	b.cur, b.next = b.next, b.cur
+	b.curList, b.nextList = b.nextList, b.curList
+	b.nextDirty = b.curDirty
+	b.clearNext()
 	if b.dist != nil {
 		b.flush()
 		b.unreached()
@@ -430,28 +434,34 @@ func clearWords(a []uint64, list []int32, w, n int) {
 }
 
 // sweepClear reports whether clearing a frontier array listed by list
-// should sweep all of it (or a part's range) rather than go by the list.
+// should sweep all of it rather than go by the list.
 func sweepClear(list []int32, n int) bool { return len(list)*8 > n }
 
-// clearNext makes next zero before a level writes it. It holds the
-// frontier of two levels back, non-zero only at nextList. A split pull
-// whose old frontier is large leaves the clearing to its parts, each
-// sweeping its own range (pullPart): clearing it all from the batch's
-// thread pulled every line back from the cores that wrote it, which
-// profiled as a fifth of a split level on 16 cores.
-func (b *batcher) clearNext(split bool) {
-	if split && sweepClear(b.nextList, b.n) {
-		b.sweepParts = true
-		return
+// clearNext zeroes next, which holds an earlier level's frontier. A pull
+// does not need it: it overwrites the words of every vertex that gains
+// bits, and the words left at the others are bits those vertices had
+// already reached, which add nothing to a neighbour at the next level
+// (a vertex ORs in its neighbours' words and drops the bits it has seen;
+// a bit that reached u before level k−1 reaches v by level k−1). So only
+// a push, which ORs into next and counts what it added, and a new batch,
+// whose sources are new bits, clear it: by nextList while nothing else is
+// there, in one sweep once pulls have left words elsewhere. Clearing it
+// at every level was a tenth of a small graph's search, and on split
+// levels it pulled every line back from the cores that wrote it.
+func (b *batcher) clearNext() {
+	if b.nextDirty {
+		clear(b.next)
+	} else {
+		clearWords(b.next, b.nextList, b.w, b.n)
 	}
-	b.sweepParts = false
-	clearWords(b.next, b.nextList, b.w, b.n)
+	b.nextList = b.nextList[:0]
+	b.nextDirty = false
 }
 
 // push is a top-down level: each frontier vertex ORs its words into the
 // vertices it reaches in the reversed graph.
 func (b *batcher) push(k int32) partResult {
-	b.clearNext(false)
+	b.clearNext()
 	w := b.w
 	vis, cur, next := b.visited, b.cur, b.next
 	list := b.nextList[:0]
@@ -497,7 +507,9 @@ func (b *batcher) push(k int32) partResult {
 // own worker of the batch's inner team into its own stretch of nextList and cnts, which are then
 // closed up.
 func (b *batcher) pull(k int32) partResult {
-	b.clearNext(b.inner != nil)
+	// next keeps what it held (see clearNext), beside what this level
+	// writes at the new nextList.
+	b.nextDirty = b.nextDirty || len(b.nextList) > 0
 	list := b.nextList[:cap(b.nextList)]
 	if b.inner == nil {
 		b.pullPart(k, 0, list)
@@ -519,9 +531,6 @@ func (b *batcher) pull(k int32) partResult {
 // pullPart runs part p of a pull level, writing into its stretch of list.
 func (b *batcher) pullPart(k int32, p int, list []int32) {
 	lo, hi := b.split[p], b.split[p+1]
-	if b.sweepParts {
-		clear(b.next[lo*b.w : hi*b.w])
-	}
 	r := &b.parts[p]
 	r.count, r.full = b.pullRange(lo, hi, list[lo:hi], b.cnts[lo:hi])
 	r.pairs = b.book(k, list[lo:lo+r.count], b.cnts[lo:lo+r.count])
@@ -564,14 +573,18 @@ func (b *batcher) frontierArcs() int {
 // concurrently on disjoint lists.
 func (b *batcher) book(k int32, list, cnts []int32) (pairs int64) {
 	w := b.w
+	if b.dist != nil {
+		for i, v := range list {
+			b.writeDist(int(v), k, b.next[int(v)*w:int(v)*w+w])
+			pairs += int64(cnts[i])
+		}
+		return pairs
+	}
+	acc := b.acc
+	cnts = cnts[:len(list)]
 	for i, v := range list {
 		c := cnts[i]
-		if b.dist != nil {
-			b.writeDist(int(v), k, b.next[int(v)*w:int(v)*w+w])
-			pairs += int64(c)
-			continue
-		}
-		a := &b.acc[v]
+		a := &acc[v]
 		a.reach += c
 		a.sum += int64(k) * int64(c)
 		a.ecc = max(a.ecc, k)
