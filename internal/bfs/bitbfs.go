@@ -282,11 +282,11 @@ type batcher struct {
 	// curDirty and nextDirty say that the frontier arrays may hold words
 	// left by earlier levels outside curList and nextList (see clearNext).
 	curDirty, nextDirty bool
-	long       atomic.Bool // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
-	hist       []int64     // summary mode: this worker's Hist
-	first      int
-	count      int
-	pad        [maxWords]uint64
+	long                atomic.Bool // matrix mode: the batch wrote a distance ≥ 256 directly (parts race to set it)
+	hist                []int64     // summary mode: this worker's Hist
+	first               int
+	count               int
+	pad                 [maxWords]uint64
 }
 
 func newBatcher(s *batchShared) *batcher {
