@@ -58,14 +58,16 @@ type config struct {
 // for shared levels on the two-core VM, 0.22 s against 0.81 s on the 16
 // cores of the H100 host (BenchmarkBitRowsLoopLayout, docs/perf.md). A
 // level is split into parts of at least minPart vertices: the parts run on
-// a par.Team, whose barrier costs under a microsecond while it is busy,
-// and 128 vertices of degree 16 are some 2000 cache lines of frontier, a
-// few microseconds. n = 1024 on 16 threads (two batches of 512 sources)
-// measured best as two batches of eight parts.
+// a par.Team (a barrier of 1–2 µs on 16 cores), and each part reads
+// frontier lines that the other parts' cores wrote at the last level, so
+// small parts lose more to moving lines than they gain: n = 1024, degree
+// 16, on the 16 cores of the H100 host took 136–146 µs as two batches of
+// four parts of 256 vertices against 161–229 µs with eight parts of 128
+// (two runs of BenchmarkBitRowsLoopLayout).
 func defaultConfig(threads, n int) config {
 	const (
 		scratchBudget = 256 << 20 // bytes of visited, cur and next the workers may hold together
-		minPart       = 128       // vertices per part of a split level
+		minPart       = 256       // vertices per part of a split level
 	)
 	w := words()
 	// Workers beyond the Go processors would spin against each other (a
