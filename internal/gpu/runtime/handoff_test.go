@@ -195,3 +195,57 @@ func TestHandoffSpinnerLeavesForQueued(t *testing.T) {
 		t.Fatal("mailbox left open")
 	}
 }
+
+// TestHandoffWaitsForStartingSpinner: a caller that finds the mailbox
+// closed while a spinner is starting posts to it once it opens, rather
+// than take the channel (which would send the spinner away); with no
+// spinner on its way, or one that never comes, it takes the channel.
+func TestHandoffWaitsForStartingSpinner(t *testing.T) {
+	h := newHandoff()
+	ran := 0
+	if h.post(newJob(context.Background(), &ran, nil)) {
+		t.Fatal("posted to a closed mailbox with no spinner starting")
+	}
+	h.starting.Store(true)
+	defer func(w time.Duration) { waitOpen = w }(waitOpen)
+	waitOpen = 5 * time.Second // however slow this machine's timers
+	start := time.Now()
+	// The spinner, late: it opens the mailbox after a millisecond and
+	// runs what is posted (without spin's idle limit, which a loaded
+	// machine could reach before the caller runs again).
+	time.AfterFunc(time.Millisecond, func() {
+		h.box.CompareAndSwap(h.closed, nil)
+		for {
+			if j := h.box.Load(); j != nil && h.box.CompareAndSwap(j, h.closed) {
+				j.run()
+				h.starting.Store(false)
+				return
+			}
+			time.Sleep(10 * time.Microsecond)
+		}
+	})
+	j := newJob(context.Background(), &ran, nil)
+	if !h.post(j) {
+		t.Fatal("took the channel while a spinner was starting")
+	}
+	if time.Since(start) < time.Millisecond {
+		t.Fatal("posted before the spinner opened the mailbox")
+	}
+	if err := h.wait(j); err != nil || ran != 1 {
+		t.Fatalf("ran %d times, %v", ran, err)
+	}
+	// A spinner that never opens the box: the caller gives up.
+	waitOpen = 200 * time.Microsecond
+	h = newHandoff()
+	h.starting.Store(true)
+	done := make(chan bool)
+	go func() { done <- h.post(newJob(context.Background(), &ran, nil)) }()
+	select {
+	case posted := <-done:
+		if posted {
+			t.Fatal("posted to a mailbox that never opened")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("post waited for a spinner that never came")
+	}
+}
