@@ -58,9 +58,10 @@ type BulkSummary struct {
 	Connected bool
 }
 
-// BulkSummaries is BulkRows reduced to one BulkSummary a graph on the
-// host, straight from the summaries the GPU copies back: no rows are
-// built, which is most of the host's work in a call of one graph.
+// BulkSummaries is BulkRows reduced to one BulkSummary a graph: the GPU
+// reduces each graph's per-vertex summaries itself and writes 16 bytes a
+// graph straight into page-locked host memory, so that no copy back is
+// queued and no rows are built.
 func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BulkSummary, error) {
 	if err := checkBulk(gs); err != nil {
 		return nil, err
@@ -117,6 +118,22 @@ type bulkConfig struct {
 	// the call has more than one graph, so that a single-graph call saves
 	// the records and reads; 1: always; -1: never).
 	Events int
+	// Sources is the sources of a batch of the summaries' half-word
+	// kernels: 8, 16 or 32 (0: 32). Smaller batches spread a graph over
+	// more blocks, but a block's time is its graph's arcs times its
+	// levels whatever its sources: on an H100, one graph of 1 024
+	// vertices took the same 18 µs kernel in 32, 64 or 128 blocks.
+	Sources int
+	// RowSums makes BulkSummaries reduce per-vertex rows on the host, as
+	// BulkRows copies them back, instead of on the device (comparisons).
+	RowSums bool
+	// CopyOut makes BulkSummaries copy the graphs' 16 bytes back after
+	// the kernels, instead of each graph's last block writing them into
+	// the page-locked buffer itself (comparisons).
+	CopyOut bool
+	// sums is set by bulkRunInto for BulkSummaries without RowSums: the
+	// bulk_sum_* kernels, 16 bytes a graph out.
+	sums bool
 }
 
 // MaxStreams is the most streams BulkStream spreads a batch's groups over.
@@ -164,10 +181,13 @@ type bulkTiming struct {
 type groupTime struct{ Submit, Done time.Duration }
 
 // bulkKernels is bulkbfs.cu loaded for one MinBlocks: fn[kind][sh], kind
-// indexing 32-bit words, then W = 1, 2, 4 64-bit words.
+// indexing 32-bit words, then W = 1, 2, 4 64-bit words; sum and sumWide
+// are the summaries' kernels of the same shapes.
 type bulkKernels struct {
 	fn       [4][2]*cuda.Function
 	wide     [2]*cuda.Function // h1 with 32-bit heads: wide[sh]
+	sum      [4][2]*cuda.Function
+	sumWide  [2]*cuda.Function
 	compiled bool
 	used     bool
 }
@@ -186,27 +206,30 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			return nil, err
 		}
 		k := &bulkKernels{compiled: !cached}
-		for wi, w := range []string{"h1", "w1", "w2", "w4"} {
-			for sh, suffix := range []string{"gl", "sh"} {
-				f, err := mod.Function(fmt.Sprintf("bulk_%s_%s", w, suffix))
-				if err != nil {
-					return nil, err
-				}
-				if err := f.SetMaxDynamicShared(dev.Info.MaxShared); err != nil {
-					return nil, err
-				}
-				k.fn[wi][sh] = f
-			}
-		}
-		for sh, suffix := range []string{"gl", "sh"} {
-			f, err := mod.Function("bulk_h1_" + suffix + "_i32")
+		get := func(name string) (*cuda.Function, error) {
+			f, err := mod.Function(name)
 			if err != nil {
 				return nil, err
 			}
-			if err := f.SetMaxDynamicShared(dev.Info.MaxShared); err != nil {
-				return nil, err
+			return f, f.SetMaxDynamicShared(dev.Info.MaxShared)
+		}
+		for p, prefix := range []string{"bulk_", "bulk_sum_"} {
+			fn, wide := &k.fn, &k.wide
+			if p == 1 {
+				fn, wide = &k.sum, &k.sumWide
 			}
-			k.wide[sh] = f
+			for wi, w := range []string{"h1", "w1", "w2", "w4"} {
+				for sh, suffix := range []string{"gl", "sh"} {
+					if fn[wi][sh], err = get(prefix + w + "_" + suffix); err != nil {
+						return nil, err
+					}
+				}
+			}
+			for sh, suffix := range []string{"gl", "sh"} {
+				if wide[sh], err = get(prefix + "h1_" + suffix + "_i32"); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return k, nil
 	})
@@ -229,6 +252,9 @@ func (ch *bulkChunk) kernelIndex() int {
 // frontier.
 func (ch *bulkChunk) batchSize() int {
 	if ch.half {
+		if ch.sources > 0 {
+			return ch.sources
+		}
 		return 32
 	}
 	return 64 * ch.words
@@ -276,6 +302,11 @@ func (c bulkConfig) check() error {
 	}
 	if c.Streams < 0 || c.Streams > MaxStreams {
 		return fmt.Errorf("bulk streams %d: want 1 to %d", c.Streams, MaxStreams)
+	}
+	switch c.Sources {
+	case 0, 8, 16, 32:
+	default:
+		return fmt.Errorf("bulk batches of %d sources: want 8, 16 or 32", c.Sources)
 	}
 	return nil
 }
@@ -398,6 +429,7 @@ func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkCo
 			cfg.Events = 1
 		}
 	}
+	cfg.sums = out.sums != nil && !cfg.RowSums
 	groups, units := bulkUnits(gs, cfg.Group, cfg.ChunkBytes)
 	if len(units) == 0 {
 		// No vertices anywhere: every group is done at once.
@@ -501,6 +533,9 @@ type bulkChunk struct {
 	words       int     // W
 	half        bool    // 32-bit words
 	wide        bool    // 32-bit heads (half only)
+	sum         bool    // the summaries' kernels: 16 bytes a graph out
+	direct      bool    // (sum) written by the kernels into host memory
+	sources     int     // of a batch of half words (sum only; 0: 32)
 	split       []int32 // tasks per graph
 	tasks       int
 	csrAt       []int // per graph: first int32 of its arcs in the csr region
@@ -548,6 +583,11 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 		}
 		ch.wide = cfg.Heads == 32 || cfg.Heads == 0 && arcs <= bulkWideArcs
 	}
+	ch.sum = cfg.sums
+	ch.direct = ch.sum && !cfg.CopyOut
+	if ch.sum && ch.half {
+		ch.sources = cfg.Sources
+	}
 	ch.split = make([]int32, ng)
 	ch.csrAt = make([]int, ng)
 	ch.rowAt = make([]int, ng)
@@ -577,6 +617,9 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	ch.csrRegionAt = ch.tasksAt + 16*uint64(ch.tasks)
 	ch.inBytes = (ch.csrRegionAt + 4*uint64(words) + 255) &^ 255
 	ch.outBytes = 12 * uint64(ch.rows)
+	if ch.sum {
+		ch.outBytes = 16 * uint64(ng)
+	}
 	return ch
 }
 
@@ -642,12 +685,12 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 			n := g.N()
 			dst := region[ch.csrAt[i]:]
 			deg := 0
-			base := arrays.Off[0]
-			for v := 0; v <= n; v++ {
-				dst[v] = int32(arrays.Off[v] - base)
-				if v > 0 {
-					deg = max(deg, arrays.Off[v]-arrays.Off[v-1])
-				}
+			off, to := arrays.Off[:n+1], dst[:n+1]
+			base, prev := off[0], off[0]
+			for v, o := range off {
+				to[v] = int32(o - base)
+				deg = max(deg, o-prev)
+				prev = o
 			}
 			arcs := arrays.Heads[base:arrays.Off[n]]
 			switch {
@@ -659,7 +702,13 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 			ch.maxDeg[i] = int32(deg)
 		}
 	})
-	if ch.anySplit && ch.rows > 0 {
+	switch {
+	case ch.sum:
+		// Every block adds into its graph's 16 bytes; when direct, the
+		// last one writes them back over these zeros (after the copy in
+		// has read them: the stream orders the two).
+		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 4*(ch.hi-ch.lo)))
+	case ch.anySplit && ch.rows > 0:
 		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows))
 	}
 	// Group the graphs by thread class (a power of two) and arc placement.
@@ -743,7 +792,7 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 	// Blocks that share a graph add into zeroed outputs: the zeros come
 	// with the input, in the same copy (fill wrote them).
 	in := ch.inBytes
-	if ch.anySplit {
+	if ch.anySplit || ch.sum {
 		in += ch.outBytes
 	}
 	start := time.Now()
@@ -763,14 +812,34 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 		if gr.sh {
 			sh = 1
 		}
-		f := k.fn[ch.kernelIndex()][sh]
-		if ch.wide {
-			f = k.wide[sh]
-		}
 		tasks := ch.dev + ch.tasksAt + 16*uint64(gr.firstTask)
-		if err := f.LaunchOn(st, [3]uint32{uint32(gr.count), 1, 1}, [3]uint32{uint32(gr.threads), 1, 1}, uint32(gr.shared),
-			unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD),
-			unsafe.Pointer(&reach), unsafe.Pointer(&sum), unsafe.Pointer(&ecc)); err != nil {
+		grid, block := [3]uint32{uint32(gr.count), 1, 1}, [3]uint32{uint32(gr.threads), 1, 1}
+		var err error
+		if ch.sum {
+			f := k.sum[ch.kernelIndex()][sh]
+			if ch.wide {
+				f = k.sumWide[sh]
+			}
+			sources := int32(ch.batchSize())
+			hostOut := uint64(0)
+			if ch.direct {
+				// Page-locked memory is mapped at its host address on the
+				// device (unified addressing, every 64-bit platform).
+				hostOut = uint64(uintptr(ch.host)) + ch.inBytes
+			}
+			err = f.LaunchOn(st, grid, block, uint32(gr.shared),
+				unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD), unsafe.Pointer(&outD),
+				unsafe.Pointer(&hostOut), unsafe.Pointer(&sources))
+		} else {
+			f := k.fn[ch.kernelIndex()][sh]
+			if ch.wide {
+				f = k.wide[sh]
+			}
+			err = f.LaunchOn(st, grid, block, uint32(gr.shared),
+				unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD),
+				unsafe.Pointer(&reach), unsafe.Pointer(&sum), unsafe.Pointer(&ecc))
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -778,7 +847,7 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 	if err := record(2); err != nil {
 		return err
 	}
-	if ch.outBytes > 0 {
+	if ch.outBytes > 0 && !ch.direct {
 		start = time.Now()
 		if err := st.CopyToHostAsync(unsafe.Add(ch.host, ch.inBytes), outD, ch.outBytes); err != nil {
 			return err
@@ -863,6 +932,17 @@ func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []BulkSummary) {
 	if ch.rows == 0 {
 		for i := ch.lo; i < ch.hi; i++ {
 			sums[i] = BulkSummary{Connected: gs[i].N() <= 1}
+		}
+		return
+	}
+	if ch.sum {
+		// The device's reduction: pairs, distance sum, diameter. Every
+		// vertex reaches every other exactly when the pairs are n·(n-1).
+		res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 4*(ch.hi-ch.lo))
+		for i := range ch.hi - ch.lo {
+			n := int64(gs[ch.lo+i].N())
+			p := int64(res[4*i])
+			sums[ch.lo+i] = BulkSummary{Vertices: int(n), Pairs: p, Sum: int64(res[4*i+1]), Diameter: int64(res[4*i+2]), Connected: p == n*(n-1)}
 		}
 		return
 	}

@@ -73,6 +73,38 @@ func bulkCases(rng *rand.Rand, count int) []*graph.Graph {
 	return gs
 }
 
+// outRegular is a directed graph of n vertices where every vertex has k
+// arcs, u → u+1+3i (mod n), i < k (3(k-1)+1 < n): every degree the
+// largest (the ELL table has no padding), but not undirected.
+func outRegular(n, k int) *graph.Graph {
+	b := graph.NewBuilder(true)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	for u := range n {
+		for i := range k {
+			if err := b.AddEdge(u, (u+1+3*i)%n); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return b.Build()
+}
+
+// uniformCases are graphs whose vertices all have the largest degree,
+// directed and undirected, of odd and even sizes.
+func uniformCases(t testing.TB) []*graph.Graph {
+	gs := []*graph.Graph{outRegular(1024, 16), outRegular(1023, 7), outRegular(33, 5), outRegular(1022, 1), outRegular(2, 1)}
+	for _, c := range [][2]int{{1022, 6}, {255, 4}, {1000, 3}, {64, 63}, {511, 10}} {
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", c[0]), fmt.Sprintf("d=%d", c[1]), "seed=7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
 // wantRows is the CPU bit-parallel search's rows.
 func wantRows(t testing.TB, g *graph.Graph) []reduce.Row {
 	t.Helper()
@@ -122,6 +154,7 @@ func TestBulkRowsMatchesBitRows(t *testing.T) {
 		gs = append(gs, g)
 	}
 	gs = append(gs, graph.NewBuilder(false).Build()) // no vertices
+	gs = append(gs, uniformCases(t)...)
 	want := make([][]reduce.Row, len(gs))
 	for i, g := range gs {
 		want[i] = wantRows(t, g)
@@ -242,14 +275,20 @@ func BenchmarkBulkRows(b *testing.B) {
 		sums bool // BulkSummaries: no rows
 	}
 	variants := []variant{{"auto", bulkConfig{}, false}, {"W1", bulkConfig{Words: 1}, false}, {"events", bulkConfig{Events: 1}, false},
-		{"summaries", bulkConfig{}, true}}
-	if os.Getenv("APSP_BULK_VARIANTS") == "1" {
-		variants = append(variants, variant{name: "H1/minb1", cfg: bulkConfig{Half: true, MinBlocks: 1}})
-		for _, w := range []int{1, 2, 4} {
-			for _, mb := range []int{1, 2} {
-				variants = append(variants, variant{name: fmt.Sprintf("W%d/minb%d", w, mb), cfg: bulkConfig{Words: w, MinBlocks: mb}})
-			}
+		{"summaries", bulkConfig{}, true}, {"summaries/rowsums", bulkConfig{RowSums: true}, true}}
+	if os.Getenv("APSP_BULK_SUMS") == "1" {
+		// The summaries' batches of 8 and 16 sources (128 and 64 blocks
+		// for one graph of 1 024 vertices) and the copy back, with and
+		// without events.
+		for _, ev := range []int{0, 1} {
+			sfx := map[int]string{0: "", 1: "/events"}[ev]
+			variants = append(variants,
+				variant{"summaries/S=8" + sfx, bulkConfig{Sources: 8, Events: ev}, true},
+				variant{"summaries/S=16" + sfx, bulkConfig{Sources: 16, Events: ev}, true},
+				variant{"summaries/copyout" + sfx, bulkConfig{CopyOut: true, Events: ev}, true})
 		}
+		variants = append(variants, variant{"summaries/events", bulkConfig{Events: 1}, true},
+			variant{"summaries/rowsums/events", bulkConfig{RowSums: true, Events: 1}, true})
 	}
 	cases := []struct {
 		name        string
@@ -263,12 +302,25 @@ func BenchmarkBulkRows(b *testing.B) {
 	for _, c := range cases {
 		gs := regulars(b, c.count, c.n, c.d, 1000)
 		for _, v := range variants {
-			if c.batch == 1 && v.cfg.Words > 1 || c.batch > 1 && (v.cfg.Half || v.cfg.Events != 0 || v.sums) {
+			if c.batch == 1 && v.cfg.Words > 1 || c.batch > 1 && (v.cfg.Half || v.cfg.Events != 0 || v.cfg.Sources != 0) {
 				continue
 			}
 			b.Run(c.name+"/"+v.name, func(b *testing.B) {
 				if _, _, err := bulkRows(ctx, 0, gs[:min(len(gs), 64)], v.cfg); err != nil { // warm up: compile, pools
 					b.Fatal(err)
+				}
+				if v.sums { // and the summaries' kernels, checked against the rows
+					rows, _, err := bulkRows(ctx, 0, gs[:1], bulkConfig{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					sums := make([]BulkSummary, 1)
+					if _, _, err := bulkRunInto(ctx, 0, gs[:1], v.cfg, &bulkOut{sums: sums}, nil); err != nil {
+						b.Fatal(err)
+					}
+					if w := summaryOf(gs[0].N(), rows[0]); sums[0] != w {
+						b.Fatalf("summary %+v, want %+v", sums[0], w)
+					}
 				}
 				var kernel, device []float64
 				var wall, prep, wait, conv, enq, inside, plan, cin, launch, cout []time.Duration
@@ -350,22 +402,53 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 	ng := ch.hi - ch.lo
 	graphs := unsafe.Slice((*[4]int32)(unsafe.Add(in, ch.graphsAt)), ng)
 	region := unsafe.Slice((*int32)(unsafe.Add(in, ch.csrRegionAt)), (ch.inBytes-ch.csrRegionAt)/4)
-	if need := 12 * uint64(ch.rows); need > ch.outBytes {
+	need := 12 * uint64(ch.rows)
+	if ch.sum {
+		need = 16 * uint64(ng)
+	}
+	if need > ch.outBytes {
 		t.Fatalf("chunk of %d rows has %d output bytes, want %d", ch.rows, ch.outBytes, need)
 	}
 	if ch.rows == 0 {
 		return // nothing to write (and in+inBytes would point past the buffer)
 	}
-	out := unsafe.Slice((*uint32)(unsafe.Add(in, ch.inBytes)), 3*ch.rows)
-	for i := range out {
-		out[i] = 0xdeadbeef // the kernels must write every output
+	var reach, sum, ecc, sums, hostSums []uint32
+	if ch.sum {
+		// fill zeroed the graphs' 16 bytes: the copy in takes them to the
+		// device (sums), where the blocks add into them; then the last
+		// block of each graph writes them into hostSums (direct), or
+		// they are copied there at the end.
+		hostSums = unsafe.Slice((*uint32)(unsafe.Add(in, ch.inBytes)), 4*ng)
+		for i, x := range hostSums {
+			if x != 0 {
+				t.Fatalf("summary word %d is %#x before the kernels, want 0", i, x)
+			}
+		}
+		sums = slices.Clone(hostSums)
+		defer func() {
+			if !ch.direct {
+				copy(hostSums, sums)
+			}
+		}()
+	} else {
+		out := unsafe.Slice((*uint32)(unsafe.Add(in, ch.inBytes)), 3*ch.rows)
+		for i := range out {
+			out[i] = 0xdeadbeef // the kernels must write every output
+		}
+		if ch.anySplit {
+			clear(out)
+		}
+		reach, sum, ecc = out[:ch.rows], out[ch.rows:2*ch.rows], out[2*ch.rows:]
 	}
-	if ch.anySplit {
-		clear(out)
-	}
-	reach, sum, ecc := out[:ch.rows], out[ch.rows:2*ch.rows], out[2*ch.rows:]
 	W := ch.words
-	B := ch.batchSize() / W // bits per word
+	B := 64 // bits per word
+	if ch.half {
+		B = 32
+	}
+	S := ch.batchSize() // sources per batch
+	if !ch.half && S != B*W || ch.half && (S > 32 || 32%S != 0) || !ch.sum && ch.half && S != 32 {
+		t.Fatalf("batches of %d sources in words of %d bits, W = %d, sum %v", S, B, W, ch.sum)
+	}
 	ones := ^uint64(0) >> (64 - B)
 	seen := 0
 	for _, gr := range ch.groups {
@@ -391,18 +474,16 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 			cur, nxt := make([]uint64, n*W), make([]uint64, n*W)
 			vis := make([]uint64, n*W)
 			for b := int(task[1]); b < int(task[1]+task[2]); b++ {
-				first := b * B * W
+				first := b * S
 				for v := 0; v < n; v++ {
 					for w := 0; w < W; w++ {
 						s0 := first + B*w
+						cnt := max(0, min(B, n-s0, first+S-s0)) // the word's sources
 						var absent, self uint64
-						switch {
-						case s0 >= n:
-							absent = ones
-						case n-s0 < B:
-							absent = ones << (n - s0) & ones
+						if cnt < B {
+							absent = ones << cnt & ones
 						}
-						if v >= s0 && v < s0+B {
+						if v >= s0 && v < s0+cnt {
 							self = 1 << (v - s0)
 						}
 						vis[v*W+w] = absent | self
@@ -444,6 +525,22 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 					}
 					cur, nxt = nxt, cur
 				}
+			}
+			if ch.sum {
+				o := sums[4*task[0] : 4*task[0]+4]
+				for v := 0; v < n; v++ {
+					o[0] += r[v]
+					o[1] += s[v]
+					o[2] = max(o[2], e[v])
+				}
+				o[3]++ // the graph's blocks done
+				if o[3] > uint32(task[3]) {
+					t.Fatalf("graph %d: %d blocks done of %d", task[0], o[3], task[3])
+				}
+				if ch.direct && o[3] == uint32(task[3]) {
+					copy(hostSums[4*task[0]:], o)
+				}
+				continue
 			}
 			for v := 0; v < n; v++ {
 				o := int(g[3]) + v
@@ -637,6 +734,103 @@ func TestBulkGroupsEmulated(t *testing.T) {
 		ch.summarise(gs, sums)
 	}
 	sameSummaries(t, "emulated", gs, want, sums)
+}
+
+// TestBulkSummariesEmulated runs the summaries' kernels (reduced on the
+// device, 16 bytes a graph) through the CPU emulation in every shape:
+// batches of 8, 16 and 32 sources, full words, split graphs, small chunks,
+// heads of 16 and 32 bits, arcs in global memory.
+func TestBulkSummariesEmulated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 46))
+	gs := withEmpty(bulkCases(rng, 40))
+	gs = append(gs, regulars(t, 2, 1024, 16, 9)...)
+	gs = append(gs, outRegular(33, 5), outRegular(255, 3))
+	want := make([][]reduce.Row, len(gs))
+	for i, g := range gs {
+		want[i] = wantRows(t, g)
+	}
+	for _, c := range []bulkConfig{
+		{}, {Sources: 8}, {Sources: 16}, {Half: true, Sources: 32}, {Half: true, Sources: 8, Heads: 32, NoShared: true},
+		{Half: true, Sources: 16, Heads: 16, Split: 3}, {Words: 1}, {Words: 2, Split: 2}, {Words: 4, NoShared: true},
+		{Sources: 8, ChunkBytes: 1}, {Words: 1, Split: 1, ChunkBytes: 100 << 10}, {CopyOut: true}, {Words: 2, CopyOut: true},
+	} {
+		c.sums = true
+		cb := c.ChunkBytes
+		if cb <= 0 {
+			cb = bulkChunkBytes
+		}
+		for _, idx := range [][2]int{{0, len(gs)}, {len(gs) - 1, len(gs)}, {len(gs) - 3, len(gs) - 2}, {5, 6}} {
+			part, want := gs[idx[0]:idx[1]], want[idx[0]:idx[1]]
+			sums := make([]BulkSummary, len(part))
+			for i, g := range part {
+				sums[i] = BulkSummary{Connected: g.N() <= 1} // as bulkRunInto, where no chunk has vertices
+			}
+			for _, b := range bulkChunks(part, cb) {
+				ch := planChunk(132, part, b[0], b[1], c)
+				if !ch.sum || ch.outBytes != 16*uint64(b[1]-b[0]) {
+					t.Fatalf("%+v: chunk sum %v, %d output bytes for %d graphs", c, ch.sum, ch.outBytes, b[1]-b[0])
+				}
+				buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
+				for i := range buf {
+					buf[i] = 0xdeadbeefdeadbeef // fill must zero the summaries
+				}
+				ch.host = unsafe.Pointer(&buf[0])
+				ch.fill(part, 227<<10, c)
+				emulateBulk(t, ch)
+				ch.summarise(part, sums)
+				// Every graph's blocks counted themselves: its tasks.
+				res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 4*(ch.hi-ch.lo))
+				for i := range ch.hi - ch.lo {
+					if res[4*i+3] != uint32(ch.split[i]) {
+						t.Fatalf("%+v: graph %d: %d blocks done, %d planned", c, ch.lo+i, res[4*i+3], ch.split[i])
+					}
+				}
+			}
+			sameSummaries(t, fmt.Sprintf("%+v [%d, %d)", c, idx[0], idx[1]), part, want, sums)
+		}
+	}
+	if err := (bulkConfig{Sources: 12}).check(); err == nil {
+		t.Error("batches of 12 sources accepted")
+	}
+}
+
+// TestBulkSummariesMatchesBitRows compares BulkSummaries's device
+// reduction, in every batch size and shape, with the CPU's rows, on the
+// whole set of graphs and one graph a call.
+func TestBulkSummariesMatchesBitRows(t *testing.T) {
+	requireGPU(t)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(61, 62))
+	gs := withEmpty(bulkCases(rng, 120))
+	gs = append(gs, regulars(t, 6, 1024, 16, 41)...)
+	gs = append(gs, uniformCases(t)...)
+	want := make([][]reduce.Row, len(gs))
+	for i, g := range gs {
+		want[i] = wantRows(t, g)
+	}
+	for _, c := range []bulkConfig{
+		{}, {Sources: 8}, {Sources: 16}, {Sources: 32}, {Half: true, Sources: 8, Heads: 16}, {Half: true, Sources: 16, NoShared: true},
+		{Half: true, Sources: 8, Heads: 32, NoShared: true, Split: 3}, {Words: 1}, {Words: 2, MinBlocks: 1}, {Words: 4, NoShared: true},
+		{Words: 2, ChunkBytes: 200 << 10, Streams: 3}, {RowSums: true}, {CopyOut: true}, {Sources: 8, CopyOut: true, Events: 1},
+		{Words: 1, CopyOut: true, ChunkBytes: 100 << 10},
+	} {
+		name := fmt.Sprintf("%+v", c)
+		if err := c.check(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sums := make([]BulkSummary, len(gs))
+		if _, _, err := bulkRunInto(ctx, 0, gs, c, &bulkOut{sums: sums}, nil); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sameSummaries(t, name+" (all)", gs, want, sums)
+		for i := len(gs) - 1; i >= 0; i -= 5 {
+			one := make([]BulkSummary, 1)
+			if _, _, err := bulkRunInto(ctx, 0, gs[i:i+1], c, &bulkOut{sums: one}, nil); err != nil {
+				t.Fatalf("%s: graph %d: %v", name, i, err)
+			}
+			sameSummaries(t, fmt.Sprintf("%s (graph %d)", name, i), gs[i:i+1], want[i:i+1], one)
+		}
+	}
 }
 
 // summaryOf is the BulkSummary of a graph's rows.

@@ -26,6 +26,16 @@
 // Outputs, per vertex (at row start + v): reach, sum, ecc. A graph whose
 // batches are spread over several tasks is merged with atomics (the
 // outputs are zeroed first); a graph of one task stores.
+//
+// The bulk_sum_* kernels (BulkSummaries) write no rows: each block sums
+// reach and sum and takes the largest ecc over its threads, and adds them
+// with three atomics into its graph's 16 bytes (at 4·graph: pairs, sum of
+// distances, diameter, then a count of the graph's blocks done; zeroed
+// first), so that 16 bytes a graph come back. With host set (page-locked
+// memory, which unified addressing maps at the same address), the last
+// block of a graph writes those 16 bytes there itself: no copy back.
+// They take S, the sources of a batch (≤ 8·sizeof(T)·W): the half-word
+// ones 8, 16 or 32 (more blocks a graph; on an H100 no faster).
 
 #ifndef MINB
 #define MINB 1
@@ -74,10 +84,24 @@ __device__ __forceinline__ bool full(const T (&x)[W]) {
   return a == ~(T)0;
 }
 
-template <typename T, int W, bool SH, typename H>
+// Warp sums and maxima (shuffles: any compute capability).
+__device__ __forceinline__ u32 warpSum(u32 x) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  return x;
+}
+__device__ __forceinline__ u32 warpMax(u32 x) {
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) x = max(x, __shfl_xor_sync(0xffffffffu, x, o));
+  return x;
+}
+
+// SUM: reduce to the graph's 16 bytes (out = reach, 4·graph) instead of
+// per-vertex rows; S is the sources of a batch.
+template <typename T, int W, bool SH, typename H, bool SUM>
 __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* __restrict__ graphs,
                                     const int* __restrict__ csr, u32* __restrict__ reach, u32* __restrict__ sum,
-                                    u32* __restrict__ ecc) {
+                                    u32* __restrict__ ecc, const int S, u32* __restrict__ host) {
   extern __shared__ __align__(16) u64 sm[];
   const int4 t = tasks[blockIdx.x];
   const int4 g = graphs[t.x];
@@ -96,31 +120,34 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
   if (SH) {
     // Transpose v's arcs into the shared ELL table; the barrier before
     // the first level orders these writes before the reads.
-    // Four loads in flight at a time: the arcs come from L2 or memory.
+    // Eight loads in flight at a time: the arcs come from L2 or memory,
+    // and a round of loads is a round of latency.
     const H* h = heads + lo;
     int i = 0;
 #pragma unroll 1
-    for (; i + 4 <= deg; i += 4) {
-      const H a = __ldg(h + i), b = __ldg(h + i + 1), c = __ldg(h + i + 2), d = __ldg(h + i + 3);
-      ell[i * n + v] = (u16)a;
-      ell[(i + 1) * n + v] = (u16)b;
-      ell[(i + 2) * n + v] = (u16)c;
-      ell[(i + 3) * n + v] = (u16)d;
+    for (; i + 8 <= deg; i += 8) {
+      H a[8];
+#pragma unroll
+      for (int k = 0; k < 8; k++) a[k] = __ldg(h + i + k);
+#pragma unroll
+      for (int k = 0; k < 8; k++) ell[(i + k) * n + v] = (u16)a[k];
     }
 #pragma unroll 1
     for (; i < deg; i++) ell[i * n + v] = (u16)__ldg(h + i);
   }
   u32 r = 0, s = 0, e = 0;
   for (int b = t.y; b < t.y + t.z; b++) {
-    const int B = 8 * sizeof(T); // sources per word
-    const int first = b * B * W;
+    const int B = 8 * sizeof(T); // bits per word
+    const int first = b * S;      // S sources a batch
     T vis[W], self[W];
 #pragma unroll
     for (int w = 0; w < W; w++) {
       const int s0 = first + B * w;
-      // Sources past n are absent: their bits count as visited.
-      const T absent = s0 >= n ? ~(T)0 : (n - s0 >= B ? (T)0 : ~(T)0 << (n - s0));
-      self[w] = (v >= s0 && v < s0 + B) ? (T)1 << (v - s0) : (T)0;
+      // The word's sources: past n, or past the batch's S, they are
+      // absent, and their bits count as visited.
+      const int cnt = max(0, min(min(B, n - s0), first + S - s0));
+      const T absent = cnt >= B ? (T)0 : ~(T)0 << cnt;
+      self[w] = (v >= s0 && v < s0 + cnt) ? (T)1 << (v - s0) : (T)0;
       vis[w] = absent | self[w];
     }
     if (mine) store<T, W>(fr, v, self);
@@ -167,6 +194,43 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
       nxt = tmp;
     }
   }
+  if (SUM) {
+    // The block's pairs, distance sum and largest distance: warps, then
+    // shared memory, then three atomics a block into the graph's output.
+    // The frontiers are free: every thread has left the last level's
+    // barrier, and no static shared memory joins the dynamic maximum.
+    u32* red = (u32*)sm;
+    if (v == 0) red[0] = red[1] = red[2] = 0;
+    __syncthreads();
+    r = warpSum(r);
+    s = warpSum(s);
+    e = warpMax(e);
+    if ((v & 31) == 0) {
+      atomicAdd(red, r);
+      atomicAdd(red + 1, s);
+      atomicMax(red + 2, e);
+    }
+    __syncthreads();
+    if (v == 0) {
+      u32* o = reach + 4 * t.x;
+      atomicAdd(o, red[0]);
+      atomicAdd(o + 1, red[1]);
+      atomicMax(o + 2, red[2]);
+      // Count the graph's blocks done (t.w of them): the last one's
+      // fence-ordered view holds every block's atomics.
+      __threadfence();
+      const u32 done = atomicAdd(o + 3, 1u) + 1;
+      if (host != nullptr && done == (u32)t.w) {
+        __threadfence();
+        volatile u32* h = host + 4 * t.x;
+        h[0] = atomicAdd(o, 0u);
+        h[1] = atomicAdd(o + 1, 0u);
+        h[2] = atomicMax(o + 2, 0u);
+        h[3] = done;
+      }
+    }
+    return;
+  }
   if (mine) {
     const int o = g.w + v;
     if (t.w == 1) {
@@ -184,7 +248,16 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
 #define BULK_KERNEL(name, T, W, SH, H)                                                               \
   extern "C" __global__ void __launch_bounds__(1024, MINB)                                           \
       name(const int4* tasks, const int4* graphs, const int* csr, u32* reach, u32* sum, u32* ecc) { \
-    bfs<T, W, SH, H>(tasks, graphs, csr, reach, sum, ecc);                                           \
+    bfs<T, W, SH, H, false>(tasks, graphs, csr, reach, sum, ecc, 8 * (int)sizeof(T) * W, nullptr); \
+  }
+
+// The summaries' kernels: out is 4 words a graph of the chunk, host the
+// page-locked copy of them that the last block of each graph writes (null:
+// none; the host copies out back).
+#define SUM_KERNEL(name, T, W, SH, H)                                                                   \
+  extern "C" __global__ void __launch_bounds__(1024, MINB)                                              \
+      name(const int4* tasks, const int4* graphs, const int* csr, u32* out, u32* host, int S) {         \
+    bfs<T, W, SH, H, true>(tasks, graphs, csr, out, nullptr, nullptr, S, host);                         \
   }
 
 BULK_KERNEL(bulk_h1_sh, u32, 1, true, u16)
@@ -197,3 +270,14 @@ BULK_KERNEL(bulk_w2_gl, u64, 2, false, u16)
 BULK_KERNEL(bulk_w4_gl, u64, 4, false, u16)
 BULK_KERNEL(bulk_h1_sh_i32, u32, 1, true, int)
 BULK_KERNEL(bulk_h1_gl_i32, u32, 1, false, int)
+
+SUM_KERNEL(bulk_sum_h1_sh, u32, 1, true, u16)
+SUM_KERNEL(bulk_sum_w1_sh, u64, 1, true, u16)
+SUM_KERNEL(bulk_sum_w2_sh, u64, 2, true, u16)
+SUM_KERNEL(bulk_sum_w4_sh, u64, 4, true, u16)
+SUM_KERNEL(bulk_sum_h1_gl, u32, 1, false, u16)
+SUM_KERNEL(bulk_sum_w1_gl, u64, 1, false, u16)
+SUM_KERNEL(bulk_sum_w2_gl, u64, 2, false, u16)
+SUM_KERNEL(bulk_sum_w4_gl, u64, 4, false, u16)
+SUM_KERNEL(bulk_sum_h1_sh_i32, u32, 1, true, int)
+SUM_KERNEL(bulk_sum_h1_gl_i32, u32, 1, false, int)
