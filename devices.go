@@ -34,11 +34,24 @@ func Devices() ([]DeviceInfo, error) {
 // Device is a parsed Options.Device.
 type Device struct {
 	Kind    string // "auto", "cpu" or "gpu"
-	Ordinal int    // the GPU number of "gpu:N" (0 for "gpu")
+	Ordinal int    // the GPU number of "gpu:N", the first of a list (0 for "gpu" and "gpu:all")
+	// Ordinals is the list of "gpu:0,1": two or more distinct GPU numbers
+	// in the order given; nil for every other form.
+	Ordinals []int
+	// All is "gpu:all": every GPU the driver sees, resolved when an
+	// engine runs.
+	All bool
 }
 
-// ParseDevice reads an Options.Device string: "", "auto", "cpu", "gpu" or
-// "gpu:N". Errors wrap ErrInvalidOptions.
+// Multi says whether d may name several GPUs (a list, or gpu:all). Only
+// gpu-bitbfs and gpu-sssp split their work over several; the other GPU
+// engines refuse such a device with an error wrapping ErrInvalidOptions.
+func (d Device) Multi() bool { return d.All || len(d.Ordinals) > 1 }
+
+// ParseDevice reads an Options.Device string: "", "auto", "cpu", "gpu",
+// "gpu:N", "gpu:all" or a list such as "gpu:0,1" (each GPU once). Errors
+// wrap ErrInvalidOptions; a GPU that does not exist is found when the
+// computation starts (ErrNoGPU).
 func ParseDevice(s string) (Device, error) {
 	d, err := plan.ParseDevice(s)
 	return Device(d), err

@@ -59,6 +59,7 @@ type Caps struct {
 	Paths    bool    // it tracks successors itself instead of deriving them afterwards
 	Serial   bool    // it runs on one thread whatever Problem.Threads says
 	Auto     bool    // "auto" may pick it (the oracle and slower twins never win)
+	MultiGPU bool    // it splits its sources over several GPUs (gpu:all, gpu:0,1)
 	// Lanes are the lane kinds it computes in, narrowest first; Problem.Lanes
 	// is the narrowest of them that the plan allows.
 	Lanes []lanes.Kind
@@ -75,7 +76,12 @@ type Problem struct {
 	// Threads is the CPU threads to use (at least 1).
 	Threads int
 	Tile    int // the blocked engine's tile width; 0 means its default
-	Ordinal int // the GPU number
+	Ordinal int // the GPU number (the first listed)
+	// GPUs lists the GPUs of "gpu:0,1" (two or more, distinct), and
+	// AllGPUs says "gpu:all" (every GPU the driver sees, resolved where the
+	// engine runs: GPUsOf); engines without Caps.MultiGPU refuse either.
+	GPUs    []int
+	AllGPUs bool
 	// Progress receives the fraction done from the engine's goroutines; may
 	// be nil.
 	Progress func(float64)

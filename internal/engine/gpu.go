@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/apsp/apsp/graph"
@@ -16,6 +18,62 @@ import (
 // no GPU, a GPU number (gpu:N) out of range, a GPU whose context cannot be
 // created.
 var ErrNoGPU = gpu.ErrNoGPU
+
+// ErrInvalid is wrapped by every error about the request itself; the
+// planner's and the API's (plan.ErrInvalid, apsp.ErrInvalidOptions) are
+// this one, so that an engine's refusal of a request (several GPUs for an
+// engine that runs on one) matches them.
+var ErrInvalid = errors.New("invalid options")
+
+// GPUsOf resolves the GPUs p asks for: "gpu:all" is every GPU the driver
+// sees (found once the driver is loaded), a list is itself (each checked
+// to exist and be listed once), else the one Ordinal. Errors match
+// ErrNoGPU when a GPU is missing, ErrInvalid when one is listed twice.
+func GPUsOf(p *Problem) ([]int, error) {
+	switch {
+	case p.AllGPUs:
+		return gpu.Visible()
+	case len(p.GPUs) > 0:
+		if err := gpu.CheckAll(p.GPUs); err != nil {
+			if errors.Is(err, gpu.ErrDuplicateGPU) {
+				return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+			}
+			return nil, err
+		}
+		return p.GPUs, nil
+	}
+	return []int{p.Ordinal}, gpu.Check(p.Ordinal)
+}
+
+// oneGPU is Supports for the engines that run on one GPU (Floyd–Warshall,
+// min-plus): the GPU, or why not. A list of GPUs, or gpu:all where the
+// driver sees several, is refused (ErrInvalid): issue 13 splits one
+// matrix over several GPUs; gpu-bitbfs and gpu-sssp split their sources.
+func oneGPU(name string, p *Problem) error {
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return err
+	}
+	if len(ords) > 1 {
+		what := fmt.Sprintf("%d GPUs", len(ords))
+		if p.AllGPUs {
+			what = fmt.Sprintf("gpu:all (%d GPUs)", len(ords))
+		}
+		return fmt.Errorf("%w: %s runs on one GPU, not %s (gpu-bitbfs and gpu-sssp split their sources over several GPUs; use gpu:N)",
+			ErrInvalid, name, what)
+	}
+	return nil
+}
+
+// multiGPU is Supports for the engines that split their sources over the
+// GPUs p lists: every one must exist.
+func multiGPU(p *Problem) error {
+	_, err := GPUsOf(p)
+	return err
+}
+
+// multiRequested says whether p may name several GPUs.
+func multiRequested(p *Problem) bool { return p.AllGPUs || len(p.GPUs) > 1 }
 
 const (
 	gpuMulti  = gpu.Multi
@@ -32,7 +90,8 @@ func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 // estimate: gpu-bitbfs (unweighted graphs) or gpu-sssp (weighted ones, no
 // negative arc) where it takes the graph and its estimate is lower than
 // Floyd–Warshall's (unweighted graphs beyond a few thousand vertices,
-// sparse weighted ones), else AutoGPU. The estimate comes back because
+// sparse weighted ones), or whenever it takes the graph and p names
+// several GPUs (only these two split over them), else AutoGPU. The estimate comes back because
 // the searching engines' estimates run a host BFS, which the caller need
 // not repeat (they do not depend on p's lanes).
 func AutoGPUFor(p *Problem) (Engine, float64) {
@@ -45,7 +104,7 @@ func AutoGPUFor(p *Problem) (Engine, float64) {
 	if Check(b, p.Graph, p.Plan) != nil {
 		return fw, fwTime
 	}
-	if t := b.Estimate(p); t < fwTime {
+	if t := b.Estimate(p); t < fwTime || multiRequested(p) {
 		return b, t
 	}
 	return fw, fwTime
@@ -72,8 +131,9 @@ func (e gpuEngine) Caps() Caps {
 		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
 }
 
-// Supports finds the GPU asked for (the runtime lists the GPUs once).
-func (e gpuEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
+// Supports finds the GPU asked for (the runtime lists the GPUs once); it
+// refuses several.
+func (e gpuEngine) Supports(p *Problem) error { return oneGPU(e.Name(), p) }
 
 // WorkBytes is the host side: for a matrix the pooled page-locked transfer
 // buffer (4 bytes a cell, or the packed lane's bytes) and the result in its
@@ -181,12 +241,13 @@ type gpuBitEngine struct{}
 func (gpuBitEngine) Name() string { return "gpu-bitbfs" }
 
 // Caps: auto picks it through AutoGPUFor, the planner's GPU candidate for
-// unweighted graphs.
+// unweighted graphs. It splits its batches of sources over several GPUs.
 func (gpuBitEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Auto: true, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Auto: true, MultiGPU: true, Lanes: []lanes.Kind{lanes.Int32}}
 }
 
-func (gpuBitEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
+// Supports finds every GPU asked for.
+func (gpuBitEngine) Supports(p *Problem) error { return multiGPU(p) }
 
 // WorkBytes is the host side: the page-locked buffer (the padded arcs, then
 // the summaries or a batch's block of distances), plus the rows for a
@@ -200,8 +261,15 @@ func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	return need + matrixBytes(p.Graph.N(), lanes.Int32, p.Paths)
 }
 
+// Rows, Hist and Run split the batches of sources over every GPU asked
+// for (gpu.BitRowsOn, gpu.BitMatrixOn); the result is one GPU's, bit for
+// bit.
 func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
-	r, err := gpu.BitRows(ctx, p.Ordinal, p.Graph)
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := gpu.BitRowsOn(ctx, ords, p.Graph)
 	if err != nil {
 		return nil, "", err
 	}
@@ -209,7 +277,11 @@ func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string,
 }
 
 func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
-	r, err := gpu.BitRows(ctx, p.Ordinal, p.Graph)
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	r, err := gpu.BitRowsOn(ctx, ords, p.Graph)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +290,11 @@ func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 
 func (gpuBitEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	n := p.Graph.N()
-	data, device, err := gpu.BitMatrix(ctx, p.Ordinal, p.Graph)
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	data, device, err := gpu.BitMatrixOn(ctx, ords, p.Graph)
 	if err != nil {
 		return nil, err
 	}

@@ -28,11 +28,13 @@ func (gpuSSSPEngine) Name() string { return "gpu-sssp" }
 // negative arcs: the relaxation order assumes none. Auto: AutoGPUFor picks
 // it for weighted graphs where its estimate beats the Floyd–Warshall's
 // (sparse ones: measured 6× faster at n = 8192, degree 4, on an H100).
+// It splits its sources over several GPUs.
 func (gpuSSSPEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Auto: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
+	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Auto: true, MultiGPU: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
 }
 
-func (gpuSSSPEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
+// Supports finds every GPU asked for.
+func (gpuSSSPEngine) Supports(p *Problem) error { return multiGPU(p) }
 
 // WorkBytes is the host side: the page-locked arcs and summaries or rows
 // of distances (gpu.SSSPHostBytes), plus the rows for a summary or the
@@ -46,8 +48,14 @@ func (gpuSSSPEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	return need + matrixBytes(p.Graph.N(), p.Lanes, p.Paths)
 }
 
+// Rows and Run split the sources over every GPU asked for
+// (gpu.SSSPRowsOn, gpu.SSSPMatrixOn); the result is one GPU's, bit for bit.
 func (gpuSSSPEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
-	r, err := gpu.SSSPRows(ctx, p.Ordinal, p.Graph, p.Lanes.IsFloat())
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := gpu.SSSPRowsOn(ctx, ords, p.Graph, p.Lanes.IsFloat())
 	if err != nil {
 		return nil, "", err
 	}
@@ -55,7 +63,11 @@ func (gpuSSSPEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string
 }
 
 func (gpuSSSPEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
-	m, err := gpu.SSSPMatrix(ctx, p.Ordinal, p.Graph, p.Lanes.IsFloat())
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	m, err := gpu.SSSPMatrixOn(ctx, ords, p.Graph, p.Lanes.IsFloat())
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +100,8 @@ func (gpuMinPlusEngine) Caps() Caps {
 	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
 }
 
-func (gpuMinPlusEngine) Supports(p *Problem) error { return gpu.Check(p.Ordinal) }
+// Supports finds the GPU asked for; it refuses several.
+func (e gpuMinPlusEngine) Supports(p *Problem) error { return oneGPU(e.Name(), p) }
 
 // WorkBytes is the page-locked buffer (the padded matrix when it comes
 // back, else the arcs and summaries) and the result.

@@ -27,7 +27,11 @@ type BitResult struct {
 	// internal/bfs's Summary).
 	Hist   []int64
 	Device string
+	// Timing is the run's (with several GPUs, the one that took longest);
+	// PerGPU is each GPU's, in the order listed, when there were several
+	// (zero for a GPU that got no batch).
 	Timing BitTiming
+	PerGPU []BitTiming
 }
 
 // BitTiming is what a gpu-bitbfs run measured: CUDA events in
@@ -294,10 +298,35 @@ var ErrBitGraph = errors.New("gpu-bitbfs needs an unweighted graph")
 // the totals are reduced on the device and only n summaries and the
 // histogram cross the bus.
 func BitRows(ctx context.Context, ordinal int, g *graph.Graph) (*BitResult, error) {
-	return bitRows(ctx, ordinal, g, bitConfig{})
+	return bitRowsOn(ctx, []int{ordinal}, g, bitConfig{})
+}
+
+// BitRowsOn is BitRows over the GPUs listed (distinct ordinals, as
+// CheckAll checks): the batches of sources are dealt out to them in groups
+// (splitWork), every GPU searches its own at once, and their totals are
+// merged on the host (per vertex the sums and reach add, the eccentricity
+// is the largest; the histograms add), bit-identical to one GPU's result.
+// A GPU that fails fails the call, with an error naming it.
+func BitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph) (*BitResult, error) {
+	return bitRowsOn(ctx, ordinals, g, bitConfig{})
 }
 
 func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*BitResult, error) {
+	return bitRowsOn(ctx, []int{ordinal}, g, cfg)
+}
+
+// bitSplit deals the batches of sources of an n-vertex run in cfg's layout
+// to k GPUs, in chunks of a group (the slots the default plan searches at
+// once; one batch for a matrix).
+func bitSplit(n int, cfg bitConfig, k int, dist bool) ([][]span, error) {
+	p, err := planBit(n, 0, cfg, ^uint64(0)>>2, dist)
+	if err != nil {
+		return nil, err
+	}
+	return splitWork(p.batches, p.slots, k), nil
+}
+
+func bitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*BitResult, error) {
 	if g.Weighted() {
 		return nil, fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
 	}
@@ -305,23 +334,70 @@ func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*
 	if g.N() == 0 {
 		return res, nil
 	}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runBit(c, g, cfg, res, nil) })
+	spans, err := bitSplit(g.N(), cfg, len(ordinals), false)
 	if err != nil {
 		return nil, err
 	}
-	res.Device = d.Info.Name
-	d.AddTiming(res.Timing.Search, res.Timing.Total)
+	single := len(ordinals) == 1
+	tot := &bitTotals{}
+	timings := make([]BitTiming, len(ordinals))
+	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+		return runBit(c, g, cfg, spans[i], &timings[i], func(sums []uint64, reach, ecc []uint32, hist []int64) {
+			if single {
+				res.Rows, res.Hist = bitSummaries(sums, reach, ecc), trimHist(hist)
+				return
+			}
+			tot.add(sums, reach, ecc, hist)
+		}, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !single {
+		res.Rows, res.Hist = bitSummaries(tot.sums, tot.reach, tot.ecc), trimHist(tot.hist)
+		res.PerGPU = timings
+	}
+	res.Timing = slowest(timings, func(t BitTiming) float64 { return t.Total })
+	res.Device = deviceName(ordinals, devs)
+	for i, d := range devs {
+		if d != nil {
+			d.AddTiming(timings[i].Search, timings[i].Total)
+		}
+	}
 	return res, nil
+}
+
+// slowest is the timing of the GPU whose total was longest.
+func slowest[T any](ts []T, total func(T) float64) T {
+	var out T
+	best := -1.0
+	for _, t := range ts {
+		if x := total(t); x > best {
+			out, best = t, x
+		}
+	}
+	return out
 }
 
 // BitMatrix computes the distance matrix of an unweighted graph with the
 // same search as BitRows: dist[u·n+v] is the distance from u to v, -1 when
 // there is no path. A batch's columns come back over the bus as it ends.
 func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, string, error) {
-	return bitMatrix(ctx, ordinal, g, bitConfig{})
+	return bitMatrixOn(ctx, []int{ordinal}, g, bitConfig{})
+}
+
+// BitMatrixOn is BitMatrix over the GPUs listed: each GPU searches its
+// batches (splitWork, a batch at a time) and copies their columns into the
+// one matrix.
+func BitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph) ([]int32, string, error) {
+	return bitMatrixOn(ctx, ordinals, g, bitConfig{})
 }
 
 func bitMatrix(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) ([]int32, string, error) {
+	return bitMatrixOn(ctx, []int{ordinal}, g, cfg)
+}
+
+func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) ([]int32, string, error) {
 	if g.Weighted() {
 		return nil, "", fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
 	}
@@ -330,23 +406,35 @@ func bitMatrix(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) 
 	if n == 0 {
 		return dist, "", nil
 	}
-	res := &BitResult{}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runBit(c, g, cfg, res, dist) })
+	spans, err := bitSplit(n, cfg, len(ordinals), true)
 	if err != nil {
 		return nil, "", err
 	}
-	d.AddTiming(res.Timing.Search, res.Timing.Total)
-	return dist, d.Info.Name, nil
+	timings := make([]BitTiming, len(ordinals))
+	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+		return runBit(c, g, cfg, spans[i], &timings[i], nil, dist)
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	for i, d := range devs {
+		if d != nil {
+			d.AddTiming(timings[i].Search, timings[i].Total)
+		}
+	}
+	return dist, deviceName(ordinals, devs), nil
 }
 
-// runBit runs the search on the owner goroutine: the arcs go up once, then
-// each group of batches is initialised and its levels launched in chunks,
-// with one read of found[] a chunk (the chunk is as long as the previous
-// group needed, so usually one read a group); the slots' totals are merged
-// on the device and copied back with the histogram. With dist, the run is
-// one batch a group and each batch's distance block is copied back into
-// dist.
-func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist []int32) error {
+// runBit runs the search of the batches of spans on the owner goroutine:
+// the arcs go up once, then each group of batches (up to the plan's slots
+// of one span) is initialised and its levels launched in chunks, with one
+// read of found[] a chunk (the chunk is as long as the previous group
+// needed, so usually one read a group); the slots' totals are merged on
+// the device, copied back with the histogram and handed to take while
+// they lie in page-locked memory. With dist, the run is one batch a group
+// and each batch's distance block is copied back into dist.
+func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitTiming,
+	take func(sums []uint64, reach, ecc []uint32, hist []int64), dist []int32) error {
 	wall := time.Now()
 	n := g.N()
 	free, _, err := c.Dev().MemInfo()
@@ -362,11 +450,10 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 		return err
 	}
 	if !k.used {
-		res.Timing.Compiled, k.used = k.compiled, true
+		tm.Compiled, k.used = k.compiled, true
 	}
-	res.Timing.Registers = k.level.Registers()
-	tm := &res.Timing
-	tm.Words, tm.Lanes, tm.Exit, tm.Slots, tm.Groups = p.words, p.lanes, p.exit, p.slots, p.groups
+	tm.Registers = k.level.Registers()
+	tm.Words, tm.Lanes, tm.Exit, tm.Slots = p.words, p.lanes, p.exit, p.slots
 
 	// Page-locked host memory: the arcs, then found[] and the results.
 	outAt := (p.csrBytes + 15) &^ 15
@@ -439,12 +526,20 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 	levelBlocks := uint32((n*p.lanes + bitBlock - 1) / bitBlock)
 	block := [3]uint32{bitBlock, 1, 1}
 	chunk := bitFirstChunk
-	for grp := range p.groups {
+	type group struct{ first, count int }
+	var groups []group
+	for _, sp := range spans {
+		for b := sp.lo; b < sp.hi; b += p.slots {
+			groups = append(groups, group{b, min(p.slots, sp.hi-b)})
+		}
+	}
+	tm.Groups = len(groups)
+	for _, grp := range groups {
 		if err := c.Ctx.Err(); err != nil {
 			return err
 		}
-		base := int32(grp * p.slots)
-		gs := uint32(min(p.slots, p.batches-grp*p.slots))
+		base := int32(grp.first)
+		gs := uint32(grp.count)
 		if err := k.init.LaunchOn(st, [3]uint32{blocks, gs, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&nw),
 			unsafe.Pointer(&base), unsafe.Pointer(&vis), unsafe.Pointer(&frA), unsafe.Pointer(&nzA),
 			unsafe.Pointer(&foundD), unsafe.Pointer(&distD)); err != nil {
@@ -493,7 +588,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 		// its levels and the one that finds nothing at once.
 		chunk = int(*deepH) + 1
 		if dist != nil {
-			if err := copyDist(c, p, grp, distD, unsafe.Add(host, outAt), dist); err != nil {
+			if err := copyDist(c, p, grp.first, distD, unsafe.Add(host, outAt), dist); err != nil {
 				return err
 			}
 		}
@@ -540,8 +635,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, res *BitResult, dist [
 		ecc := unsafe.Slice((*uint32)(unsafe.Add(out, 12*uint64(n))), n)
 		hist := unsafe.Slice((*int64)(unsafe.Add(out, 16*uint64(n))), n)
 		stats := unsafe.Slice((*int64)(unsafe.Add(out, 24*uint64(n))), 3)
-		res.Rows = bitSummaries(sums, reach, ecc)
-		res.Hist = trimHist(hist)
+		take(sums, reach, ecc, hist)
 		if cfg.Stats {
 			tm.Rows, tm.Arcs, tm.Blocks = stats[0], stats[1], stats[2]
 		}
@@ -579,10 +673,10 @@ func trimHist(h []int64) []int64 {
 	return out
 }
 
-// copyDist copies group grp's distance block (its one batch: n rows of
-// 64·W int32) into the page-locked buffer and from there into dist's
-// columns of the batch.
-func copyDist(c *gpurt.Call, p bitPlan, grp int, distD uint64, host unsafe.Pointer, dist []int32) error {
+// copyDist copies the distance block of batch (its group's one batch: n
+// rows of 64·W int32) into the page-locked buffer and from there into
+// dist's columns of the batch.
+func copyDist(c *gpurt.Call, p bitPlan, batch int, distD uint64, host unsafe.Pointer, dist []int32) error {
 	st := c.Stream()
 	if err := st.CopyToHostAsync(host, distD, p.distBytes); err != nil {
 		return err
@@ -590,7 +684,7 @@ func copyDist(c *gpurt.Call, p bitPlan, grp int, distD uint64, host unsafe.Point
 	if err := st.Synchronize(); err != nil {
 		return err
 	}
-	n, first := p.n, grp*p.size
+	n, first := p.n, batch*p.size
 	count := min(p.size, n-first)
 	block := unsafe.Slice((*int32)(host), n*p.size)
 	parallel(n, 1024, func(lo, hi int) {

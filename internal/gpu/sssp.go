@@ -41,7 +41,10 @@ type SSSPTiming struct {
 type SSSPResult struct {
 	Rows   []reduce.Row
 	Device string
+	// Timing is the run's (with several GPUs, the one that took longest);
+	// PerGPU is each GPU's, in the order listed, when there were several.
 	Timing SSSPTiming
+	PerGPU []SSSPTiming
 }
 
 // SSSPMatrixResult is the distance matrix from SSSPMatrix, n×n row-major:
@@ -258,41 +261,89 @@ func fillArcs(g *graph.Graph, host unsafe.Pointer, float bool) {
 // float, the lanes are float32 (for float graphs); else int32, which the
 // caller's lane plan must hold (lanes.Plan.Holds(lanes.Int32)).
 func SSSPRows(ctx context.Context, ordinal int, g *graph.Graph, float bool) (*SSSPResult, error) {
-	return ssspRows(ctx, ordinal, g, float, ssspConfig{})
+	return ssspRowsOn(ctx, []int{ordinal}, g, float, ssspConfig{})
+}
+
+// SSSPRowsOn is SSSPRows over the GPUs listed (distinct ordinals): the
+// sources are dealt out to them in ranges (ssspSplit), every GPU searches
+// its own at once, and the summaries are merged on the host, bit-identical
+// to one GPU's. A GPU that fails fails the call, with an error naming it.
+func SSSPRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool) (*SSSPResult, error) {
+	return ssspRowsOn(ctx, ordinals, g, float, ssspConfig{})
 }
 
 func ssspRows(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPResult, error) {
+	return ssspRowsOn(ctx, []int{ordinal}, g, float, cfg)
+}
+
+// ssspSplit deals the n sources to k GPUs: four ranges a GPU, taken in
+// turn across the vertices (splitWork), so that a GPU's share is spread
+// over the graph, yet each range still fills a launch on graphs of a few
+// thousand vertices.
+func ssspSplit(n, k int) [][]span {
+	return splitWork(n, (n+4*k-1)/max(1, 4*k), k)
+}
+
+func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPResult, error) {
 	if err := arcLanes(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
 	res := &SSSPResult{Rows: []reduce.Row{}}
-	if g.N() == 0 {
+	n := g.N()
+	if n == 0 {
 		return res, nil
 	}
-	var sums unsafe.Pointer
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
-		var err error
-		sums, err = runSSSP(c, g, float, cfg, &res.Timing, nil)
-		if err == nil {
-			res.Rows = ssspSummaries(sums, g.N(), float)
+	spans := ssspSplit(n, len(ordinals))
+	single := len(ordinals) == 1
+	tot := &ssspTotals{}
+	timings := make([]SSSPTiming, len(ordinals))
+	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+		sums, err := runSSSP(c, g, float, cfg, &timings[i], nil, spans[i])
+		if err != nil {
+			return err
 		}
-		return err
+		if single {
+			res.Rows = ssspSummaries(sums, n, float)
+			return nil
+		}
+		reach, maxv, sumI, sumF := ssspArrays(sums, n, float)
+		tot.add(reach, maxv, sumI, sumF)
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	res.Device = d.Info.Name
-	d.AddTiming(res.Timing.Search, res.Timing.Total)
+	if !single {
+		res.Rows = ssspRowsOf(tot.reach, tot.maxv, tot.sumI, tot.sumF)
+		res.PerGPU = timings
+	}
+	res.Timing = slowest(timings, func(t SSSPTiming) float64 { return t.Total })
+	res.Device = deviceName(ordinals, devs)
+	for i, d := range devs {
+		if d != nil {
+			d.AddTiming(timings[i].Search, timings[i].Total)
+		}
+	}
 	return res, nil
 }
 
 // SSSPMatrix runs the same search as SSSPRows and returns the distance
 // matrix; rows come back a launch of sources at a time.
 func SSSPMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool) (*SSSPMatrixResult, error) {
-	return ssspMatrix(ctx, ordinal, g, float, ssspConfig{})
+	return ssspMatrixOn(ctx, []int{ordinal}, g, float, ssspConfig{})
+}
+
+// SSSPMatrixOn is SSSPMatrix over the GPUs listed: each GPU's sources'
+// rows go straight into the one matrix.
+func SSSPMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool) (*SSSPMatrixResult, error) {
+	return ssspMatrixOn(ctx, ordinals, g, float, ssspConfig{})
 }
 
 func ssspMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPMatrixResult, error) {
+	return ssspMatrixOn(ctx, []int{ordinal}, g, float, cfg)
+}
+
+func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPMatrixResult, error) {
 	if err := arcLanes(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
@@ -313,24 +364,32 @@ func ssspMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool, cf
 	if n == 0 {
 		return out, nil
 	}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
-		_, err := runSSSP(c, g, float, cfg, &out.Timing, bits)
+	spans := ssspSplit(n, len(ordinals))
+	timings := make([]SSSPTiming, len(ordinals))
+	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+		_, err := runSSSP(c, g, float, cfg, &timings[i], bits, spans[i])
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	out.Device = d.Info.Name
-	d.AddTiming(out.Timing.Search, out.Timing.Total)
+	out.Timing = slowest(timings, func(t SSSPTiming) float64 { return t.Total })
+	out.Device = deviceName(ordinals, devs)
+	for i, d := range devs {
+		if d != nil {
+			d.AddTiming(timings[i].Search, timings[i].Total)
+		}
+	}
 	return out, nil
 }
 
-// runSSSP runs the searches on the owner goroutine: the arcs go up once,
-// then launches of plan.chunk sources (or plan.rows with a matrix, whose
-// rows come back after each) queue on the stream; it returns the
-// page-locked summaries (reach int32[n], max lane bits uint32[n], sums
-// uint64 or float64 [n]), valid until the call ends.
-func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSPTiming, dist []uint32) (unsafe.Pointer, error) {
+// runSSSP runs the searches from the sources of spans on the owner
+// goroutine: the arcs go up once and the summaries are zeroed, then
+// launches of plan.chunk sources (or plan.rows with a matrix, whose rows
+// come back after each) queue on the stream; it returns the page-locked
+// summaries (reach int32[n], max lane bits uint32[n], sums uint64 or
+// float64 [n]; zero for the sources of no span), valid until the call ends.
+func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSPTiming, dist []uint32, spans []span) (unsafe.Pointer, error) {
 	wall := time.Now()
 	defer func() { tm.Wall = time.Since(wall) }()
 	n, m := g.N(), g.Arcs()
@@ -386,6 +445,11 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 	if err := st.CopyToDeviceAsync(csrD, host, p.csrBytes); err != nil {
 		return nil, err
 	}
+	// Sources outside spans keep zero summaries, which the merge of
+	// several GPUs' adds.
+	if err := st.Memset32Async(sumsD, 0, p.sumBytes/4); err != nil {
+		return nil, err
+	}
 	if err := ev[1].RecordOn(st); err != nil {
 		return nil, err
 	}
@@ -401,11 +465,19 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 		step = p.rows
 	}
 	out := unsafe.Add(host, p.csrBytes)
-	for first := 0; first < n; first += step {
+	type launch struct{ first, count int }
+	var launches []launch
+	for _, sp := range spans {
+		for first := sp.lo; first < sp.hi; first += step {
+			launches = append(launches, launch{first, min(step, sp.hi-first)})
+		}
+	}
+	for li, l := range launches {
+		first := l.first
 		if err := c.Ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, count := int32(first), int32(min(step, n-first))
+		f, count := int32(first), int32(l.count)
 		grid := uint32(min(p.grid, int(count)))
 		if err := k.rows.LaunchOn(st, [3]uint32{grid, 1, 1}, [3]uint32{uint32(p.block), 1, 1}, uint32(p.dynShared),
 			unsafe.Pointer(&nv), unsafe.Pointer(&f), unsafe.Pointer(&count), unsafe.Pointer(&offD), unsafe.Pointer(&headsD),
@@ -420,7 +492,7 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 				return nil, err
 			}
 		}
-		if dist != nil || first+step < n {
+		if dist != nil || li+1 < len(launches) {
 			if err := st.Synchronize(); err != nil {
 				return nil, err
 			}
@@ -452,19 +524,37 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 	return out, errors.Join(errs[:]...)
 }
 
-// ssspSummaries turns the device's summaries into rows.
+// ssspSummaries turns the device's page-locked summaries into rows.
 func ssspSummaries(out unsafe.Pointer, n int, float bool) []reduce.Row {
-	reach := unsafe.Slice((*int32)(out), n)
-	maxv := unsafe.Slice((*uint32)(unsafe.Add(out, 4*n)), n)
+	return ssspRowsOf(ssspArrays(out, n, float))
+}
+
+// ssspArrays views runSSSP's summaries: reach, the maxima's lane bits and
+// the sums, integer (sumI) or float (sumF).
+func ssspArrays(out unsafe.Pointer, n int, float bool) (reach []int32, maxv []uint32, sumI []uint64, sumF []float64) {
+	reach = unsafe.Slice((*int32)(out), n)
+	maxv = unsafe.Slice((*uint32)(unsafe.Add(out, 4*n)), n)
+	if float {
+		sumF = unsafe.Slice((*float64)(unsafe.Add(out, 8*n)), n)
+	} else {
+		sumI = unsafe.Slice((*uint64)(unsafe.Add(out, 8*n)), n)
+	}
+	return
+}
+
+// ssspRowsOf turns summaries into rows: float32 maxima and float64 sums
+// when sumF is given, else integers.
+func ssspRowsOf(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) []reduce.Row {
+	n := len(reach)
 	rows := make([]reduce.Row, n)
 	for u := range rows {
 		r := reduce.Row{Reach: int64(reach[u]), Unreach: int(reach[u]) < n-1}
-		if float {
+		if sumF != nil {
 			r.MaxF = float64(math.Float32frombits(maxv[u]))
-			r.SumF = *(*float64)(unsafe.Add(out, 8*n+8*u))
+			r.SumF = sumF[u]
 		} else {
 			r.MaxI = int64(maxv[u])
-			r.Sum.Add(int64(*(*uint64)(unsafe.Add(out, 8*n+8*u))))
+			r.Sum.Add(int64(sumI[u]))
 		}
 		rows[u] = r
 	}

@@ -33,7 +33,7 @@ const BoundsAlgorithm = "bounds"
 // Request is what the caller asked for, unresolved.
 type Request struct {
 	Algorithm string // an engine name, "auto" or ""
-	Device    string // "", "auto", "cpu", "gpu" or "gpu:N"
+	Device    string // "", "auto", "cpu", "gpu", "gpu:N", "gpu:all" or "gpu:0,1"
 	Threads   int    // 0: every CPU
 	Tile      int    // 0: the engine's default
 	Paths     bool
@@ -142,7 +142,7 @@ func problem(e engine.Engine, g *graph.Graph, req Request, lp lanes.Plan, dev De
 		kind, _ = lp.Narrowest(c.Lanes...)
 	}
 	return &engine.Problem{Graph: g, Plan: lp, Lanes: kind, Paths: req.Paths, Threads: threads, Tile: req.Tile,
-		Ordinal: dev.Ordinal, Progress: req.Progress}
+		Ordinal: dev.Ordinal, GPUs: dev.Ordinals, AllGPUs: dev.All, Progress: req.Progress}
 }
 
 // forcedLanes returns the lane kind req asks for, if any (Validate has

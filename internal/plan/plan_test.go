@@ -13,32 +13,6 @@ import (
 	"github.com/apsp/apsp/internal/sysmem"
 )
 
-func TestParseDevice(t *testing.T) {
-	tests := []struct {
-		in   string
-		want Device
-		err  bool
-	}{
-		{"", Device{Kind: "auto"}, false},
-		{"auto", Device{Kind: "auto"}, false},
-		{"cpu", Device{Kind: "cpu"}, false},
-		{"gpu", Device{Kind: "gpu"}, false},
-		{"gpu:3", Device{Kind: "gpu", Ordinal: 3}, false},
-		{"gpu:-1", Device{}, true},
-		{"gpu:99999999999999999999", Device{}, true},
-		{"tpu", Device{}, true},
-	}
-	for _, tt := range tests {
-		got, err := ParseDevice(tt.in)
-		if (err != nil) != tt.err || got != tt.want {
-			t.Errorf("ParseDevice(%q) = %+v, %v", tt.in, got, err)
-		}
-		if err != nil && !errors.Is(err, ErrInvalid) {
-			t.Errorf("ParseDevice(%q): %v does not wrap ErrInvalid", tt.in, err)
-		}
-	}
-}
-
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		req      Request
