@@ -323,6 +323,12 @@ func (s *Stream) handle() uintptr {
 // Destroy frees the stream.
 func (s *Stream) Destroy() { s.d.API.cuStreamDestroy(s.s) }
 
+// WaitEvent makes the work queued on s after this call wait until e, as
+// last recorded, has completed; the host does not wait.
+func (s *Stream) WaitEvent(e *Event) error {
+	return s.d.API.check("cuStreamWaitEvent", s.d.API.cuStreamWaitEvent(s.handle(), e.e, 0))
+}
+
 // Synchronize waits for the work queued on the stream and reports any
 // asynchronous error.
 func (s *Stream) Synchronize() error {

@@ -76,6 +76,7 @@ type API struct {
 	cuStreamCreate       func(s *uintptr, flags uint32) Result
 	cuStreamDestroy      func(s uintptr) Result
 	cuStreamSynchronize  func(s uintptr) Result
+	cuStreamWaitEvent    func(s uintptr, e uintptr, flags uint32) Result
 	cuMemsetD32Async     func(dst uint64, v uint32, n uint64, stream uintptr) Result
 	cuMemcpyHtoDAsync    func(dst uint64, src unsafe.Pointer, size uint64, stream uintptr) Result
 	cuMemcpyDtoHAsync    func(dst unsafe.Pointer, src uint64, size uint64, stream uintptr) Result
@@ -153,6 +154,7 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuStreamCreate, "cuStreamCreate")
 	bind(cu, &a.cuStreamDestroy, "cuStreamDestroy_v2")
 	bind(cu, &a.cuStreamSynchronize, "cuStreamSynchronize")
+	bind(cu, &a.cuStreamWaitEvent, "cuStreamWaitEvent")
 	bind(cu, &a.cuMemsetD32Async, "cuMemsetD32Async")
 	bind(cu, &a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")
 	bind(cu, &a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")
