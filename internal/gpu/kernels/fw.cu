@@ -152,30 +152,35 @@ __device__ __forceinline__ void copyWaitAll() { asm volatile("cp.async.wait_grou
 #define DUP_A 0
 #endif
 
-// Min-plus tile product: C = min(C, A ⊗ B) for the tile at (x, y) with
-// A = D[x][z], B = D[z][y]. k-slices of A and B are double-buffered in shared
+// Min-plus tile product: C = min(C, A ⊗ B) for the tile at (x, y) of cm,
+// with A the tile row x of am (K columns) and B the tile column y of bm (K
+// rows); am, bm and cm share the stride P words. The blocked rounds take
+// A = D[x][z], B = D[z][y] (minplusTile); the out-of-core rounds take panels
+// that stay on the device (fw_strip). k-slices of A and B are double-buffered in shared
 // memory; packed A slices are spread to one lane a word (dup) once per slice,
 // so that the inner loop is the same for every lane. Shared words:
 // 2 × (TILE×(BK/L+4) + BK×(TW+4)) + (L > 1 ? TILE×(BK+4) : 0).
-__device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int y, int z, T* smem) {
+// am may be cm itself (an out-of-core panel times the closed pivot): a block
+// reads its A slices before it stores its tile, and any mix of old and new
+// values in another block's tiles gives the same result (see outofcore.go).
+__device__ __forceinline__ void minplusGen(T* cm, const T* am, const T* bm, size_t P, int x, int y, int K, T* smem) {
   const int tx = threadIdx.x % TDIM, ty = threadIdx.x / TDIM;
-  const size_t P = n / L;
-  const size_t rowA = (size_t)x * TILE, colB = (size_t)y * TW, kz = (size_t)z * TILE;
+  const size_t rowA = (size_t)x * TILE, colB = (size_t)y * TW;
   auto stage = [&](int buf, int k0) {
     T* As = smem + DUP_A + buf * SLICE;
     T* Bs = As + TILE * ARST;
-    for (int c = threadIdx.x; c < TILE * BK / L / 4; c += NT) {
-      int i = c / (BK / L / 4), kw = (c % (BK / L / 4)) * 4;
-      copy16(As + i * ARST + kw, d + (rowA + i) * P + (kz + k0) / L + kw);
-      int kb = c / (TW / 4), j = (c % (TW / 4)) * 4;
-      copy16(Bs + kb * BST + j, d + (kz + k0 + kb) * P + colB + j);
+    for (int q = threadIdx.x; q < TILE * BK / L / 4; q += NT) {
+      int i = q / (BK / L / 4), kw = (q % (BK / L / 4)) * 4;
+      copy16(As + i * ARST + kw, am + (rowA + i) * P + k0 / L + kw);
+      int kb = q / (TW / 4), j = (q % (TW / 4)) * 4;
+      copy16(Bs + kb * BST + j, bm + (size_t)(k0 + kb) * P + colB + j);
     }
     copyCommit();
   };
   stage(0, 0);
   T acc[R][C];
-  loadTile(d, P, rowA, colB, acc);
-  for (int s = 0; s < TILE / BK; s++) {
+  loadTile(cm, P, rowA, colB, acc);
+  for (int s = 0; s < K / BK; s++) {
     copyWaitAll();
     __syncthreads();  // slice s is in; everyone is done with slice s-1
 #if L > 1
@@ -189,7 +194,7 @@ __device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int
       }
     }
 #endif
-    if (s + 1 < TILE / BK) stage((s + 1) & 1, (s + 1) * BK);
+    if (s + 1 < K / BK) stage((s + 1) & 1, (s + 1) * BK);
 #if L > 1
     __syncthreads();  // the spread A slice is complete
     const T* As = smem;
@@ -220,7 +225,12 @@ __device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int
     }
   }
   __syncthreads();  // the caller may reuse shared memory
-  storeTile(d, P, rowA, colB, acc);
+  storeTile(cm, P, rowA, colB, acc);
+}
+
+__device__ __forceinline__ void minplusTile(T* __restrict__ d, int n, int x, int y, int z, T* smem) {
+  const size_t P = n / L, kz = (size_t)z * TILE;
+  minplusGen(d, d + kz / L, d + kz * P, P, x, y, TILE, smem);
 }
 
 // ---------------------------------------------------------------------------
@@ -332,6 +342,18 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) fw_rest(T* d, int n, int 
   minplusTile(d, n, x, y, z, (T*)sm);
 }
 
+// Out-of-core product (outofcore.go): c = min(c, a ⊗ b) over K = k columns
+// of a and rows of b, for the tiles of c in blockIdx.y's tile row and every
+// tile column but [skip, skip + skips). Grid: (tile columns − skips) ×
+// tile rows. n is the stride of a, b and c in lanes.
+extern "C" __global__ void __launch_bounds__(NT, MINB) fw_strip(T* c, const T* a, const T* b, int n, int k, int skip,
+                                                                int skips) {
+  extern __shared__ __align__(16) unsigned char sm[];
+  int x = blockIdx.y, y = blockIdx.x;
+  if (y >= skip) y += skips;
+  minplusGen(c, a, b, n / L, x, y, k, (T*)sm);
+}
+
 // ---------------------------------------------------------------------------
 // Single-kernel soft synchronisation (SKSS): one launch of a persistent grid.
 // Blocks take task IDs from an atomic counter in a topological order: round
@@ -411,10 +433,11 @@ typedef signed char Lane;
 #else
 typedef T Lane;
 #endif
-extern "C" __global__ void fw_reduce(const T* d, int n, int nv, V maxReal, int* reach, V* maxv, double* sum,
+// d's row 0 is vertex r0 (out-of-core rounds reduce a strip at a time).
+extern "C" __global__ void fw_reduce(const T* d, int n, int nv, int r0, V maxReal, int* reach, V* maxv, double* sum,
                                      int* negVertex) {
-  const int u = blockIdx.x;
-  const Lane* row = (const Lane*)d + (size_t)u * n;
+  const Lane* row = (const Lane*)d + (size_t)blockIdx.x * n;
+  const int u = blockIdx.x + r0;
   int cnt = 0;
   V best = 0;
   bool any = false;
