@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	goruntime "runtime"
+	"sync"
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
@@ -176,22 +178,25 @@ func InitLanes(g *graph.Graph, stride int, c Config) func(host []uint32) {
 		if c.Float {
 			inf = math.Float32bits(float32(math.Inf(1)))
 		}
-		for i := range h {
-			h[i] = inf
-		}
-		for i := 0; i < stride; i++ {
-			h[i*stride+i] = 0
-		}
-		for u := 0; u < g.N(); u++ {
-			row := h[u*stride:]
-			for i, v := range g.Neighbors(u) {
-				if c.Float {
-					row[v] = math.Float32bits(float32(g.ArcFloat(u, i)))
-				} else {
-					row[v] = uint32(int32(g.ArcInt(u, i)))
+		byRows(stride, func(lo, hi int) {
+			for u := lo; u < hi; u++ {
+				row := h[u*stride : (u+1)*stride]
+				for i := range row {
+					row[i] = inf
+				}
+				row[u] = 0
+				if u >= g.N() {
+					continue
+				}
+				for i, v := range g.Neighbors(u) {
+					if c.Float {
+						row[v] = math.Float32bits(float32(g.ArcFloat(u, i)))
+					} else {
+						row[v] = uint32(int32(g.ArcInt(u, i)))
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -199,22 +204,45 @@ func InitLanes(g *graph.Graph, stride int, c Config) func(host []uint32) {
 // the kernels read them: lane j%L of word j/L is column j), keeping the
 // least of parallel arcs and the diagonal's 0.
 func initPacked[L int8 | int16](g *graph.Graph, stride int, h []L, inf L) {
-	for i := range h {
-		h[i] = inf
-	}
-	for i := 0; i < stride; i++ {
-		h[i*stride+i] = 0
-	}
-	for u := 0; u < g.N(); u++ {
-		row := h[u*stride:]
-		for i, v := range g.Neighbors(u) {
-			// A weight above inf is stored as inf, never wrapped (exact
-			// for the packed lanes' non-negative weights).
-			if w := L(min(g.ArcInt(u, i), int64(inf))); w < row[v] {
-				row[v] = w
+	byRows(stride, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			row := h[u*stride : (u+1)*stride]
+			for i := range row {
+				row[i] = inf
+			}
+			row[u] = 0
+			if u >= g.N() {
+				continue
+			}
+			for i, v := range g.Neighbors(u) {
+				// A weight above inf is stored as inf, never wrapped (exact
+				// for the packed lanes' non-negative weights).
+				if w := L(min(g.ArcInt(u, i), int64(inf))); w < row[v] {
+					row[v] = w
+				}
 			}
 		}
+	})
+}
+
+// byRows runs f over the rows [0, rows) in ranges, on every processor when
+// the matrix is large: an out-of-core matrix of 80 GiB took half a minute
+// to fill on one thread.
+func byRows(rows int, f func(lo, hi int)) {
+	workers := min(goruntime.GOMAXPROCS(0), rows*rows>>22) // a worker per 4M cells at least
+	if workers <= 1 {
+		f(0, rows)
+		return
 	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w*rows/workers, (w+1)*rows/workers)
+		}()
+	}
+	wg.Wait()
 }
 
 // LaneAt reads cell i (row-major, in lanes) of a matrix in c's lanes held

@@ -15,10 +15,11 @@ import (
 // the runtime (gpurt.Cached), so a call looks it up by the Config itself.
 type kernels struct {
 	pivot, panel, rest, single, reduce, init *cuda.Function
-	shared                                   int  // dynamic shared bytes per block
-	product                                  int  // the part the min-plus product needs
-	compiled                                 bool // NVRTC ran (the cubin was not cached on disk)
-	used                                     bool // a call has reported compiled already
+	strip                                    *cuda.Function // the out-of-core product (outofcore.go)
+	shared                                   int            // dynamic shared bytes per block
+	product                                  int            // the part the min-plus product needs
+	compiled                                 bool           // NVRTC ran (the cubin was not cached on disk)
+	used                                     bool           // a call has reported compiled already
 }
 
 // moduleKey keys the loaded modules among the device's cached values: the
@@ -55,7 +56,7 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 			p    **cuda.Function
 			name string
 		}{{&k.pivot, "fw_pivot"}, {&k.panel, "fw_panel"}, {&k.rest, "fw_rest"}, {&k.single, "fw_single"},
-			{&k.reduce, "fw_reduce"}, {&k.init, "fw_init"}} {
+			{&k.reduce, "fw_reduce"}, {&k.init, "fw_init"}, {&k.strip, "fw_strip"}} {
 			if *f.p, err = mod.Function(f.name); err != nil {
 				return nil, err
 			}
@@ -68,7 +69,7 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 		if k.shared > dev.Info.MaxShared {
 			return nil, fmt.Errorf("tile %d needs %d bytes of shared memory per block; this GPU allows %d", c.Tile, k.shared, dev.Info.MaxShared)
 		}
-		for _, f := range []*cuda.Function{k.pivot, k.panel, k.rest, k.single} {
+		for _, f := range []*cuda.Function{k.pivot, k.panel, k.rest, k.single, k.strip} {
 			if err := f.SetMaxDynamicShared(k.shared); err != nil {
 				return nil, err
 			}
@@ -111,14 +112,24 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 	dev, st := call.Dev(), call.Stream()
 	bytes := uint64(p.Stride) * uint64(p.Stride) * uint64(p.Config.LaneBytes())
 	words := bytes / 4
+	limit, err := memoryLimit()
+	if err != nil {
+		return err
+	}
+	if limit > 0 && gpurt.Class(bytes)+oocMargin > limit {
+		return runOutOfCore(call, k, p, src, out, res, limit-min(limit, oocMargin))
+	}
 	if !call.Has(bytes) {
 		free, total, err := dev.MemInfo()
 		if err != nil {
 			return err
 		}
-		if gpurt.Class(bytes)+64<<20 > free {
-			return fmt.Errorf("%w: %d×%d lanes need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
-				ErrDoesNotFit, p.Stride, p.Stride, float64(bytes)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+		if gpurt.Class(bytes)+oocMargin > free {
+			if free < 2*oocMargin {
+				return fmt.Errorf("%w: %d×%d lanes need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
+					ErrDoesNotFit, p.Stride, p.Stride, float64(bytes)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+			}
+			return runOutOfCore(call, k, p, src, out, res, free-oocMargin)
 		}
 	}
 	d, err := call.Mem(bytes)
@@ -182,14 +193,23 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 	if out.matrix != nil {
 		return out.matrix(unsafe.Slice((*uint32)(host), words))
 	}
-	n := p.N
+	readSummaries(rows, p.N, res)
+	return nil
+}
+
+// oocMargin is device memory left free beside a run's buffers (modules,
+// the summaries, the driver's own).
+const oocMargin = 64 << 20
+
+// readSummaries copies the row summaries of fw_reduce (reach, max, sum,
+// negative vertex; page-locked at rows) into res.
+func readSummaries(rows unsafe.Pointer, n int, res *Result) {
 	res.Reach = append([]int32(nil), unsafe.Slice((*int32)(rows), n)...)
 	res.Max = append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Add(rows, 4*n)), n)...)
 	res.Sum = append([]float64(nil), unsafe.Slice((*float64)(unsafe.Add(rows, 8*n)), n)...)
 	if neg := *(*int32)(unsafe.Add(rows, 16*n)); neg != math.MaxInt32 {
 		res.NegVertex = int(neg)
 	}
-	return nil
 }
 
 // timings reads the four events of a run (synchronised already).
@@ -309,6 +329,17 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 		return k.single.LaunchOn(st, [3]uint32{blocks, 1, 1}, block, shared,
 			unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&m), unsafe.Pointer(&counter), unsafe.Pointer(&done))
 	}
+	return fwBlock(call, k, c, d, int(n), int(m))
+}
+
+// fwBlock queues the multi-kernel rounds on the m×m tiles at d of a matrix
+// whose rows are pitch lanes apart: the whole matrix, or an out-of-core
+// pivot block.
+func fwBlock(call *gpurt.Call, k *kernels, c Config, d uint64, pitch, tiles int) error {
+	st := call.Stream()
+	n, m := int32(pitch), int32(tiles)
+	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
+	shared := uint32(k.shared)
 	for z := int32(0); z < m; z++ {
 		if z%16 == 0 {
 			if err := call.Ctx.Err(); err != nil {
@@ -348,7 +379,7 @@ func reduceRows(call *gpurt.Call, k *kernels, p Problem, d uint64) (unsafe.Point
 	if err != nil {
 		return nil, err
 	}
-	nv, n := int32(p.N), int32(p.Stride)
+	nv, n, r0 := int32(p.N), int32(p.Stride), int32(0)
 	reach, maxv, sum, neg := buf, buf+uint64(p.N)*4, buf+uint64(p.N)*8, buf+uint64(p.N)*16
 	if err := st.Memset32Async(neg, uint32(math.MaxInt32), 1); err != nil {
 		return nil, err
@@ -358,7 +389,7 @@ func reduceRows(call *gpurt.Call, k *kernels, p Problem, d uint64) (unsafe.Point
 		maxReal = math.Float32bits(math.MaxFloat32)
 	}
 	if err := k.reduce.LaunchOn(st, [3]uint32{uint32(p.N), 1, 1}, [3]uint32{256, 1, 1}, 0,
-		unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&nv), unsafe.Pointer(&maxReal),
+		unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&nv), unsafe.Pointer(&r0), unsafe.Pointer(&maxReal),
 		unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum), unsafe.Pointer(&neg)); err != nil {
 		return nil, err
 	}

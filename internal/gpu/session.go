@@ -37,6 +37,9 @@ type Result struct {
 	Sum       []float64
 	NegVertex int // a vertex with a negative diagonal, or -1
 	Timing    Timing
+	// OutOfCore says that the matrix lived in host memory and was streamed
+	// through the GPU (outofcore.go); Timing then has the wall time only.
+	OutOfCore bool
 }
 
 // ErrDoesNotFit is wrapped when the matrix exceeds device memory.
