@@ -200,12 +200,23 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 			e.Destroy()
 		}
 	}()
-	newEvent := func() (*cuda.Event, error) {
+	// hand records an event on from after the work queued there so far,
+	// makes to (if any) wait for it, and returns it.
+	hand := func(from, to *cuda.Stream) (*cuda.Event, error) {
 		e, err := dev.NewEvent()
-		if err == nil {
-			events = append(events, e)
+		if err != nil {
+			return nil, err
 		}
-		return e, err
+		events = append(events, e)
+		if err := e.RecordOn(from); err != nil {
+			return nil, err
+		}
+		if to != nil {
+			if err := to.WaitEvent(e); err != nil {
+				return nil, err
+			}
+		}
+		return e, nil
 	}
 	pivot, err := call.Mem(uint64(pl.s) * pl.row)
 	if err != nil {
@@ -287,14 +298,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 		if err := load.CopyToDeviceAsync(pivot, at(z0), uint64(sz)*pl.row); err != nil {
 			return err
 		}
-		in, err := newEvent()
-		if err != nil {
-			return err
-		}
-		if err := in.RecordOn(load); err != nil {
-			return err
-		}
-		if err := comp.WaitEvent(in); err != nil {
+		if _, err := hand(load, comp); err != nil {
 			return err
 		}
 		if err := fwBlock(call, k, c, colOff(pivot, z0), p.Stride, sz/c.Tile); err != nil {
@@ -308,24 +312,14 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 				return err
 			}
 		}
-		ready, err := newEvent()
-		if err != nil {
-			return err
-		}
-		if err := ready.RecordOn(comp); err != nil {
-			return err
-		}
-		if err := store.WaitEvent(ready); err != nil {
+		if _, err := hand(comp, store); err != nil {
 			return err
 		}
 		if err := store.CopyToHostAsync(at(z0), pivot, uint64(sz)*pl.row); err != nil {
 			return err
 		}
-		back, err := newEvent()
+		back, err := hand(store, nil)
 		if err != nil {
-			return err
-		}
-		if err := back.RecordOn(store); err != nil {
 			return err
 		}
 		next = append(next, storeMark{z0, z1, back})
@@ -348,14 +342,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 			if err := load.CopyToDeviceAsync(bufs[b], at(st.r0), uint64(rows)*pl.row); err != nil {
 				return err
 			}
-			in, err := newEvent()
-			if err != nil {
-				return err
-			}
-			if err := in.RecordOn(load); err != nil {
-				return err
-			}
-			if err := comp.WaitEvent(in); err != nil {
+			if _, err := hand(load, comp); err != nil {
 				return err
 			}
 			cols := colOff(bufs[b], z0)
@@ -372,24 +359,14 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 					return err
 				}
 			}
-			done, err := newEvent()
-			if err != nil {
-				return err
-			}
-			if err := done.RecordOn(comp); err != nil {
-				return err
-			}
-			if err := store.WaitEvent(done); err != nil {
+			if _, err := hand(comp, store); err != nil {
 				return err
 			}
 			if err := store.CopyToHostAsync(at(st.r0), bufs[b], uint64(rows)*pl.row); err != nil {
 				return err
 			}
-			back, err := newEvent()
+			back, err := hand(store, nil)
 			if err != nil {
-				return err
-			}
-			if err := back.RecordOn(store); err != nil {
 				return err
 			}
 			bufFree[b] = back
@@ -397,14 +374,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 		}
 		// The next pivot strip overwrites this one: the products that read
 		// it must be done (the copy out of it is in next).
-		free, err := newEvent()
-		if err != nil {
-			return err
-		}
-		if err := free.RecordOn(comp); err != nil {
-			return err
-		}
-		if err := load.WaitEvent(free); err != nil {
+		if _, err := hand(comp, load); err != nil {
 			return err
 		}
 		stored = next
