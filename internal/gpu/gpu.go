@@ -178,23 +178,11 @@ func InitLanes(g *graph.Graph, stride int, c Config) func(host []uint32) {
 		if c.Float {
 			inf = math.Float32bits(float32(math.Inf(1)))
 		}
-		byRows(stride, func(lo, hi int) {
-			for u := lo; u < hi; u++ {
-				row := h[u*stride : (u+1)*stride]
-				for i := range row {
-					row[i] = inf
-				}
-				row[u] = 0
-				if u >= g.N() {
-					continue
-				}
-				for i, v := range g.Neighbors(u) {
-					if c.Float {
-						row[v] = math.Float32bits(float32(g.ArcFloat(u, i)))
-					} else {
-						row[v] = uint32(int32(g.ArcInt(u, i)))
-					}
-				}
+		fillRows(g, stride, h, inf, func(row []uint32, u, i int, v int32) {
+			if c.Float {
+				row[v] = math.Float32bits(float32(g.ArcFloat(u, i)))
+			} else {
+				row[v] = uint32(int32(g.ArcInt(u, i)))
 			}
 		})
 	}
@@ -204,22 +192,32 @@ func InitLanes(g *graph.Graph, stride int, c Config) func(host []uint32) {
 // the kernels read them: lane j%L of word j/L is column j), keeping the
 // least of parallel arcs and the diagonal's 0.
 func initPacked[L int8 | int16](g *graph.Graph, stride int, h []L, inf L) {
+	fillRows(g, stride, h, inf, func(row []L, u, i int, v int32) {
+		// A weight above inf is stored as inf, never wrapped (exact for
+		// the packed lanes' non-negative weights).
+		if w := L(min(g.ArcInt(u, i), int64(inf))); w < row[v] {
+			row[v] = w
+		}
+	})
+}
+
+// fillRows writes a stride×stride adjacency matrix into h: inf off the
+// diagonal, the zero value on it, and arc i of each vertex u < g.N() set
+// into u's row by arc.
+func fillRows[L any](g *graph.Graph, stride int, h []L, inf L, arc func(row []L, u, i int, v int32)) {
 	byRows(stride, func(lo, hi int) {
 		for u := lo; u < hi; u++ {
 			row := h[u*stride : (u+1)*stride]
 			for i := range row {
 				row[i] = inf
 			}
-			row[u] = 0
+			var zero L
+			row[u] = zero
 			if u >= g.N() {
 				continue
 			}
 			for i, v := range g.Neighbors(u) {
-				// A weight above inf is stored as inf, never wrapped (exact
-				// for the packed lanes' non-negative weights).
-				if w := L(min(g.ArcInt(u, i), int64(inf))); w < row[v] {
-					row[v] = w
-				}
+				arc(row, u, i, v)
 			}
 		}
 	})
