@@ -29,15 +29,30 @@ func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.R
 	if err != nil {
 		return nil, "", err
 	}
-	name := "gpu"
+	return rows, gpuName(ordinal), nil
+}
+
+// BulkSummaries is BulkRows reduced on the GPU to each graph's pairs,
+// distance sum and largest distance (gpu.BulkSummary): only those bytes
+// come back, which is what makes one graph a call cheap.
+func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]gpu.BulkSummary, string, error) {
+	sums, err := gpu.BulkSummaries(ctx, ordinal, gs)
+	if err != nil {
+		return nil, "", err
+	}
+	return sums, gpuName(ordinal), nil
+}
+
+// gpuName is GPU ordinal's name, "gpu" when the driver cannot say.
+func gpuName(ordinal int) string {
 	if infos, err := gpu.Devices(); err == nil {
 		for _, in := range infos {
 			if in.Ordinal == ordinal {
-				name = in.Name
+				return in.Name
 			}
 		}
 	}
-	return rows, name, nil
+	return "gpu"
 }
 
 // BulkWins reports whether "auto" should search the graphs gs (each

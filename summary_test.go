@@ -1,0 +1,187 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/bfs"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gputest"
+)
+
+// checkSummaries compares each Summary of SummaryBatch with ComputeStats's
+// on the same graph (nil graphs: the same error).
+func checkSummaries(t *testing.T, gs []*graph.Graph, opt Options, wantAlgo func(g *graph.Graph) string) {
+	t.Helper()
+	ctx := context.Background()
+	sums, errs := SummaryBatch(ctx, gs, opt)
+	cpu := opt
+	cpu.Device = "cpu"
+	for i, g := range gs {
+		want, werr := ComputeStats(ctx, g, cpu)
+		if werr != nil {
+			if errs[i] == nil {
+				t.Fatalf("graph %d: no error, want %v", i, werr)
+			}
+			continue
+		}
+		if errs[i] != nil {
+			t.Fatalf("graph %d (n=%d, %v): %v", i, g.N(), g.Kind(), errs[i])
+		}
+		got, w := sums[i], want.Summary()
+		sameASPL := got.ASPL == w.ASPL || (math.IsNaN(float64(got.ASPL)) && math.IsNaN(float64(w.ASPL))) ||
+			math.Abs(float64(got.ASPL-w.ASPL)) <= 1e-12*math.Abs(float64(w.ASPL))
+		if got.Vertices != w.Vertices || got.Connected != w.Connected || got.Diameter != w.Diameter ||
+			got.ReachablePairs != w.ReachablePairs || !sameASPL {
+			t.Fatalf("graph %d (n=%d, %v, directed %v, reachable %v): %+v, want %+v", i, g.N(), g.Kind(), g.Directed(), opt.Reachable, got, w)
+		}
+		if wantAlgo != nil {
+			if a := wantAlgo(g); a != "" && got.Algorithm != a {
+				t.Fatalf("graph %d: algorithm %q, want %q", i, got.Algorithm, a)
+			}
+		}
+	}
+}
+
+// TestSummaryBatchMatchesStats: on the CPU, every Summary is the Stats'
+// own fields, over graphs of every kind, connected or not, with and
+// without Reachable; a nil graph fails alone.
+func TestSummaryBatchMatchesStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	gs := batchGraphs(rng, 120)
+	for _, reachable := range []bool{false, true} {
+		checkSummaries(t, gs, Options{Reachable: reachable}, nil)
+	}
+	sums, errs := SummaryBatch(context.Background(), []*graph.Graph{gs[0], nil}, Options{})
+	if errs[0] != nil || !errors.Is(errs[1], ErrNilGraph) || sums[0].Vertices != gs[0].N() {
+		t.Fatalf("with a nil graph: %+v, %v", sums, errs)
+	}
+	_, errs = SummaryBatch(context.Background(), gs[:2], Options{Device: "tpu"})
+	for _, err := range errs {
+		if !errors.Is(err, ErrInvalidOptions) {
+			t.Fatalf("invalid device: %v", err)
+		}
+	}
+}
+
+// TestSummaryOfBulk checks the meaning given to a bulk summary against
+// ComputeStats, without a GPU: the summary's three numbers come from the
+// CPU's bit-parallel search of unweighted graphs, connected or not,
+// directed or not, of one vertex or without arcs.
+func TestSummaryOfBulk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 36))
+	ctx := context.Background()
+	for trial := range 200 {
+		n := 1 + rng.IntN(60)
+		directed := trial%2 == 0
+		var g *graph.Graph
+		if trial%3 == 0 {
+			g = sparseGraphIn(rng, n, directed, unweighted)
+		} else {
+			g = randomGraph(rng, n, []float64{0.02, 0.1, 0.4}[trial%3], directed, unweighted)
+		}
+		b, err := bfs.BitBrief(ctx, g, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs := gpu.BulkSummary{Vertices: n, Pairs: b.Pairs, Connected: b.Pairs == int64(n)*int64(n-1)}
+		bs.Sum = int64(b.Sum.Float())
+		for u, e := range b.Ecc {
+			if b.Reach[u] > 0 {
+				bs.Diameter = max(bs.Diameter, e)
+			}
+		}
+		for _, reachable := range []bool{false, true} {
+			want, err := ComputeStats(ctx, g, Options{Reachable: reachable})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, w := summaryOfBulk(bs, reachable), want.Summary()
+			nan := math.IsNaN(float64(got.ASPL)) && math.IsNaN(float64(w.ASPL))
+			if got.Vertices != w.Vertices || got.Connected != w.Connected || got.Diameter != w.Diameter ||
+				got.ReachablePairs != w.ReachablePairs || (!nan && got.ASPL != w.ASPL) {
+				t.Fatalf("trial %d (n=%d, directed %v, reachable %v): %+v, want %+v", trial, n, directed, reachable, got, w)
+			}
+		}
+	}
+}
+
+// TestSummaryBatchGPU: on a GPU, the unweighted graphs of up to 1024
+// vertices are reduced by the bulk search on the device and agree with the
+// CPU's Stats; the others take StatsBatch's path.
+func TestSummaryBatchGPU(t *testing.T) {
+	if !hasGPU() {
+		gputest.Skip(t, "no GPU")
+	}
+	rng := rand.New(rand.NewPCG(33, 34))
+	gs := batchGraphs(rng, 150)
+	for _, n := range []int{1, 2, 1024, 700} {
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", max(n, 17)), "d=16", fmt.Sprintf("seed=%d", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n < 17 {
+			b := graph.NewBuilder(n%2 == 0)
+			must(b.SetVertices(n))
+			g = b.Build()
+		}
+		gs = append(gs, g)
+	}
+	algo := func(g *graph.Graph) string {
+		if engine.BulkFits(g) {
+			return engine.BulkName
+		}
+		return ""
+	}
+	for _, reachable := range []bool{false, true} {
+		checkSummaries(t, gs, Options{Device: "gpu", Reachable: reachable}, algo)
+	}
+}
+
+// BenchmarkSummaryBatchGPUOne is the annealing loop's call through the
+// public API: SummaryBatch of one random 16-regular graph of 1024 vertices
+// a call on the GPU, 64 graphs in turn; it reports the median call.
+func BenchmarkSummaryBatchGPUOne(b *testing.B) {
+	if !hasGPU() {
+		gputest.Skip(b, "no GPU")
+	}
+	gs := make([]*graph.Graph, 64)
+	for i := range gs {
+		g, err := gen.Make("regular", "n=1024", "d=16", fmt.Sprintf("seed=%d", i+1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs[i] = g
+	}
+	ctx := context.Background()
+	opt := Options{Device: "gpu"}
+	call := func(g *graph.Graph) {
+		sums, errs := SummaryBatch(ctx, []*graph.Graph{g}, opt)
+		if errs[0] != nil || sums[0].Algorithm != engine.BulkName {
+			b.Fatalf("%v, %+v", errs[0], sums[0])
+		}
+	}
+	call(gs[0]) // warm up: the GPU's start-up
+	var wall []time.Duration
+	i := 0
+	for b.Loop() {
+		for range 100 {
+			start := time.Now()
+			call(gs[i%len(gs)])
+			wall = append(wall, time.Since(start))
+			i++
+		}
+	}
+	slices.Sort(wall)
+	b.ReportMetric(float64(wall[len(wall)/2].Nanoseconds())/1e3, "median-us")
+	b.ReportMetric(float64(wall[len(wall)*9/10].Nanoseconds())/1e3, "p90-us")
+}
