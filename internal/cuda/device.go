@@ -362,6 +362,38 @@ func (s *Stream) CopyToHostAsync(dst unsafe.Pointer, src uint64, bytes uint64) e
 	return nil
 }
 
+// CopyPeerAsync queues a copy of bytes from src on GPU from (another
+// context) to dst on the stream's GPU. It works whether or not peer access
+// is enabled (the driver stages it through the host when it is not).
+func (s *Stream) CopyPeerAsync(dst uint64, from *Device, src uint64, bytes uint64) error {
+	if r := s.d.API.cuMemcpyPeerAsync(dst, s.d.ctx, src, from.ctx, bytes, s.s); r != 0 {
+		return s.d.API.check("cuMemcpyPeerAsync", r)
+	}
+	return nil
+}
+
+// EnablePeerAccess lets this context (current: call it on d's goroutine)
+// reach peer's memory directly (NVLink or PCIe peer to peer). It returns
+// false with no error when the GPUs cannot reach each other that way;
+// peer copies then still work, staged by the driver. Enabling it twice is
+// no error.
+func (d *Device) EnablePeerAccess(peer *Device) (bool, error) {
+	switch r := d.API.cuCtxEnablePeerAccess(peer.ctx, 0); r {
+	case 0, resultPeerAccessAlreadyEnabled:
+		return true, nil
+	case resultPeerAccessUnsupported:
+		return false, nil
+	default:
+		return false, d.API.check("cuCtxEnablePeerAccess", r)
+	}
+}
+
+// Driver results EnablePeerAccess tells apart.
+const (
+	resultPeerAccessUnsupported    Result = 217
+	resultPeerAccessAlreadyEnabled Result = 704
+)
+
 // Since waits for e and returns the milliseconds from start to e.
 func (e *Event) Since(start *Event) (float64, error) {
 	if err := e.d.API.check("cuEventSynchronize", e.d.API.cuEventSynchronize(e.e)); err != nil {

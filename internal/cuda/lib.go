@@ -47,44 +47,46 @@ func FindLibrary(env string, names, dirs []string) (string, error) {
 type API struct {
 	CudaPath, NVRTCPath string
 
-	cuInit               func(flags uint32) Result
-	cuDriverGetVersion   func(v *int32) Result
-	cuGetErrorName       func(r Result, s **byte) Result
-	cuDeviceGetCount     func(n *int32) Result
-	cuDeviceGet          func(dev *int32, ordinal int32) Result
-	cuDeviceGetName      func(name *byte, n int32, dev int32) Result
-	cuDeviceGetAttribute func(v *int32, attrib int32, dev int32) Result
-	cuDeviceTotalMem     func(b *uint64, dev int32) Result
-	cuCtxCreate          func(ctx *uintptr, flags uint32, dev int32) Result
-	cuCtxDestroy         func(ctx uintptr) Result
-	cuCtxSynchronize     func() Result
-	cuModuleLoadData     func(mod *uintptr, image unsafe.Pointer) Result
-	cuModuleUnload       func(mod uintptr) Result
-	cuModuleGetFunction  func(f *uintptr, mod uintptr, name string) Result
-	cuFuncSetAttribute   func(f uintptr, attrib int32, v int32) Result
-	cuFuncGetAttribute   func(v *int32, attrib int32, f uintptr) Result
-	cuMemAlloc           func(p *uint64, size uint64) Result
-	cuMemFree            func(p uint64) Result
-	cuMemAllocHost       func(p *unsafe.Pointer, size uint64) Result
-	cuMemFreeHost        func(p unsafe.Pointer) Result
-	cuMemcpyHtoD         func(dst uint64, src unsafe.Pointer, size uint64) Result
-	cuMemcpyDtoH         func(dst unsafe.Pointer, src uint64, size uint64) Result
-	cuMemcpyDtoD         func(dst, src uint64, size uint64) Result
-	cuMemsetD32          func(dst uint64, v uint32, n uint64) Result
-	cuMemGetInfo         func(free, total *uint64) Result
-	cuLaunchKernel       func(f uintptr, gx, gy, gz, bx, by, bz, shm uint32, stream uintptr, params unsafe.Pointer, extra unsafe.Pointer) Result
-	cuStreamCreate       func(s *uintptr, flags uint32) Result
-	cuStreamDestroy      func(s uintptr) Result
-	cuStreamSynchronize  func(s uintptr) Result
-	cuStreamWaitEvent    func(s uintptr, e uintptr, flags uint32) Result
-	cuMemsetD32Async     func(dst uint64, v uint32, n uint64, stream uintptr) Result
-	cuMemcpyHtoDAsync    func(dst uint64, src unsafe.Pointer, size uint64, stream uintptr) Result
-	cuMemcpyDtoHAsync    func(dst unsafe.Pointer, src uint64, size uint64, stream uintptr) Result
-	cuEventCreate        func(e *uintptr, flags uint32) Result
-	cuEventDestroy       func(e uintptr) Result
-	cuEventRecord        func(e uintptr, stream uintptr) Result
-	cuEventSynchronize   func(e uintptr) Result
-	cuEventElapsedTime   func(ms *float32, start, end uintptr) Result
+	cuInit                func(flags uint32) Result
+	cuDriverGetVersion    func(v *int32) Result
+	cuGetErrorName        func(r Result, s **byte) Result
+	cuDeviceGetCount      func(n *int32) Result
+	cuDeviceGet           func(dev *int32, ordinal int32) Result
+	cuDeviceGetName       func(name *byte, n int32, dev int32) Result
+	cuDeviceGetAttribute  func(v *int32, attrib int32, dev int32) Result
+	cuDeviceTotalMem      func(b *uint64, dev int32) Result
+	cuCtxCreate           func(ctx *uintptr, flags uint32, dev int32) Result
+	cuCtxDestroy          func(ctx uintptr) Result
+	cuCtxSynchronize      func() Result
+	cuModuleLoadData      func(mod *uintptr, image unsafe.Pointer) Result
+	cuModuleUnload        func(mod uintptr) Result
+	cuModuleGetFunction   func(f *uintptr, mod uintptr, name string) Result
+	cuFuncSetAttribute    func(f uintptr, attrib int32, v int32) Result
+	cuFuncGetAttribute    func(v *int32, attrib int32, f uintptr) Result
+	cuMemAlloc            func(p *uint64, size uint64) Result
+	cuMemFree             func(p uint64) Result
+	cuMemAllocHost        func(p *unsafe.Pointer, size uint64) Result
+	cuMemFreeHost         func(p unsafe.Pointer) Result
+	cuMemcpyHtoD          func(dst uint64, src unsafe.Pointer, size uint64) Result
+	cuMemcpyDtoH          func(dst unsafe.Pointer, src uint64, size uint64) Result
+	cuMemcpyDtoD          func(dst, src uint64, size uint64) Result
+	cuMemsetD32           func(dst uint64, v uint32, n uint64) Result
+	cuMemGetInfo          func(free, total *uint64) Result
+	cuLaunchKernel        func(f uintptr, gx, gy, gz, bx, by, bz, shm uint32, stream uintptr, params unsafe.Pointer, extra unsafe.Pointer) Result
+	cuStreamCreate        func(s *uintptr, flags uint32) Result
+	cuStreamDestroy       func(s uintptr) Result
+	cuStreamSynchronize   func(s uintptr) Result
+	cuStreamWaitEvent     func(s uintptr, e uintptr, flags uint32) Result
+	cuMemsetD32Async      func(dst uint64, v uint32, n uint64, stream uintptr) Result
+	cuMemcpyHtoDAsync     func(dst uint64, src unsafe.Pointer, size uint64, stream uintptr) Result
+	cuMemcpyDtoHAsync     func(dst unsafe.Pointer, src uint64, size uint64, stream uintptr) Result
+	cuEventCreate         func(e *uintptr, flags uint32) Result
+	cuEventDestroy        func(e uintptr) Result
+	cuEventRecord         func(e uintptr, stream uintptr) Result
+	cuEventSynchronize    func(e uintptr) Result
+	cuEventElapsedTime    func(ms *float32, start, end uintptr) Result
+	cuMemcpyPeerAsync     func(dst uint64, dstCtx uintptr, src uint64, srcCtx uintptr, size uint64, stream uintptr) Result
+	cuCtxEnablePeerAccess func(peer uintptr, flags uint32) Result
 
 	nvrtcVersion           func(major, minor *int32) NVRTCResult
 	nvrtcGetErrorString    func(r NVRTCResult) uintptr
@@ -163,6 +165,8 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuEventRecord, "cuEventRecord")
 	bind(cu, &a.cuEventSynchronize, "cuEventSynchronize")
 	bind(cu, &a.cuEventElapsedTime, "cuEventElapsedTime_v2")
+	bind(cu, &a.cuMemcpyPeerAsync, "cuMemcpyPeerAsync")
+	bind(cu, &a.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")
 	bind(nv, &a.nvrtcVersion, "nvrtcVersion")
 	bind(nv, &a.nvrtcGetErrorString, "nvrtcGetErrorString")
 	bind(nv, &a.nvrtcCreateProgram, "nvrtcCreateProgram")

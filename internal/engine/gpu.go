@@ -45,10 +45,11 @@ func GPUsOf(p *Problem) ([]int, error) {
 	return []int{p.Ordinal}, gpu.Check(p.Ordinal)
 }
 
-// oneGPU is Supports for the engines that run on one GPU (Floyd–Warshall,
-// min-plus): the GPU, or why not. A list of GPUs, or gpu:all where the
-// driver sees several, is refused (ErrInvalid): issue 13 splits one
-// matrix over several GPUs; gpu-bitbfs and gpu-sssp split their sources.
+// oneGPU is Supports for the engines that run on one GPU (min-plus): the
+// GPU, or why not. A list of GPUs, or gpu:all where the driver sees
+// several, is refused (ErrInvalid); gpu-bitbfs and gpu-sssp split their
+// sources over several GPUs, gpu-multi and gpu-single the rows of one
+// matrix.
 func oneGPU(name string, p *Problem) error {
 	ords, err := GPUsOf(p)
 	if err != nil {
@@ -59,13 +60,13 @@ func oneGPU(name string, p *Problem) error {
 		if p.AllGPUs {
 			what = fmt.Sprintf("gpu:all (%d GPUs)", len(ords))
 		}
-		return fmt.Errorf("%w: %s runs on one GPU, not %s (gpu-bitbfs and gpu-sssp split their sources over several GPUs; use gpu:N)",
+		return fmt.Errorf("%w: %s runs on one GPU, not %s (gpu-multi, gpu-single, gpu-bitbfs and gpu-sssp split their work over several GPUs; use gpu:N)",
 			ErrInvalid, name, what)
 	}
 	return nil
 }
 
-// multiGPU is Supports for the engines that split their sources over the
+// multiGPU is Supports for the engines that split their work over the
 // GPUs p lists: every one must exist.
 func multiGPU(p *Problem) error {
 	_, err := GPUsOf(p)
@@ -91,7 +92,8 @@ func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 // negative arc) where it takes the graph and its estimate is lower than
 // Floyd–Warshall's (unweighted graphs beyond a few thousand vertices,
 // sparse weighted ones), or whenever it takes the graph and p names
-// several GPUs (only these two split over them), else AutoGPU. The estimate comes back because
+// several GPUs (Floyd–Warshall splits over them too, but these two split
+// without exchanging rows), else AutoGPU. The estimate comes back because
 // the searching engines' estimates run a host BFS, which the caller need
 // not repeat (they do not depend on p's lanes).
 func AutoGPUFor(p *Problem) (Engine, float64) {
@@ -127,13 +129,15 @@ func (e gpuEngine) Caps() Caps {
 	// range. int8 (four a word) is not offered: on Hopper its byte-wise
 	// minimum costs more instructions than the 16-bit DPX pair, so it is
 	// slower than int16 (docs/perf.md, "Packed lanes on the GPU").
-	return Caps{Device: GPU, Weights: AnyWeights, Negative: true, Rows: true, Auto: true,
+	// Several GPUs (gpu:all, gpu:0,1) share one matrix by strips of rows
+	// (gpu.MatrixOn, gpu.RowsOn; both forms then run the multi-kernel
+	// rounds).
+	return Caps{Device: GPU, Weights: AnyWeights, Negative: true, Rows: true, Auto: true, MultiGPU: true,
 		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
 }
 
-// Supports finds the GPU asked for (the runtime lists the GPUs once); it
-// refuses several.
-func (e gpuEngine) Supports(p *Problem) error { return oneGPU(e.Name(), p) }
+// Supports finds every GPU asked for (the runtime lists the GPUs once).
+func (e gpuEngine) Supports(p *Problem) error { return multiGPU(p) }
 
 // WorkBytes is the host side: for a matrix the pooled page-locked transfer
 // buffer (4 bytes a cell, or the packed lane's bytes) and the result in its
@@ -190,7 +194,11 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := gpu.Matrix(ctx, j)
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	m, err := gpu.MatrixOn(ctx, ords, j)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +228,11 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := gpu.Rows(ctx, j)
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := gpu.RowsOn(ctx, ords, j)
 	if err != nil {
 		return nil, "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -15,11 +16,12 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 )
 
-// TestMultiGPUCaps: gpu-bitbfs and gpu-sssp split over several GPUs, no
-// other engine does.
+// TestMultiGPUCaps: gpu-bitbfs and gpu-sssp split their sources over
+// several GPUs, gpu-multi and gpu-single the rows of the matrix; no other
+// engine does.
 func TestMultiGPUCaps(t *testing.T) {
 	for _, e := range All() {
-		want := e.Name() == "gpu-bitbfs" || e.Name() == "gpu-sssp"
+		want := e.Name() == "gpu-bitbfs" || e.Name() == "gpu-sssp" || e.Name() == "gpu-multi" || e.Name() == "gpu-single"
 		if e.Caps().MultiGPU != want {
 			t.Errorf("%s: MultiGPU %v, want %v", e.Name(), e.Caps().MultiGPU, want)
 		}
@@ -87,9 +89,10 @@ func TestSeveralGPUsWithoutGPU(t *testing.T) {
 // TestEnginesOnSeveralGPUs runs gpu-bitbfs and gpu-sssp on gpu:all (one
 // GPU or several, as the machine has) and, with several GPUs, on the list
 // of all of them, through the engine interface: rows, histogram and matrix
-// equal the CPU engines' (bitbfs, Dijkstra) and the one-GPU run's. The
-// Floyd–Warshall and min-plus engines refuse several GPUs (ErrInvalid) and
-// take gpu:all on a machine of one. A list with a GPU that is not there
+// equal the CPU engines' (bitbfs, Dijkstra) and the one-GPU run's; so do
+// gpu-multi's and gpu-single's rows and matrices (one matrix split by rows
+// over the GPUs). The min-plus engine refuses several GPUs (ErrInvalid)
+// and takes gpu:all on a machine of one. A list with a GPU that is not there
 // fails with ErrNoGPU, one listed twice with ErrInvalid.
 func TestEnginesOnSeveralGPUs(t *testing.T) {
 	infos, err := Devices()
@@ -163,6 +166,54 @@ func TestEnginesOnSeveralGPUs(t *testing.T) {
 				checked++
 			}
 		}
+		// Floyd–Warshall: one matrix split by rows over the GPUs.
+		for _, fw := range []Engine{GPUEngine(gpuMulti), GPUEngine(gpuSingle)} {
+			p := sparseProblem(t, fw, g)
+			one, _, err := fw.(RowReducer).Rows(ctx, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var oneM *Result
+			if n <= 1500 {
+				if oneM, err = fw.Run(ctx, p); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, m := range multis {
+				q := with(p, m)
+				name := fmt.Sprintf("%s graph %d (n=%d, %s, directed=%v, %v lanes) on %+v", fw.Name(), i, n, kind, directed, p.Lanes, m)
+				if err := fw.Supports(q); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				got, dev, err := fw.(RowReducer).Rows(ctx, q)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(all) > 1 && !strings.Contains(dev, "gpu:") {
+					t.Fatalf("%s: device %q does not name the GPUs", name, dev)
+				}
+				for u := range n {
+					if !rowsAgree(got[u], one[u], float) {
+						t.Fatalf("%s: row %d = %+v, one GPU %+v", name, u, got[u], one[u])
+					}
+				}
+				if oneM != nil {
+					gotM, err := fw.Run(ctx, q)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for u := range n {
+						for v := range n {
+							a, b := gotM.Matrix.Float(u, v), oneM.Matrix.Float(u, v)
+							if a != b && !(float && math.Abs(a-b) <= 1e-5*math.Max(1, math.Abs(b))) {
+								t.Fatalf("%s: d(%d,%d) = %v, one GPU %v", name, u, v, a, b)
+							}
+						}
+					}
+				}
+				checked++
+			}
+		}
 		cpuE, gpuE := dijkstraEngine{}, SSSPEngine()
 		ref := sparseProblem(t, cpuE, g)
 		want, _, err := cpuE.Rows(ctx, ref)
@@ -192,9 +243,9 @@ func TestEnginesOnSeveralGPUs(t *testing.T) {
 			checked++
 		}
 	}
-	// The one-GPU engines.
+	// The one-GPU engine.
 	p := bitProblem(t, pathGraph(t, 50))
-	for _, e := range []Engine{GPUEngine(gpuMulti), GPUEngine(gpuSingle), MinPlusEngine()} {
+	for _, e := range []Engine{MinPlusEngine()} {
 		err := e.Supports(with(p, &Problem{AllGPUs: true}))
 		if (len(all) > 1) != errors.Is(err, ErrInvalid) || (len(all) == 1 && err != nil) {
 			t.Errorf("%s on gpu:all (%d GPUs): %v", e.Name(), len(all), err)

@@ -242,15 +242,31 @@ func csrBytes(g *graph.Graph) uint64 {
 // matrix cell) through a page-locked buffer and builds the initial matrix
 // with fw_init.
 func initOnDevice(call *gpurt.Call, k *kernels, p Problem, g *graph.Graph, d uint64) error {
+	arcs, err := uploadArcs(call, p, g)
+	if err != nil {
+		return err
+	}
+	return arcs.initRows(call.Stream(), k, p, d, 0, p.Stride)
+}
+
+// deviceArcs is a graph's arcs on the device, as fw_init reads them.
+type deviceArcs struct {
+	offsets, heads, weights uint64 // weights 0 when unweighted
+	inf                     uint32
+}
+
+// uploadArcs queues the upload of g's arcs (on the call's stream) through
+// a page-locked buffer; the device buffer lives until the call ends.
+func uploadArcs(call *gpurt.Call, p Problem, g *graph.Graph) (deviceArcs, error) {
 	n, arcs := g.N(), g.Arcs()
 	size := csrBytes(g)
 	host, err := call.Host(size)
 	if err != nil {
-		return err
+		return deviceArcs{}, err
 	}
 	buf, err := call.Mem(size)
 	if err != nil {
-		return err
+		return deviceArcs{}, err
 	}
 	headsAt := 8 * uintptr(n+1)
 	weightsAt := headsAt + 4*uintptr(arcs)
@@ -287,22 +303,29 @@ func initOnDevice(call *gpurt.Call, k *kernels, p Problem, g *graph.Graph, d uin
 		pos += len(nb)
 	}
 	offs[n] = int64(pos)
-	st := call.Stream()
-	if err := st.CopyToDeviceAsync(buf, host, size); err != nil {
-		return err
+	if err := call.Stream().CopyToDeviceAsync(buf, host, size); err != nil {
+		return deviceArcs{}, err
 	}
-	stride, nv := int32(p.Stride), int32(n)
-	offsets, headsD, weightsD := buf, buf+uint64(headsAt), uint64(0)
+	a := deviceArcs{offsets: buf, heads: buf + uint64(headsAt), inf: uint32(p.Config.Inf())}
 	if weights != nil {
-		weightsD = buf + uint64(weightsAt)
+		a.weights = buf + uint64(weightsAt)
 	}
-	inf := uint32(p.Config.Inf())
 	if p.Config.Float {
-		inf = math.Float32bits(float32(math.Inf(1)))
+		a.inf = math.Float32bits(float32(math.Inf(1)))
 	}
-	return k.init.LaunchOn(st, [3]uint32{uint32(p.Stride), 1, 1}, [3]uint32{256, 1, 1}, 0,
-		unsafe.Pointer(&d), unsafe.Pointer(&stride), unsafe.Pointer(&nv), unsafe.Pointer(&offsets),
-		unsafe.Pointer(&headsD), unsafe.Pointer(&weightsD), unsafe.Pointer(&inf))
+	return a, nil
+}
+
+// initRows queues fw_init on st for the matrix rows [r0, r0+rows), which d
+// holds contiguously (rows of p.Stride lanes).
+func (a deviceArcs) initRows(st *cuda.Stream, k *kernels, p Problem, d uint64, r0, rows int) error {
+	if rows <= 0 {
+		return nil
+	}
+	stride, nv, first := int32(p.Stride), int32(p.N), int32(r0)
+	return k.init.LaunchOn(st, [3]uint32{uint32(rows), 1, 1}, [3]uint32{256, 1, 1}, 0,
+		unsafe.Pointer(&d), unsafe.Pointer(&stride), unsafe.Pointer(&nv), unsafe.Pointer(&first), unsafe.Pointer(&a.offsets),
+		unsafe.Pointer(&a.heads), unsafe.Pointer(&a.weights), unsafe.Pointer(&a.inf))
 }
 
 // fw queues the kernels on matrix d.

@@ -148,10 +148,18 @@ func deviceConflict(e engine.Engine, dev Device, asked string) error {
 		if dev.All {
 			what = "gpu:all may name several"
 		}
-		return invalid("device", "%s runs on one GPU, but %s (%s split their sources over several GPUs; use gpu:N)",
-			e.Name(), what, strings.Join(multiGPUEngines(), " and "))
+		return invalid("device", "%s runs on one GPU, but %s (%s split their work over several GPUs; use gpu:N)",
+			e.Name(), what, joinAnd(multiGPUEngines()))
 	}
 	return nil
+}
+
+// joinAnd lists names as "a, b and c".
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // multiGPUEngines names the engines that split their work over several

@@ -61,7 +61,7 @@ func TestParseDevice(t *testing.T) {
 	}
 }
 
-// TestValidateSeveralGPUs: only the engines that split their sources take
+// TestValidateSeveralGPUs: only the engines that split their work take
 // a list of GPUs or gpu:all; the others are refused before any GPU is
 // looked for, with ErrInvalid naming the engines that would.
 func TestValidateSeveralGPUs(t *testing.T) {
@@ -75,8 +75,8 @@ func TestValidateSeveralGPUs(t *testing.T) {
 		{"gpu-sssp", "gpu:all", true},
 		{"auto", "gpu:all", true},
 		{"", "gpu:0,1", true},
-		{"gpu-multi", "gpu:0,1", false},
-		{"gpu-single", "gpu:all", false},
+		{"gpu-multi", "gpu:0,1", true},
+		{"gpu-single", "gpu:all", true},
 		{"gpu-minplus", "gpu:0,1", false},
 		{"gpu-multi", "gpu:1", true},
 		{"bitbfs", "gpu:all", false},
@@ -90,7 +90,7 @@ func TestValidateSeveralGPUs(t *testing.T) {
 			t.Errorf("Validate(%s on %s) = %v, does not wrap ErrInvalid", tt.algo, tt.device, err)
 		}
 		if err != nil && strings.HasPrefix(tt.algo, "gpu-") && tt.device != "gpu:0,0" &&
-			!strings.Contains(err.Error(), "gpu-bitbfs and gpu-sssp") {
+			!strings.Contains(err.Error(), "gpu-multi, gpu-single, gpu-bitbfs and gpu-sssp") {
 			t.Errorf("Validate(%s on %s) = %v, want it to name the engines that split", tt.algo, tt.device, err)
 		}
 	}

@@ -511,10 +511,11 @@ __device__ __forceinline__ void minPacked(T* p, int l, int w) {
   }
 }
 
-extern "C" __global__ void fw_init(T* d, int n, int nv, const long long* offsets, const int* heads, const T* weights, T inf) {
-  const int u = blockIdx.x;
+extern "C" __global__ void fw_init(T* d, int n, int nv, int r0, const long long* offsets, const int* heads, const T* weights,
+                                   T inf) {
+  const int u = blockIdx.x + r0;  // d holds rows r0.. (a strip of several GPUs' matrix, multifw.go)
   const size_t P = n / L;
-  T* row = d + (size_t)u * P;
+  T* row = d + (size_t)blockIdx.x * P;
 #if L == 1
   for (int v = threadIdx.x * 4; v < n; v += blockDim.x * 4) {
     T4 x;
