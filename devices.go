@@ -43,9 +43,9 @@ type Device struct {
 	All bool
 }
 
-// Multi says whether d may name several GPUs (a list, or gpu:all). Only
-// gpu-bitbfs and gpu-sssp split their work over several; the other GPU
-// engines refuse such a device with an error wrapping ErrInvalidOptions.
+// Multi says whether d may name several GPUs (a list, or gpu:all).
+// gpu-bitbfs and gpu-sssp split their sources over them, gpu-multi and
+// gpu-single the rows of one matrix; gpu-minplus refuses several GPUs.
 func (d Device) Multi() bool { return d.All || len(d.Ordinals) > 1 }
 
 // ParseDevice reads an Options.Device string: "", "auto", "cpu", "gpu",
