@@ -745,6 +745,9 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 		if sh {
 			need += table
 		}
+		if ch.sum {
+			need = max(need, 16) // the block's reduction writes three words there
+		}
 		gr.shared = max(gr.shared, need)
 		gr.count += int(ch.split[i])
 	}

@@ -35,8 +35,11 @@ import (
 // products read tiles that other blocks of the same launch are rewriting
 // (the pivot strip is both A or B and C); since P* has a zero diagonal and
 // is closed, any mix of old and new values yields exactly the new ones
-// (old ≥ new ≥ new⊗P*, and new⊗P* = new), so the race cannot change a
-// result.
+// (old ≥ new ≥ new⊗P*, and new⊗P* = new), so in integer lanes the race
+// cannot change a result. In float32 lanes a new value read by another
+// block may round a sum differently, so the last bits of a float result
+// can differ between runs (never by more than float32 rounding over the
+// path, which the float tests allow).
 //
 // Copies in, products and copies out run on three streams with events
 // between them, over three strip buffers, so a strip's copies overlap its
@@ -46,9 +49,9 @@ import (
 // the matrix in and out once a round, n/S rounds.
 
 // MemoryLimitEnv names the environment variable that caps the device
-// memory a Floyd–Warshall run may hold ("1GiB", "512MiB", "3G", bytes):
-// a matrix above it is computed out of core, as one above the GPU's free
-// memory is.
+// memory a Floyd–Warshall run may hold ("1GiB", "512MiB", "3G", bytes; 0
+// or unset: no cap): a matrix above it is computed out of core, as one
+// above the GPU's free memory is.
 const MemoryLimitEnv = "APSP_GPU_MEMORY_LIMIT"
 
 // memoryLimit reads MemoryLimitEnv: 0 when unset.
@@ -81,7 +84,7 @@ func ParseBytes(s string) (uint64, error) {
 			}
 		}
 	}
-	t = strings.TrimSuffix(t, "B")
+	t = strings.TrimSpace(strings.TrimSuffix(t, "B"))
 number:
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
@@ -242,6 +245,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 	// waitStored makes s wait for the copies out (of the last round) of
 	// the rows [r0, r1).
 	var stored []storeMark
+	var pivotOut *cuda.Event // the last pivot strip's copy out
 	waitStored := func(s *cuda.Stream, r0, r1 int) error {
 		for _, m := range stored {
 			if m.r0 < r1 && r0 < m.r1 {
@@ -291,7 +295,13 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 		last := z1 == p.Stride
 		sz := z1 - z0
 		var next []storeMark
-		// 1. The pivot strip: in, closed, out.
+		// 1. The pivot strip: in, closed, out. The buffer still holds the
+		// last round's pivot strip until its copy out is done.
+		if pivotOut != nil {
+			if err := load.WaitEvent(pivotOut); err != nil {
+				return err
+			}
+		}
 		if err := waitStored(load, z0, z1); err != nil {
 			return err
 		}
@@ -322,6 +332,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 		if err != nil {
 			return err
 		}
+		pivotOut = back
 		next = append(next, storeMark{z0, z1, back})
 		// 2. Every other strip: in, through the pivot strip, out.
 		for _, st := range pl.strips(z0, z1) {
@@ -373,7 +384,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 			next = append(next, storeMark{st.r0, st.r1, back})
 		}
 		// The next pivot strip overwrites this one: the products that read
-		// it must be done (the copy out of it is in next).
+		// it must be done (its copy out is pivotOut, waited for above).
 		if _, err := hand(comp, load); err != nil {
 			return err
 		}

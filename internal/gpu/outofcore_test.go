@@ -20,7 +20,7 @@ func TestParseBytes(t *testing.T) {
 	}{
 		{"0", 0, false}, {"1024", 1024, false}, {"1GiB", 1 << 30, false}, {"1 GiB", 1 << 30, false},
 		{"512MiB", 512 << 20, false}, {"3G", 3 << 30, false}, {"2gb", 2 << 30, false}, {"1.5K", 1536, false},
-		{"7B", 7, false}, {"1TiB", 1 << 40, false},
+		{"7B", 7, false}, {"5 B", 5, false}, {"1TiB", 1 << 40, false},
 		{"", 0, true}, {"GiB", 0, true}, {"-1G", 0, true}, {"lots", 0, true}, {"1e30T", 0, true}, {"NaN", 0, true},
 	}
 	for _, tt := range tests {
@@ -164,6 +164,35 @@ func TestOutOfCoreAgreesWithCPU(t *testing.T) {
 	}
 	if runs == 0 {
 		t.Fatal("no run went out of core")
+	}
+	// A pivot block of ten tiles over two rounds (the planner's choice for a
+	// budget of three quarters of the matrix), in int32 and int8 lanes.
+	for _, c := range []Config{{Kernel: Multi, Tile: 128, TDim: 16}, ConfigFor(Multi, 4096, lanes.Int8)} {
+		n := 1500
+		g := randomGraph(rng, n, 0.01, true, false, false)
+		if c.Lanes == lanes.Int8 {
+			g = packedGraph(rng, n, lanes.Int8, 0.02, 2, true, false)
+		}
+		stride := (n + c.Tile - 1) / c.Tile * c.Tile
+		row := uint64(stride * c.LaneBytes())
+		budget := gpurt.Class(uint64(stride)*row) * 3 / 4
+		if pl, err := planOutOfCore(stride, c.Tile, c.LaneBytes(), budget); err != nil || pl.s >= stride || pl.s < 4*c.Tile {
+			t.Fatalf("%v: plan %+v, %v: want several rounds of a pivot block of several tiles", c.Lanes, pl, err)
+		}
+		t.Setenv(MemoryLimitEnv, fmt.Sprint(oocMargin+budget))
+		name := fmt.Sprintf("n=%d/%v/wide strips", n, c.Lanes)
+		if c.Lanes == lanes.Int8 {
+			ref, _ := reference(t, g)
+			comparePacked(t, ctx, s, g, ref, c, name)
+		} else {
+			compare(t, ctx, s, g, c, name)
+		}
+		p := Problem{N: n, Stride: stride, Config: c, MaxReal: c.Inf() - 1}
+		if res, err := s.Run(ctx, p, InitLanes(g, stride, c), false); err != nil || !res.OutOfCore {
+			t.Fatalf("%s: out of core %v, %v", name, res != nil && res.OutOfCore, err)
+		}
+		t.Setenv(MemoryLimitEnv, "")
+		runs++
 	}
 	t.Logf("%d out-of-core runs matched", runs)
 }

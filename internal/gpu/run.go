@@ -117,13 +117,23 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 		return err
 	}
 	if limit > 0 && gpurt.Class(bytes)+oocMargin > limit {
-		return runOutOfCore(call, k, p, src, out, res, limit-min(limit, oocMargin))
+		// The cap, but never more than the GPU has free (it may be shared).
+		free, _, err := dev.MemInfo()
+		if err != nil {
+			return err
+		}
+		budget := min(limit, free)
+		return runOutOfCore(call, k, p, src, out, res, budget-min(budget, oocMargin))
 	}
 	if !call.Has(bytes) {
 		free, total, err := dev.MemInfo()
 		if err != nil {
 			return err
 		}
+		// Idle pooled buffers are not free to the driver: count them, as
+		// the pool gives them up when an allocation fails.
+		idle, _ := call.PoolStats()
+		free += idle.IdleBytes
 		if gpurt.Class(bytes)+oocMargin > free {
 			if free < 2*oocMargin {
 				return fmt.Errorf("%w: %d×%d lanes need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
