@@ -139,7 +139,12 @@ func Rows(ctx context.Context, j Job) (*RowsResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &RowsResult{Rows: make([]reduce.Row, p.N), Device: d.Info.Name, NegVertex: res.NegVertex, Timing: res.Timing}
+	return rowsResultOf(res, p, d.Info.Name), nil
+}
+
+// rowsResultOf turns a run's row summaries into RowsResult's rows.
+func rowsResultOf(res *Result, p Problem, device string) *RowsResult {
+	out := &RowsResult{Rows: make([]reduce.Row, p.N), Device: device, NegVertex: res.NegVertex, Timing: res.Timing}
 	for u := range out.Rows {
 		r := reduce.Row{Reach: int64(res.Reach[u]), Unreach: int(res.Reach[u]) < p.N-1}
 		if p.Config.Float {
@@ -151,7 +156,7 @@ func Rows(ctx context.Context, j Job) (*RowsResult, error) {
 		}
 		out.Rows[u] = r
 	}
-	return out, nil
+	return out
 }
 
 // MatrixResult is the distance matrix of a job: N vertices in rows of

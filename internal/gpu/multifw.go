@@ -15,7 +15,6 @@ import (
 	"github.com/apsp/apsp/internal/cuda"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
-	"github.com/apsp/apsp/internal/reduce"
 )
 
 // One Floyd–Warshall over the GPUs of one host (issue 13, item 2).
@@ -475,19 +474,8 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	}
 	m.mu.Unlock()
 
-	n := int32(p.Stride)
-	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
-	// product queues cm = min(cm, am ⊗ bm) over kdim on comp, for rows
-	// rows of cm and its ctiles tile columns but [skip, skip+skips).
 	product := func(cm, am, bm uint64, rows, ctiles, kdim, skip, skips int) error {
-		cols := ctiles - skips
-		if rows == 0 || cols == 0 {
-			return nil
-		}
-		k32, sk, sks := int32(kdim), int32(skip), int32(skips)
-		return k.strip.LaunchOn(comp, [3]uint32{uint32(cols), uint32(rows / c.Tile), 1}, block, uint32(k.product),
-			unsafe.Pointer(&cm), unsafe.Pointer(&am), unsafe.Pointer(&bm), unsafe.Pointer(&n), unsafe.Pointer(&k32),
-			unsafe.Pointer(&sk), unsafe.Pointer(&sks))
+		return stripProduct(comp, k, p, cm, am, bm, rows, ctiles, kdim, skip, skips)
 	}
 	colOff := func(d uint64, z0 int) uint64 { return d + uint64(z0*c.LaneBytes()) }
 	reduce := func(i int) error {
@@ -495,20 +483,7 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 			return nil
 		}
 		r0, r1 := pl.rows(i)
-		rows := min(r1, p.N) - r0
-		if rows <= 0 {
-			return nil
-		}
-		d := strip(i)
-		nv, first := int32(p.N), int32(r0)
-		maxReal := uint32(p.MaxReal)
-		if c.Float {
-			maxReal = math.Float32bits(math.MaxFloat32)
-		}
-		reach, maxv, sum, neg := sums, sums+uint64(p.N)*4, sums+uint64(p.N)*8, sums+uint64(p.N)*16 // the kernel adds r0
-		return k.reduce.LaunchOn(comp, [3]uint32{uint32(rows), 1, 1}, [3]uint32{256, 1, 1}, 0,
-			unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&nv), unsafe.Pointer(&first), unsafe.Pointer(&maxReal),
-			unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum), unsafe.Pointer(&neg))
+		return reduceStrip(comp, k, p, sums, strip(i), r0, r1)
 	}
 
 	rounds := pl.strips()
@@ -709,19 +684,7 @@ func rowsOn(ctx context.Context, ordinals []int, j Job, block int) (*RowsResult,
 	if err != nil {
 		return nil, err
 	}
-	out := &RowsResult{Rows: make([]reduce.Row, p.N), Device: name, NegVertex: res.NegVertex, Timing: res.Timing}
-	for u := range out.Rows {
-		r := reduce.Row{Reach: int64(res.Reach[u]), Unreach: int(res.Reach[u]) < p.N-1}
-		if p.Config.Float {
-			r.MaxF = float64(math.Float32frombits(res.Max[u]))
-			r.SumF = res.Sum[u]
-		} else {
-			r.MaxI = int64(int32(res.Max[u]))
-			r.Sum.Add(int64(res.Sum[u])) // exact: below 2^53 for int32 lanes
-		}
-		out.Rows[u] = r
-	}
-	return out, nil
+	return rowsResultOf(res, p, name), nil
 }
 
 // MatrixOn is Matrix over the GPUs listed (see RowsOn).

@@ -256,34 +256,14 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 		}
 		return nil
 	}
-	n := int32(p.Stride)
-	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
-	// product queues cm = min(cm, am ⊗ bm) over kdim, for rows rows of cm
-	// and its ctiles tile columns but [skip, skip+skips).
 	product := func(cm, am, bm uint64, rows, ctiles, kdim, skip, skips int) error {
-		cols := ctiles - skips
-		if rows == 0 || cols == 0 {
-			return nil
-		}
-		k32, sk, sks := int32(kdim), int32(skip), int32(skips)
-		return k.strip.LaunchOn(comp, [3]uint32{uint32(cols), uint32(rows / c.Tile), 1}, block, uint32(k.product),
-			unsafe.Pointer(&cm), unsafe.Pointer(&am), unsafe.Pointer(&bm), unsafe.Pointer(&n), unsafe.Pointer(&k32),
-			unsafe.Pointer(&sk), unsafe.Pointer(&sks))
+		return stripProduct(comp, k, p, cm, am, bm, rows, ctiles, kdim, skip, skips)
 	}
 	reduce := func(d uint64, r0, r1 int) error {
-		rows := min(r1, p.N) - r0
-		if out.matrix != nil || rows <= 0 {
+		if out.matrix != nil {
 			return nil
 		}
-		nv, first := int32(p.N), int32(r0)
-		maxReal := uint32(p.MaxReal)
-		if c.Float {
-			maxReal = math.Float32bits(math.MaxFloat32)
-		}
-		reach, maxv, sum, neg := sums, sums+uint64(p.N)*4, sums+uint64(p.N)*8, sums+uint64(p.N)*16 // the kernel adds r0
-		return k.reduce.LaunchOn(comp, [3]uint32{uint32(rows), 1, 1}, [3]uint32{256, 1, 1}, 0,
-			unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&nv), unsafe.Pointer(&first), unsafe.Pointer(&maxReal),
-			unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum), unsafe.Pointer(&neg))
+		return reduceStrip(comp, k, p, sums, d, r0, r1)
 	}
 	colOff := func(base uint64, z0 int) uint64 { return base + uint64(z0*lb) }
 	used := 0 // strips streamed so far, to pick buffers in turn
@@ -413,4 +393,39 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 	}
 	readSummaries(summaries, p.N, res)
 	return nil
+}
+
+// stripProduct queues on st cm = min(cm, am ⊗ bm) over kdim (fw_strip),
+// for rows rows of cm and its ctiles tile columns but [skip, skip+skips);
+// the three share p's stride.
+func stripProduct(st *cuda.Stream, k *kernels, p Problem, cm, am, bm uint64, rows, ctiles, kdim, skip, skips int) error {
+	c := p.Config
+	cols := ctiles - skips
+	if rows == 0 || cols == 0 {
+		return nil
+	}
+	n, k32, sk, sks := int32(p.Stride), int32(kdim), int32(skip), int32(skips)
+	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
+	return k.strip.LaunchOn(st, [3]uint32{uint32(cols), uint32(rows / c.Tile), 1}, block, uint32(k.product),
+		unsafe.Pointer(&cm), unsafe.Pointer(&am), unsafe.Pointer(&bm), unsafe.Pointer(&n), unsafe.Pointer(&k32),
+		unsafe.Pointer(&sk), unsafe.Pointer(&sks))
+}
+
+// reduceStrip queues on st the row summaries (fw_reduce) of the real
+// vertices among rows [r0, r1), which lie at d, into sums (reach, max,
+// sum and the negative vertex of all p.N rows, as reduceRows lays them).
+func reduceStrip(st *cuda.Stream, k *kernels, p Problem, sums, d uint64, r0, r1 int) error {
+	rows := min(r1, p.N) - r0
+	if rows <= 0 {
+		return nil
+	}
+	n, nv, first := int32(p.Stride), int32(p.N), int32(r0)
+	maxReal := uint32(p.MaxReal)
+	if p.Config.Float {
+		maxReal = math.Float32bits(math.MaxFloat32)
+	}
+	reach, maxv, sum, neg := sums, sums+uint64(p.N)*4, sums+uint64(p.N)*8, sums+uint64(p.N)*16 // the kernel adds r0
+	return k.reduce.LaunchOn(st, [3]uint32{uint32(rows), 1, 1}, [3]uint32{256, 1, 1}, 0,
+		unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&nv), unsafe.Pointer(&first), unsafe.Pointer(&maxReal),
+		unsafe.Pointer(&reach), unsafe.Pointer(&maxv), unsafe.Pointer(&sum), unsafe.Pointer(&neg))
 }
