@@ -177,18 +177,7 @@ type MatrixResult struct {
 // page-locked buffer into Go memory (int32, or float64 for float graphs).
 func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 	p := j.problem()
-	out := &MatrixResult{N: p.N, Stride: p.Stride, NegVertex: -1}
-	cells := p.Stride * p.Stride
-	switch {
-	case p.Config.Float:
-		out.Float = make([]float32, cells)
-	case p.Config.Lanes == lanes.Int16:
-		out.Int16 = make([]int16, cells)
-	case p.Config.Lanes == lanes.Int8:
-		out.Int8 = make([]int8, cells)
-	default:
-		out.Int = make([]int32, cells)
-	}
+	out := newMatrixResult(p)
 	res := &Result{NegVertex: -1}
 	sk := sink{matrix: func(host []uint32) error {
 		convert(host, out, p.MaxReal)
