@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
@@ -177,18 +175,5 @@ func BenchmarkSummaryBatchGPUOne(b *testing.B) {
 			b.Fatalf("%v, %+v", errs[0], sums[0])
 		}
 	}
-	call(gs[0]) // warm up: the GPU's start-up
-	var wall []time.Duration
-	i := 0
-	for b.Loop() {
-		for range 100 {
-			start := time.Now()
-			call(gs[i%len(gs)])
-			wall = append(wall, time.Since(start))
-			i++
-		}
-	}
-	slices.Sort(wall)
-	b.ReportMetric(float64(wall[len(wall)/2].Nanoseconds())/1e3, "median-us")
-	b.ReportMetric(float64(wall[len(wall)*9/10].Nanoseconds())/1e3, "p90-us")
+	timeOneGraphCalls(b, gs, call)
 }
