@@ -28,7 +28,10 @@
 // is covered. The pull is the hot loop; on amd64 it is assembly (W = 8 in
 // one ZMM register with AVX-512, else W = 4 in a YMM register with AVX2)
 // that prefetches the frontier words of arcs ahead, since those loads are
-// random. Other platforms, older CPUs and the purego build tag use Go.
+// random; W = 1 (64 sources, a word a vertex in a general register) has
+// assembly too, for layouts that give each of many cores a small batch of
+// its own (BenchmarkBitRowsLoopLayout; not a default yet). Other
+// platforms, older CPUs and the purego build tag use Go.
 //
 // Batches are spread over the workers of a par.Team, each with its own
 // O(n·W) scratch; memory is never n×n. When there are fewer batches than

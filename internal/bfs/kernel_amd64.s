@@ -245,3 +245,88 @@ w8_done:
 	VZEROUPPER
 	MOVQ R13, count+80(FP)
 	RET
+
+// func pull1(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
+//
+// pull4AVX2 for one word a vertex, in general registers: four arcs between
+// checks whether v is covered (chunk is not used). Registers: SI vis, R8
+// cur, DI next, R9 off, R10 heads, R11 list, AX v, CX arc, BX v's last
+// arc, R12 the OR of the arcs' words, R13 count, DX scratch.
+TEXT ·pull1(SB), NOSPLIT, $0-96
+	MOVQ vis+0(FP), SI
+	MOVQ cur+8(FP), R8
+	MOVQ next+16(FP), DI
+	MOVQ off+24(FP), R9
+	MOVQ heads+32(FP), R10
+	MOVQ lo+40(FP), AX
+	MOVQ list+56(FP), R11
+	XORQ R13, R13
+	MOVQ $0, full+88(FP)
+
+w1_vertex:
+	CMPQ AX, hi+48(FP)
+	JGE  w1_done
+	MOVQ (SI)(AX*8), DX
+	CMPQ DX, $-1
+	JEQ  w1_skip // every source has reached v
+	MOVQ (R9)(AX*8), CX
+	MOVQ 8(R9)(AX*8), BX
+	XORQ R12, R12
+
+w1_quad:
+	LEAQ 4(CX), DX
+	CMPQ DX, BX
+	JGT  w1_tail
+	MOVLQSX (R10)(CX*4), DX
+	ORQ  (R8)(DX*8), R12
+	MOVLQSX 4(R10)(CX*4), DX
+	ORQ  (R8)(DX*8), R12
+	MOVLQSX 8(R10)(CX*4), DX
+	ORQ  (R8)(DX*8), R12
+	MOVLQSX 12(R10)(CX*4), DX
+	ORQ  (R8)(DX*8), R12
+	ADDQ $4, CX
+	CMPQ CX, BX
+	JGE  w1_arcsdone
+	// More arcs: stop once every source has reached v or reaches it now.
+	MOVQ (SI)(AX*8), DX
+	ORQ  R12, DX
+	CMPQ DX, $-1
+	JNE  w1_quad
+	JMP  w1_arcsdone
+
+w1_tail:
+	CMPQ CX, BX
+	JGE  w1_arcsdone
+	MOVLQSX (R10)(CX*4), DX
+	ORQ  (R8)(DX*8), R12
+	INCQ CX
+	JMP  w1_tail
+
+w1_arcsdone:
+	MOVQ (SI)(AX*8), DX
+	NOTQ DX
+	ANDQ DX, R12 // new = or &^ visited
+	JEQ  w1_skip
+	MOVQ R12, (DI)(AX*8)
+	NOTQ DX
+	ORQ  R12, DX
+	MOVQ DX, (SI)(AX*8)
+	CMPQ DX, $-1
+	JNE  w1_counted
+	INCQ full+88(FP)
+
+w1_counted:
+	POPCNTQ R12, DX
+	MOVL AX, (R11)(R13*4)
+	MOVQ cnts+64(FP), CX
+	MOVL DX, (CX)(R13*4)
+	INCQ R13
+
+w1_skip:
+	INCQ AX
+	JMP  w1_vertex
+
+w1_done:
+	MOVQ R13, count+80(FP)
+	RET

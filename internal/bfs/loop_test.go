@@ -185,9 +185,9 @@ func BenchmarkBitRowsLoopLayout(b *testing.B) {
 	for _, n := range []int{1024, 4096, 16384, 65536} {
 		g := loop16(b, n, 1)
 		layouts := []config{defaultConfig(0, n)}
-		for _, w := range []int{4, 8} {
+		for _, w := range []int{1, 4, 8} {
 			for _, outer := range []int{1, 2, 4, 8, 16} {
-				if outer > t || (n+64*w-1)/(64*w) < outer || (n > 4096 && outer != 1 && outer != t) {
+				if outer > t || (n+64*w-1)/(64*w) < outer || (n > 4096 && (w == 1 || outer != 1 && outer != t)) {
 					continue
 				}
 				layouts = append(layouts, config{words: w, outer: outer, inner: max(1, t/outer)})
