@@ -294,12 +294,12 @@ func multiFW(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, blo
 	}
 	devs, err := m.onAll(ctx, ordinals)
 	name := deviceName(ordinals, devs)
-	lastPeerLinks.Store(int32(m.peerLinks))
 	if err != nil {
 		return name, err
 	}
 	ms := float64(m.finish.Sub(m.begin).Microseconds()) / 1000
 	res.Timing.Kernel, res.Timing.Total, res.Timing.Compiled = ms, ms, m.compiled
+	res.Timing.PeerLinks = m.peerLinks
 	if rows == nil {
 		n := p.N
 		res.Reach = append([]int32(nil), unsafe.Slice((*int32)(unsafe.Pointer(&m.sums[0])), n)...)
@@ -344,10 +344,6 @@ func (m *mgRun) onAll(ctx context.Context, ordinals []int) ([]*gpurt.Device, err
 	}
 	return devs, errors.Join(errs...)
 }
-
-// lastPeerLinks counts the GPU pairs whose peer access the last multi-GPU
-// run enabled (tests log it).
-var lastPeerLinks atomic.Int32
 
 // worker is GPU j's part, on its owner goroutine.
 func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {

@@ -473,7 +473,6 @@ func TestMultiFWTwoGPUs(t *testing.T) {
 		checkMulti(t, ords, block)
 	}
 	checkMulti(t, []int{ords[1], ords[0]}, 256)
-	t.Logf("peer access enabled for %d GPU pair(s)", lastPeerLinks.Load())
 }
 
 // TestMultiFWRefuses: one GPU listed twice is refused (each worker waits
@@ -541,7 +540,7 @@ func TestMultiFWPerf(t *testing.T) {
 			t.Fatalf("n=%d on %v: %v", n, ords, err)
 		}
 		t.Logf("PERF n=%d gpus=%v: %.3f s (start barrier to summaries on the host), %.2f T relaxations/s; call %.3f s; %s; peer pairs %d",
-			n, ords, got.Timing.Kernel/1000, relax/got.Timing.Kernel/1e9, time.Since(wall).Seconds(), got.Device, lastPeerLinks.Load())
+			n, ords, got.Timing.Kernel/1000, relax/got.Timing.Kernel/1e9, time.Since(wall).Seconds(), got.Device, got.Timing.PeerLinks)
 		checkDijkstra(t, g, got.Rows, 16, rng)
 		if n <= oneUpTo {
 			wall := time.Now()

@@ -17,6 +17,9 @@ type Timing struct {
 	ToHost   float64 // the copy of the matrix
 	Total    float64 // from the first copy to the last
 	Compiled bool    // NVRTC ran for this call (the cubin was not cached)
+	// PeerLinks counts the GPU pairs with peer access enabled, for a run
+	// over several GPUs (multifw.go).
+	PeerLinks int
 }
 
 // Problem is one matrix computation: a stride×stride matrix of 4-byte lanes
