@@ -9,6 +9,10 @@
 // RunHost executes that schedule on host memory over any comm.Comm; with
 // comm.NewFake it runs all ranks as goroutines, which is how the tests
 // check the schedule against the reference Floyd–Warshall without a GPU.
-// A GPU executor takes the same Layout and Round and moves device memory
-// through internal/comm/nccl instead.
+// Summaries is a whole distributed run for the summary measures: each rank
+// builds its tiles from the graph's arcs (no rank holds the n×n matrix),
+// runs RunHost, and the rows are reduced where they lie and combined over
+// the ranks; over internal/comm/mpi it is `apsp stats --distributed` under
+// mpirun. A GPU executor would take the same Layout and Round and move
+// device memory through internal/comm/nccl instead (not built).
 package dist

@@ -1,0 +1,213 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/comm"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// ErrNotDistributable is wrapped by Summaries' refusals of a graph it does
+// not take: float weights, negative arcs (RunHost needs no negative
+// cycle, and checking that is a computation of its own), or lengths beyond
+// int64's narrow plan.
+var ErrNotDistributable = errors.New("graph not supported by the distributed run")
+
+// DefaultTile is the tile of a distributed run: the host kernels' tiles
+// are scalar, and 128 keeps a round's messages large.
+const DefaultTile = 128
+
+// Summaries computes every source's Row of g over the ranks of world: a
+// grid of world's size (GridFor), g's adjacency matrix in 2-D block-cyclic
+// tiles of tile lanes that each rank builds from g's arcs (no rank holds
+// the n×n matrix), blocked Floyd–Warshall by RunHost, and the rows reduced
+// where they lie, combined along each grid row and then over the world so
+// that every rank returns all n rows, and the lanes it computed in. Every rank of world calls it with
+// the same graph and tile; an error on one rank makes every rank fail.
+func Summaries(ctx context.Context, world comm.Comm, g *graph.Graph, tile int) ([]reduce.Row, lanes.Kind, error) {
+	plan, err := lanes.PlanFor(g)
+	if err != nil {
+		return nil, 0, err
+	}
+	switch {
+	case g.Kind() == graph.FloatWeights:
+		return nil, 0, fmt.Errorf("%w: float weights (integer weights or none)", ErrNotDistributable)
+	case plan.Negative:
+		return nil, 0, fmt.Errorf("%w: negative arcs", ErrNotDistributable)
+	}
+	if plan.Holds(lanes.Int32) == nil {
+		rows, err := summaries[int32](ctx, world, g, tile)
+		return rows, lanes.Int32, err
+	}
+	if plan.Holds(lanes.Int64) == nil && !plan.Wide {
+		rows, err := summaries[int64](ctx, world, g, tile)
+		return rows, lanes.Int64, err
+	}
+	return nil, 0, fmt.Errorf("%w: path lengths may reach %d, beyond int64's narrow lanes", ErrNotDistributable, plan.MaxReal)
+}
+
+func summaries[T lanes.Lane](ctx context.Context, world comm.Comm, g *graph.Graph, tile int) ([]reduce.Row, error) {
+	n := g.N()
+	grid := GridFor(world.Size())
+	l, err := NewLayout(n, tile, grid, true)
+	if err != nil {
+		return nil, err
+	}
+	r := world.Rank()
+	cs, err := NewComms(ctx, world, grid)
+	if err != nil {
+		world.Abort(err)
+		return nil, err
+	}
+	defer cs.Row.Close()
+	defer cs.Col.Close()
+	loc := LocalOf[T](l, g, r)
+	if err := RunHost(ctx, cs, l, r, loc); err != nil {
+		world.Abort(err)
+		return nil, err
+	}
+	rows, err := reduceLocal(ctx, cs.Row, l, r, loc)
+	if err != nil {
+		world.Abort(err)
+		return nil, err
+	}
+	// Every rank of grid column 0 holds whole rows now; the others add
+	// zeros, so that the sums over the world are those rows.
+	reach, sum, most := make([]int64, n), make([]int64, n), make([]int64, n)
+	if pr, pc := grid.Coords(r); pc == 0 {
+		for a, i := range l.rowsOf(pr) {
+			reach[i], sum[i], most[i] = rows.reach[a], rows.sum[a], rows.most[a]
+		}
+	}
+	for _, buf := range [][]int64{reach, sum, most} {
+		if err := world.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
+			world.Abort(err)
+			return nil, err
+		}
+	}
+	out := make([]reduce.Row, n)
+	for i := range out {
+		out[i] = reduce.Row{Reach: reach[i], MaxI: most[i], Unreach: reach[i] < int64(n-1)}
+		out[i].Sum.Add(sum[i])
+	}
+	return out, nil
+}
+
+// LocalOf builds rank r's tiles of g's adjacency matrix from g's arcs:
+// infinity off the diagonal, 0 on it (padding vertices included), the
+// least arc u→v where rank r holds (u, v).
+func LocalOf[T lanes.Lane](l Layout, g *graph.Graph, r int) *Local[T] {
+	pr, pc := l.Grid.Coords(r)
+	rows, cols := l.LocalRows(pr), l.LocalCols(pc)
+	w, inf := l.Tile, lanes.InfOf[T]()
+	loc := &Local[T]{Rows: len(rows), Cols: len(cols), Tile: w, Inf: inf}
+	loc.Data = make([]T, len(rows)*w*len(cols)*w)
+	for i := range loc.Data {
+		loc.Data[i] = inf
+	}
+	colAt := make([]int, l.Tiles()) // local column tile of a global one, or -1
+	for i := range colAt {
+		colAt[i] = -1
+	}
+	for b, tj := range cols {
+		colAt[tj] = b
+	}
+	s := loc.stride()
+	for a, ti := range rows {
+		for x := range w {
+			u := ti*w + x
+			row := loc.Data[(a*w+x)*s : (a*w+x+1)*s]
+			if b := colAt[ti]; b >= 0 {
+				row[b*w+x] = 0
+			}
+			if u >= g.N() {
+				continue
+			}
+			for k, v := range g.Neighbors(u) {
+				if b := colAt[int(v)/w]; b >= 0 {
+					if x := T(g.ArcInt(u, k)); x < row[b*w+int(v)%w] {
+						row[b*w+int(v)%w] = x
+					}
+				}
+			}
+		}
+	}
+	return loc
+}
+
+// rowsOf lists the real vertices of grid row pr, in its local row order.
+func (l Layout) rowsOf(pr int) []int {
+	var out []int
+	for _, ti := range l.LocalRows(pr) {
+		for x := range l.Tile {
+			if i := ti*l.Tile + x; i < l.N {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// localRows are the summaries of a grid row's real vertices: reach, sum
+// and largest distance over the real columns, v ≠ u.
+type localRows struct{ reach, sum, most []int64 }
+
+// reduceLocal summarises rank r's real rows over its real columns and
+// combines the parts along the grid row (row): sums add, maxima by each
+// rank broadcasting its own in turn (the communicator only sums).
+func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r int, loc *Local[T]) (localRows, error) {
+	pr, pc := l.Grid.Coords(r)
+	vs := l.rowsOf(pr)
+	out := localRows{reach: make([]int64, len(vs)), sum: make([]int64, len(vs)), most: make([]int64, len(vs))}
+	cols := l.LocalCols(pc)
+	w, s := l.Tile, loc.stride()
+	a := 0 // index into vs: the local rows in order, padding rows skipped
+	for lt, ti := range l.LocalRows(pr) {
+		for x := range w {
+			i := ti*w + x
+			if i >= l.N {
+				break
+			}
+			data := loc.Data[(lt*w+x)*s:]
+			for b, tj := range cols {
+				for y := range w {
+					j := tj*w + y
+					if j >= l.N || j == i {
+						continue
+					}
+					if d := data[b*w+y]; d != loc.Inf {
+						out.reach[a]++
+						out.sum[a] += int64(d)
+						out.most[a] = max(out.most[a], int64(d))
+					}
+				}
+			}
+			a++
+		}
+	}
+	for _, buf := range [][]int64{out.reach, out.sum} {
+		if err := row.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
+			return localRows{}, err
+		}
+	}
+	mine := out.most
+	most := make([]int64, len(mine))
+	peer := make([]int64, len(mine))
+	for q := range row.Size() {
+		if q == row.Rank() {
+			copy(peer, mine)
+		}
+		if err := row.Bcast(ctx, comm.HostBuffer(peer), q); err != nil {
+			return localRows{}, err
+		}
+		for a, x := range peer {
+			most[a] = max(most[a], x)
+		}
+	}
+	out.most = most
+	return out, nil
+}

@@ -1,0 +1,122 @@
+package dist
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/comm"
+	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// runSummaries runs Summaries on every rank of a fake world of size ranks
+// and checks that they all return the same rows.
+func runSummaries(t *testing.T, g *graph.Graph, ranks, tile int) ([]reduce.Row, error) {
+	t.Helper()
+	world, err := comm.NewFake(ranks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([][]reduce.Row, ranks)
+	errs := make([]error, ranks)
+	var wg sync.WaitGroup
+	for r, c := range world {
+		wg.Go(func() { rows[r], _, errs[r] = Summaries(context.Background(), c, g, tile) })
+	}
+	wg.Wait()
+	for r := range errs {
+		if (errs[r] == nil) != (errs[0] == nil) {
+			t.Fatalf("rank %d: %v, rank 0: %v", r, errs[r], errs[0])
+		}
+	}
+	if errs[0] != nil {
+		return nil, errs[0]
+	}
+	for r := range rows {
+		if !slices.Equal(rows[r], rows[0]) {
+			t.Fatalf("rank %d's rows differ from rank 0's", r)
+		}
+	}
+	return rows[0], nil
+}
+
+// TestSummariesAgreeWithFW: every source's row over 1 to 6 ranks equals
+// the reference Floyd–Warshall's, on unweighted and weighted graphs,
+// directed or not, connected or not, of sizes that are not multiples of
+// the tile or the grid.
+func TestSummariesAgreeWithFW(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial, n := range []int{1, 2, 7, 33, 100, 131} {
+		for _, weighted := range []bool{false, true} {
+			b := graph.NewBuilder(trial%2 == 0)
+			must(t, b.SetVertices(n))
+			for u := range n {
+				for v := range n {
+					if u != v && rng.Float64() < []float64{0.03, 0.1, 0.3}[trial%3] {
+						if weighted {
+							must(t, b.AddIntEdge(u, v, 1+rng.Int64N(50)))
+						} else {
+							must(t, b.AddEdge(u, v))
+						}
+					}
+				}
+			}
+			g := b.Build()
+			ref, err := lanes.NewMatrix[int64](g, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cpu.FloydWarshall(context.Background(), ref, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			want := ref.Rows(1)
+			for _, ranks := range []int{1, 2, 3, 4, 6} {
+				for _, tile := range []int{4, 16} {
+					name := fmt.Sprintf("n=%d weighted=%v directed=%v ranks=%d tile=%d", n, weighted, g.Directed(), ranks, tile)
+					got, err := runSummaries(t, g, ranks, tile)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for u := range want {
+						if got[u] != want[u] {
+							t.Fatalf("%s: row %d = %+v, want %+v", name, u, got[u], want[u])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSummariesRefuse: float weights and negative arcs are refused on
+// every rank with ErrNotDistributable.
+func TestSummariesRefuse(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		add  func(b *graph.Builder) error
+	}{
+		{"float", func(b *graph.Builder) error { return b.AddFloatEdge(0, 1, 0.5) }},
+		{"negative", func(b *graph.Builder) error { return b.AddIntEdge(0, 1, -1) }},
+	} {
+		b := graph.NewBuilder(true)
+		must(t, b.SetVertices(3))
+		must(t, tt.add(b))
+		if _, err := runSummaries(t, b.Build(), 2, 4); !errors.Is(err, ErrNotDistributable) {
+			t.Errorf("%s: %v, want ErrNotDistributable", tt.name, err)
+		}
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
