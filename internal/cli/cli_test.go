@@ -205,3 +205,18 @@ func TestC2CURejects(t *testing.T) {
 		t.Fatalf("run without a GPU: exit %d, %s", code, errs)
 	}
 }
+
+// TestStatsDistributedWithoutMPI: --distributed without an Open MPI
+// library fails with a message naming it; with --no-aspl it is a usage
+// error.
+func TestStatsDistributedWithoutMPI(t *testing.T) {
+	t.Setenv("APSP_LIBMPI", "/nonexistent/libmpi.so")
+	code, _, stderr := run(t, "", "stats", "--distributed", "../../testdata/karate.txt")
+	if code != 1 || !strings.Contains(stderr, "MPI") {
+		t.Fatalf("code %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = run(t, "", "stats", "--distributed", "--no-aspl", "../../testdata/karate.txt")
+	if code != 2 || !strings.Contains(stderr, "--distributed") {
+		t.Fatalf("--no-aspl: code %d, stderr %q", code, stderr)
+	}
+}

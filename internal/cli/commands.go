@@ -38,6 +38,11 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if f.distributed {
+		s, err := statsOverMPI(e, f, g, opt)
+		bar.Done()
+		return s, f, pos[0], f.explain(err, pos[0])
+	}
 	if err := f.printChoice(e, name, g, opt); err != nil {
 		return nil, nil, "", err
 	}
@@ -49,6 +54,27 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	}
 	bar.Done()
 	return s, f, pos[0], f.explain(err, pos[0])
+}
+
+// statsOverMPI is stats --distributed: the graph's Stats over the ranks
+// of the MPI job this process belongs to; ranks other than 0 print nothing
+// (their output goes to io.Discard), every rank fails when one does.
+func statsOverMPI(e *env, f *flagSet, g *graph.Graph, opt apsp.Options) (*apsp.Stats, error) {
+	if f.noASPL || f.showPlan {
+		return nil, usagef("--distributed computes every measure and has one engine: --no-aspl and --explain do not apply")
+	}
+	job, err := apsp.JoinMPI()
+	if err != nil {
+		return nil, err
+	}
+	s, err := job.ComputeStats(e.ctx, g, opt)
+	if job.Rank != 0 {
+		e.stdout = io.Discard
+	}
+	if cerr := job.Close(); err == nil {
+		err = cerr
+	}
+	return s, err
 }
 
 func writeJSON(w io.Writer, v any) error { return encode.JSON(w, v) }

@@ -34,9 +34,11 @@ type flagSet struct {
 	lanes     string // --lanes: auto or a lane kind
 	reachable bool
 	noASPL    bool
-	device    string
-	quiet     bool
-	showPlan  bool // --explain
+	// distributed: compute over the ranks of an MPI job (stats)
+	distributed bool
+	device      string
+	quiet       bool
+	showPlan    bool // --explain
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
@@ -98,6 +100,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	if cmd == "stats" {
 		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
+		fs.BoolVar(&f.distributed, "distributed", false, "compute over the ranks of an MPI job (mpirun -np K apsp stats --distributed FILE): each rank holds its tiles of the matrix, on its CPU; rank 0 prints")
 	}
 	if cmd != "dist" {
 		fs.BoolVar(&f.json, "json", false, "print JSON")
