@@ -2,7 +2,9 @@ package apsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/apsp/apsp/graph"
@@ -26,6 +28,7 @@ type MPIJob struct {
 	Rank, Size int
 	api        *mpi.API
 	world      comm.Comm
+	closed     atomic.Bool
 }
 
 // JoinMPI initialises MPI (once a process) and returns this process's
@@ -49,14 +52,25 @@ func JoinMPI() (*MPIJob, error) {
 // ranks), runs blocked Floyd–Warshall on its CPU with the rows and
 // columns of each round's pivot broadcast by MPI, and gets the same Stats
 // back. Integer weights without negative arcs, or none; the engine, device
-// and lanes are the distributed run's own, so Options may set only
-// Reachable, Threads and Notice. If one rank fails, every rank fails.
+// and lanes are the distributed run's own, so of Options only Reachable
+// counts (each rank computes on one thread: start a rank per core). Every
+// rank must read the same graph (checked). If one rank fails, every rank
+// fails.
 func (j *MPIJob) ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
+	if j.closed.Load() {
+		return nil, errors.New("apsp: MPIJob used after Close")
+	}
 	return statsDistributed(ctx, j.world, g, opt)
 }
 
-// Close ends MPI for this process; no MPIJob may be used afterwards.
-func (j *MPIJob) Close() error { return j.api.Finalize() }
+// Close ends MPI for this process; a second Close does nothing. MPI cannot
+// start again in the same process: JoinMPI then fails.
+func (j *MPIJob) Close() error {
+	if j.closed.Swap(true) {
+		return nil
+	}
+	return j.api.Finalize()
+}
 
 // DistributedName is the algorithm a distributed run reports.
 const DistributedName = "distributed-fw"

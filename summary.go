@@ -15,8 +15,8 @@ import (
 // Summary is what a search loop asks of each candidate graph (Graph Golf's
 // diameter and average shortest path length), with the meaning Stats gives
 // those fields: the diameter and ASPL are infinite when some pair has no
-// path, unless Options.Reachable (then over the pairs that have one; the
-// ASPL of no pair is NaN). It has no radius, center or periphery, so the
+// path, unless Options.Reachable (then over the pairs that have one); the
+// ASPL of no pair (one vertex, or Reachable without a path) is NaN. It has no radius, center or periphery, so the
 // GPU reduces it on the device and only a few bytes a graph come back.
 type Summary struct {
 	Vertices       int     `json:"vertices"`

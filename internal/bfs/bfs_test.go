@@ -263,7 +263,7 @@ func configs() []config {
 			out = append(out, config{words: w, inner: 1, noAsm: noAsm})
 		}
 	}
-	out = append(out, config{words: 4, inner: 2}, config{words: 8, inner: 3}, config{words: 2, inner: 2, noAsm: true})
+	out = append(out, config{words: 4, inner: 2}, config{words: 8, inner: 3}, config{words: 2, inner: 2, noAsm: true}, config{words: 1, inner: 2})
 	return out
 }
 

@@ -113,6 +113,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	err := c.run(e, args[1:])
+	stderr = e.stderr // a command may silence its errors (ranks of an MPI job but the first)
 	var ue *usageError
 	switch {
 	case err == nil:

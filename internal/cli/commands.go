@@ -69,7 +69,12 @@ func statsOverMPI(e *env, f *flagSet, g *graph.Graph, opt apsp.Options) (*apsp.S
 	}
 	s, err := job.ComputeStats(e.ctx, g, opt)
 	if job.Rank != 0 {
+		// Rank 0 prints the answer, and the errors every rank hits alike
+		// (a refused graph); a rank's own failure aborts the job in MPI.
 		e.stdout = io.Discard
+		if errors.Is(err, apsp.ErrNotDistributable) || errors.Is(err, apsp.ErrInvalidOptions) {
+			e.stderr = io.Discard
+		}
 	}
 	if cerr := job.Close(); err == nil {
 		err = cerr

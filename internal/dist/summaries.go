@@ -58,6 +58,9 @@ func summaries[T lanes.Lane](ctx context.Context, world comm.Comm, g *graph.Grap
 		return nil, err
 	}
 	r := world.Rank()
+	if err := sameGraph(ctx, world, g); err != nil {
+		return nil, err
+	}
 	cs, err := NewComms(ctx, world, grid)
 	if err != nil {
 		world.Abort(err)
@@ -76,26 +79,34 @@ func summaries[T lanes.Lane](ctx context.Context, world comm.Comm, g *graph.Grap
 		return nil, err
 	}
 	// Every rank of grid column 0 holds whole rows now; the others add
-	// zeros, so that the sums over the world are those rows.
-	reach, sum, most := make([]int64, n), make([]int64, n), make([]int64, n)
+	// zeros, so that the sums over the world are those rows. One buffer:
+	// reach, the sums' high and low parts, maxima.
+	all := make([]int64, 4*n)
+	reach, hi, lo, most := all[:n], all[n:2*n], all[2*n:3*n], all[3*n:]
 	if pr, pc := grid.Coords(r); pc == 0 {
 		for a, i := range l.rowsOf(pr) {
-			reach[i], sum[i], most[i] = rows.reach[a], rows.sum[a], rows.most[a]
+			reach[i], hi[i], lo[i], most[i] = rows.reach[a], rows.hi[a], rows.lo[a], rows.most[a]
 		}
 	}
-	for _, buf := range [][]int64{reach, sum, most} {
-		if err := world.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
-			world.Abort(err)
-			return nil, err
-		}
+	if err := world.AllReduceSum(ctx, comm.HostBuffer(all)); err != nil {
+		world.Abort(err)
+		return nil, err
 	}
 	out := make([]reduce.Row, n)
 	for i := range out {
 		out[i] = reduce.Row{Reach: reach[i], MaxI: most[i], Unreach: reach[i] < int64(n-1)}
-		out[i].Sum.Add(sum[i])
+		out[i].Sum.AddProduct(hi[i], 1<<sumSplit)
+		out[i].Sum.Add(lo[i])
 	}
 	return out, nil
 }
+
+// sumSplit is where a distance is cut into the high and low parts that
+// the row sums add up separately: int64 lanes hold distances up to 2⁶²,
+// whose sum over a row would not fit an int64, while each part's sum over
+// fewer than 2³¹ columns does; the parts are joined exactly in a
+// reduce.Wide.
+const sumSplit = 31
 
 // LocalOf builds rank r's tiles of g's adjacency matrix from g's arcs:
 // infinity off the diagonal, 0 on it (padding vertices included), the
@@ -129,8 +140,8 @@ func LocalOf[T lanes.Lane](l Layout, g *graph.Graph, r int) *Local[T] {
 			}
 			for k, v := range g.Neighbors(u) {
 				if b := colAt[int(v)/w]; b >= 0 {
-					if x := T(g.ArcInt(u, k)); x < row[b*w+int(v)%w] {
-						row[b*w+int(v)%w] = x
+					if d := T(g.ArcInt(u, k)); d < row[b*w+int(v)%w] {
+						row[b*w+int(v)%w] = d
 					}
 				}
 			}
@@ -152,9 +163,10 @@ func (l Layout) rowsOf(pr int) []int {
 	return out
 }
 
-// localRows are the summaries of a grid row's real vertices: reach, sum
-// and largest distance over the real columns, v ≠ u.
-type localRows struct{ reach, sum, most []int64 }
+// localRows are the summaries of a grid row's real vertices: reach, the
+// sum of the distances in two parts (see sumSplit) and the largest
+// distance over the real columns, v ≠ u.
+type localRows struct{ reach, hi, lo, most []int64 }
 
 // reduceLocal summarises rank r's real rows over its real columns and
 // combines the parts along the grid row (row): sums add, maxima by each
@@ -162,7 +174,7 @@ type localRows struct{ reach, sum, most []int64 }
 func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r int, loc *Local[T]) (localRows, error) {
 	pr, pc := l.Grid.Coords(r)
 	vs := l.rowsOf(pr)
-	out := localRows{reach: make([]int64, len(vs)), sum: make([]int64, len(vs)), most: make([]int64, len(vs))}
+	out := localRows{reach: make([]int64, len(vs)), hi: make([]int64, len(vs)), lo: make([]int64, len(vs)), most: make([]int64, len(vs))}
 	cols := l.LocalCols(pc)
 	w, s := l.Tile, loc.stride()
 	a := 0 // index into vs: the local rows in order, padding rows skipped
@@ -181,7 +193,8 @@ func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r i
 					}
 					if d := data[b*w+y]; d != loc.Inf {
 						out.reach[a]++
-						out.sum[a] += int64(d)
+						out.hi[a] += int64(d) >> sumSplit
+						out.lo[a] += int64(d) & (1<<sumSplit - 1)
 						out.most[a] = max(out.most[a], int64(d))
 					}
 				}
@@ -189,7 +202,7 @@ func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r i
 			a++
 		}
 	}
-	for _, buf := range [][]int64{out.reach, out.sum} {
+	for _, buf := range [][]int64{out.reach, out.hi, out.lo} {
 		if err := row.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
 			return localRows{}, err
 		}
@@ -210,4 +223,47 @@ func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r i
 	}
 	out.most = most
 	return out, nil
+}
+
+// sameGraph checks that every rank holds g: each rank reads its own copy
+// (on several hosts, possibly an outdated one), and a mix of graphs would
+// give a wrong answer rather than an error. Rank 0's fingerprint goes to
+// every rank; any rank that differs makes every rank fail.
+func sameGraph(ctx context.Context, world comm.Comm, g *graph.Graph) error {
+	mine := fingerprint(g)
+	root := mine
+	if err := world.Bcast(ctx, comm.HostBuffer(root[:]), 0); err != nil {
+		return err
+	}
+	differ := []int64{0}
+	if root != mine {
+		differ[0] = 1
+	}
+	if err := world.AllReduceSum(ctx, comm.HostBuffer(differ)); err != nil {
+		return err
+	}
+	if differ[0] > 0 {
+		return fmt.Errorf("%w: %d of the %d ranks hold a graph other than rank 0's (%d vertices, %d arcs)", ErrNotDistributable, differ[0], world.Size(), root[0], root[1])
+	}
+	return nil
+}
+
+// fingerprint is g's size and a hash of its direction, weight kind, arcs
+// and weights.
+func fingerprint(g *graph.Graph) [3]int64 {
+	const prime = 1099511628211 // FNV-1a's 64-bit prime, here on whole values
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) { h = (h ^ v) * prime }
+	mix(uint64(g.Kind()))
+	if g.Directed() {
+		mix(1)
+	}
+	for u := range g.N() {
+		mix(uint64(len(g.Neighbors(u))))
+		for k, v := range g.Neighbors(u) {
+			mix(uint64(v))
+			mix(uint64(g.ArcInt(u, k)))
+		}
+	}
+	return [3]int64{int64(g.N()), int64(g.Arcs()), int64(h)}
 }

@@ -120,3 +120,62 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestSummariesWide: int64 lanes with distances near 2⁶², whose row sums
+// do not fit an int64 (a path of 8 vertices with arcs of 2⁵⁹−1), against
+// the reference's 128-bit sums.
+func TestSummariesWide(t *testing.T) {
+	b := graph.NewBuilder(false)
+	must(t, b.SetVertices(8))
+	for i := range 7 {
+		must(t, b.AddIntEdge(i, i+1, 1<<59-1))
+	}
+	g := b.Build()
+	ref, err := lanes.NewMatrix[int64](g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cpu.FloydWarshall(context.Background(), ref, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := ref.Rows(1)
+	for _, ranks := range []int{1, 3} {
+		got, err := runSummaries(t, g, ranks, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for u := range want {
+			if got[u] != want[u] {
+				t.Fatalf("%d ranks: row %d = %+v, want %+v", ranks, u, got[u], want[u])
+			}
+		}
+	}
+}
+
+// TestSummariesSameGraph: ranks that hold different graphs all fail,
+// rather than combine them into a wrong answer.
+func TestSummariesSameGraph(t *testing.T) {
+	world, err := comm.NewFake(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := make([]*graph.Graph, 3)
+	for r := range graphs {
+		b := graph.NewBuilder(false)
+		must(t, b.SetVertices(5))
+		must(t, b.AddEdge(0, 1))
+		must(t, b.AddEdge(1, 2+r/2)) // rank 2's graph differs
+		graphs[r] = b.Build()
+	}
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for r, c := range world {
+		wg.Go(func() { _, _, errs[r] = Summaries(context.Background(), c, graphs[r], 4) })
+	}
+	wg.Wait()
+	for r, err := range errs {
+		if !errors.Is(err, ErrNotDistributable) {
+			t.Fatalf("rank %d: %v, want ErrNotDistributable", r, err)
+		}
+	}
+}

@@ -103,6 +103,9 @@ func TestBindingABI(t *testing.T) {
 	if err := api.Finalize(); err != nil || get(0) != 0 {
 		t.Errorf("Finalize: %v", err)
 	}
+	if _, err := api.Init(); err == nil || !strings.Contains(err.Error(), "finalized") {
+		t.Errorf("Init after Finalize: %v, want an error", err)
+	}
 }
 
 // TestNotOpenMPI: a library without Open MPI's handle symbols (MPICH, or

@@ -46,6 +46,7 @@ type API struct {
 	initialized func(flag *int32) int32
 	initThread  func(argc, argv unsafe.Pointer, required int32, provided *int32) int32
 	finalize    func() int32
+	finalized   func(flag *int32) int32
 	commRank    func(c uintptr, r *int32) int32
 	commSize    func(c uintptr, n *int32) int32
 	commSplit   func(c uintptr, color, key int32, out *uintptr) int32
@@ -94,6 +95,7 @@ func Load() (api *API, err error) {
 	bind(&a.initialized, "MPI_Initialized")
 	bind(&a.initThread, "MPI_Init_thread")
 	bind(&a.finalize, "MPI_Finalize")
+	bind(&a.finalized, "MPI_Finalized")
 	bind(&a.commRank, "MPI_Comm_rank")
 	bind(&a.commSize, "MPI_Comm_size")
 	bind(&a.commSplit, "MPI_Comm_split")
@@ -108,9 +110,17 @@ func Load() (api *API, err error) {
 }
 
 // Init initialises MPI (once a process; a second call is a no-op) and
-// returns MPI_COMM_WORLD with errors set to return.
+// returns MPI_COMM_WORLD with errors set to return. After Finalize MPI
+// cannot start again: Init then fails (any other MPI call would end the
+// process).
 func (a *API) Init() (*Comm, error) {
 	var flag int32
+	if err := a.check("MPI_Finalized", a.finalized(&flag)); err != nil {
+		return nil, err
+	}
+	if flag != 0 {
+		return nil, errors.New("mpi: MPI was finalized in this process and cannot start again")
+	}
 	if err := a.check("MPI_Initialized", a.initialized(&flag)); err != nil {
 		return nil, err
 	}

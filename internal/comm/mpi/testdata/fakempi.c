@@ -30,7 +30,9 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 	if (argc != NULL || argv != NULL) return 13; /* MPI_ERR_ARG */
 	initialized = 1; *provided = required; return 0;
 }
-int MPI_Finalize(void) { initialized = 0; return 0; }
+static int finalized;
+int MPI_Finalize(void) { initialized = 0; finalized = 1; return 0; }
+int MPI_Finalized(int *flag) { *flag = finalized; return 0; }
 int MPI_Comm_rank(void *c, int *r) { if (!known(c)) return 5; *r = c == split_comm ? 0 : 1; return 0; }
 int MPI_Comm_size(void *c, int *n) { if (!known(c)) return 5; *n = c == split_comm ? 2 : 3; return 0; }
 int MPI_Comm_split(void *c, int color, int key, void **out) {
