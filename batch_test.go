@@ -649,14 +649,7 @@ func BenchmarkStatsBatchGPUOne(b *testing.B) {
 	if !hasGPU() {
 		gputest.Skip(b, "no GPU")
 	}
-	gs := make([]*graph.Graph, 64)
-	for i := range gs {
-		g, err := gen.Make("regular", "n=1024", "d=16", fmt.Sprintf("seed=%d", i+1))
-		if err != nil {
-			b.Fatal(err)
-		}
-		gs[i] = g
-	}
+	gs := loopGraphs64(b)
 	ctx := context.Background()
 	opt := Options{Device: "gpu"}
 	call := func(g *graph.Graph) {
@@ -666,6 +659,20 @@ func BenchmarkStatsBatchGPUOne(b *testing.B) {
 		}
 	}
 	timeOneGraphCalls(b, gs, call)
+}
+
+// loopGraphs64 are the annealing benchmarks' 64 random 16-regular graphs
+// of 1024 vertices.
+func loopGraphs64(b *testing.B) []*graph.Graph {
+	gs := make([]*graph.Graph, 64)
+	for i := range gs {
+		g, err := gen.Make("regular", "n=1024", "d=16", fmt.Sprintf("seed=%d", i+1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs[i] = g
+	}
+	return gs
 }
 
 // timeOneGraphCalls times call on the graphs gs in turn, 100 calls an

@@ -159,14 +159,7 @@ func BenchmarkSummaryBatchGPUOne(b *testing.B) {
 	if !hasGPU() {
 		gputest.Skip(b, "no GPU")
 	}
-	gs := make([]*graph.Graph, 64)
-	for i := range gs {
-		g, err := gen.Make("regular", "n=1024", "d=16", fmt.Sprintf("seed=%d", i+1))
-		if err != nil {
-			b.Fatal(err)
-		}
-		gs[i] = g
-	}
+	gs := loopGraphs64(b)
 	ctx := context.Background()
 	opt := Options{Device: "gpu"}
 	call := func(g *graph.Graph) {

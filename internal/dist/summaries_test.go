@@ -69,14 +69,7 @@ func TestSummariesAgreeWithFW(t *testing.T) {
 				}
 			}
 			g := b.Build()
-			ref, err := lanes.NewMatrix[int64](g, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cpu.FloydWarshall(context.Background(), ref, nil, nil); err != nil {
-				t.Fatal(err)
-			}
-			want := ref.Rows(1)
+			want := referenceRows(t, g)
 			for _, ranks := range []int{1, 2, 3, 4, 6} {
 				for _, tile := range []int{4, 16} {
 					name := fmt.Sprintf("n=%d weighted=%v directed=%v ranks=%d tile=%d", n, weighted, g.Directed(), ranks, tile)
@@ -131,14 +124,7 @@ func TestSummariesWide(t *testing.T) {
 		must(t, b.AddIntEdge(i, i+1, 1<<59-1))
 	}
 	g := b.Build()
-	ref, err := lanes.NewMatrix[int64](g, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cpu.FloydWarshall(context.Background(), ref, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	want := ref.Rows(1)
+	want := referenceRows(t, g)
 	for _, ranks := range []int{1, 3} {
 		got, err := runSummaries(t, g, ranks, 4)
 		if err != nil {
@@ -178,4 +164,18 @@ func TestSummariesSameGraph(t *testing.T) {
 			t.Fatalf("rank %d: %v, want ErrNotDistributable", r, err)
 		}
 	}
+}
+
+// referenceRows is every source's Row by the reference Floyd–Warshall in
+// int64 lanes.
+func referenceRows(t *testing.T, g *graph.Graph) []reduce.Row {
+	t.Helper()
+	ref, err := lanes.NewMatrix[int64](g, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cpu.FloydWarshall(context.Background(), ref, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return ref.Rows(1)
 }
