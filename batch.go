@@ -228,32 +228,16 @@ func (b *batch) run() {
 // of the groups not yet back to the one-graph path, which then reports for each what
 // ComputeStats would (under "auto": computes it on the CPU).
 func (b *batch) gpuBulk() []int {
-	all := make([]int, len(b.graphs))
-	for i := range all {
-		all[i] = i
-	}
-	dev, _ := plan.ParseDevice(b.opt.Device) // valid: StatsBatch validated it
-	if dev.Kind == "cpu" || (b.opt.Algorithm != "" && b.opt.Algorithm != "auto") || namedLanes(b.opt) {
-		return all
-	}
-	var fit, rest []int
-	var gs []*graph.Graph
-	for i, g := range b.graphs {
-		if engine.BulkFits(g) {
-			fit, gs = append(fit, i), append(gs, g)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	if len(fit) == 0 || b.ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkWins(gs, b.threads)) {
-		return all
+	fit, rest, gs, ordinal, ok := bulkShare(b.ctx, b.graphs, b.opt, b.threads)
+	if !ok {
+		return allOf(b.graphs)
 	}
 	// In groups streamed off the GPU, each reduced as soon as it is back
 	// (the rows take 56 bytes a vertex until reduced: 5.7 GB for 10^5
 	// graphs of 1024), while the GPU searches the next.
 	start := time.Now()
 	searched := 0
-	err := engine.BulkStream(b.ctx, dev.Ordinal, gs, b.group, func(lo, hi int, rows [][]reduce.Row, device string) error {
+	err := engine.BulkStream(b.ctx, ordinal, gs, b.group, func(lo, hi int, rows [][]reduce.Row, device string) error {
 		// The graphs of a group were searched together: each is given an
 		// equal share of the time since the previous group. Their rows are
 		// reduced on every thread (one after the other, the reduction took
@@ -274,6 +258,38 @@ func (b *batch) gpuBulk() []int {
 		return append(rest, fit[searched:]...)
 	}
 	return rest
+}
+
+// bulkShare splits graphs between the GPU bulk search and the rest:
+// fit (with its graphs gs) are the indices it takes — unweighted, 1 to
+// gpu.BulkMaxN vertices — when the engine is left to "auto", no lanes are
+// named, and the device is "gpu" or "gpu:N", or "auto" with
+// engine.BulkWins on threads threads; ok is false when it takes none.
+func bulkShare(ctx context.Context, graphs []*graph.Graph, opt Options, threads int) (fit, rest []int, gs []*graph.Graph, ordinal int, ok bool) {
+	dev, _ := plan.ParseDevice(opt.Device) // validated by the caller
+	if dev.Kind == "cpu" || (opt.Algorithm != "" && opt.Algorithm != "auto") || namedLanes(opt) {
+		return nil, nil, nil, 0, false
+	}
+	for i, g := range graphs {
+		if engine.BulkFits(g) {
+			fit, gs = append(fit, i), append(gs, g)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if len(fit) == 0 || ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkWins(gs, threads)) {
+		return nil, nil, nil, 0, false
+	}
+	return fit, rest, gs, dev.Ordinal, true
+}
+
+// allOf is every index of graphs.
+func allOf(graphs []*graph.Graph) []int {
+	all := make([]int, len(graphs))
+	for i := range all {
+		all[i] = i
+	}
+	return all
 }
 
 // gpuBulkFW computes the integer-weighted graphs among todo that

@@ -9,7 +9,6 @@ import (
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/par"
-	"github.com/apsp/apsp/internal/plan"
 )
 
 // Summary is what a search loop asks of each candidate graph (Graph Golf's
@@ -72,30 +71,14 @@ func (s *Stats) Summary() Summary {
 // the conditions StatsBatch's bulk path has, and returns the indices of the
 // others (all of them when the search fails).
 func summariesOnGPU(ctx context.Context, graphs []*graph.Graph, opt Options, sums []Summary) []int {
-	all := make([]int, len(graphs))
-	for i := range all {
-		all[i] = i
-	}
-	dev, _ := plan.ParseDevice(opt.Device) // validated
-	if dev.Kind == "cpu" || (opt.Algorithm != "" && opt.Algorithm != "auto") || namedLanes(opt) {
-		return all
-	}
-	var fit, rest []int
-	var gs []*graph.Graph
-	for i, g := range graphs {
-		if engine.BulkFits(g) {
-			fit, gs = append(fit, i), append(gs, g)
-		} else {
-			rest = append(rest, i)
-		}
-	}
-	if len(fit) == 0 || ctx.Err() != nil || (dev.Kind == "auto" && !engine.BulkWins(gs, par.Threads(opt.Threads))) {
-		return all
+	fit, rest, gs, ordinal, ok := bulkShare(ctx, graphs, opt, par.Threads(opt.Threads))
+	if !ok {
+		return allOf(graphs)
 	}
 	start := time.Now()
-	bs, device, err := engine.BulkSummaries(ctx, dev.Ordinal, gs)
+	bs, device, err := engine.BulkSummaries(ctx, ordinal, gs)
 	if err != nil {
-		return all
+		return allOf(graphs)
 	}
 	each := time.Since(start).Seconds() / float64(len(gs))
 	for k, i := range fit {
