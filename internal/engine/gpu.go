@@ -168,6 +168,24 @@ func packed(kind lanes.Kind) bool { return kind == lanes.Int16 || kind == lanes.
 // process (until Close).
 func Devices() ([]gpu.DeviceInfo, error) { return gpu.Devices() }
 
+// OpenGPUs opens the GPUs listed, or every GPU the driver sees when all
+// is set, as the first call on each would: the driver, the context and
+// the memory pool. Later calls find them open.
+func OpenGPUs(ordinals []int, all bool) error {
+	if all {
+		var err error
+		if ordinals, err = gpu.Visible(); err != nil {
+			return err
+		}
+	}
+	for _, o := range ordinals {
+		if _, err := gpu.Open(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // job plans p for the GPU; negative cycles are searched for on the CPU
 // only when the graph has negative lengths.
 func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
@@ -286,6 +304,15 @@ func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string,
 		return nil, "", err
 	}
 	return r.Rows, r.Device, nil
+}
+
+// Brief is Rows without building the rows (gpu.BitBriefOn).
+func (gpuBitEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error) {
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, "", err
+	}
+	return gpu.BitBriefOn(ctx, ords, p.Graph)
 }
 
 func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {

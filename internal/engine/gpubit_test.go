@@ -98,7 +98,7 @@ func TestBitEstimate(t *testing.T) {
 }
 
 // TestBitEngineMatchesBitbfs runs gpu-bitbfs through the engine interface
-// (Rows, Hist, Run) against the CPU's bitbfs on random graphs and a path;
+// (Rows, Brief, Hist, Run) against the CPU's bitbfs on random graphs and a path;
 // it needs a GPU (APSP_REQUIRE_GPU=1 fails without one).
 func TestBitEngineMatchesBitbfs(t *testing.T) {
 	if _, err := Devices(); err != nil {
@@ -140,6 +140,17 @@ func TestBitEngineMatchesBitbfs(t *testing.T) {
 		}
 		if dev == "" || !slices.Equal(got, want) {
 			t.Fatalf("graph %d (n=%d): rows differ from bitbfs (device %q)", i, g.N(), dev)
+		}
+		wantB, _, err := cpuE.Brief(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotB, dev, err := gpuE.(BriefReducer).Brief(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dev == "" || !slices.Equal(gotB.Ecc, wantB.Ecc) || !slices.Equal(gotB.Reach, wantB.Reach) || gotB.Sum != wantB.Sum || gotB.Pairs != wantB.Pairs {
+			t.Fatalf("graph %d (n=%d): Brief differs from bitbfs's (device %q)", i, g.N(), dev)
 		}
 		wantH, err := cpuE.Hist(ctx, p)
 		if err != nil {

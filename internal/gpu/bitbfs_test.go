@@ -16,6 +16,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // TestPlanBit checks the layout: words, batches, slots bounded by the
@@ -203,6 +204,21 @@ func sameSummary(t *testing.T, name string, g *graph.Graph, want *bfs.Summary, g
 	}
 }
 
+// sameBrief checks that gpu-bitbfs's Brief of g on ords in cfg is the
+// Brief of the CPU's rows.
+func sameBrief(t *testing.T, name string, ords []int, g *graph.Graph, cfg bitConfig, want *bfs.Summary) {
+	t.Helper()
+	got, dev, err := bitBriefOn(context.Background(), ords, g, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	w := reduce.BriefOf(want.Rows)
+	if !slices.Equal(got.Ecc, w.Ecc) || !slices.Equal(got.Reach, w.Reach) || got.Sum != w.Sum || got.Pairs != w.Pairs || (dev == "") != (g.N() == 0) {
+		t.Fatalf("%s (n=%d, directed=%v): Brief sum %v pairs %d (device %q), want sum %v pairs %d; eccentricities equal %v, reach equal %v",
+			name, g.N(), g.Directed(), got.Sum, got.Pairs, dev, w.Sum, w.Pairs, slices.Equal(got.Ecc, w.Ecc), slices.Equal(got.Reach, w.Reach))
+	}
+}
+
 // TestBitRowsMatchesCPU compares gpu-bitbfs with the CPU's bitbfs on
 // hundreds of random graphs, in every word width and with one and several
 // slots, and its matrix with the CPU's on some.
@@ -233,6 +249,9 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 			sameSummary(t, fmt.Sprintf("graph %d, %+v", i, cfg), g, want, got)
+			if i%3 == j%3 {
+				sameBrief(t, fmt.Sprintf("graph %d, %+v", i, cfg), []int{0}, g, cfg, want)
+			}
 			compared++
 		}
 		if i%10 == 0 && g.N() <= 2100 {
@@ -259,12 +278,18 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 	if err != nil || len(got.Rows) != 0 || !slices.Equal(got.Hist, []int64{0}) {
 		t.Fatalf("empty graph: %+v, %v", got, err)
 	}
+	if b, _, err := BitBriefOn(ctx, []int{0}, graph.NewBuilder(false).Build()); err != nil || len(b.Ecc) != 0 || b.Pairs != 0 {
+		t.Fatalf("empty graph: Brief %+v, %v", b, err)
+	}
 	wb := graph.NewBuilder(false)
 	if err := wb.AddIntEdge(0, 1, 3); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := BitRows(ctx, 0, wb.Build()); !errors.Is(err, ErrBitGraph) {
 		t.Fatalf("weighted graph: %v, want ErrBitGraph", err)
+	}
+	if _, _, err := BitBriefOn(ctx, []int{0}, wb.Build()); !errors.Is(err, ErrBitGraph) {
+		t.Fatalf("weighted graph: Brief %v, want ErrBitGraph", err)
 	}
 	t.Logf("%d searches matched the CPU", compared)
 }

@@ -338,6 +338,9 @@ func TestBitRowsOnSeveralGPUs(t *testing.T) {
 				if !slices.Equal(got.Rows, one.Rows) || !slices.Equal(got.Hist, one.Hist) || got.Device == "" {
 					t.Fatalf("%s: differs from one GPU's (device %q)", name, got.Device)
 				}
+				if j == 0 {
+					sameBrief(t, name, ords, g, cfg, want)
+				}
 				compared++
 			}
 		}
