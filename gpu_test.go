@@ -422,3 +422,26 @@ func BenchmarkGPUBitStats(b *testing.B) {
 	}
 }
 
+// TestWarmUp: WarmUp opens the GPU a device names (found open afterwards),
+// does nothing for the CPU and "auto", refuses a malformed device, and
+// says ErrNoGPU where there is no GPU.
+func TestWarmUp(t *testing.T) {
+	for _, dev := range []string{"", "auto", "cpu"} {
+		if err := apsp.WarmUp(apsp.Options{Device: dev}); err != nil {
+			t.Errorf("WarmUp(%q) = %v, want nil", dev, err)
+		}
+	}
+	if err := apsp.WarmUp(apsp.Options{Device: "gpu:x"}); !errors.Is(err, apsp.ErrInvalidOptions) {
+		t.Errorf("WarmUp(gpu:x) = %v, want ErrInvalidOptions", err)
+	}
+	err := apsp.WarmUp(apsp.Options{Device: "gpu"})
+	if errors.Is(err, apsp.ErrNoGPU) {
+		requireGPU(t)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gpu.Opened() == 0 {
+		t.Fatal("WarmUp(gpu) returned nil but no GPU is open")
+	}
+}

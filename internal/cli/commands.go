@@ -34,6 +34,11 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	if err != nil {
 		return nil, nil, "", err
 	}
+	if !f.distributed {
+		// Open the GPUs a --device gpu… names while the file is read; the
+		// computation reports any failure to open them.
+		go func() { _ = apsp.WarmUp(opt) }()
+	}
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
 		return nil, nil, "", err
