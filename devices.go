@@ -32,13 +32,15 @@ func Devices() ([]DeviceInfo, error) {
 }
 
 // WarmUp opens the GPUs that opt.Device names ("gpu", "gpu:N", a list or
-// "gpu:all") as the first computation on them would: loading the driver
-// and creating each context take 0.2–0.25 s on an H100 host, a cost the
-// first call pays otherwise. A program can call it in a goroutine while
-// it reads its graph, as apsp stats does; a computation that starts
-// meanwhile waits for the opening rather than repeating it. It does
-// nothing for "cpu", "auto" and "" (which may not use a GPU), and its
-// error is the opening's, which the computation would report too.
+// "gpu:all"), one after another: it loads the driver and creates each
+// context, most of the 0.2–0.25 s that the first computation on an H100
+// host pays otherwise (the kernels still load on first use). A program can
+// call it in a goroutine while it reads its graph, as apsp stats does; a
+// computation that starts meanwhile waits for the opening under the
+// runtime's lock, and tries again itself if the opening failed. With a
+// list or "gpu:all" every GPU named is opened, also those a small graph
+// would leave idle. It does nothing for "cpu", "auto" and "" (which may
+// not use a GPU), and its error is the opening's.
 func WarmUp(opt Options) error {
 	d, err := ParseDevice(opt.Device)
 	if err != nil || d.Kind != "gpu" {

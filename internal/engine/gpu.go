@@ -97,6 +97,21 @@ func AutoGPU(n int) Engine { return gpuEngine{gpu.AutoKernel(n)} }
 // the searching engines' estimates run a host BFS, which the caller need
 // not repeat (they do not depend on p's lanes).
 func AutoGPUFor(p *Problem) (Engine, float64) {
+	// Both estimates include the GPU's start (GPUStartSeconds), which drops
+	// once a GPU is open: a GPU opened between them (apsp.WarmUp in another
+	// goroutine) would charge it to one engine only, so they are taken
+	// again until no GPU opened meanwhile.
+	for range 3 {
+		opened := gpu.Opened()
+		e, t := autoGPUFor(p)
+		if gpu.Opened() == opened {
+			return e, t
+		}
+	}
+	return autoGPUFor(p)
+}
+
+func autoGPUFor(p *Problem) (Engine, float64) {
 	fw := AutoGPU(p.Graph.N())
 	b := BitEngine()
 	if p.Graph.Weighted() {
@@ -169,8 +184,8 @@ func packed(kind lanes.Kind) bool { return kind == lanes.Int16 || kind == lanes.
 func Devices() ([]gpu.DeviceInfo, error) { return gpu.Devices() }
 
 // OpenGPUs opens the GPUs listed, or every GPU the driver sees when all
-// is set, as the first call on each would: the driver, the context and
-// the memory pool. Later calls find them open.
+// is set, one after another: the driver and each context, which later
+// calls find open (the kernels still load on first use).
 func OpenGPUs(ordinals []int, all bool) error {
 	if all {
 		var err error
