@@ -1,5 +1,7 @@
 package reduce
 
+import "sync"
+
 // Brief is what the summary measures need of every source's Row when the
 // distances are exact: the eccentricity and reach of each source, and the
 // totals. It is a seventh of the Rows' size, so that a search loop on a
@@ -27,7 +29,24 @@ func BriefOf(rows []Row) *Brief {
 	return b
 }
 
-// NewBrief returns a zero Brief of n sources.
+// NewBrief returns a zero Brief of n sources, reusing one given back by
+// Release where one is large enough.
 func NewBrief(n int) *Brief {
+	if b, _ := briefs.Get().(*Brief); b != nil && cap(b.Ecc) >= n && cap(b.Reach) >= n {
+		*b = Brief{Ecc: b.Ecc[:n], Reach: b.Reach[:n]}
+		clear(b.Ecc)
+		clear(b.Reach)
+		return b
+	}
 	return &Brief{Ecc: make([]int64, n), Reach: make([]int32, n)}
 }
+
+// Release gives b back for a later NewBrief; b must not be used after. A
+// search loop makes a Brief a call: reusing it saves the allocation, which
+// on the H100 host cost more than clearing (fresh pages fault at about
+// 1 µs each; docs/perf.md).
+func (b *Brief) Release() { briefs.Put(b) }
+
+// briefs holds released Briefs (a sync.Pool: the collector empties it when
+// calls stop). No result depends on it: NewBrief hands out zeroed Briefs.
+var briefs sync.Pool
