@@ -164,7 +164,7 @@ func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, err
 	if err != nil {
 		return nil, err
 	}
-	s, err := statsOf(ctx, g, pl, opt.Reachable)
+	s, err := statsOf(ctx, g, pl, opt.Reachable, true)
 	if err != nil {
 		return nil, err
 	}

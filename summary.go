@@ -52,7 +52,7 @@ func SummaryBatch(ctx context.Context, graphs []*graph.Graph, opt Options) ([]Su
 	for k, i := range rest {
 		gs[k] = graphs[i]
 	}
-	stats, serrs := StatsBatch(ctx, gs, opt)
+	stats, serrs := statsBatch(ctx, gs, opt, BatchOptions{}, false)
 	for k, i := range rest {
 		if errs[i] = serrs[k]; errs[i] == nil {
 			sums[i] = stats[k].Summary()
