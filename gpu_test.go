@@ -419,6 +419,22 @@ func BenchmarkGPUBitStats(b *testing.B) {
 				}
 			}
 		})
+		// The diameter and ASPL alone, through SummaryBatch of one graph.
+		b.Run(fmt.Sprintf("summary/n=%d/d=%d", c.n, c.d), func(b *testing.B) {
+			gs := []*graph.Graph{genGraph(b, "regular", fmt.Sprintf("n=%d", c.n), fmt.Sprintf("d=%d", c.d), "seed=1")}
+			ctx := context.Background()
+			opt := apsp.Options{Device: "gpu", Algorithm: "gpu-bitbfs"}
+			for range 3 {
+				if sums, errs := apsp.SummaryBatch(ctx, gs, opt); errs[0] != nil || sums[0].Algorithm != "gpu-bitbfs" {
+					b.Fatalf("%v (algorithm %q)", errs[0], sums[0].Algorithm)
+				}
+			}
+			for b.Loop() {
+				if _, errs := apsp.SummaryBatch(ctx, gs, opt); errs[0] != nil {
+					b.Fatal(errs[0])
+				}
+			}
+		})
 	}
 }
 

@@ -59,6 +59,27 @@ func BenchmarkLoopStats(b *testing.B) {
 	}
 }
 
+// BenchmarkLoopSummary is BenchmarkLoopStats through the annealing loop's
+// own call, SummaryBatch of one graph: the diameter and ASPL that ODP
+// gives, without the center and periphery lists.
+func BenchmarkLoopSummary(b *testing.B) {
+	for _, n := range loopSizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			gs := []*graph.Graph{loopGraph(b, n, 1)}
+			ctx := context.Background()
+			if _, errs := SummaryBatch(ctx, gs, loopOptions); errs[0] != nil {
+				b.Fatal(errs[0])
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, errs := SummaryBatch(ctx, gs, loopOptions); errs[0] != nil {
+					b.Fatal(errs[0])
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkLoopExtremes is BenchmarkLoopStats for ComputeExtremes (the
 // diameter and radius only; the bounds method under "auto").
 func BenchmarkLoopExtremes(b *testing.B) {

@@ -10,6 +10,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/par"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // loop16 returns the random 16-regular graph of the search-loop
@@ -206,6 +207,44 @@ func BenchmarkBitRowsLoopLayout(b *testing.B) {
 					if _, err := runBatches(context.Background(), g, cfg, nil, nil); err != nil {
 						b.Fatal(err)
 					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkBitBriefLayout is the search loop's own path (BitBrief: the
+// search and the merge into a Brief, given back each call) in a few
+// layouts for n = 1024 and 4096: defaultConfig, one batch of 64 sources a
+// thread (W = 1), and the AVX-512 batches shared by fewer threads.
+func BenchmarkBitBriefLayout(b *testing.B) {
+	t := par.Threads(0)
+	for _, n := range []int{1024, 4096} {
+		g := loop16(b, n, 1)
+		layouts := []config{defaultConfig(0, n)}
+		for _, w := range []int{1, 4, 8} {
+			outer := min(t, n/(64*w))
+			layouts = append(layouts, config{words: w, outer: outer, inner: max(1, t/outer)})
+			if t/outer > 1 {
+				layouts = append(layouts, config{words: w, outer: outer, inner: max(1, t/outer/2)})
+			}
+		}
+		for i, cfg := range layouts {
+			name := fmt.Sprintf("n=%d/w=%d/outer=%d/inner=%d", n, cfg.words, cfg.outer, cfg.inner)
+			if i == 0 {
+				name += "/default"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					var br *reduce.Brief
+					err := searchBatches(context.Background(), g, cfg, nil, nil, func(team *par.Team, workers []*batcher) {
+						br = mergeBrief(team, workers, n)
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					br.Release()
 				}
 			})
 		}
