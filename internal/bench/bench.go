@@ -153,6 +153,9 @@ func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 						if kind == "single" {
 							c.Kernel = gpu.Single
 						}
+						if !o.Float {
+							c.Coarse = gpu.ConfigFor(c.Kernel, n, o.Lanes).Coarse // the rounds the engines run
+						}
 						if c.Check() != nil {
 							continue
 						}

@@ -48,6 +48,11 @@ type Config struct {
 	// MinBlocks asks the compiler to fit this many blocks of the product
 	// and single kernels on an SM (0 means 1).
 	MinBlocks int
+	// Coarse, when set (multi-kernel only, a multiple of Tile), runs the
+	// coarse rounds of coarse.go: pivot blocks of Coarse vertices closed
+	// by the tile rounds, the other rows passed through each block in
+	// long products. 0 runs the tile rounds over the whole matrix.
+	Coarse int
 }
 
 // Pack is the lanes a 32-bit word holds: 2 for int16, 4 for int8, else 1.
@@ -102,6 +107,14 @@ func DefaultConfig(k Kernel, n int, float bool) Config {
 // its rows, and more rows, so that a block keeps int32's work per barrier.
 func ConfigFor(k Kernel, n int, kind lanes.Kind) Config {
 	c := DefaultConfig(k, n, kind == lanes.Float32)
+	if k == Multi && n > coarseFrom && (kind == lanes.Int16 || kind == lanes.Int32 || kind == 0) {
+		// Coarse rounds (coarse.go) where they measured faster on an H100:
+		// int32 at n = 32 768 2.43 against 2.57 s, int16 1.31 against
+		// 1.44 s; at 8 192 and 16 384 2–6 % faster. Not int8 (1–10 %
+		// slower), and not float32, whose in-place panels would round in
+		// an order that varies between runs.
+		c.Coarse = coarseBlock
+	}
 	if kind != lanes.Int16 && kind != lanes.Int8 {
 		return c
 	}
@@ -117,6 +130,14 @@ func ConfigFor(k Kernel, n int, kind lanes.Kind) Config {
 	}
 	return c
 }
+
+// coarseBlock is the pivot block of the coarse rounds that ConfigFor
+// picks, for graphs of more than coarseFrom vertices: 2048 and 4096
+// measured alike on an H100 (docs/perf.md), 1024 slower.
+const (
+	coarseBlock = 2048
+	coarseFrom  = 4096
+)
 
 // AutoKernel is the faster form for n vertices on the GPU measured (an
 // H200): the single kernel saves the launches that dominate small graphs and
@@ -138,6 +159,9 @@ func (c Config) Check() error {
 	}
 	if c.Float && c.Pack() > 1 {
 		return fmt.Errorf("GPU lanes %v with float32: choose one", c.Lanes)
+	}
+	if c.Coarse < 0 || (c.Coarse > 0 && (c.Kernel != Multi || c.Tile <= 0 || c.Coarse%c.Tile != 0)) {
+		return fmt.Errorf("GPU coarse pivot block %d with the %v kernel and tile %d: want 0, or a multiple of the tile with gpu-multi", c.Coarse, c.Kernel, c.Tile)
 	}
 	words, rows := c.Tile/c.Pack(), c.rows()
 	if c.TDim <= 0 || rows <= 0 || c.Tile <= 0 || c.Tile%32 != 0 || words%(4*c.TDim) != 0 || c.Tile%(4*rows) != 0 || c.TDim*rows > 1024 {

@@ -164,12 +164,32 @@ func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c Co
 }
 
 func TestConfigCheck(t *testing.T) {
-	for _, c := range []Config{{Tile: 64, TDim: 32}, {Tile: 48, TDim: 4}, {Tile: 0, TDim: 16}} {
+	for _, c := range []Config{{Tile: 64, TDim: 32}, {Tile: 48, TDim: 4}, {Tile: 0, TDim: 16},
+		{Kernel: Multi, Tile: 64, TDim: 16, Coarse: 96}, {Kernel: Single, Tile: 64, TDim: 16, Coarse: 128},
+		{Kernel: Multi, Tile: 64, TDim: 16, Coarse: -64}} {
 		if c.Check() == nil {
 			t.Errorf("%+v: want an error", c)
 		}
 	}
-	if err := DefaultConfig(Multi, 10000, false).Check(); err != nil {
-		t.Error(err)
+	// ConfigFor picks coarse rounds for large int32 and int16 problems of
+	// the multi-kernel form only.
+	for _, c := range []struct {
+		k    Kernel
+		n    int
+		kind lanes.Kind
+		want int
+	}{{Multi, 32768, lanes.Int16, coarseBlock}, {Multi, 8192, lanes.Int32, coarseBlock}, {Multi, 8192, 0, coarseBlock},
+		{Multi, 4096, lanes.Int16, 0}, {Multi, 32768, lanes.Int8, 0}, {Multi, 32768, lanes.Float32, 0}, {Single, 32768, lanes.Int16, 0}} {
+		got := ConfigFor(c.k, c.n, c.kind)
+		if got.Coarse != c.want || got.Check() != nil {
+			t.Errorf("ConfigFor(%v, %d, %v): coarse %d (check %v), want %d", c.k, c.n, c.kind, got.Coarse, got.Check(), c.want)
+		}
+	}
+	coarse := DefaultConfig(Multi, 10000, false)
+	coarse.Coarse = 4 * coarse.Tile
+	for _, c := range []Config{DefaultConfig(Multi, 10000, false), coarse} {
+		if err := c.Check(); err != nil {
+			t.Error(err)
+		}
 	}
 }

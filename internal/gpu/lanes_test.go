@@ -306,7 +306,9 @@ func checkPackedJob(t *testing.T, ctx context.Context, g *graph.Graph, ref *lane
 // TestLanePerf times Floyd–Warshall kernels in every lane kind (CUDA
 // events, kernel only, a warm-up then the median of APSP_LANE_REPS runs on
 // fresh random matrices): APSP_LANE_PERF=1024,4096,... names the sizes.
-// APSP_LANE_ALT=8192,... adds alternative packed shapes at those sizes.
+// APSP_LANE_ALT=8192,... adds alternative packed shapes at those sizes;
+// APSP_LANE_COARSE=1024,... every multi-kernel shape also in coarse rounds
+// with pivot blocks of those sizes, and in tile rounds.
 func TestLanePerf(t *testing.T) {
 	sizes := envInts("APSP_LANE_PERF", nil)
 	if len(sizes) == 0 {
@@ -333,6 +335,20 @@ func TestLanePerf(t *testing.T) {
 				alt[2].MinBlocks = 4
 				configs = append(configs, alt...)
 			}
+			if k == Multi {
+				// APSP_LANE_COARSE: each shape also in coarse rounds with
+				// pivot blocks of these many vertices (and in tile rounds).
+				var more []Config
+				for _, c := range configs {
+					for _, cs := range envInts("APSP_LANE_COARSE", nil) {
+						c.Coarse = cs
+						more = append(more, c)
+					}
+					c.Coarse = 0
+					more = append(more, c)
+				}
+				configs = slices.Compact(more)
+			}
 			for _, c := range configs {
 				if c.Check() != nil {
 					continue
@@ -355,7 +371,7 @@ func TestLanePerf(t *testing.T) {
 				if ceil[kind] > 0 {
 					frac = fmt.Sprintf("%.0f%%", 100*rate/ceil[kind])
 				}
-				line := fmt.Sprintf("| %d | %v | %v W%d T%dx%d B%d | %.4f | %.2f | %s | %v |", n, kind, k, c.Tile, c.TDim, c.rows(), c.MinBlocks,
+				line := fmt.Sprintf("| %d | %v | %v W%d T%dx%d B%d C%d | %.4f | %.2f | %s | %v |", n, kind, k, c.Tile, c.TDim, c.rows(), c.MinBlocks, c.Coarse,
 					med, rate/1e12, frac, times)
 				t.Log(line)
 				table = append(table, line)

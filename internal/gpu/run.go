@@ -30,7 +30,7 @@ type moduleKey struct{ c Config }
 // disk cache) and loading them the first time on the device.
 func module(call *gpurt.Call, c Config) (*kernels, error) {
 	key := c
-	key.Kernel = 0
+	key.Kernel, key.Coarse = 0, 0 // the same kernels serve both
 	return gpurt.Cached(call, moduleKey{key}, func() (*kernels, error) {
 		dev := call.Dev()
 		opts := []string{fmt.Sprintf("-DTILE=%d", c.Tile), fmt.Sprintf("-DTDIM=%d", c.TDim), fmt.Sprintf("-DTROWS=%d", c.rows()),
@@ -361,6 +361,9 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 		blocks := uint32(min(dev.Info.SMs*max(c.MinBlocks, 2), int(m*m)))
 		return k.single.LaunchOn(st, [3]uint32{blocks, 1, 1}, block, shared,
 			unsafe.Pointer(&d), unsafe.Pointer(&n), unsafe.Pointer(&m), unsafe.Pointer(&counter), unsafe.Pointer(&done))
+	}
+	if c.Coarse > 0 && c.Coarse < p.Stride {
+		return fwCoarse(call, k, p, d)
 	}
 	return fwBlock(call, k, c, d, int(n), int(m))
 }
