@@ -153,8 +153,8 @@ func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 						if kind == "single" {
 							c.Kernel = gpu.Single
 						}
-						if !o.Float {
-							c.Coarse = gpu.ConfigFor(c.Kernel, n, o.Lanes).Coarse // the rounds the engines run
+						if cs := gpu.ConfigFor(c.Kernel, n, o.Lanes).Coarse; !o.Float && cs%tile == 0 {
+							c.Coarse = cs // the rounds the engines run (tiles that do not divide it keep the tile rounds)
 						}
 						if c.Check() != nil {
 							continue

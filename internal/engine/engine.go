@@ -125,6 +125,8 @@ type RowReducer interface {
 // BriefReducer is implemented by engines with Caps.Rows that give the
 // summary measures' share of the rows (reduce.Brief) more cheaply than
 // the rows themselves, and the device's name. The distances are exact.
+// The Brief belongs to the caller, who may Release it for reuse: an
+// engine must not keep it.
 type BriefReducer interface {
 	Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error)
 }

@@ -31,23 +31,18 @@ func fwCoarse(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 		if err := fwBlock(call, k, c, at(z0, z0), n, sz/t); err != nil {
 			return err
 		}
-		if err := stripProduct(st, k, p, at(z0, 0), at(z0, z0), at(z0, 0), sz, n/t, sz, z0/t, sz/t); err != nil {
+		if err := stripProduct(st, k, p, at(z0, 0), at(z0, z0), at(z0, 0), sz, n/t, sz, z0/t, sz/t, 0, 0); err != nil {
 			return err
 		}
-		// Every other row: its pivot columns through the closed block (in
-		// place, as the out-of-core strips are), then its other columns
-		// through the pivot rows.
-		for _, r := range [2][2]int{{0, z0}, {z1, n}} {
-			r0, rows := r[0], r[1]-r[0]
-			if rows == 0 {
-				continue
-			}
-			if err := stripProduct(st, k, p, at(r0, z0), at(r0, z0), at(z0, z0), rows, sz/t, sz, 0, 0); err != nil {
-				return err
-			}
-			if err := stripProduct(st, k, p, at(r0, 0), at(r0, z0), at(z0, 0), rows, n/t, sz, z0/t, sz/t); err != nil {
-				return err
-			}
+		// Every other row, above and below the block in one launch: its
+		// pivot columns through the closed block (in place, as the
+		// out-of-core strips are), then its other columns through the
+		// pivot rows.
+		if err := stripProduct(st, k, p, at(0, z0), at(0, z0), at(z0, z0), n, sz/t, sz, 0, 0, z0/t, sz/t); err != nil {
+			return err
+		}
+		if err := stripProduct(st, k, p, at(0, 0), at(0, z0), at(z0, 0), n, n/t, sz, z0/t, sz/t, z0/t, sz/t); err != nil {
+			return err
 		}
 	}
 	return nil

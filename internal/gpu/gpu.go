@@ -107,7 +107,7 @@ func DefaultConfig(k Kernel, n int, float bool) Config {
 // its rows, and more rows, so that a block keeps int32's work per barrier.
 func ConfigFor(k Kernel, n int, kind lanes.Kind) Config {
 	c := DefaultConfig(k, n, kind == lanes.Float32)
-	if k == Multi && n > coarseFrom && (kind == lanes.Int16 || kind == lanes.Int32 || kind == 0) {
+	if k == Multi && n > coarseFrom && kind != lanes.Int8 && kind != lanes.Float32 {
 		// Coarse rounds (coarse.go) where they measured faster on an H100:
 		// int32 at n = 32 768 2.43 against 2.57 s, int16 1.31 against
 		// 1.44 s; at 8 192 and 16 384 2–6 % faster. Not int8 (1–10 %

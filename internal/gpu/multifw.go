@@ -471,7 +471,7 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	m.mu.Unlock()
 
 	product := func(cm, am, bm uint64, rows, ctiles, kdim, skip, skips int) error {
-		return stripProduct(comp, k, p, cm, am, bm, rows, ctiles, kdim, skip, skips)
+		return stripProduct(comp, k, p, cm, am, bm, rows, ctiles, kdim, skip, skips, 0, 0)
 	}
 	colOff := func(d uint64, z0 int) uint64 { return d + uint64(z0*c.LaneBytes()) }
 	reduce := func(i int) error {

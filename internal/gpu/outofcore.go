@@ -257,7 +257,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 		return nil
 	}
 	product := func(cm, am, bm uint64, rows, ctiles, kdim, skip, skips int) error {
-		return stripProduct(comp, k, p, cm, am, bm, rows, ctiles, kdim, skip, skips)
+		return stripProduct(comp, k, p, cm, am, bm, rows, ctiles, kdim, skip, skips, 0, 0)
 	}
 	reduce := func(d uint64, r0, r1 int) error {
 		if out.matrix != nil {
@@ -396,19 +396,19 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 }
 
 // stripProduct queues on st cm = min(cm, am ⊗ bm) over kdim (fw_strip),
-// for rows rows of cm and its ctiles tile columns but [skip, skip+skips);
-// the three share p's stride.
-func stripProduct(st *cuda.Stream, k *kernels, p Problem, cm, am, bm uint64, rows, ctiles, kdim, skip, skips int) error {
+// for the rows rows of cm but the tile rows [rskip, rskip+rskips) and its
+// ctiles tile columns but [skip, skip+skips); the three share p's stride.
+func stripProduct(st *cuda.Stream, k *kernels, p Problem, cm, am, bm uint64, rows, ctiles, kdim, skip, skips, rskip, rskips int) error {
 	c := p.Config
-	cols := ctiles - skips
-	if rows == 0 || cols == 0 {
+	cols, rowTiles := ctiles-skips, rows/c.Tile-rskips
+	if rowTiles <= 0 || cols <= 0 {
 		return nil
 	}
-	n, k32, sk, sks := int32(p.Stride), int32(kdim), int32(skip), int32(skips)
+	n, k32, sk, sks, rsk, rsks := int32(p.Stride), int32(kdim), int32(skip), int32(skips), int32(rskip), int32(rskips)
 	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
-	return k.strip.LaunchOn(st, [3]uint32{uint32(cols), uint32(rows / c.Tile), 1}, block, uint32(k.product),
+	return k.strip.LaunchOn(st, [3]uint32{uint32(cols), uint32(rowTiles), 1}, block, uint32(k.product),
 		unsafe.Pointer(&cm), unsafe.Pointer(&am), unsafe.Pointer(&bm), unsafe.Pointer(&n), unsafe.Pointer(&k32),
-		unsafe.Pointer(&sk), unsafe.Pointer(&sks))
+		unsafe.Pointer(&sk), unsafe.Pointer(&sks), unsafe.Pointer(&rsk), unsafe.Pointer(&rsks))
 }
 
 // reduceStrip queues on st the row summaries (fw_reduce) of the real

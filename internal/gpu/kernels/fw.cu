@@ -160,9 +160,11 @@ __device__ __forceinline__ void copyWaitAll() { asm volatile("cp.async.wait_grou
 // memory; packed A slices are spread to one lane a word (dup) once per slice,
 // so that the inner loop is the same for every lane. Shared words:
 // 2 × (TILE×(BK/L+4) + BK×(TW+4)) + (L > 1 ? TILE×(BK+4) : 0).
-// am may be cm itself (an out-of-core panel times the closed pivot): a block
-// reads its A slices before it stores its tile, and any mix of old and new
-// values in another block's tiles gives the same result (see outofcore.go).
+// am may be cm itself (an out-of-core panel times the closed pivot), and so
+// may bm (the pivot rows through the closed pivot block): a block reads its
+// slices before it stores its tile, and any mix of old and new values in
+// another block's tiles gives the same result, because the pivot block is
+// closed (see outofcore.go).
 __device__ __forceinline__ void minplusGen(T* cm, const T* am, const T* bm, size_t P, int x, int y, int K, T* smem) {
   const int tx = threadIdx.x % TDIM, ty = threadIdx.x / TDIM;
   const size_t rowA = (size_t)x * TILE, colB = (size_t)y * TW;
@@ -342,15 +344,17 @@ extern "C" __global__ void __launch_bounds__(NT, MINB) fw_rest(T* d, int n, int 
   minplusTile(d, n, x, y, z, (T*)sm);
 }
 
-// Out-of-core product (outofcore.go): c = min(c, a ⊗ b) over K = k columns
-// of a and rows of b, for the tiles of c in blockIdx.y's tile row and every
-// tile column but [skip, skip + skips). Grid: (tile columns − skips) ×
-// tile rows. n is the stride of a, b and c in lanes.
+// Strip product (outofcore.go, coarse.go, multifw.go): c = min(c, a ⊗ b)
+// over K = k columns of a and rows of b, for the tiles of c in every tile
+// row but [rskip, rskip + rskips) and every tile column but [skip, skip +
+// skips). Grid: (tile columns − skips) × (tile rows − rskips). n is the
+// stride of a, b and c in lanes.
 extern "C" __global__ void __launch_bounds__(NT, MINB) fw_strip(T* c, const T* a, const T* b, int n, int k, int skip,
-                                                                int skips) {
+                                                                int skips, int rskip, int rskips) {
   extern __shared__ __align__(16) unsigned char sm[];
   int x = blockIdx.y, y = blockIdx.x;
   if (y >= skip) y += skips;
+  if (x >= rskip) x += rskips;
   minplusGen(c, a, b, n / L, x, y, k, (T*)sm);
 }
 
