@@ -108,14 +108,16 @@ func New(loader Loader) *Runtime {
 // SetLoader closes the runtime and makes it load through loader from now on
 // (nil: CUDALoader); for tests that fake a machine without a GPU.
 func (r *Runtime) SetLoader(loader Loader) error {
-	err := r.Close()
 	if loader == nil {
 		loader = CUDALoader
 	}
+	// One critical section: a use between forgetting the state and
+	// setting the loader would load through the old loader.
 	r.mu.Lock()
-	r.loader = loader
+	st := r.st
+	r.st, r.loader = nil, loader
 	r.mu.Unlock()
-	return err
+	return closeState(st)
 }
 
 // load returns the state, loading the driver the first time. Call with
@@ -229,6 +231,11 @@ func (r *Runtime) Close() error {
 	st := r.st
 	r.st = nil
 	r.mu.Unlock()
+	return closeState(st)
+}
+
+// closeState closes the GPUs of a state that the runtime no longer holds.
+func closeState(st *state) error {
 	if st == nil {
 		return nil
 	}
