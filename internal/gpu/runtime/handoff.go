@@ -38,11 +38,10 @@ const (
 	spinIdle = 500 * time.Microsecond
 	// waitSpin is how long a caller polls for its result before parking.
 	waitSpin = 200 * time.Microsecond
+	// waitOpen is how long a caller waits for a starting spinner to open
+	// the mailbox (handoff.waitOpen, which tests change).
+	waitOpen = 200 * time.Microsecond
 )
-
-// waitOpen is how long a caller waits for a starting spinner to open the
-// mailbox (a variable for the tests).
-var waitOpen = 200 * time.Microsecond
 
 // job is one Do call handed over through the mailbox.
 type job struct {
@@ -64,10 +63,11 @@ type handoff struct {
 	queued   atomic.Int64 // callers on the owner's channel: spinners leave
 	posted   atomic.Int64
 	direct   atomic.Int64
+	waitOpen time.Duration // waitOpen, set before use
 }
 
 func newHandoff() *handoff {
-	h := &handoff{closed: &job{}}
+	h := &handoff{closed: &job{}, waitOpen: waitOpen}
 	h.box.Store(h.closed)
 	return h
 }
@@ -86,7 +86,7 @@ func (h *handoff) post(j *job) bool {
 			}
 			if i == 0 || opening.IsZero() {
 				opening = time.Now()
-			} else if i&63 == 0 && time.Since(opening) > waitOpen {
+			} else if i&63 == 0 && time.Since(opening) > h.waitOpen {
 				return false
 			}
 			goruntime.Gosched()

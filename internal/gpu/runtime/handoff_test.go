@@ -207,8 +207,7 @@ func TestHandoffWaitsForStartingSpinner(t *testing.T) {
 		t.Fatal("posted to a closed mailbox with no spinner starting")
 	}
 	h.starting.Store(true)
-	defer func(w time.Duration) { waitOpen = w }(waitOpen)
-	waitOpen = 5 * time.Second // however slow this machine's timers
+	h.waitOpen = 5 * time.Second // however slow this machine's timers
 	start := time.Now()
 	// The spinner, late: it opens the mailbox after a millisecond and
 	// runs what is posted (without spin's idle limit, which a loaded
@@ -235,11 +234,11 @@ func TestHandoffWaitsForStartingSpinner(t *testing.T) {
 		t.Fatalf("ran %d times, %v", ran, err)
 	}
 	// A spinner that never opens the box: the caller gives up.
-	waitOpen = 200 * time.Microsecond
-	h = newHandoff()
-	h.starting.Store(true)
+	// (A new variable: the first spinner may still be reading h.)
+	never := newHandoff() // the default wait
+	never.starting.Store(true)
 	done := make(chan bool)
-	go func() { done <- h.post(newJob(context.Background(), &ran, nil)) }()
+	go func() { done <- never.post(newJob(context.Background(), &ran, nil)) }()
 	select {
 	case posted := <-done:
 		if posted {
