@@ -7,6 +7,12 @@
 // a row-major matrix whose column j is lane j%L of word j/L; packed lanes
 // store a weight above their infinity as infinity.
 //
+// Beyond 4 096 vertices the multi-kernel form runs coarse rounds in int32
+// and int16 lanes (coarse.go, Config.Coarse): pivot blocks of 2 048
+// vertices closed by the tile rounds, every other row passed through each
+// block in long min-plus products (fw_strip), the schedule of the
+// out-of-core form (outofcore.go) without its copies.
+//
 // Every call runs on the process's GPU runtime (package gpu/runtime): the
 // driver, the GPU's context, the compiled modules and pooled memory are
 // opened once and kept, so a call costs its kernels and little else. A graph
@@ -33,7 +39,7 @@
 // several CUDA streams so that copies overlap kernels and each group comes
 // back as soon as it is done (the thesis' low-latency bulk execution).
 //
-// BitRows and BitMatrix (bitbfs.go, kernels/bitbfs.cu) are gpu-bitbfs: the
+// BitRows, BitBriefOn and BitMatrix (bitbfs.go, kernels/bitbfs.cu) are gpu-bitbfs: the
 // bit-parallel multi-source breadth-first search of internal/bfs on one
 // large unweighted graph, batches of 64·W sources as bit rows, pull levels
 // that skip rows outside the frontier through a one-bit-a-vertex bitmap,
