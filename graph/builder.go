@@ -239,7 +239,7 @@ func (b *Builder) Build() *Graph {
 	}
 	// Scatter with off[u] as u's cursor, which ends where u+1's arcs begin;
 	// then shift the offsets back by one vertex.
-	heads := make([]int32, len(arcs))
+	heads := make([]int32, len(arcs), len(arcs)+csr.HeadsSlack)
 	var iw []int64
 	var fw []float64
 	switch kind {
@@ -285,7 +285,7 @@ func (b *Builder) Build() *Graph {
 	off[n] = out
 	// The copies must fit beside the component passes still to come.
 	shrink := out < len(heads)-len(heads)/8 && fits(uint64(out)*(HeadBytes+WeightBytes)+uint64(n)*(VertexBytes-8))
-	g.offsets, g.heads = off, trim(heads, out, shrink)
+	g.offsets, g.heads = off, trimHeads(heads, out, shrink)
 	switch kind {
 	case IntWeights:
 		g.intW = trim(iw, out, shrink)
@@ -307,6 +307,18 @@ func fits(bytes uint64) bool {
 }
 
 // trim returns s[:n], copied into an array of that size when shrink.
+// trimHeads is trim for the heads, which keep csr.HeadsSlack entries of
+// capacity past their end (for the kernels that load ahead; see
+// csr.HeadsSlack): the unused part of s when it is not shrunk.
+func trimHeads(s []int32, n int, shrink bool) []int32 {
+	if shrink {
+		c := make([]int32, n, n+csr.HeadsSlack)
+		copy(c, s)
+		return c
+	}
+	return s[:n]
+}
+
 func trim[T any](s []T, n int, shrink bool) []T {
 	if shrink {
 		c := make([]T, n)

@@ -33,6 +33,11 @@ func SetGraphArrays(f func(g any) CSR) { graphArrays = f }
 // within each vertex.
 func Of(g any) CSR { return graphArrays(g) }
 
+// HeadsSlack is the capacity package graph leaves past a graph's heads
+// (of any value): kernels that load heads ahead of the arc they are at,
+// only to prefetch, may read it instead of a padded copy of the heads.
+const HeadsSlack = 64
+
 // Transpose returns the arcs of a reversed: the heads within each vertex
 // come out in increasing order (and distinct when a's arcs are).
 func (a *CSR) Transpose() *CSR {
