@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -558,5 +559,52 @@ func TestDefaultConfig(t *testing.T) {
 				t.Errorf("defaultConfig(%d, %d) = %+v: want 1 ≤ outer·inner ≤ threads", threads, n, c)
 			}
 		}
+	}
+}
+
+// TestPaddedArcsUsesGraphSlack: graphs from package graph leave the heads
+// capacity the kernels read ahead into, so a search takes their arrays
+// without copying — with duplicate arcs removed (the heads shrunk or not)
+// and without — and a graph with no arc still works.
+func TestPaddedArcsUsesGraphSlack(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		dup  int // each edge added this many times
+		n, m int
+	}{{"plain", 1, 500, 4000}, {"duplicates, shrunk", 8, 500, 4000}, {"duplicates", 2, 50, 40}, {"no arcs", 1, 10, 0}} {
+		rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.dup)))
+		b := graph.NewBuilder(false)
+		if err := b.SetVertices(c.n); err != nil {
+			t.Fatal(err)
+		}
+		for range c.m {
+			u, v := rng.IntN(c.n), rng.IntN(c.n)
+			for range c.dup {
+				if u != v {
+					if err := b.AddEdge(u, v); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		g := b.Build()
+		own := csr.Of(g)
+		if cap(own.Heads)-len(own.Heads) < prefetchPad {
+			t.Fatalf("%s: heads have %d of slack, want at least %d", c.name, cap(own.Heads)-len(own.Heads), prefetchPad)
+		}
+		arcs, giveBack := scratches.paddedArcs(g)
+		if len(own.Heads) > 0 && &arcs.Heads[0] != &own.Heads[0] {
+			t.Fatalf("%s: the heads were copied", c.name)
+		}
+		giveBack()
+		s, err := BitRows(context.Background(), g, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := Rows(context.Background(), g, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSummary(t, c.name, s, ref)
 	}
 }

@@ -125,15 +125,28 @@ func searchBatches(ctx context.Context, g *graph.Graph, cfg config, progress fun
 	batches := (n + size - 1) / size
 	// The searches run on the reversed graph (see doc.go), so a pull reads
 	// g's out-arcs and a push follows the transpose's.
-	heads := scratches.heads(g)
-	defer scratches.putHeads(heads)
-	shared := &batchShared{g: g, t: transpose(g), csr: padded(g, *heads), cfg: cfg, dist: dist}
+	arcs, giveBack := scratches.paddedArcs(g)
+	defer giveBack()
+	shared := &batchShared{g: g, t: transpose(g), csr: arcs, cfg: cfg, dist: dist}
 	shared.minDeg = minDegree(shared.t)
 	team := scratches.team(min(cfg.outer, batches))
 	defer scratches.putTeam(team)
 	workers, err := forEach(ctx, team, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
 		func(b *batcher, i int) bool { return b.batch(ctx, i*size, min(size, n-i*size)) })
 	defer func() {
+		// Each worker gives its buffers back on its own goroutine, so that
+		// they go to its processor's slot of the pool and come back to it
+		// on the next call, still in its core's cache, rather than to
+		// whichever worker asks first (which had them cross cores on every
+		// call). Worker k holds workers[k] whenever every worker started.
+		if team != nil && len(workers) > 1 {
+			team.Run(func(k int) {
+				if k < len(workers) {
+					workers[k].release()
+				}
+			})
+			return
+		}
 		for _, b := range workers {
 			b.release()
 		}
