@@ -306,7 +306,6 @@ func fits(bytes uint64) bool {
 	return !ok || bytes <= b
 }
 
-// trim returns s[:n], copied into an array of that size when shrink.
 // trimHeads is trim for the heads, which keep csr.HeadsSlack entries of
 // capacity past their end (for the kernels that load ahead; see
 // csr.HeadsSlack): the unused part of s when it is not shrunk.
@@ -319,6 +318,7 @@ func trimHeads(s []int32, n int, shrink bool) []int32 {
 	return s[:n]
 }
 
+// trim returns s[:n], copied into an array of that size when shrink.
 func trim[T any](s []T, n int, shrink bool) []T {
 	if shrink {
 		c := make([]T, n)

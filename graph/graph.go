@@ -67,7 +67,10 @@ func (g *Graph) Edges() int {
 
 // Neighbors returns the heads of the arcs leaving u, in increasing order. The
 // slice must not be modified.
-func (g *Graph) Neighbors(u int) []int32 { return g.heads[g.offsets[u]:g.offsets[u+1]] }
+func (g *Graph) Neighbors(u int) []int32 {
+	hi := g.offsets[u+1]
+	return g.heads[g.offsets[u]:hi:hi] // no capacity into the next vertex's arcs or the slack
+}
 
 // Degree returns the number of arcs leaving u.
 func (g *Graph) Degree(u int) int { return g.offsets[u+1] - g.offsets[u] }

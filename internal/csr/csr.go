@@ -53,7 +53,7 @@ func (a *CSR) Transpose() *CSR {
 func Transpose[W any](off []int, heads []int32, w []W) (toff []int, theads []int32, tw []W) {
 	n := len(off) - 1
 	toff = make([]int, n+1)
-	theads = make([]int32, len(heads))
+	theads = make([]int32, len(heads), len(heads)+HeadsSlack) // a transposed graph's heads keep the slack too
 	if w != nil {
 		tw = make([]W, len(heads))
 	}
