@@ -191,20 +191,28 @@ func (b *batch) run() {
 	workers := min(b.threads, len(todo))
 	per := max(1, b.threads/workers) // threads per graph on a worker
 	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			w := &worker{b: b, threads: per}
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(todo) {
-					return
-				}
-				w.graph(todo[k])
+	work := func() {
+		w := &worker{b: b, threads: per}
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= len(todo) {
+				return
 			}
-		})
+			w.graph(todo[k])
+		}
 	}
-	wg.Wait()
+	if workers == 1 {
+		// One worker (one graph, or one thread) runs on the caller: a search
+		// loop's call then starts no goroutine, and the engine's pooled
+		// buffers and teams stay with the goroutine that used them last.
+		work()
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(work)
+		}
+		wg.Wait()
+	}
 	// Large graphs in input order, so that a run is reproducible.
 	slices.Sort(b.later)
 	for _, i := range b.later {
