@@ -399,11 +399,11 @@ func median(xs []float64) float64 {
 // search, the Brief and the Stats).
 func BenchmarkGPUBitStats(b *testing.B) {
 	requireGPU(b)
+	ctx := context.Background()
+	opt := apsp.Options{Device: "gpu", Algorithm: "gpu-bitbfs"}
 	for _, c := range []struct{ n, d int }{{65536, 16}, {262144, 32}} {
+		g := genGraph(b, "regular", fmt.Sprintf("n=%d", c.n), fmt.Sprintf("d=%d", c.d), "seed=1")
 		b.Run(fmt.Sprintf("n=%d/d=%d", c.n, c.d), func(b *testing.B) {
-			g := genGraph(b, "regular", fmt.Sprintf("n=%d", c.n), fmt.Sprintf("d=%d", c.d), "seed=1")
-			ctx := context.Background()
-			opt := apsp.Options{Device: "gpu", Algorithm: "gpu-bitbfs"}
 			var s *apsp.Stats
 			var err error
 			for range 3 {
@@ -421,9 +421,7 @@ func BenchmarkGPUBitStats(b *testing.B) {
 		})
 		// The diameter and ASPL alone, through SummaryBatch of one graph.
 		b.Run(fmt.Sprintf("summary/n=%d/d=%d", c.n, c.d), func(b *testing.B) {
-			gs := []*graph.Graph{genGraph(b, "regular", fmt.Sprintf("n=%d", c.n), fmt.Sprintf("d=%d", c.d), "seed=1")}
-			ctx := context.Background()
-			opt := apsp.Options{Device: "gpu", Algorithm: "gpu-bitbfs"}
+			gs := []*graph.Graph{g}
 			for range 3 {
 				if sums, errs := apsp.SummaryBatch(ctx, gs, opt); errs[0] != nil || sums[0].Algorithm != "gpu-bitbfs" {
 					b.Fatalf("%v (algorithm %q)", errs[0], sums[0].Algorithm)
