@@ -266,46 +266,42 @@ func extremesBrief(s *Stats, b *reduce.Brief, reachable, finite, lists bool) {
 
 // extremesConnected is extremesBrief when every vertex reaches every
 // other (the search loop's case): the eccentricities are the plain
-// integers ecc, none infinite or empty. It makes tight passes: the
-// extremes with their counts, then (with lists) the lists written by
-// index. At 65 536 vertices the one-pass form with a switch and appends
-// took 0.74 ms of a 10.9 ms gpu-bitbfs call on the H100 host; allocating
-// the two lists alone takes 0.26–0.40 ms there (docs/perf.md).
+// integers ecc, none infinite or empty. Its passes have no data-dependent
+// branch: on a random regular graph the eccentricities alternate between
+// two values at random, and the earlier form with comparisons took 0.4 ms
+// of a 10.9 ms gpu-bitbfs call at 65 536 vertices on the H100 host, most
+// of it mispredicted branches (docs/perf.md).
 func extremesConnected(s *Stats, ecc []int64, lists bool) {
 	radius, diameter := ecc[0], ecc[0]
-	var centers, peripheral int
 	for _, e := range ecc {
-		if e <= radius {
-			if e < radius {
-				radius, centers = e, 0
-			}
-			centers++
-		}
-		if e >= diameter {
-			if e > diameter {
-				diameter, peripheral = e, 0
-			}
-			peripheral++
-		}
+		radius, diameter = min(radius, e), max(diameter, e)
 	}
 	s.Radius, s.Diameter = IntLength(radius), IntLength(diameter)
 	if !lists {
 		return
 	}
-	center, periphery := make([]int, centers), make([]int, peripheral)
+	var centers, peripheral int
+	for _, e := range ecc {
+		centers += isZero(e - radius)
+		peripheral += isZero(diameter - e)
+	}
+	// Every vertex is written at the next place of both lists and kept
+	// there only when it belongs (the place then moves on); the lists
+	// have one spare place for the writes that are not kept.
+	center, periphery := make([]int, centers+1), make([]int, peripheral+1)
 	c, q := 0, 0
 	for u, e := range ecc {
-		if e == radius {
-			center[c] = u
-			c++
-		}
-		if e == diameter {
-			periphery[q] = u
-			q++
-		}
+		center[c] = u
+		c += isZero(e - radius)
+		periphery[q] = u
+		q += isZero(diameter - e)
 	}
-	s.Center, s.Periphery = center, periphery
+	s.Center, s.Periphery = center[:centers:centers], periphery[:peripheral:peripheral]
 }
+
+// isZero is 1 for x = 0 and 0 otherwise, without a branch: x | −x has its
+// sign bit set exactly when x ≠ 0.
+func isZero(x int64) int { return int(((x | -x) >> 63) + 1) }
 
 // sized returns an empty list with room for k vertices, nil when k is 0.
 func sized(k int) []int {
