@@ -37,13 +37,13 @@ type BitResult struct {
 // BitTiming is what a gpu-bitbfs run measured: CUDA events in
 // milliseconds, host wall time, and how the run was laid out.
 type BitTiming struct {
-	Upload   float64       // the arcs' copy and the zeroing of the totals
+	Upload   float64       // the arcs' copy (interleaved with their padding on the host) and the zeroing of the totals
 	Search   float64       // init, levels and merge of every group, host round trips included
 	Download float64       // the totals and the histogram
 	Total    float64       // from the first copy to the last
 	Wall     time.Duration // the whole call on the owner goroutine, host work included
-	Prep     time.Duration // padding the arcs into the page-locked buffer
-	Setup    time.Duration // the rest before the first copy: memory, module, plan
+	Prep     time.Duration // padding the arcs into the page-locked buffer, piece by piece as they upload
+	Setup    time.Duration // before the first copy: the layout of the padded arcs, memory, module, plan
 	Finish   time.Duration // after the last synchronisation: the rows and histogram
 
 	Words, Lanes, Exit, Slots, Groups int
@@ -192,40 +192,76 @@ func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, erro
 	return p, nil
 }
 
-// paddedHeads is the heads of g's padded CSR: every vertex's arcs rounded
-// up to a multiple of 4.
-func paddedHeads(g *graph.Graph) int {
-	a := csr.Of(g)
-	total := 0
-	for v := range g.N() {
-		total += (a.Off[v+1] - a.Off[v] + 3) &^ 3
-	}
-	return total
+// paddedChunk is the vertices of a chunk of the padded arcs: chunks are
+// counted and filled in parallel.
+const paddedChunk = 1 << 10
+
+// paddedLayout is where g's padded arcs go: every vertex's arcs rounded up
+// to a multiple of 4 (the kernel reads heads 16 bytes at a time), chunk c
+// (vertices c·paddedChunk on) from padded head starts[c]; starts has one
+// entry past the last chunk, the total.
+type paddedLayout struct {
+	starts []int64
 }
 
-// fillPadded writes g's out-arcs into off (n+1 entries, in heads) and heads
-// (paddedHeads entries): each vertex's heads start at a multiple of 4 and
-// are padded with -1, which the kernel skips (it reads heads 16 bytes at a
-// time).
-func fillPadded(g *graph.Graph, off []int64, heads []int32) {
+func layoutPadded(g *graph.Graph) paddedLayout {
 	a := csr.Of(g)
 	n := g.N()
-	pos := int64(0)
-	for v := range n {
-		off[v] = pos
-		pos += int64((a.Off[v+1] - a.Off[v] + 3) &^ 3)
+	chunks := (n + paddedChunk - 1) / paddedChunk
+	starts := make([]int64, chunks+1)
+	parallel(chunks, 4, func(lo, hi int) {
+		for c := lo; c < hi; c++ {
+			total := 0
+			for v := c * paddedChunk; v < min(n, (c+1)*paddedChunk); v++ {
+				total += (a.Off[v+1] - a.Off[v] + 3) &^ 3
+			}
+			starts[c+1] = int64(total)
+		}
+	})
+	for c := range chunks {
+		starts[c+1] += starts[c]
 	}
-	off[n] = pos
-	parallel(n, 1<<12, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			nb := a.Heads[a.Off[v]:a.Off[v+1]]
-			dst := heads[off[v]:off[v+1]]
-			copy(dst, nb)
-			for i := len(nb); i < len(dst); i++ {
-				dst[i] = -1
+	return paddedLayout{starts: starts}
+}
+
+// heads is the padded heads' count.
+func (l paddedLayout) heads() int { return int(l.starts[len(l.starts)-1]) }
+
+// chunks is the number of chunks.
+func (l paddedLayout) chunks() int { return len(l.starts) - 1 }
+
+// fill writes the padded arcs of chunks [c0, c1) of g into off (n+1
+// entries, off[n] with the last chunk) and heads (heads() entries), the
+// padding -1, which the kernel skips.
+func (l paddedLayout) fill(g *graph.Graph, off []int64, heads []int32, c0, c1 int) {
+	a := csr.Of(g)
+	n := g.N()
+	parallel(c1-c0, 1, func(lo, hi int) {
+		for c := c0 + lo; c < c0+hi; c++ {
+			pos := l.starts[c]
+			for v := c * paddedChunk; v < min(n, (c+1)*paddedChunk); v++ {
+				nb := a.Heads[a.Off[v]:a.Off[v+1]]
+				off[v] = pos
+				next := pos + int64((len(nb)+3)&^3)
+				dst := heads[pos:next]
+				copy(dst, nb)
+				for i := len(nb); i < len(dst); i++ {
+					dst[i] = -1
+				}
+				pos = next
 			}
 		}
 	})
+	if c1 == l.chunks() {
+		off[n] = l.starts[c1]
+	}
+}
+
+// paddedPieces is how many pieces runBit fills and uploads the padded
+// arcs in, each piece's upload overlapping the next one's fill: one below
+// 1 MiB of heads.
+func paddedPieces(l paddedLayout) int {
+	return max(1, min(4, l.chunks(), l.heads()/(1<<18)))
 }
 
 // bitKernels is bitbfs.cu loaded for one W.
@@ -495,7 +531,8 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 	if err != nil {
 		return err
 	}
-	p, err := planBit(n, paddedHeads(g), cfg, free, dist != nil)
+	lay := layoutPadded(g)
+	p, err := planBit(n, lay.heads(), cfg, free, dist != nil)
 	if err != nil {
 		return err
 	}
@@ -516,10 +553,6 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 	if err != nil {
 		return err
 	}
-	prep := time.Now()
-	fillPadded(g, unsafe.Slice((*int64)(host), n+1), unsafe.Slice((*int32)(unsafe.Add(host, p.headsAt)), p.heads))
-	tm.Prep = time.Since(prep)
-
 	csrD, err := c.Mem(p.csrBytes)
 	if err != nil {
 		return err
@@ -556,10 +589,27 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 	if err := ev[0].RecordOn(st); err != nil {
 		return err
 	}
-	tm.Setup = time.Since(wall) - tm.Prep
-	if err := st.CopyToDeviceAsync(csrD, host, p.csrBytes); err != nil {
+	tm.Setup = time.Since(wall)
+	// The padded arcs, filled and uploaded piece by piece: a piece's copy
+	// runs while the next is filled. The offsets go last.
+	prep := time.Now()
+	offH, headsH := unsafe.Slice((*int64)(host), n+1), unsafe.Slice((*int32)(unsafe.Add(host, p.headsAt)), p.heads)
+	pieces := paddedPieces(lay)
+	for i := range pieces {
+		c0, c1 := i*lay.chunks()/pieces, (i+1)*lay.chunks()/pieces
+		lay.fill(g, offH, headsH, c0, c1)
+		at, bytes := p.headsAt+4*uint64(lay.starts[c0]), 4*uint64(lay.starts[c1]-lay.starts[c0])
+		if bytes == 0 {
+			continue
+		}
+		if err := st.CopyToDeviceAsync(csrD+at, unsafe.Add(host, at), bytes); err != nil {
+			return err
+		}
+	}
+	if err := st.CopyToDeviceAsync(csrD, host, 8*uint64(n+1)); err != nil {
 		return err
 	}
+	tm.Prep = time.Since(prep)
 	// The totals (sum, reach, ecc of every slot), the histogram, found[] and
 	// the stats start at zero.
 	if err := st.Memset32Async(sumD, 0, 4*uint64(n)*uint64(p.slots)); err != nil {

@@ -96,11 +96,22 @@ func TestFillPadded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for i := range 40 {
 		n := 1 + rng.IntN(300)
+		if i%4 == 3 {
+			n = paddedChunk*(1+rng.IntN(3)) + rng.IntN(3) - 1 // chunk edges
+		}
 		g := bitGraph(rng, n, rng.IntN(9), i%2 == 0, []float64{0, 0.2}[i%2])
-		heads := paddedHeads(g)
+		lay := layoutPadded(g)
+		heads := lay.heads()
 		off := make([]int64, n+1)
 		h := make([]int32, heads)
-		fillPadded(g, off, h)
+		for i := range h {
+			h[i] = 7 // a value the fill must overwrite
+		}
+		// In pieces, as runBit fills them.
+		pieces := 1 + rng.IntN(lay.chunks())
+		for p := range pieces {
+			lay.fill(g, off, h, p*lay.chunks()/pieces, (p+1)*lay.chunks()/pieces)
+		}
 		a := csr.Of(g)
 		if off[n] != int64(heads) {
 			t.Fatalf("graph %d: last offset %d, want %d", i, off[n], heads)
