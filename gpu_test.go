@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -463,5 +464,54 @@ func TestWarmUp(t *testing.T) {
 	}
 	if gpu.Opened() <= before {
 		t.Fatalf("WarmUp(gpu) returned nil but opened nothing (%d opens before, %d after)", before, gpu.Opened())
+	}
+}
+
+// BenchmarkGPUCrossover times ComputeStats of unweighted random regular
+// graphs of rising degree by gpu-bitbfs and by Floyd–Warshall in packed
+// lanes (gpu-multi, the lanes auto picks): where is dense FW faster than
+// the bit-parallel search? APSP_CROSS=n:d,... names the graphs (default a
+// sweep at n = 8 192 and 16 384).
+func BenchmarkGPUCrossover(b *testing.B) {
+	requireGPU(b)
+	ctx := context.Background()
+	cases := [][2]int{}
+	for _, s := range strings.Split(os.Getenv("APSP_CROSS"), ",") {
+		var n, d int
+		if _, err := fmt.Sscanf(s, "%d:%d", &n, &d); err == nil {
+			cases = append(cases, [2]int{n, d})
+		}
+	}
+	if len(cases) == 0 {
+		for _, n := range []int{8192, 16384} {
+			for _, d := range []int{16, 128, 1024, 2048} {
+				cases = append(cases, [2]int{n, d})
+			}
+		}
+	}
+	for _, c := range cases {
+		g := genGraph(b, "regular", fmt.Sprintf("n=%d", c[0]), fmt.Sprintf("d=%d", c[1]), "seed=1")
+		var want *apsp.Stats
+		for _, algo := range []string{"gpu-bitbfs", "gpu-multi"} {
+			opt := apsp.Options{Device: "gpu", Algorithm: algo}
+			b.Run(fmt.Sprintf("n=%d/d=%d/%s", c[0], c[1], algo), func(b *testing.B) {
+				s, err := apsp.ComputeStats(ctx, g, opt) // a warm-up, and the answer both must give
+				if err != nil {
+					b.Fatal(err)
+				}
+				if want == nil {
+					want = s
+				} else if s.Diameter != want.Diameter || s.ASPL != want.ASPL || s.Radius != want.Radius {
+					b.Fatalf("%s: diameter %v radius %v ASPL %v, gpu-bitbfs gave %v %v %v", algo, s.Diameter, s.Radius, s.ASPL, want.Diameter, want.Radius, want.ASPL)
+				}
+				b.ReportMetric(float64(s.Diameter.Int()), "diameter")
+				b.Logf("%s: lanes %s", algo, s.Lanes)
+				for b.Loop() {
+					if _, err := apsp.ComputeStats(ctx, g, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
