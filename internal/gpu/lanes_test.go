@@ -308,7 +308,9 @@ func checkPackedJob(t *testing.T, ctx context.Context, g *graph.Graph, ref *lane
 // fresh random matrices): APSP_LANE_PERF=1024,4096,... names the sizes.
 // APSP_LANE_ALT=8192,... adds alternative packed shapes at those sizes;
 // APSP_LANE_COARSE=1024,... every multi-kernel shape also in coarse rounds
-// with pivot blocks of those sizes, and in tile rounds.
+// with pivot blocks of those sizes, and in tile rounds;
+// APSP_LANE_KINDS=int16,... times only those lane kinds; APSP_LANE_NOTILE=1
+// leaves out the tile rounds where coarse ones are timed.
 func TestLanePerf(t *testing.T) {
 	sizes := envInts("APSP_LANE_PERF", nil)
 	if len(sizes) == 0 {
@@ -322,17 +324,27 @@ func TestLanePerf(t *testing.T) {
 	var table []string
 	for _, n := range sizes {
 		for _, kind := range []lanes.Kind{lanes.Int32, lanes.Int16, lanes.Int8} {
+			if only := os.Getenv("APSP_LANE_KINDS"); only != "" && !slices.Contains(strings.Split(only, ","), kind.String()) {
+				continue
+			}
 			k := Multi
 			if n <= 2048 {
 				k = Single
 			}
 			configs := []Config{ConfigFor(k, n, kind)}
 			if slices.Contains(alts, n) && kind == lanes.Int16 {
+				// Threads across words × rows, and blocks per SM, for tile
+				// 128: 16 rows × 4 words a thread (16×8), 8 × 4 (16×16),
+				// 8 × 8 (8×16).
 				c := ConfigFor(k, n, kind)
-				alt := []Config{c, c, c}
-				alt[0].TRows, alt[0].MinBlocks = c.Tile/4/2, 2 // 8 rows a thread
-				alt[1].MinBlocks = 2
-				alt[2].MinBlocks = 4
+				var alt []Config
+				for _, sh := range [][3]int{{16, 8, 2}, {16, 8, 3}, {16, 8, 4}, {16, 16, 2}, {8, 16, 2}, {8, 16, 3}, {8, 16, 4}} {
+					a := c
+					a.TDim, a.TRows, a.MinBlocks = sh[0], sh[1], sh[2]
+					if a != c { // invalid shapes (another tile) are skipped below
+						alt = append(alt, a)
+					}
+				}
 				configs = append(configs, alt...)
 			}
 			if k == Multi {
@@ -344,8 +356,10 @@ func TestLanePerf(t *testing.T) {
 						c.Coarse = cs
 						more = append(more, c)
 					}
-					c.Coarse = 0
-					more = append(more, c)
+					if os.Getenv("APSP_LANE_NOTILE") == "" {
+						c.Coarse = 0
+						more = append(more, c)
+					}
 				}
 				configs = slices.Compact(more)
 			}
