@@ -192,8 +192,8 @@ func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, erro
 	return p, nil
 }
 
-// paddedChunk is the vertices of a chunk of the padded arcs: chunks are
-// counted and filled in parallel.
+// paddedChunk is the vertices of a chunk of the padded arcs, the unit of
+// their fill and upload.
 const paddedChunk = 1 << 10
 
 // paddedLayout is where g's padded arcs go: every vertex's arcs rounded up
@@ -209,17 +209,12 @@ func layoutPadded(g *graph.Graph) paddedLayout {
 	n := g.N()
 	chunks := (n + paddedChunk - 1) / paddedChunk
 	starts := make([]int64, chunks+1)
-	parallel(chunks, 4, func(lo, hi int) {
-		for c := lo; c < hi; c++ {
-			total := 0
-			for v := c * paddedChunk; v < min(n, (c+1)*paddedChunk); v++ {
-				total += (a.Off[v+1] - a.Off[v] + 3) &^ 3
-			}
-			starts[c+1] = int64(total)
-		}
-	})
+	total := 0
 	for c := range chunks {
-		starts[c+1] += starts[c]
+		for v := c * paddedChunk; v < min(n, (c+1)*paddedChunk); v++ {
+			total += (a.Off[v+1] - a.Off[v] + 3) &^ 3
+		}
+		starts[c+1] = int64(total)
 	}
 	return paddedLayout{starts: starts}
 }
@@ -232,36 +227,47 @@ func (l paddedLayout) chunks() int { return len(l.starts) - 1 }
 
 // fill writes the padded arcs of chunks [c0, c1) of g into off (n+1
 // entries, off[n] with the last chunk) and heads (heads() entries), the
-// padding -1, which the kernel skips.
+// padding -1, which the kernel skips. A chunk whose vertices need no
+// padding (every degree a multiple of 4, as in the search loop's regular
+// graphs) is one copy: per vertex, the copies cost about 10 ns each.
 func (l paddedLayout) fill(g *graph.Graph, off []int64, heads []int32, c0, c1 int) {
 	a := csr.Of(g)
 	n := g.N()
-	parallel(c1-c0, 1, func(lo, hi int) {
-		for c := c0 + lo; c < c0+hi; c++ {
-			pos := l.starts[c]
-			for v := c * paddedChunk; v < min(n, (c+1)*paddedChunk); v++ {
-				nb := a.Heads[a.Off[v]:a.Off[v+1]]
-				off[v] = pos
-				next := pos + int64((len(nb)+3)&^3)
-				dst := heads[pos:next]
-				copy(dst, nb)
-				for i := len(nb); i < len(dst); i++ {
-					dst[i] = -1
-				}
-				pos = next
+	for c := c0; c < c1; c++ {
+		v0, v1 := c*paddedChunk, min(n, (c+1)*paddedChunk)
+		pos := l.starts[c]
+		if l.starts[c+1]-pos == int64(a.Off[v1]-a.Off[v0]) {
+			copy(heads[pos:l.starts[c+1]], a.Heads[a.Off[v0]:a.Off[v1]])
+			shift := pos - int64(a.Off[v0])
+			for v := v0; v < v1; v++ {
+				off[v] = int64(a.Off[v]) + shift
 			}
+			continue
 		}
-	})
+		for v := v0; v < v1; v++ {
+			nb := a.Heads[a.Off[v]:a.Off[v+1]]
+			off[v] = pos
+			next := pos + int64((len(nb)+3)&^3)
+			dst := heads[pos:next]
+			copy(dst, nb)
+			for i := len(nb); i < len(dst); i++ {
+				dst[i] = -1
+			}
+			pos = next
+		}
+	}
 	if c1 == l.chunks() {
 		off[n] = l.starts[c1]
 	}
 }
 
 // paddedPieces is how many pieces runBit fills and uploads the padded
-// arcs in, each piece's upload overlapping the next one's fill: one below
-// 1 MiB of heads.
+// arcs in, on its own goroutine, each piece's upload overlapping the next
+// one's fill: about 512 KiB a piece, at most one a chunk. Filling on more
+// goroutines lost on the 16-core H100 host: waking them cost more than
+// the fill of 4 MiB (docs/perf.md).
 func paddedPieces(l paddedLayout) int {
-	return max(1, min(4, l.chunks(), l.heads()/(1<<18)))
+	return max(1, min(16, l.chunks(), l.heads()/(1<<17)))
 }
 
 // bitKernels is bitbfs.cu loaded for one W.
@@ -398,7 +404,7 @@ func bitBriefOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConf
 // eccentricity and the histogram of distances (the pairs at each
 // distance), as reduce.BriefOf fills it from rows.
 func briefOfTotals(b *reduce.Brief, reach, ecc []uint32, hist []int64) {
-	parallel(len(reach), 1<<14, func(lo, hi int) {
+	parallel(len(reach), 1<<16, func(lo, hi int) { // one goroutine up to 2^17: waking others costs more
 		for v := lo; v < hi; v++ {
 			b.Reach[v] = int32(reach[v])
 			if reach[v] > 0 {

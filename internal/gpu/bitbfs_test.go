@@ -100,6 +100,29 @@ func TestFillPadded(t *testing.T) {
 			n = paddedChunk*(1+rng.IntN(3)) + rng.IntN(3) - 1 // chunk edges
 		}
 		g := bitGraph(rng, n, rng.IntN(9), i%2 == 0, []float64{0, 0.2}[i%2])
+		switch i % 5 {
+		case 4: // no padding at all: every chunk is one copy
+			var err error
+			if g, err = gen.Make("regular", fmt.Sprintf("n=%d", 2*n), "d=8", fmt.Sprintf("seed=%d", i)); err != nil {
+				t.Fatal(err)
+			}
+			n = g.N()
+		case 2: // chunks with and without padding in turn: copies shifted by the padding before them
+			n = 5*paddedChunk + rng.IntN(paddedChunk)
+			b := graph.NewBuilder(true)
+			for v := range n {
+				deg := 4
+				if (v/paddedChunk)%2 == 1 && rng.IntN(3) == 0 {
+					deg = 1 + rng.IntN(7)
+				}
+				for k := 1; k <= deg; k++ { // distinct heads, no loop
+					if err := b.AddEdge(v, (v+k*97)%n); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			g = b.Build()
+		}
 		lay := layoutPadded(g)
 		heads := lay.heads()
 		off := make([]int64, n+1)
