@@ -87,6 +87,10 @@ const (
 	// group has run yet (random sparse graphs of 10^4..10^6 vertices end
 	// in 4 to 8).
 	bitFirstChunk = 6
+	// bitHintChunk bounds the levels a search launches before its first
+	// read from the last search's depth: a long path before a random
+	// graph costs at most this many empty levels.
+	bitHintChunk = 16
 )
 
 // bitWords is the default W for n vertices: 2048 sources a batch up to
@@ -233,47 +237,61 @@ func (l paddedLayout) chunks() int { return len(l.starts) - 1 }
 func (l paddedLayout) fill(g *graph.Graph, off []int64, heads []int32, c0, c1 int) {
 	a := csr.Of(g)
 	n := g.N()
-	for c := c0; c < c1; c++ {
-		v0, v1 := c*paddedChunk, min(n, (c+1)*paddedChunk)
-		pos := l.starts[c]
-		if l.starts[c+1]-pos == int64(a.Off[v1]-a.Off[v0]) {
-			copy(heads[pos:l.starts[c+1]], a.Heads[a.Off[v0]:a.Off[v1]])
-			shift := pos - int64(a.Off[v0])
-			for v := v0; v < v1; v++ {
-				off[v] = int64(a.Off[v]) + shift
-			}
-			continue
+	parallel(c1-c0, 4, func(lo, hi int) {
+		for c := c0 + lo; c < c0+hi; c++ {
+			l.fillChunk(a, n, off, heads, c)
 		}
-		for v := v0; v < v1; v++ {
-			nb := a.Heads[a.Off[v]:a.Off[v+1]]
-			off[v] = pos
-			next := pos + int64((len(nb)+3)&^3)
-			dst := heads[pos:next]
-			copy(dst, nb)
-			for i := len(nb); i < len(dst); i++ {
-				dst[i] = -1
-			}
-			pos = next
-		}
-	}
+	})
 	if c1 == l.chunks() {
 		off[n] = l.starts[c1]
 	}
 }
 
+// fillChunk is fill of chunk c.
+func (l paddedLayout) fillChunk(a csr.CSR, n int, off []int64, heads []int32, c int) {
+	v0, v1 := c*paddedChunk, min(n, (c+1)*paddedChunk)
+	pos := l.starts[c]
+	if l.starts[c+1]-pos == int64(a.Off[v1]-a.Off[v0]) {
+		copy(heads[pos:l.starts[c+1]], a.Heads[a.Off[v0]:a.Off[v1]])
+		shift := pos - int64(a.Off[v0])
+		for v := v0; v < v1; v++ {
+			off[v] = int64(a.Off[v]) + shift
+		}
+		return
+	}
+	for v := v0; v < v1; v++ {
+		nb := a.Heads[a.Off[v]:a.Off[v+1]]
+		off[v] = pos
+		next := pos + int64((len(nb)+3)&^3)
+		dst := heads[pos:next]
+		copy(dst, nb)
+		for i := len(nb); i < len(dst); i++ {
+			dst[i] = -1
+		}
+		pos = next
+	}
+}
+
 // paddedPieces is how many pieces runBit fills and uploads the padded
-// arcs in, on its own goroutine, each piece's upload overlapping the next
-// one's fill: about 512 KiB a piece, at most one a chunk. Filling on more
-// goroutines lost on the 16-core H100 host: waking them cost more than
-// the fill of 4 MiB (docs/perf.md).
+// arcs in, each piece's upload overlapping the next one's fill: two from
+// 1 MiB of heads. A piece is filled on several goroutines when it has
+// chunks enough (parallel); on the 16-core H100 host one goroutine filled
+// 4 MiB in 0.8 ms, and waking helpers costs tens of µs a piece
+// (docs/perf.md).
 func paddedPieces(l paddedLayout) int {
-	return max(1, min(16, l.chunks(), l.heads()/(1<<17)))
+	return max(1, min(2, l.chunks(), l.heads()/(1<<18)))
 }
 
 // bitKernels is bitbfs.cu loaded for one W.
 type bitKernels struct {
 	init, level, merge *cuda.Function
 	compiled, used     bool
+	// deep is the deepest level with pairs of the last search run with
+	// these kernels (0 before the first): the next search launches as
+	// many levels and one more before its first read of the counters,
+	// because a search loop's graphs are alike. Only the owner goroutine
+	// of the device touches it.
+	deep int
 }
 
 type bitModuleKey struct {
@@ -636,6 +654,9 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 	levelBlocks := uint32((n*p.lanes + bitBlock - 1) / bitBlock)
 	block := [3]uint32{bitBlock, 1, 1}
 	chunk := bitFirstChunk
+	if k.deep > 0 {
+		chunk = min(k.deep+1, bitHintChunk)
+	}
 	type group struct{ first, count int }
 	var groups []group
 	for _, sp := range spans {
@@ -697,6 +718,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 		// The next group is as deep as the deepest so far, likely: launch
 		// its levels and the one that finds nothing at once.
 		chunk = int(*deepH) + 1
+		k.deep = int(*deepH)
 		if dist != nil {
 			if err := copyDist(c, p, grp.first, distD, unsafe.Add(host, outAt), dist); err != nil {
 				return err
