@@ -13,15 +13,14 @@ import (
 // eccentricities), the others a few shared and 3 per thread.
 func allocs(threads int) int { return 16 + 3*max(threads, 1) }
 
-// smallRun is the working memory below which admission is not checked: a
-// run this small cannot swap for long, while reading the bounds (/proc,
-// the cgroup) took 0.4 ms a call on the 16-core H100 host, 4 % of a
-// 65 536-vertex gpu-bitbfs call, which needs 9.5 MiB (docs/perf.md).
-const smallRun = 32 << 20
+// smallRun is the working memory below which admission is not checked.
+const smallRun = 8 << 20
 
 // admit refuses a run needing need bytes besides the graph when that is
 // more than the process may still take, naming both figures.
 func admit(what string, g *graph.Graph, need uint64, threads int) error {
+	// A run this small cannot swap for long, and reading the bounds
+	// (/proc, the cgroup) would cost more than a small GPU call's set-up.
 	if need < smallRun {
 		return nil
 	}
