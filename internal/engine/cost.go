@@ -66,10 +66,17 @@ func (e dijkstraEngine) Estimate(p *Problem) float64 {
 	return 1e-4 + work
 }
 
+// gpuEngine (blocked Floyd–Warshall on the GPU) costs the GPU's start, n³
+// relaxations, and host work an arc: the lanes' distance bound (a search),
+// the arcs' copy and the matrix built from them. On an H100 `ComputeStats`
+// of unweighted random regular graphs took 1.6–2.8 ns an arc beyond the
+// kernels (n = 4 096 and 8 192, degrees 1 024 and 2 048: BenchmarkGPUCrossover,
+// docs/perf.md); without it auto took Floyd–Warshall for dense graphs that
+// gpu-bitbfs ran 5× faster.
 func (gpuEngine) Estimate(p *Problem) float64 {
-	n := float64(p.Graph.N())
+	n, arcs := float64(p.Graph.N()), float64(p.Graph.Arcs())
 	start := GPUStartSeconds()
-	return start + n*n*n/1.2e13
+	return start + n*n*n/1.2e13 + 2.5e-9*arcs
 }
 
 // gpu-bitbfs (internal/gpu/bitbfs.go) costs the GPU's start, host work (the
