@@ -121,11 +121,14 @@ func ConfigFor(k Kernel, n int, kind lanes.Kind) Config {
 	c.Lanes = kind
 	c.TDim = c.Tile / c.Pack() / 4
 	switch {
-	case c.Tile >= 128 && kind == lanes.Int16:
-		// 8 rows × 8 words a thread, 128 threads: int32's loads per
-		// relaxation. At n = 32 768 on an H100 1.296 s against 1.314 s
-		// for 16 rows × 4 words (docs/perf.md).
+	case c.Tile >= 128 && kind == lanes.Int16 && n >= 16384:
+		// 8 rows × 8 words a thread, 128 threads: int32's shared loads a
+		// relaxation. On an H100: n = 32 768 1.296 s against 1.314 s for
+		// 16 rows × 4 words, 16 384 172.8 against 173.5 ms; smaller
+		// graphs ran 2–8 % slower this way (docs/perf.md).
 		c.TDim, c.TRows, c.MinBlocks = c.Tile/c.Pack()/8, c.Tile/8, 4
+	case c.Tile >= 128 && kind == lanes.Int16:
+		c.TRows, c.MinBlocks = 8, 3 // 16 rows × 4 words a thread, 128 threads
 	case c.Tile >= 128:
 		c.TRows, c.MinBlocks = 16, 4 // 8 rows × 4 words a thread, 128 threads
 	default:
