@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestAvailable(t *testing.T) {
@@ -207,5 +208,60 @@ func TestHeapReserve(t *testing.T) {
 		if got := heapReserve([]byte(tc.maps), tc.addr, arena); got != tc.want {
 			t.Errorf("heapReserve(%#x) = %d, want %d", tc.addr, got, tc.want)
 		}
+	}
+}
+
+// TestFileBoundsReading: the file bounds are read once, served for
+// fileBoundsAge less what the Go runtime mapped since, and read again
+// once older (or when the clock went back).
+func TestFileBoundsReading(t *testing.T) {
+	var f fileBounds
+	reads := 0
+	avail := uint64(1000)
+	read := func() []Headroom {
+		reads++
+		return []Headroom{{Bytes: avail, Source: "MemAvailable"}}
+	}
+	t0 := time.Unix(1000, 0)
+	steps := []struct {
+		name      string
+		at        time.Duration
+		mapped    uint64
+		avail     uint64 // what a read would find now
+		wantReads int
+		want      uint64
+	}{
+		{"first call reads", 0, 100, 1000, 1, 1000},
+		{"within the age: the reading", 10 * time.Millisecond, 100, 500, 1, 1000},
+		{"less what Go mapped since", 20 * time.Millisecond, 350, 500, 1, 750},
+		{"Go mapped less than at the reading", 30 * time.Millisecond, 50, 500, 1, 1000},
+		{"mapped past the reading", 40 * time.Millisecond, 2000, 500, 1, 0},
+		{"at the age: read again", fileBoundsAge, 2000, 500, 2, 500},
+		{"clock went back: read again", 0, 2000, 400, 3, 400},
+	}
+	for _, s := range steps {
+		avail = s.avail
+		got := f.files(t0.Add(s.at), s.mapped, read)
+		if reads != s.wantReads || len(got) != 1 || got[0].Bytes != s.want || got[0].Source != "MemAvailable" {
+			t.Fatalf("%s: %d reads, %+v; want %d reads, %d bytes", s.name, reads, got, s.wantReads, s.want)
+		}
+	}
+	// A reading's bounds are not changed by what a caller does with them.
+	got := f.files(t0, 2000, read)
+	got[0].Bytes = 7
+	if again := f.files(t0, 2000, read); again[0].Bytes != 400 {
+		t.Fatalf("a caller's change reached the reading: %d", again[0].Bytes)
+	}
+	// No bound readable: an empty reading, still served for its age.
+	var none fileBounds
+	calls := 0
+	empty := func() []Headroom { calls++; return nil }
+	for range 3 {
+		if got := none.files(t0, 0, empty); len(got) != 0 {
+			t.Fatalf("no bounds: %+v", got)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("no bounds read %d times within the age, want 1", calls)
 	}
 }
