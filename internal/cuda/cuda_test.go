@@ -97,3 +97,50 @@ func TestCacheKey(t *testing.T) {
 		t.Fatalf("CacheDir = %q, %v", d, err)
 	}
 }
+
+// TestLoadNVRTCLazily: NVRTC is opened at the first compile, and a file
+// that is not NVRTC, or none, gives ErrNoDriver there, the same on every
+// later call; the cache names NVRTC by its file without opening it.
+func TestLoadNVRTCLazily(t *testing.T) {
+	notNVRTC := ""
+	for _, p := range []string{"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6"} {
+		if _, err := os.Stat(p); err == nil {
+			notNVRTC = p
+			break
+		}
+	}
+	for _, tt := range []struct{ name, path, want string }{
+		{"missing file", filepath.Join(t.TempDir(), "libnvrtc.so.13"), "dlopen"},
+		{"not NVRTC", notNVRTC, "nvrtc"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.path == "" {
+				t.Skip("no libm.so.6 to stand in for a library that is not NVRTC")
+			}
+			a := &API{NVRTCPath: tt.path}
+			for range 2 {
+				_, err := a.compile("", "x.cu", "sm_90", nil)
+				if !errors.Is(err, ErrNoDriver) || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("compile: %v, want ErrNoDriver mentioning %q", err, tt.want)
+				}
+			}
+			if _, err := a.NVRTCVersion(); !errors.Is(err, ErrNoDriver) {
+				t.Fatalf("NVRTCVersion: %v, want ErrNoDriver", err)
+			}
+		})
+	}
+	// The cache's name of NVRTC changes with the file, without opening it.
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "libnvrtc.so.13")
+	if err := os.WriteFile(lib, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := &API{NVRTCPath: lib}
+	first := a.nvrtcID()
+	if err := os.WriteFile(lib, []byte("another"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if second := a.nvrtcID(); second == first || !strings.Contains(second, "libnvrtc.so.13") {
+		t.Fatalf("nvrtcID %q after the file changed, %q before", second, first)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -88,6 +89,11 @@ type API struct {
 	cuMemcpyPeerAsync     func(dst uint64, dstCtx uintptr, src uint64, srcCtx uintptr, size uint64, stream uintptr) Result
 	cuCtxEnablePeerAccess func(peer uintptr, flags uint32) Result
 
+	// NVRTC is opened on the first compile (loadNVRTC): with every cubin
+	// in the disk cache a process never needs it, and its dlopen took
+	// 8–11 ms of a GPU's start on the H100 machines (docs/perf.md).
+	nvrtcOnce              sync.Once
+	nvrtcErr               error
 	nvrtcVersion           func(major, minor *int32) NVRTCResult
 	nvrtcGetErrorString    func(r NVRTCResult) uintptr
 	nvrtcCreateProgram     func(prog *uintptr, src string, name string, n int32, h, i unsafe.Pointer) NVRTCResult
@@ -113,10 +119,6 @@ func Load() (api *API, err error) {
 	cu, err := purego.Dlopen(cudaPath, purego.RTLD_NOW|purego.RTLD_GLOBAL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: dlopen %s: %v", ErrNoDriver, cudaPath, err)
-	}
-	nv, err := purego.Dlopen(nvrtcPath, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: dlopen %s: %v", ErrNoDriver, nvrtcPath, err)
 	}
 	a := &API{CudaPath: cudaPath, NVRTCPath: nvrtcPath}
 	// RegisterLibFunc panics on a missing symbol; turn that into an error
@@ -167,15 +169,6 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuEventElapsedTime, "cuEventElapsedTime_v2")
 	bind(cu, &a.cuMemcpyPeerAsync, "cuMemcpyPeerAsync")
 	bind(cu, &a.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")
-	bind(nv, &a.nvrtcVersion, "nvrtcVersion")
-	bind(nv, &a.nvrtcGetErrorString, "nvrtcGetErrorString")
-	bind(nv, &a.nvrtcCreateProgram, "nvrtcCreateProgram")
-	bind(nv, &a.nvrtcDestroyProgram, "nvrtcDestroyProgram")
-	bind(nv, &a.nvrtcCompileProgram, "nvrtcCompileProgram")
-	bind(nv, &a.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize")
-	bind(nv, &a.nvrtcGetProgramLog, "nvrtcGetProgramLog")
-	bind(nv, &a.nvrtcGetCUBINSize, "nvrtcGetCUBINSize")
-	bind(nv, &a.nvrtcGetCUBIN, "nvrtcGetCUBIN")
 	if err := a.check("cuInit", a.cuInit(0)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
@@ -192,4 +185,38 @@ func cString(p *byte) string {
 		b = append(b, *(*byte)(q))
 	}
 	return string(b)
+}
+
+// loadNVRTC opens NVRTC and binds its functions, once; the error (also
+// on every later call) wraps ErrNoDriver.
+func (a *API) loadNVRTC() error {
+	a.nvrtcOnce.Do(func() {
+		a.nvrtcErr = a.bindNVRTC()
+	})
+	return a.nvrtcErr
+}
+
+func (a *API) bindNVRTC() (err error) {
+	nv, err := purego.Dlopen(a.NVRTCPath, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return fmt.Errorf("%w: dlopen %s: %v", ErrNoDriver, a.NVRTCPath, err)
+	}
+	// RegisterLibFunc panics on a missing symbol; turn that into an error
+	// naming it (an NVRTC too old, say).
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrNoDriver, r)
+		}
+	}()
+	bind := func(lib uintptr, fp any, name string) { purego.RegisterLibFunc(fp, lib, name) }
+	bind(nv, &a.nvrtcVersion, "nvrtcVersion")
+	bind(nv, &a.nvrtcGetErrorString, "nvrtcGetErrorString")
+	bind(nv, &a.nvrtcCreateProgram, "nvrtcCreateProgram")
+	bind(nv, &a.nvrtcDestroyProgram, "nvrtcDestroyProgram")
+	bind(nv, &a.nvrtcCompileProgram, "nvrtcCompileProgram")
+	bind(nv, &a.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize")
+	bind(nv, &a.nvrtcGetProgramLog, "nvrtcGetProgramLog")
+	bind(nv, &a.nvrtcGetCUBINSize, "nvrtcGetCUBINSize")
+	bind(nv, &a.nvrtcGetCUBIN, "nvrtcGetCUBIN")
+	return nil
 }

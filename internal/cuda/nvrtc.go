@@ -17,11 +17,30 @@ func (a *API) DriverVersion() int {
 	return int(v)
 }
 
-// NVRTCVersion returns NVRTC's major.minor.
-func (a *API) NVRTCVersion() string {
+// NVRTCVersion returns NVRTC's major.minor (opening NVRTC if it is not
+// yet), or the error of opening it.
+func (a *API) NVRTCVersion() (string, error) {
+	if err := a.loadNVRTC(); err != nil {
+		return "", err
+	}
 	var major, minor int32
 	a.nvrtcVersion(&major, &minor)
-	return fmt.Sprintf("%d.%d", major, minor)
+	return fmt.Sprintf("%d.%d", major, minor), nil
+}
+
+// nvrtcID names the NVRTC library for the cubin cache without opening it:
+// the file NVRTCPath resolves to, with its size and modification time, so
+// that another NVRTC (an upgrade, APSP_LIBNVRTC) compiles afresh.
+func (a *API) nvrtcID() string {
+	path := a.NVRTCPath
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return path
+	}
+	return fmt.Sprintf("%s:%d:%d", path, fi.Size(), fi.ModTime().UnixNano())
 }
 
 // CacheKey identifies a compiled cubin.
@@ -49,7 +68,7 @@ func CacheDir() (string, error) {
 // compiled before (cached bool says which). A compile error carries NVRTC's
 // log.
 func (a *API) Compile(src, name, arch string, opts []string) (cubin []byte, cached bool, err error) {
-	key := CacheKey(src, arch, a.DriverVersion(), a.NVRTCVersion(), opts)
+	key := CacheKey(src, arch, a.DriverVersion(), a.nvrtcID(), opts)
 	dir, derr := CacheDir()
 	path := ""
 	if derr == nil {
@@ -75,6 +94,9 @@ func (a *API) Compile(src, name, arch string, opts []string) (cubin []byte, cach
 }
 
 func (a *API) compile(src, name, arch string, opts []string) ([]byte, error) {
+	if err := a.loadNVRTC(); err != nil {
+		return nil, err
+	}
 	var prog uintptr
 	if r := a.nvrtcCreateProgram(&prog, src, name, 0, nil, nil); r != 0 {
 		return nil, &NVRTCError{Call: "nvrtcCreateProgram", Code: r}

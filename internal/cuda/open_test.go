@@ -10,8 +10,8 @@ import (
 
 // TestOpenSteps times the steps of a GPU's start in a fresh process
 // (APSP_OPEN_STEPS=1; run the binary once per measurement): NVRTC's
-// dlopen alone, then Load (libcuda, cuInit), the context, and a context's
-// destruction. It is a measurement, not a check: it fails only when a step
+// dlopen (which a process pays only at its first compile), then Load
+// (libcuda, cuInit), the context, and a context's destruction. It is a measurement, not a check: it fails only when a step
 // fails.
 func TestOpenSteps(t *testing.T) {
 	if os.Getenv("APSP_OPEN_STEPS") == "" {
@@ -26,7 +26,7 @@ func TestOpenSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	t1 := time.Now()
-	a, err := Load() // NVRTC is open already: libcuda's dlopen and cuInit
+	a, err := Load() // libcuda's dlopen and cuInit
 	if err != nil {
 		t.Fatal(err)
 	}
