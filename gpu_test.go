@@ -515,3 +515,61 @@ func BenchmarkGPUCrossover(b *testing.B) {
 		}
 	}
 }
+
+// TestNetworkSpeed times ComputeStats of generated network-like graphs by
+// gpu-bitbfs on the GPU and by bitbfs on every CPU core, and checks that
+// the two agree on every measure (diameter, radius, ASPL, reachable pairs,
+// center, periphery). APSP_NETS names the graphs, "KIND key=value ...;..."
+// (e.g. "ba n=1000000 d=5;geometric n=65536 d=6"); APSP_NETS_CPU_MAX skips
+// the CPU run (and the check) above that many vertices. A measurement, not
+// run otherwise.
+func TestNetworkSpeed(t *testing.T) {
+	specs := os.Getenv("APSP_NETS")
+	if specs == "" {
+		t.Skip("APSP_NETS names the graphs")
+	}
+	requireGPU(t)
+	cpuMax := math.MaxInt
+	if s := os.Getenv("APSP_NETS_CPU_MAX"); s != "" {
+		if _, err := fmt.Sscan(s, &cpuMax); err != nil {
+			t.Fatalf("APSP_NETS_CPU_MAX=%s: %v", s, err)
+		}
+	}
+	ctx := context.Background()
+	for _, spec := range strings.Split(specs, ";") {
+		f := strings.Fields(spec)
+		if len(f) == 0 {
+			continue
+		}
+		g := genGraph(t, f[0], f[1:]...)
+		lo, hi := g.DegreeRange()
+		gpuOpt := apsp.Options{Device: "gpu", Algorithm: "gpu-bitbfs"}
+		if _, err := apsp.ComputeStats(ctx, g, gpuOpt); err != nil { // warm-up: kernels loaded
+			t.Fatalf("%s: %v", spec, err)
+		}
+		start := time.Now()
+		got, err := apsp.ComputeStats(ctx, g, gpuOpt)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		gpuS := time.Since(start).Seconds()
+		line := fmt.Sprintf("NET %s: %d vertices, %d arcs, degrees %d..%d, diameter %v, ASPL %v; gpu-bitbfs %.3f s",
+			spec, g.N(), g.Arcs(), lo, hi, got.Diameter, got.ASPL, gpuS)
+		if g.N() <= cpuMax {
+			start = time.Now()
+			want, err := apsp.ComputeStats(ctx, g, apsp.Options{Device: "cpu", Algorithm: "bitbfs"})
+			if err != nil {
+				t.Fatalf("%s on the CPU: %v", spec, err)
+			}
+			cpuS := time.Since(start).Seconds()
+			if got.Diameter != want.Diameter || got.Radius != want.Radius || got.ASPL != want.ASPL ||
+				got.ReachablePairs != want.ReachablePairs || !slices.Equal(got.Center, want.Center) || !slices.Equal(got.Periphery, want.Periphery) {
+				t.Fatalf("%s: the GPU's diameter %v radius %v ASPL %v pairs %d (%d centers, %d peripheral) differ from the CPU's %v %v %v %d (%d, %d)",
+					spec, got.Diameter, got.Radius, got.ASPL, got.ReachablePairs, len(got.Center), len(got.Periphery),
+					want.Diameter, want.Radius, want.ASPL, want.ReachablePairs, len(want.Center), len(want.Periphery))
+			}
+			line += fmt.Sprintf(", bitbfs on %d CPU threads %.3f s: %.1f×, every measure equal", want.Threads, cpuS, cpuS/gpuS)
+		}
+		t.Log(line)
+	}
+}

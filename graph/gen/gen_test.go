@@ -113,6 +113,10 @@ func TestCounts(t *testing.T) {
 		{"gnp", []string{"n=1000", "r=0.2"}, 1000, 999, -1, -1},
 		{"gnp", []string{"n=500", "r=50"}, 500, 62375, -1, -1},
 		{"gnp", []string{"n=300", "r=100"}, 300, 44850, 299, 299},
+		{"ba", []string{"n=2", "d=1"}, 2, 1, 1, 1},
+		{"ba", []string{"n=4", "d=3"}, 4, 6, 3, 3},
+		{"ba", []string{"n=1000", "d=1"}, 1000, 999, -1, -1}, // a random tree
+		{"ba", []string{"n=2000", "d=4"}, 2000, 10 + 1995*4, -1, -1},
 		{"grid", []string{"a=1", "b=1"}, 1, 0, 0, 0},
 		{"grid", []string{"a=1", "b=5"}, 5, 4, 1, 2},
 		{"grid", []string{"a=7", "b=5"}, 35, 7*4 + 5*6, 2, 4},
@@ -193,6 +197,7 @@ func TestReproducible(t *testing.T) {
 		{"regular", []string{"n=100", "d=80"}},
 		{"gnp", []string{"n=300", "r=2"}},
 		{"gnp", []string{"n=300", "r=60"}},
+		{"ba", []string{"n=500", "d=3"}},
 	} {
 		a := generate(t, c.kind, slices.Concat(c.args, []string{"seed=7"})...)
 		b := generate(t, c.kind, slices.Concat(c.args, []string{"seed=7"})...)
@@ -415,6 +420,8 @@ func TestErrors(t *testing.T) {
 		{"cycle", []string{"n=2"}, "at least 3", false},
 		{"path", []string{"n=0"}, "at least 1", false},
 		{"hypercube", []string{"d=25"}, "at most 24", false},
+		{"ba", []string{"n=10", "d=0"}, "at least 1 edge", false},
+		{"ba", []string{"n=3", "d=3"}, "at least d+1 vertices", false},
 		{"path", []string{"n=5", "weights=1"}, "want LO..HI", false},
 		{"path", []string{"n=5", "weights=5..1"}, "LO 5 is above HI 1", false},
 		{"path", []string{"n=5", "weights=1..x"}, "bad number", false},
@@ -513,7 +520,7 @@ func TestKinds(t *testing.T) {
 			t.Errorf("%s: example %q: %v", k.Name, k.Example, err)
 		}
 	}
-	want := []string{"regular", "geometric", "gnp", "grid", "torus", "hypercube", "complete", "cycle", "path", "petersen"}
+	want := []string{"regular", "geometric", "gnp", "ba", "grid", "torus", "hypercube", "complete", "cycle", "path", "petersen"}
 	if !slices.Equal(names, want) {
 		t.Errorf("kinds %v, want %v", names, want)
 	}
@@ -592,6 +599,27 @@ func TestGeometric(t *testing.T) {
 	for _, bad := range [][]string{{"n=10", "d=0"}, {"n=0", "d=3"}, {"n=5", "d=5"}} {
 		if _, err := ParseSpec("geometric", bad); err == nil {
 			t.Errorf("%v: want an error", bad)
+		}
+	}
+}
+
+// TestBA: every vertex has at least d edges, the graph is simple (the edge
+// count is exact) and connected, and the degrees are heavy-tailed: the
+// largest far above the mean 2d, which a uniform choice would not give.
+func TestBA(t *testing.T) {
+	for _, c := range []struct{ n, d int }{{20000, 1}, {20000, 3}, {5000, 10}} {
+		args := []string{"n=" + strconv.Itoa(c.n), "d=" + strconv.Itoa(c.d), "seed=5"}
+		g := generate(t, "ba", args...)
+		lo, hi := g.DegreeRange()
+		if lo != c.d || g.Edges() != c.d*(c.d+1)/2+(c.n-c.d-1)*c.d {
+			t.Fatalf("%v: lowest degree %d, %d edges", args, lo, g.Edges())
+		}
+		if hi < 20*c.d {
+			t.Errorf("%v: highest degree %d, want a heavy tail (at least %d)", args, hi, 20*c.d)
+		}
+		noLoops(t, g)
+		if !connected(g) {
+			t.Fatalf("%v: not connected", args)
 		}
 	}
 }

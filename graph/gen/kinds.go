@@ -90,6 +90,17 @@ func kindDefs() []kindDef {
 		},
 		{
 			info: KindInfo{
+				Name:   "ba",
+				Params: "n= d=",
+				Description: "Barabási–Albert graph: a clique of d+1 vertices, then each vertex joins d earlier ones chosen in proportion to their degree (heavy-tailed degrees, small diameter: social- and web-like; connected, mean degree about 2d)" +
+					bothArcsNote,
+				Example: "apsp gen ba n=1000000 d=5 seed=1",
+			},
+			keys: []string{"n", "d"}, directed: bothArcs,
+			size: baSize, generate: genBA,
+		},
+		{
+			info: KindInfo{
 				Name:        "grid",
 				Params:      "a= b=",
 				Description: "a×b grid graph with 4-neighbour edges, vertex (i, j) has id i*b+j" + bothArcsNote,

@@ -18,6 +18,7 @@ var roundTripParams = map[string][][]string{
 	"regular":   {{"n=12", "d=3"}},
 	"geometric": {{"n=30", "d=2"}},
 	"gnp":       {{"n=15", "r=30"}},
+	"ba":        {{"n=20", "d=2"}},
 	"grid":      {{"a=3", "b=4"}, {"a=1", "b=1"}},
 	"torus":     {{"a=3", "b=4"}},
 	"hypercube": {{"d=3"}, {"d=0"}},
