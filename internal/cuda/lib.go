@@ -105,8 +105,8 @@ type API struct {
 	nvrtcGetCUBIN          func(prog uintptr, out *byte) NVRTCResult
 }
 
-// Load opens libcuda and libnvrtc, binds the functions and initialises the
-// driver. The error wraps ErrNoDriver when the machine has no usable GPU.
+// Load opens libcuda, binds its functions and initialises the driver; it
+// finds NVRTC, which the first compile opens (loadNVRTC). The error wraps ErrNoDriver when the machine has no usable GPU.
 func Load() (api *API, err error) {
 	cudaPath, err := FindLibrary("APSP_LIBCUDA", cudaNames, cudaDirs)
 	if err != nil {
@@ -205,6 +205,7 @@ func (a *API) bindNVRTC() (err error) {
 	// naming it (an NVRTC too old, say).
 	defer func() {
 		if r := recover(); r != nil {
+			_ = purego.Dlclose(nv)
 			err = fmt.Errorf("%w: %v", ErrNoDriver, r)
 		}
 	}()

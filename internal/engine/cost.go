@@ -72,7 +72,7 @@ func (e dijkstraEngine) Estimate(p *Problem) float64 {
 // of unweighted random regular graphs took 1.6–2.8 ns an arc beyond the
 // kernels (n = 4 096 and 8 192, degrees 1 024 and 2 048: BenchmarkGPUCrossover,
 // docs/perf.md); without it auto took Floyd–Warshall for dense graphs that
-// gpu-bitbfs ran 5× faster.
+// gpu-bitbfs ran 2–9× faster.
 func (gpuEngine) Estimate(p *Problem) float64 {
 	n, arcs := float64(p.Graph.N()), float64(p.Graph.Arcs())
 	start := GPUStartSeconds()

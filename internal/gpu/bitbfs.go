@@ -37,10 +37,10 @@ type BitResult struct {
 // BitTiming is what a gpu-bitbfs run measured: CUDA events in
 // milliseconds, host wall time, and how the run was laid out.
 type BitTiming struct {
-	Upload   float64       // the arcs' copy (interleaved with their padding on the host) and the zeroing of the totals
+	Upload   float64       // the arcs' padding on the host and their copy, piece by piece, and the zeroing of the totals
 	Search   float64       // init, levels and merge of every group, host round trips included
 	Download float64       // the totals and the histogram
-	Total    float64       // from the first copy to the last
+	Total    float64       // from the padding of the first piece of arcs to the last copy
 	Wall     time.Duration // the whole call on the owner goroutine, host work included
 	Prep     time.Duration // padding the arcs into the page-locked buffer, piece by piece as they upload
 	Setup    time.Duration // before the first copy: the layout of the padded arcs, memory, module, plan
@@ -274,7 +274,7 @@ func (l paddedLayout) fillChunk(a csr.CSR, n int, off []int64, heads []int32, c 
 
 // paddedPieces is how many pieces runBit fills and uploads the padded
 // arcs in, each piece's upload overlapping the next one's fill: two from
-// 1 MiB of heads. A piece is filled on several goroutines when it has
+// 2^19 heads (2 MiB). A piece is filled on several goroutines when it has
 // chunks enough (parallel); on the 16-core H100 host one goroutine filled
 // 4 MiB in 0.8 ms, and waking helpers costs tens of µs a piece
 // (docs/perf.md).

@@ -510,11 +510,14 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 		}
 		var lane []string
 		if pack == 2 {
-			c := ConfigFor(Multi, 1<<14, lanes.Int16) // the 128-wide shape
+			// The one-graph engine's shape below 16 384 vertices, whose
+			// products are the size of these (ConfigFor takes 8 × 8 a
+			// thread only for the long products of larger graphs).
+			c := ConfigFor(Multi, 4096, lanes.Int16) // the 128-wide shape
 			if tile < 128 {
 				c = ConfigFor(Multi, 1024, lanes.Int16) // the 64-wide one
 			}
-			k.tdim, k.trows, minb = tile/pack/4, c.rows(), max(c.MinBlocks, 1)
+			k.tdim, k.trows, minb = c.TDim, c.rows(), max(c.MinBlocks, 1)
 			lane = []string{"-DLANE_I16"}
 		}
 		opts := append(lane, fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), fmt.Sprintf("-DTROWS=%d", k.trows),

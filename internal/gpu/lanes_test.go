@@ -175,7 +175,10 @@ func TestPackedLanesAgreeWithCPU(t *testing.T) {
 			for _, k := range []Kernel{Multi, Single} {
 				configs := []Config{ConfigFor(k, n, kind)}
 				if n <= 300 { // the large-graph shapes on small graphs too
-					configs = append(configs, ConfigFor(k, 4096, kind), ConfigFor(k, 32768, kind))
+					configs = append(configs, ConfigFor(k, 4096, kind))
+					if kind == lanes.Int16 { // its shape of the largest graphs
+						configs = append(configs, ConfigFor(k, 32768, kind))
+					}
 				}
 				for _, c := range configs {
 					comparePacked(t, ctx, s, g, ref, c, fmt.Sprintf("%s/%v/W%d/T%dx%d", name, k, c.Tile, c.TDim, c.rows()))

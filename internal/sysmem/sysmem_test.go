@@ -252,6 +252,12 @@ func TestFileBoundsReading(t *testing.T) {
 	if again := f.files(t0, 2000, read); again[0].Bytes != 400 {
 		t.Fatalf("a caller's change reached the reading: %d", again[0].Bytes)
 	}
+	// Forget: the next call reads again, within the age.
+	f.forget()
+	avail = 300
+	if got := f.files(t0, 2000, read); reads != 4 || got[0].Bytes != 300 {
+		t.Fatalf("after forget: %d reads, %+v; want 4 reads, 300 bytes", reads, got)
+	}
 	// No bound readable: an empty reading, still served for its age.
 	var none fileBounds
 	calls := 0

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // Events is how many timing events each device keeps for its calls: four
@@ -56,7 +57,15 @@ func openDevice(api *cuda.API, ordinal int) (*Device, error) {
 	}
 	d := &Device{Info: dev.Info, Dev: dev, mods: map[any]any{}, hand: newHandoff()}
 	d.mem = NewPool(dev.Alloc, dev.Free, Limits{MaxIdle: dev.Info.Memory / 2, Keep: 64 << 20, Ratio: 8})
-	d.host = NewPool(dev.AllocHost, dev.FreeHost, Limits{MaxIdle: hostMaxIdle, Keep: 64 << 20, Ratio: 8})
+	// Page-locked memory is the process's but not the Go runtime's: the
+	// admission's cached reading of the system's memory must not outlive
+	// a new allocation (sysmem.Forget).
+	allocHost := func(bytes uint64) (unsafe.Pointer, error) {
+		p, err := dev.AllocHost(bytes)
+		sysmem.Forget()
+		return p, err
+	}
+	d.host = NewPool(allocHost, dev.FreeHost, Limits{MaxIdle: hostMaxIdle, Keep: 64 << 20, Ratio: 8})
 	err = dev.Do(func() error {
 		var err error
 		if d.stream, err = dev.NewStream(); err != nil {
@@ -237,13 +246,20 @@ func (c *Call) LoadModule(cubin []byte) (*cuda.Module, error) {
 // Cached returns the value built for key on c's device, building it the
 // first time (a loaded module and its functions, say): it stays until the
 // runtime is closed. Keys are compared with ==; a struct of the
-// configuration is a good key (no strings to build per call).
+// configuration is a good key (no strings to build per call). A build that
+// fails for want of a usable driver library (cuda.ErrNoDriver: NVRTC is
+// opened at the first compile) fails with an error matching ErrNoGPU.
 func Cached[V any](c *Call, key any, build func() (V, error)) (V, error) {
 	if v, ok := c.d.mods[key]; ok {
 		return v.(V), nil
 	}
 	v, err := build()
 	if err != nil {
+		if errors.Is(err, cuda.ErrNoDriver) && !errors.Is(err, ErrNoGPU) {
+			// NVRTC missing or broken, found at the first compile: the
+			// GPU cannot run kernels, which callers learn as ErrNoGPU.
+			err = &noGPU{err: err}
+		}
 		return v, err
 	}
 	c.d.mods[key] = v

@@ -58,7 +58,8 @@ func (e *noGPU) Unwrap() error        { return e.err }
 // driver that sees no GPU, say) to New or SetLoader.
 type Loader func() (*cuda.API, []cuda.Info, error)
 
-// CUDALoader loads libcuda and NVRTC (cuda.Load) and lists the GPUs.
+// CUDALoader loads libcuda (cuda.Load; NVRTC is found there and opened at
+// the first compile) and lists the GPUs.
 func CUDALoader() (*cuda.API, []cuda.Info, error) {
 	api, err := cuda.Load()
 	if err != nil {

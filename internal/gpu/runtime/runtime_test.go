@@ -130,3 +130,28 @@ func TestCUDALoaderWithoutGPU(t *testing.T) {
 		})
 	}
 }
+
+// TestCachedNoDriver: a module whose build fails for want of a usable
+// driver library (NVRTC, opened at the first compile) fails with an error
+// matching ErrNoGPU and keeping its cause; other errors pass unchanged,
+// and nothing is cached either way.
+func TestCachedNoDriver(t *testing.T) {
+	c := &Call{d: &Device{mods: map[any]any{}}}
+	other := errors.New("nvrtcCompileProgram: a syntax error")
+	for _, tt := range []struct {
+		name   string
+		err    error
+		wantNo bool
+	}{
+		{"NVRTC unusable", fmt.Errorf("%w: dlopen libnvrtc.so.13: not found", cuda.ErrNoDriver), true},
+		{"compile error", other, false},
+	} {
+		_, err := Cached(c, tt.name, func() (int, error) { return 0, tt.err })
+		if errors.Is(err, ErrNoGPU) != tt.wantNo || !errors.Is(err, tt.err) {
+			t.Errorf("%s: %v (ErrNoGPU %v, want %v)", tt.name, err, errors.Is(err, ErrNoGPU), tt.wantNo)
+		}
+		if _, ok := c.d.mods[tt.name]; ok {
+			t.Errorf("%s: a failed build was cached", tt.name)
+		}
+	}
+}
