@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
@@ -184,8 +185,9 @@ func packed(kind lanes.Kind) bool { return kind == lanes.Int16 || kind == lanes.
 func Devices() ([]gpu.DeviceInfo, error) { return gpu.Devices() }
 
 // OpenGPUs opens the GPUs listed, or every GPU the driver sees when all
-// is set, one after another: the driver and each context, which later
-// calls find open (the kernels still load on first use).
+// is set, all at once: the driver and each context, which later calls
+// find open (the kernels still load on first use). Its error joins every
+// GPU's that failed.
 func OpenGPUs(ordinals []int, all bool) error {
 	if all {
 		var err error
@@ -193,12 +195,15 @@ func OpenGPUs(ordinals []int, all bool) error {
 			return err
 		}
 	}
-	for _, o := range ordinals {
-		if _, err := gpu.Open(o); err != nil {
-			return err
-		}
+	// At once: a context takes about 0.1 s to create (docs/perf.md), and
+	// the runtime opens different GPUs concurrently.
+	errs := make([]error, len(ordinals))
+	var wg sync.WaitGroup
+	for i, o := range ordinals {
+		wg.Go(func() { _, errs[i] = gpu.Open(o) })
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // job plans p for the GPU; negative cycles are searched for on the CPU

@@ -78,6 +78,11 @@ type Runtime struct {
 	loader Loader
 	st     *state // nil until first use and after Close
 	opened int    // devices opened since the runtime was made
+	// open and discard open and close a device (openDevice and
+	// Device.close; tests fake them to check the opening's concurrency
+	// without a GPU).
+	open    func(api *cuda.API, ordinal int) (*Device, error)
+	discard func(*Device) error
 }
 
 // state is what one load holds, until Close.
@@ -87,6 +92,15 @@ type state struct {
 	err      error
 	loadTime time.Duration
 	devs     map[int]*Device
+	opening  map[int]*opening // devices being opened, outside the lock
+}
+
+// opening is a device's opening in progress: done closes when d or err is
+// set, for the callers that asked for the same device meanwhile.
+type opening struct {
+	done chan struct{}
+	d    *Device
+	err  error
 }
 
 // process is the runtime of this process: the package's only mutable
@@ -103,7 +117,7 @@ func New(loader Loader) *Runtime {
 	if loader == nil {
 		loader = CUDALoader
 	}
-	return &Runtime{loader: loader}
+	return &Runtime{loader: loader, open: openDevice, discard: (*Device).close}
 }
 
 // SetLoader closes the runtime and makes it load through loader from now on
@@ -118,7 +132,7 @@ func (r *Runtime) SetLoader(loader Loader) error {
 	st := r.st
 	r.st, r.loader = nil, loader
 	r.mu.Unlock()
-	return closeState(st)
+	return r.closeState(st)
 }
 
 // load returns the state, loading the driver the first time. Call with
@@ -127,7 +141,7 @@ func (r *Runtime) load() *state {
 	if r.st == nil {
 		start := time.Now()
 		api, infos, err := r.loader()
-		r.st = &state{api: api, infos: infos, loadTime: time.Since(start), devs: map[int]*Device{}}
+		r.st = &state{api: api, infos: infos, loadTime: time.Since(start), devs: map[int]*Device{}, opening: map[int]*opening{}}
 		switch {
 		case err != nil:
 			r.st.err = &noGPU{err: err}
@@ -168,24 +182,48 @@ func (r *Runtime) check(st *state, ordinal int) error {
 }
 
 // Device returns GPU ordinal, opening it (its context, owner goroutine,
-// stream and pools) on first use.
+// stream and pools) on first use. Different GPUs open at once: the
+// opening runs outside the runtime's lock (a context took 0.1 s on the
+// H100 machines), and callers that ask for a GPU being opened wait for it.
 func (r *Runtime) Device(ordinal int) (*Device, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	st := r.load()
 	if err := r.check(st, ordinal); err != nil {
+		r.mu.Unlock()
 		return nil, err
 	}
 	if d := st.devs[ordinal]; d != nil {
+		r.mu.Unlock()
 		return d, nil
 	}
-	d, err := openDevice(st.api, ordinal)
-	if err != nil {
-		return nil, &noGPU{msg: fmt.Sprintf("gpu:%d (%s)", ordinal, st.infos[ordinal].Name), err: err}
+	if o := st.opening[ordinal]; o != nil {
+		r.mu.Unlock()
+		<-o.done
+		return o.d, o.err
 	}
-	st.devs[ordinal] = d
-	r.opened++
-	return d, nil
+	o := &opening{done: make(chan struct{})}
+	st.opening[ordinal] = o
+	r.mu.Unlock()
+	defer close(o.done)
+
+	d, err := r.open(st.api, ordinal)
+	if err != nil {
+		err = &noGPU{msg: fmt.Sprintf("gpu:%d (%s)", ordinal, st.infos[ordinal].Name), err: err}
+	}
+	r.mu.Lock()
+	delete(st.opening, ordinal)
+	stale := r.st != st // closed or reloaded meanwhile: the device belongs to no state
+	if err == nil && !stale {
+		st.devs[ordinal] = d
+		r.opened++
+	}
+	r.mu.Unlock()
+	if err == nil && stale {
+		err = fmt.Errorf("gpu:%d: the GPU runtime was closed while it opened: %w", ordinal, errors.Join(cuda.ErrClosed, r.discard(d)))
+		d = nil
+	}
+	o.d, o.err = d, err
+	return d, err
 }
 
 // Forget closes GPU ordinal if it is open, so that the next use opens it
@@ -232,17 +270,19 @@ func (r *Runtime) Close() error {
 	st := r.st
 	r.st = nil
 	r.mu.Unlock()
-	return closeState(st)
+	return r.closeState(st)
 }
 
-// closeState closes the GPUs of a state that the runtime no longer holds.
-func closeState(st *state) error {
+// closeState closes the GPUs of a state that the runtime no longer holds
+// (no one adds to its devices then: an opening that ends later finds the
+// state stale and closes its device itself).
+func (r *Runtime) closeState(st *state) error {
 	if st == nil {
 		return nil
 	}
 	var errs []error
 	for _, d := range st.devs {
-		errs = append(errs, d.close())
+		errs = append(errs, r.discard(d))
 	}
 	return errors.Join(errs...)
 }

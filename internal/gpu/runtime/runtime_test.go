@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apsp/apsp/internal/cuda"
 )
@@ -153,5 +154,96 @@ func TestCachedNoDriver(t *testing.T) {
 		if _, ok := c.d.mods[tt.name]; ok {
 			t.Errorf("%s: a failed build was cached", tt.name)
 		}
+	}
+}
+
+// fakeOpens is a runtime over a driver that sees two GPUs, whose openings
+// take a while and are counted; no GPU is touched.
+func fakeOpens(t *testing.T, delay time.Duration, fail func(ordinal int) error) (r *Runtime, opens, discards *atomic.Int32) {
+	t.Helper()
+	opens, discards = new(atomic.Int32), new(atomic.Int32)
+	r = New(func() (*cuda.API, []cuda.Info, error) {
+		return &cuda.API{}, []cuda.Info{{Name: "fake 0"}, {Name: "fake 1"}}, nil
+	})
+	r.open = func(_ *cuda.API, ordinal int) (*Device, error) {
+		opens.Add(1)
+		time.Sleep(delay)
+		if err := fail(ordinal); err != nil {
+			return nil, err
+		}
+		return &Device{Info: cuda.Info{Name: fmt.Sprintf("fake %d", ordinal)}}, nil
+	}
+	r.discard = func(*Device) error { discards.Add(1); return nil }
+	return r, opens, discards
+}
+
+// TestDeviceOpensConcurrently: two GPUs open at once, not one after the
+// other; callers asking for a GPU being opened get the same device, opened
+// once; a failed opening is retried by the next call.
+func TestDeviceOpensConcurrently(t *testing.T) {
+	const delay = 200 * time.Millisecond
+	var failOnce atomic.Bool
+	failOnce.Store(true)
+	r, opens, _ := fakeOpens(t, delay, func(ordinal int) error {
+		if ordinal == 1 && failOnce.CompareAndSwap(true, false) {
+			return errors.New("context creation failed")
+		}
+		return nil
+	})
+	start := time.Now()
+	var wg sync.WaitGroup
+	got := make([]*Device, 8)
+	errs := make([]error, 8)
+	for i := range got {
+		wg.Go(func() { got[i], errs[i] = r.Device(i % 2) })
+	}
+	wg.Wait()
+	if took := time.Since(start); took > delay*3/2 {
+		t.Errorf("two GPUs took %v to open; one takes %v: they did not open at once", took, delay)
+	}
+	for i := range got {
+		switch {
+		case i%2 == 0 && (errs[i] != nil || got[i] != got[0]):
+			t.Errorf("caller %d of GPU 0: %p, %v; want the one device %p", i, got[i], errs[i], got[0])
+		case i%2 == 1 && (!errors.Is(errs[i], ErrNoGPU) || got[i] != nil):
+			t.Errorf("caller %d of GPU 1 (its opening failed): %p, %v", i, got[i], errs[i])
+		}
+	}
+	if n := opens.Load(); n != 2 {
+		t.Errorf("%d openings for 8 callers of two GPUs, want 2", n)
+	}
+	if d, err := r.Device(1); err != nil || d == nil || opens.Load() != 3 {
+		t.Errorf("GPU 1 after its failed opening: %p, %v, %d openings", d, err, opens.Load())
+	}
+	if r.Opened() != 2 {
+		t.Errorf("Opened() = %d, want 2", r.Opened())
+	}
+}
+
+// TestDeviceClosedWhileOpening: a Close during an opening leaves no device
+// behind: the opening closes its device itself and fails with
+// cuda.ErrClosed, and the next call opens afresh.
+func TestDeviceClosedWhileOpening(t *testing.T) {
+	r, opens, discards := fakeOpens(t, 100*time.Millisecond, func(int) error { return nil })
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Device(0)
+		done <- err
+	}()
+	time.Sleep(30 * time.Millisecond) // the opening is under way
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, cuda.ErrClosed) {
+		t.Fatalf("opening during Close: %v, want cuda.ErrClosed", err)
+	}
+	if discards.Load() != 1 || r.Opened() != 0 {
+		t.Fatalf("%d devices closed, %d opened; want 1 and 0", discards.Load(), r.Opened())
+	}
+	if d, err := r.Device(0); err != nil || d == nil || opens.Load() != 2 {
+		t.Fatalf("after Close: %p, %v, %d openings", d, err, opens.Load())
+	}
+	if err := r.Close(); err != nil || discards.Load() != 2 {
+		t.Fatalf("Close: %v, %d devices closed", err, discards.Load())
 	}
 }
