@@ -264,13 +264,7 @@ func TestNoGPUErrors(t *testing.T) {
 			}
 		}
 	}
-	notCUDA := ""
-	for _, p := range []string{"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6"} {
-		if _, err := os.Stat(p); err == nil {
-			notCUDA = p
-			break
-		}
-	}
+	notCUDA := gputest.NotALibrary()
 	t.Run("no driver", func(t *testing.T) {
 		t.Setenv("APSP_LIBCUDA", filepath.Join(t.TempDir(), "libcuda.so.1"))
 		if err := apsp.Close(); err != nil { // forget a driver loaded before

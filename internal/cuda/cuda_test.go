@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 func TestFindLibrary(t *testing.T) {
@@ -102,13 +104,7 @@ func TestCacheKey(t *testing.T) {
 // that is not NVRTC, or none, gives ErrNoDriver there, the same on every
 // later call; the cache names NVRTC by its file without opening it.
 func TestLoadNVRTCLazily(t *testing.T) {
-	notNVRTC := ""
-	for _, p := range []string{"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6"} {
-		if _, err := os.Stat(p); err == nil {
-			notNVRTC = p
-			break
-		}
-	}
+	notNVRTC := gputest.NotALibrary()
 	for _, tt := range []struct{ name, path, want string }{
 		{"missing file", filepath.Join(t.TempDir(), "libnvrtc.so.13"), "dlopen"},
 		{"not NVRTC", notNVRTC, "nvrtc"},

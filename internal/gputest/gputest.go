@@ -26,3 +26,15 @@ func Skip(t testing.TB, format string, args ...any) {
 	}
 	t.Skipf(format, args...)
 }
+
+// NotALibrary returns the path of a shared library that is neither the
+// CUDA driver nor NVRTC (the C maths library), for tests of loading the
+// wrong library, or "" where none is found.
+func NotALibrary() string {
+	for _, p := range []string{"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}

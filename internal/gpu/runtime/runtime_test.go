@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // counting returns a loader that fails or lists infos, and the number of
@@ -103,13 +103,7 @@ func TestNoDeviceAndOutOfRange(t *testing.T) {
 // naming a missing file and a library that is not CUDA.
 func TestCUDALoaderWithoutGPU(t *testing.T) {
 	dir := t.TempDir()
-	notCUDA := ""
-	for _, p := range []string{"/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6"} {
-		if _, err := os.Stat(p); err == nil {
-			notCUDA = p
-			break
-		}
-	}
+	notCUDA := gputest.NotALibrary()
 	for _, tt := range []struct{ name, cuda, nvrtc string }{
 		{"missing", filepath.Join(dir, "libcuda.so.1"), ""},
 		{"not CUDA", notCUDA, notCUDA},
