@@ -90,10 +90,11 @@ type Device struct {
 	// named at once (set by APSP_CUDA_DEBUG=1).
 	Debug bool
 	ctx   uintptr
+	dev   int32 // the driver's device handle
 	own   *owner
 }
 
-// Open creates a context on GPU ordinal and starts its goroutine.
+// Open takes GPU ordinal's primary context and starts its goroutine.
 func (a *API) Open(ordinal int) (*Device, error) {
 	var n int32
 	if err := a.check("cuDeviceGetCount", a.cuDeviceGetCount(&n)); err != nil {
@@ -109,13 +110,25 @@ func (a *API) Open(ordinal int) (*Device, error) {
 			return err
 		}
 		d.Info = info
-		var dev int32
-		if err := a.check("cuDeviceGet", a.cuDeviceGet(&dev, int32(ordinal))); err != nil {
+		if err := a.check("cuDeviceGet", a.cuDeviceGet(&d.dev, int32(ordinal))); err != nil {
 			return err
 		}
-		return a.check("cuCtxCreate", a.cuCtxCreate(&d.ctx, 0, dev))
+		// The device's primary context, the one the CUDA runtime uses:
+		// libraries built on the runtime (NCCL) then work on our memory
+		// and streams, which a context of our own would not share with
+		// them (NCCL's threads make the primary context current).
+		if err := a.check("cuDevicePrimaryCtxRetain", a.cuPrimaryCtxRetain(&d.ctx, d.dev)); err != nil {
+			return err
+		}
+		if err := a.check("cuCtxSetCurrent", a.cuCtxSetCurrent(d.ctx)); err != nil {
+			a.cuPrimaryCtxRelease(d.dev)
+			return err
+		}
+		return nil
 	}
-	own, err := startOwner(init, func() { a.cuCtxDestroy(d.ctx) })
+	// Releasing the last reference destroys the context, as cuCtxDestroy
+	// would; a runtime library still holding it keeps it alive.
+	own, err := startOwner(init, func() { a.cuPrimaryCtxRelease(d.dev) })
 	if err != nil {
 		return nil, err
 	}
@@ -312,6 +325,10 @@ func (d *Device) NewStream() (*Stream, error) {
 	}
 	return s, nil
 }
+
+// Handle is the CUstream (a cudaStream_t to runtime libraries such as
+// NCCL); 0, the legacy default stream, for a nil Stream.
+func (s *Stream) Handle() uintptr { return s.handle() }
 
 func (s *Stream) handle() uintptr {
 	if s == nil {

@@ -56,8 +56,9 @@ type API struct {
 	cuDeviceGetName       func(name *byte, n int32, dev int32) Result
 	cuDeviceGetAttribute  func(v *int32, attrib int32, dev int32) Result
 	cuDeviceTotalMem      func(b *uint64, dev int32) Result
-	cuCtxCreate           func(ctx *uintptr, flags uint32, dev int32) Result
-	cuCtxDestroy          func(ctx uintptr) Result
+	cuPrimaryCtxRetain    func(ctx *uintptr, dev int32) Result
+	cuPrimaryCtxRelease   func(dev int32) Result
+	cuCtxSetCurrent       func(ctx uintptr) Result
 	cuCtxSynchronize      func() Result
 	cuModuleLoadData      func(mod *uintptr, image unsafe.Pointer) Result
 	cuModuleUnload        func(mod uintptr) Result
@@ -137,8 +138,9 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuDeviceGetName, "cuDeviceGetName")
 	bind(cu, &a.cuDeviceGetAttribute, "cuDeviceGetAttribute")
 	bind(cu, &a.cuDeviceTotalMem, "cuDeviceTotalMem_v2")
-	bind(cu, &a.cuCtxCreate, "cuCtxCreate_v2")
-	bind(cu, &a.cuCtxDestroy, "cuCtxDestroy_v2")
+	bind(cu, &a.cuPrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
+	bind(cu, &a.cuPrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")
+	bind(cu, &a.cuCtxSetCurrent, "cuCtxSetCurrent")
 	bind(cu, &a.cuCtxSynchronize, "cuCtxSynchronize")
 	bind(cu, &a.cuModuleLoadData, "cuModuleLoadData")
 	bind(cu, &a.cuModuleUnload, "cuModuleUnload")
