@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/comm"
@@ -222,8 +223,15 @@ func (c *Comm) Split(ctx context.Context, color, key int) (comm.Comm, error) {
 }
 
 // Abort is MPI_Abort: the runtime kills every process of the job, so no
-// rank is left waiting in a collective. It does not return.
-func (c *Comm) Abort(error) { c.api.abort(c.c, 1) }
+// rank is left waiting in a collective. It does not return, so err, the
+// reason, is written to standard error first (the caller never gets to
+// report it).
+func (c *Comm) Abort(err error) {
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "apsp: rank %d of %d: %v (aborting the MPI job)\n", c.rank, c.size, err)
+	}
+	c.api.abort(c.c, 1)
+}
 
 // Close frees a communicator made by Split.
 func (c *Comm) Close() error {

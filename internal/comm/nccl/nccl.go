@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/comm"
@@ -62,7 +63,16 @@ type API struct {
 // Load opens libnccl and binds the functions. The error wraps ErrNoNCCL
 // when the library is missing or lacks a symbol (NCCL older than 2.18 has
 // no ncclCommSplit).
+//
+// NVLink multicast (NVLS) is switched off unless NCCL_NVLS_ENABLE is set:
+// apsp's broadcasts do not need it, and on shared machines a program that
+// uses it can put the host's GPUs out of service.
 func Load() (api *API, err error) {
+	if _, set := os.LookupEnv("NCCL_NVLS_ENABLE"); !set {
+		if err := os.Setenv("NCCL_NVLS_ENABLE", "0"); err != nil {
+			return nil, fmt.Errorf("%w: setting NCCL_NVLS_ENABLE=0: %v", ErrNoNCCL, err)
+		}
+	}
 	path, err := cuda.FindLibrary("APSP_LIBNCCL", libNames, libDirs)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoNCCL, err)
