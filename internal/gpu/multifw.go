@@ -27,9 +27,11 @@ import (
 //  1. the owner of strip Z closes its pivot block in place (fwBlock, pitch
 //     the stride) and multiplies the rest of the strip by the closed block
 //     P*: the strip is then R(Z), the round's pivot rows;
-//  2. every other GPU copies R(Z) from the owner (cuMemcpyPeerAsync: NVLink
-//     or PCIe peer to peer where the GPUs reach each other, else staged by
-//     the driver) into one of two receive buffers;
+//  2. every other GPU copies R(Z) from the owner into one of two receive
+//     buffers: in one process by cuMemcpyPeerAsync (NVLink or PCIe peer
+//     to peer where the GPUs reach each other, else staged by the driver;
+//     peerLink), across processes by an NCCL broadcast (ncclLink,
+//     ranks.go);
 //  3. every GPU updates each of its strips but Z: pivot columns ⊗ P*, then
 //     the other columns min(rest, cols ⊗ R(Z)) (two fw_strip launches).
 //
@@ -126,8 +128,12 @@ const (
 // schedule is worker j's steps, in order: the owner of strip 0 closes it
 // and the others copy it; then round z updates the strips but z, the
 // owner of z+1 first updating and closing strip z+1 (lookahead), the
-// others queueing its copy before their round z.
-func (p mgPlan) schedule(j int) []mgOp {
+// others queueing its copy before their round z — or, with late, after
+// their first update of round z (at the round's end if they have none).
+// A late copy starts on the device only when that update is done
+// (mgRun.latePulls): an NCCL broadcast queued early would hold its SMs,
+// waiting for the owner, while the products run.
+func (p mgPlan) schedule(j int, late bool) []mgOp {
 	rounds := p.strips()
 	mine := p.owned(j)
 	sent := make([]bool, rounds) // our strip went out and no change has awaited its copies
@@ -154,13 +160,22 @@ func (p mgPlan) schedule(j int) []mgOp {
 		if ahead {
 			update(next, z)
 		}
-		if next < rounds {
+		pending := next < rounds
+		if pending && (ahead || !late) {
 			closeOrPull(next)
+			pending = false
 		}
 		for _, i := range mine {
 			if i != z && !(ahead && i == next) {
 				update(i, z)
+				if pending {
+					closeOrPull(next)
+					pending = false
+				}
 			}
+		}
+		if pending {
+			closeOrPull(next)
 		}
 		if p.owner(z) != j {
 			out = append(out, mgOp{kind: opFree, z: z})
@@ -220,24 +235,18 @@ func (b *barrier) wait(ctx context.Context) error {
 	}
 }
 
-// mgHome is where a worker's strips live, for the others' copies.
-type mgHome struct {
-	dev  *cuda.Device
-	base uint64
-}
-
-// mgRun is one multi-GPU computation: the plan and the promises the
-// workers exchange.
+// mgRun is one multi-GPU computation: the plan, the link that moves the
+// pivot strips, and what this process's workers share. The workers are
+// 0..k-1; a process runs all of them (multiFW) or one (a rank of an MPI
+// job, ranks.go).
 type mgRun struct {
 	p     Problem
 	pl    mgPlan
 	g     *graph.Graph
 	rows  func(r0, r1 int, host []uint32) // the matrix: rows [r0, r1) in page-locked lanes; nil for summaries
-	home  []*promise[mgHome]
-	ready []*promise[*cuda.Event]   // R(Z) is closed on its owner
-	got   [][]*promise[*cuda.Event] // [Z][j]: worker j's copy of R(Z) is done
-	start *barrier                  // every matrix is built
-	end   *barrier                  // every stream is idle
+	link  mgLink
+	start *barrier // every local matrix is built
+	end   *barrier // every local stream is idle
 	ended []sync.Once
 
 	mu        sync.Mutex
@@ -247,22 +256,14 @@ type mgRun struct {
 	neg       int32
 	compiled  bool
 	peerLinks int // pairs with peer access enabled
+	// latePulls queues each copy after the worker's first update of the
+	// round before it (schedule), and starts it on the device only then.
+	latePulls bool
 }
 
-func newMGRun(p Problem, pl mgPlan, g *graph.Graph) *mgRun {
-	m := &mgRun{p: p, pl: pl, g: g, start: newBarrier(pl.k), end: newBarrier(pl.k), ended: make([]sync.Once, pl.k), neg: math.MaxInt32}
-	for range pl.k {
-		m.home = append(m.home, newPromise[mgHome]())
-	}
-	for range pl.strips() {
-		m.ready = append(m.ready, newPromise[*cuda.Event]())
-		got := make([]*promise[*cuda.Event], pl.k)
-		for j := range got {
-			got[j] = newPromise[*cuda.Event]()
-		}
-		m.got = append(m.got, got)
-	}
-	return m
+// newMGRun prepares a run of which this process runs local workers.
+func newMGRun(p Problem, pl mgPlan, g *graph.Graph, local int, link mgLink) *mgRun {
+	return &mgRun{p: p, pl: pl, g: g, link: link, start: newBarrier(local), end: newBarrier(local), ended: make([]sync.Once, pl.k), neg: math.MaxInt32}
 }
 
 // leave counts worker j out of the end barrier (once).
@@ -287,12 +288,16 @@ func multiFW(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, blo
 		}
 	}
 	pl := planMulti(p.Stride, p.Config.Tile, p.Config.LaneBytes(), len(ordinals), block)
-	m := newMGRun(p, pl, g)
+	m := newMGRun(p, pl, g, len(ordinals), newPeerLink(pl))
 	m.rows = rows
 	if rows == nil {
 		m.sums = make([]byte, p.N*16)
 	}
-	devs, err := m.onAll(ctx, ordinals)
+	workers := make([]int, len(ordinals))
+	for i := range workers {
+		workers[i] = i
+	}
+	devs, err := m.onAll(ctx, ordinals, workers)
 	name := deviceName(ordinals, devs)
 	if err != nil {
 		return name, err
@@ -312,12 +317,13 @@ func multiFW(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, blo
 	return name, nil
 }
 
-// onAll runs every worker at once, one goroutine a GPU, each on its GPU's
-// owner goroutine (as onEach does). A worker that fails cancels the
-// others, and its error, naming its GPU, is the one returned. A worker's
-// call that never ran (cancelled while queued, or its GPU did not open)
-// still leaves the end barrier, which the others wait at.
-func (m *mgRun) onAll(ctx context.Context, ordinals []int) ([]*gpurt.Device, error) {
+// onAll runs this process's workers at once (workers[i] on GPU
+// ordinals[i]), one goroutine a GPU, each on its GPU's owner goroutine (as
+// onEach does). A worker that fails cancels the others, and its error,
+// naming its GPU, is the one returned. A worker's call that never ran
+// (cancelled while queued, or its GPU did not open) still leaves the end
+// barrier, which the others wait at.
+func (m *mgRun) onAll(ctx context.Context, ordinals, workers []int) ([]*gpurt.Device, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	devs := make([]*gpurt.Device, len(ordinals))
@@ -327,8 +333,9 @@ func (m *mgRun) onAll(ctx context.Context, ordinals []int) ([]*gpurt.Device, err
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := do(ctx, o, func(c *gpurt.Call) error { return m.worker(i, c) })
-			m.leave(i)
+			w := workers[i]
+			d, err := do(ctx, o, func(c *gpurt.Call) error { return m.worker(w, c) })
+			m.leave(w)
 			devs[i] = d
 			if err != nil {
 				errs[i] = fmt.Errorf("gpu:%d: %w", o, err)
@@ -349,36 +356,35 @@ func (m *mgRun) onAll(ctx context.Context, ordinals []int) ([]*gpurt.Device, err
 func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	ctx := call.Ctx
 	p, pl, c := m.p, m.pl, m.p.Config
-	k, err := module(call, c)
-	if err != nil {
-		return err
-	}
-	if k.compiled && !k.used {
-		m.mu.Lock()
-		m.compiled = true
-		m.mu.Unlock()
-	}
-	k.used = true
 	dev, comp := call.Dev(), call.Stream()
-	copies, err := call.SpareStream()
-	if err != nil {
-		return err
-	}
 	var events []*cuda.Event
+	var port mgPort
+	side := &mgSide{j: j, dev: dev, comp: comp}
 	defer func() {
-		// Every stream of every GPU must be idle before an event or a
-		// buffer goes back: another GPU's queued copy may read ours.
-		errs := []error{err, comp.Synchronize(), copies.Synchronize()}
+		if err != nil && port != nil {
+			// First, so that no transfer waits for a partner that has
+			// stopped (NCCL's pending broadcasts end).
+			port.fail(err)
+		}
+		// Every stream of every local GPU must be idle before an event or
+		// a buffer goes back: another GPU's queued copy may read ours.
+		errs := []error{err, comp.Synchronize()}
+		if side.copies != nil {
+			errs = append(errs, side.copies.Synchronize())
+		}
 		m.leave(j)
 		if werr := m.end.wait(context.WithoutCancel(ctx)); werr != nil {
 			errs = append(errs, werr)
+		}
+		if port != nil && err == nil {
+			errs = append(errs, port.close())
 		}
 		for _, e := range events {
 			e.Destroy()
 		}
 		err = errors.Join(errs...)
 	}()
-	newEvent := func(on *cuda.Stream) (*cuda.Event, error) {
+	side.newEvent = func(on *cuda.Stream) (*cuda.Event, error) {
 		e, err := dev.NewEvent()
 		if err != nil {
 			return nil, err
@@ -387,59 +393,67 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 		return e, e.RecordOn(on)
 	}
 
-	mine := pl.owned(j)
-	local := uint64(pl.localRows(j)) * pl.row
-	need := gpurt.Class(local) + uint64(csrBytes(m.g)) + uint64(p.N)*16 + 4
-	if pl.k > 2 {
-		need += 2 * gpurt.Class(uint64(pl.s)*pl.row)
-	} else if pl.k == 2 {
-		need += gpurt.Class(uint64(pl.s) * pl.row)
-	}
-	if !call.Has(local) {
-		free, total, err := dev.MemInfo()
-		if err != nil {
+	// Everything this GPU can find wrong on its own comes before the link
+	// joins it to the others: partners in other processes learn of it
+	// there instead of waiting for it.
+	var k *kernels
+	var recv [2]uint64
+	prepare := func() error {
+		var err error
+		if k, err = module(call, c); err != nil {
 			return err
 		}
-		if need+oocMargin > free {
-			return fmt.Errorf("%w: its %d rows of the %d×%d matrix and the receive buffers need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB (several GPUs do not compute out of core)",
-				ErrDoesNotFit, pl.localRows(j), p.Stride, p.Stride, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+		if k.compiled && !k.used {
+			m.mu.Lock()
+			m.compiled = true
+			m.mu.Unlock()
 		}
-	}
-	base, err := call.Mem(local)
-	if err != nil {
-		return err
-	}
-	// Two receive buffers, R(z) in buffer z mod 2, of which two GPUs use
-	// one (a GPU receives every other round).
-	var recv [2]uint64
-	for z := range pl.strips() {
-		if b := z % 2; pl.owner(z) != j && recv[b] == 0 {
-			if recv[b], err = call.Mem(uint64(pl.s) * pl.row); err != nil {
+		k.used = true
+		if side.copies, err = call.SpareStream(); err != nil {
+			return err
+		}
+		local := uint64(pl.localRows(j)) * pl.row
+		need := gpurt.Class(local) + uint64(csrBytes(m.g)) + uint64(p.N)*16 + 4
+		if pl.k > 2 {
+			need += 2 * gpurt.Class(uint64(pl.s)*pl.row)
+		} else if pl.k == 2 {
+			need += gpurt.Class(uint64(pl.s) * pl.row)
+		}
+		if !call.Has(local) {
+			free, total, err := dev.MemInfo()
+			if err != nil {
 				return err
 			}
-		}
-	}
-	m.home[j].set(mgHome{dev: dev, base: base})
-	homes := make([]mgHome, pl.k)
-	for i := range homes {
-		if homes[i], err = m.home[i].get(ctx); err != nil {
-			return err
-		}
-		if i != j {
-			// Without peer access the copies still work, staged by the driver.
-			if linked, err := dev.EnablePeerAccess(homes[i].dev); err == nil && linked {
-				m.mu.Lock()
-				m.peerLinks++
-				m.mu.Unlock()
+			if need+oocMargin > free {
+				return fmt.Errorf("%w: its %d rows of the %d×%d matrix and the receive buffers need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB (several GPUs do not compute out of core)",
+					ErrDoesNotFit, pl.localRows(j), p.Stride, p.Stride, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
 			}
 		}
+		if side.base, err = call.Mem(local); err != nil {
+			return err
+		}
+		// Two receive buffers, R(z) in buffer z mod 2, of which two GPUs
+		// use one (a GPU receives every other round).
+		for z := range pl.strips() {
+			if b := z % 2; pl.owner(z) != j && recv[b] == 0 {
+				if recv[b], err = call.Mem(uint64(pl.s) * pl.row); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
+	if port, err = m.link.join(ctx, m, side, prepare()); err != nil {
+		return err
+	}
+	copies, base := side.copies, side.base
 
 	// The initial matrix, built on the device from the arcs.
 	arcs, err := uploadArcs(call, p, m.g)
 	if err != nil {
 		return err
 	}
+	mine := pl.owned(j)
 	strip := func(i int) uint64 { return base + pl.offset(i) }
 	for _, i := range mine {
 		r0, r1 := pl.rows(i)
@@ -461,6 +475,9 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	}
 	m.start.arrive()
 	if err := m.start.wait(ctx); err != nil {
+		return err
+	}
+	if err := port.started(ctx); err != nil {
 		return err
 	}
 	began := time.Now()
@@ -493,7 +510,7 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 		return recv[z%2]
 	}
 	// closeStrip closes strip i's pivot block and multiplies the rest of
-	// the strip by it: R(i), announced to the others.
+	// the strip by it: R(i), sent to the others.
 	closeStrip := func(i int) error {
 		z0, z1 := pl.rows(i)
 		sz := z1 - z0
@@ -509,55 +526,33 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 				return err
 			}
 		}
-		ev, err := newEvent(comp)
+		ev, err := side.newEvent(comp)
 		if err != nil {
 			return err
 		}
-		m.ready[i].set(ev)
-		return nil
+		return port.send(ctx, i, ev)
 	}
-	// pull queues the copy of R(z) from its owner on the copy stream.
+	// pull queues R(z)'s arrival in its receive buffer on the copy stream,
+	// once the products that read the buffer last are done (and, for a
+	// late pull, the update just queued).
 	pull := func(z int) error {
-		o := pl.owner(z)
-		ev, err := m.ready[z].get(ctx)
-		if err != nil {
-			return err
-		}
-		if err := copies.WaitEvent(ev); err != nil {
-			return err
-		}
 		if e := bufFree[z%2]; e != nil {
 			if err := copies.WaitEvent(e); err != nil {
 				return err
 			}
 		}
-		r0, r1 := pl.rows(z)
-		if err := copies.CopyPeerAsync(recv[z%2], homes[o].dev, homes[o].base+pl.offset(z), uint64(r1-r0)*pl.row); err != nil {
-			return err
-		}
-		e, err := newEvent(copies)
-		if err != nil {
-			return err
-		}
-		arrived[z] = e
-		m.got[z][j].set(e)
-		return nil
-	}
-	// await makes comp wait for every other GPU's copy of our strip i.
-	await := func(i int) error {
-		for r := range pl.k {
-			if r == j {
-				continue
-			}
-			e, err := m.got[i][r].get(ctx)
+		if m.latePulls {
+			gate, err := side.newEvent(comp)
 			if err != nil {
 				return err
 			}
-			if err := comp.WaitEvent(e); err != nil {
+			if err := copies.WaitEvent(gate); err != nil {
 				return err
 			}
 		}
-		return nil
+		e, err := port.receive(ctx, z, recv[z%2])
+		arrived[z] = e
+		return err
 	}
 	// update queues round z on our strip i.
 	update := func(i, z int) error {
@@ -585,7 +580,7 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 		return nil
 	}
 
-	for _, op := range pl.schedule(j) {
+	for _, op := range pl.schedule(j, m.latePulls) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -596,11 +591,11 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 		case opPull:
 			err = pull(op.z)
 		case opAwait:
-			err = await(op.i)
+			err = port.release(ctx, op.i)
 		case opUpdate:
 			err = update(op.i, op.z)
 		case opFree:
-			bufFree[op.z%2], err = newEvent(comp)
+			bufFree[op.z%2], err = side.newEvent(comp)
 		}
 		if err != nil {
 			return err
@@ -608,6 +603,7 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	}
 
 	// The results: this GPU's rows or its summaries.
+	local := uint64(pl.localRows(j)) * pl.row
 	var host unsafe.Pointer
 	if m.rows != nil {
 		if host, err = call.Host(local); err != nil {
@@ -627,6 +623,9 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 		}
 	}
 	if err := comp.Synchronize(); err != nil {
+		return err
+	}
+	if err := copies.Synchronize(); err != nil {
 		return err
 	}
 	ended := time.Now()

@@ -81,8 +81,9 @@ func TestMultiSchedule(t *testing.T) {
 	for _, k := range []int{1, 2, 3, 4} {
 		for _, strips := range []int{1, 2, 3, 5, 8} {
 			pl := mgPlan{stride: strips * 32, tile: 32, s: 32, k: k, row: 128}
-			for j := range k {
-				ops := pl.schedule(j)
+			for c := range 2 * k {
+				j, late := c/2, c%2 == 1
+				ops := pl.schedule(j, late)
 				closed := map[int]int{}  // strip -> position
 				pulled := map[int]int{}  // round -> position
 				updates := map[int]int{} // strip -> count
@@ -147,7 +148,7 @@ func TestMultiScheduleOnCPU(t *testing.T) {
 		got := slices.Clone(want)
 		floydWarshallRef(want, stride)
 		pl := planMulti(stride, tile, 4, k, block)
-		if err := cpuMultiFW(got, pl); err != nil {
+		if err := cpuMultiFW(got, pl, (c/4)%2 == 1); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
@@ -206,7 +207,7 @@ func floydWarshallRef(d []int32, n int) {
 
 // cpuMultiFW computes the matrix d as the GPUs would: strips dealt to pl.k
 // workers, each running its schedule in a goroutine.
-func cpuMultiFW(d []int32, pl mgPlan) error {
+func cpuMultiFW(d []int32, pl mgPlan, late bool) error {
 	st := pl.stride
 	ctx := context.Background()
 	homes := make([]*promise[[]int32], pl.k)
@@ -246,7 +247,7 @@ func cpuMultiFW(d []int32, pl mgPlan) error {
 				}
 				return recv[z%2]
 			}
-			for _, op := range pl.schedule(j) {
+			for _, op := range pl.schedule(j, late) {
 				switch op.kind {
 				case opClose:
 					z0, z1 := pl.rows(op.i)
