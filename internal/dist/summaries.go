@@ -58,7 +58,7 @@ func summaries[T lanes.Lane](ctx context.Context, world comm.Comm, g *graph.Grap
 		return nil, err
 	}
 	r := world.Rank()
-	if err := sameGraph(ctx, world, g); err != nil {
+	if err := SameGraph(ctx, world, g); err != nil {
 		return nil, err
 	}
 	cs, err := NewComms(ctx, world, grid)
@@ -225,11 +225,11 @@ func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r i
 	return out, nil
 }
 
-// sameGraph checks that every rank holds g: each rank reads its own copy
+// SameGraph checks that every rank holds g (collective): each rank reads its own copy
 // (on several hosts, possibly an outdated one), and a mix of graphs would
 // give a wrong answer rather than an error. Rank 0's fingerprint goes to
 // every rank; any rank that differs makes every rank fail.
-func sameGraph(ctx context.Context, world comm.Comm, g *graph.Graph) error {
+func SameGraph(ctx context.Context, world comm.Comm, g *graph.Graph) error {
 	mine := fingerprint(g)
 	root := mine
 	if err := world.Bcast(ctx, comm.HostBuffer(root[:]), 0); err != nil {
