@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -11,6 +13,10 @@ import (
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/comm/mpi"
 	"github.com/apsp/apsp/internal/dist"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // ErrNoMPI is matched by JoinMPI's error when there is no usable Open MPI
@@ -20,6 +26,12 @@ var ErrNoMPI = mpi.ErrNoMPI
 // ErrNotDistributable is matched by MPIJob.ComputeStats's error for a
 // graph the distributed run does not take: float weights or negative arcs.
 var ErrNotDistributable = dist.ErrNotDistributable
+
+// ErrRankFailed is matched by the error every rank of a distributed run
+// returns when one rank failed before the ranks began to wait for each
+// other (no GPU, a different graph): the error names that rank and its
+// reason, the same on every rank.
+var ErrRankFailed = comm.ErrRankFailed
 
 // MPIJob is this process's rank in an MPI job: a program that mpirun
 // started on one or several hosts, every process running the same code.
@@ -47,15 +59,23 @@ func JoinMPI() (*MPIJob, error) {
 }
 
 // ComputeStats computes g's Stats over the job's ranks: every rank calls
-// it with the same graph and options, holds only its tiles of the
-// distance matrix (a 2-D block-cyclic distribution over a grid of the
-// ranks), runs blocked Floyd–Warshall on its CPU with the rows and
-// columns of each round's pivot broadcast by MPI, and gets the same Stats
-// back. Integer weights without negative arcs, or none; the engine, device
-// and lanes are the distributed run's own, so of Options only Reachable
-// counts (each rank computes on one thread: start a rank per core). Every
+// it with the same graph and options and gets the same Stats back. Every
 // rank must read the same graph (checked). If one rank fails, every rank
 // fails.
+//
+// On the CPU (Device "", "auto" or "cpu") each rank holds only its tiles
+// of the distance matrix (a 2-D block-cyclic distribution over a grid of
+// the ranks), runs blocked Floyd–Warshall on one thread (start a rank per
+// core), and the rows and columns of each round's pivot go by MPI; integer
+// weights without negative arcs, or none; the lanes are int32 or int64 as
+// the weights prove, and of Options only Reachable counts.
+//
+// On GPUs (Device "gpu": each rank the GPU of its local rank on its host,
+// modulo the GPUs there; or "gpu:N" on every rank) each rank holds strips
+// of rows on its GPU, runs gpu-multi's rounds, and each round's pivot strip
+// goes from its GPU to the others by an NCCL broadcast (NCCL bootstrapped
+// over MPI). Any weights, negative arcs without a negative cycle included;
+// Lanes as for gpu-multi (int16 where the distances allow it).
 func (j *MPIJob) ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
 	if j.closed.Load() {
 		return nil, errors.New("apsp: MPIJob used after Close")
@@ -81,23 +101,78 @@ func statsDistributed(ctx context.Context, world comm.Comm, g *graph.Graph, opt 
 	if err := opt.Validate(false); err != nil {
 		return nil, err
 	}
+	dev, _ := plan.ParseDevice(opt.Device) // valid: Validate parsed it
 	switch {
 	case opt.Algorithm != "" && opt.Algorithm != "auto":
 		return nil, &OptionError{Option: "algorithm", Msg: fmt.Sprintf("%q: a distributed run is its own engine", opt.Algorithm)}
-	case opt.Device != "" && opt.Device != "auto" && opt.Device != "cpu":
-		return nil, &OptionError{Option: "device", Msg: fmt.Sprintf("%q: a distributed run computes on the ranks' CPUs", opt.Device)}
-	case opt.Lanes != "" && opt.Lanes != "auto":
-		return nil, &OptionError{Option: "lanes", Msg: fmt.Sprintf("%q: a distributed run picks int32 or int64 itself", opt.Lanes)}
+	case dev.Multi():
+		return nil, &OptionError{Option: "device", Msg: fmt.Sprintf("%q: a distributed run uses one GPU a rank (gpu: the local rank's, or gpu:N)", opt.Device)}
+	case dev.Kind != "gpu" && opt.Lanes != "" && opt.Lanes != "auto":
+		return nil, &OptionError{Option: "lanes", Msg: fmt.Sprintf("%q: a distributed run on CPUs picks int32 or int64 itself", opt.Lanes)}
 	case g == nil:
 		return nil, ErrNilGraph
+	case g.N() == 0:
+		return nil, ErrEmptyGraph
 	}
 	start := time.Now()
-	rows, kind, err := dist.Summaries(ctx, world, g, dist.DefaultTile)
-	if err != nil {
-		return nil, err
+	var s *Stats
+	if dev.Kind == "gpu" {
+		rows, kind, err := distributedOnGPUs(ctx, world, g, opt, dev)
+		if err != nil {
+			return nil, err
+		}
+		s = statsFromRows(rows, g, kind != lanes.Float32, opt.Reachable)
+		s.Device, s.Lanes = fmt.Sprintf("gpu, %d MPI ranks", world.Size()), kind.String()
+	} else {
+		rows, kind, err := dist.Summaries(ctx, world, g, dist.DefaultTile)
+		if err != nil {
+			return nil, err
+		}
+		s = statsFromRows(rows, g, true, opt.Reachable)
+		s.Device, s.Lanes = fmt.Sprintf("cpu, %d MPI ranks", world.Size()), kind.String()
 	}
-	s := statsFromRows(rows, g, true, opt.Reachable)
-	s.Algorithm, s.Device, s.Lanes, s.Threads = DistributedName, fmt.Sprintf("cpu, %d MPI ranks", world.Size()), kind.String(), 1
+	s.Algorithm, s.Threads = DistributedName, 1
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
+}
+
+// distributedOnGPUs plans g as gpu-multi would and runs it over the ranks,
+// a GPU each. What a rank finds wrong on its own (no GPU, lanes the graph
+// does not fit) is agreed on first, so that every rank fails together.
+func distributedOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options, dev plan.Device) ([]reduce.Row, lanes.Kind, error) {
+	ordinal, err := dev.Ordinal, error(nil)
+	if opt.Device == "gpu" {
+		ordinal, err = rankGPU(world.Rank())
+	}
+	var pl *plan.Plan
+	if err == nil {
+		pl, err = plan.Resolve(g, plan.Request{Algorithm: gpuMultiName, Device: "gpu:" + strconv.Itoa(ordinal),
+			Threads: opt.Threads, Want: plan.Rows, Lanes: opt.Lanes})
+	}
+	if err := comm.Agree(ctx, world, err); err != nil {
+		return nil, 0, err
+	}
+	rows, err := engine.RanksRows(ctx, world, pl.Problem, ordinal)
+	return rows, pl.Problem.Lanes, err
+}
+
+// gpuMultiName is the engine whose rounds a distributed GPU run shares.
+const gpuMultiName = "gpu-multi"
+
+// rankGPU is the GPU of a rank started with device "gpu": its rank among
+// the job's ranks on its host (as the MPI launcher says: Open MPI, MPICH,
+// Slurm), or its world rank where none says, modulo the host's GPUs.
+func rankGPU(rank int) (int, error) {
+	local := rank
+	for _, name := range []string{"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"} {
+		if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v >= 0 {
+			local = v
+			break
+		}
+	}
+	infos, err := engine.Devices()
+	if err != nil {
+		return 0, err
+	}
+	return infos[local%len(infos)].Ordinal, nil
 }

@@ -3,7 +3,10 @@ package apsp
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -60,9 +63,86 @@ func TestStatsDistributed(t *testing.T) {
 			}
 		}
 	}
-	_, errs := distributed(t, randomGraph(rng, 5, 0.5, false, unweighted), Options{Device: "gpu"}, 2)
+	for _, device := range []string{"gpu:all", "gpu:0,1"} {
+		_, errs := distributed(t, randomGraph(rng, 5, 0.5, false, unweighted), Options{Device: device}, 2)
+		for r, err := range errs {
+			if !errors.Is(err, ErrInvalidOptions) {
+				t.Fatalf("device %s, rank %d: %v, want ErrInvalidOptions", device, r, err)
+			}
+		}
+	}
+	_, errs := distributed(t, randomGraph(rng, 5, 0.5, false, unweighted), Options{Device: "cpu", Lanes: "int16"}, 2)
 	if !errors.Is(errs[0], ErrInvalidOptions) {
-		t.Fatalf("device gpu: %v", errs[0])
+		t.Fatalf("lanes int16 on the CPU: %v, want ErrInvalidOptions", errs[0])
+	}
+}
+
+// TestStatsDistributedWithoutGPU: where a rank has no GPU, every rank of
+// a GPU run fails alike (ErrRankFailed, and ErrNoGPU's reason), none
+// waiting for another.
+func TestStatsDistributedWithoutGPU(t *testing.T) {
+	if _, err := Devices(); err == nil {
+		t.Skip("this machine has a GPU")
+	}
+	g := randomGraph(rand.New(rand.NewPCG(1, 2)), 30, 0.2, false, unweighted)
+	for _, device := range []string{"gpu", "gpu:1"} {
+		_, errs := distributed(t, g, Options{Device: device}, 3)
+		for r, err := range errs {
+			if !errors.Is(err, ErrRankFailed) || !strings.Contains(err.Error(), "rank 0 of 3") {
+				t.Errorf("device %s, rank %d: %v; want rank 0's failure on every rank", device, r, err)
+			}
+		}
+		if !errors.Is(errs[0], ErrNoGPU) {
+			t.Errorf("device %s, rank 0: %v, want ErrNoGPU", device, errs[0])
+		}
+	}
+}
+
+// TestStatsDistributedGPUs: two in-process ranks, a GPU each, over NCCL
+// (APSP_REQUIRE_GPUS=2 where the machine has two): their Stats equal the
+// CPU's (float32 lanes within tolerance) on unweighted, integer, negative
+// and float graphs, directed or not, connected or not.
+func TestStatsDistributedGPUs(t *testing.T) {
+	infos, err := Devices()
+	if err != nil || len(infos) < 2 {
+		if os.Getenv("APSP_REQUIRE_GPUS") == "2" {
+			t.Fatalf("APSP_REQUIRE_GPUS=2: %d GPUs, %v", len(infos), err)
+		}
+		t.Skip("needs two GPUs")
+	}
+	rng := rand.New(rand.NewPCG(43, 44))
+	ctx := context.Background()
+	modes := []weightMode{unweighted, intWeights, intNegative, floatWeights}
+	for trial := range 16 {
+		n := 1 + rng.IntN(600)
+		mode := modes[trial%4]
+		directed := trial%3 == 0 || mode == intNegative
+		g := randomGraph(rng, n, []float64{0.004, 0.02, 0.1}[trial%3], directed, mode)
+		want, err := ComputeStats(ctx, g, Options{Device: "cpu"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats, errs := distributed(t, g, Options{Device: "gpu"}, 2)
+		for r := range stats {
+			if errs[r] != nil {
+				t.Fatalf("trial %d (n=%d, %v), rank %d: %v", trial, n, mode, r, errs[r])
+			}
+			got := *stats[r]
+			if got.Algorithm != DistributedName || !strings.HasPrefix(got.Device, "gpu, 2 MPI ranks") {
+				t.Fatalf("algorithm %q device %q", got.Algorithm, got.Device)
+			}
+			if mode == floatWeights {
+				a, b := float64(got.ASPL), float64(want.ASPL)
+				if got.ReachablePairs != want.ReachablePairs || math.Abs(a-b) > 1e-5*math.Max(1, math.Abs(b)) {
+					t.Fatalf("trial %d, rank %d: pairs %d ASPL %v, CPU %d %v", trial, r, got.ReachablePairs, a, want.ReachablePairs, b)
+				}
+				continue
+			}
+			got.Algorithm, got.Device, got.Lanes, got.Threads = want.Algorithm, want.Device, want.Lanes, want.Threads
+			if a, b := statsJSON(t, &got), statsJSON(t, want); a != b {
+				t.Fatalf("trial %d (n=%d, %v), rank %d:\n%s\nwant\n%s", trial, n, mode, r, a, b)
+			}
+		}
 	}
 }
 

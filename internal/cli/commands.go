@@ -75,9 +75,10 @@ func statsOverMPI(e *env, f *flagSet, g *graph.Graph, opt apsp.Options) (*apsp.S
 	s, err := job.ComputeStats(e.ctx, g, opt)
 	if job.Rank != 0 {
 		// Rank 0 prints the answer, and the errors every rank hits alike
-		// (a refused graph); a rank's own failure aborts the job in MPI.
+		// (a refused graph, one rank's failure that the ranks agreed on);
+		// a rank's own later failure aborts the job in MPI.
 		e.stdout = io.Discard
-		if errors.Is(err, apsp.ErrNotDistributable) || errors.Is(err, apsp.ErrInvalidOptions) {
+		if errors.Is(err, apsp.ErrNotDistributable) || errors.Is(err, apsp.ErrInvalidOptions) || errors.Is(err, apsp.ErrRankFailed) {
 			e.stderr = io.Discard
 		}
 	}

@@ -100,7 +100,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	if cmd == "stats" {
 		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
-		fs.BoolVar(&f.distributed, "distributed", false, "compute over the ranks of an MPI job (mpirun -np K apsp stats --distributed FILE): each rank holds its tiles of the matrix, on its CPU; rank 0 prints")
+		fs.BoolVar(&f.distributed, "distributed", false, "compute over the ranks of an MPI job (mpirun -np K apsp stats --distributed FILE): each rank holds its part of the matrix, on its CPU, or with --device gpu on its GPU (NCCL between them); rank 0 prints")
 	}
 	if cmd != "dist" {
 		fs.BoolVar(&f.json, "json", false, "print JSON")

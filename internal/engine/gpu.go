@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/lanes"
@@ -278,6 +279,26 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 		return nil, "", &cpu.NegativeCycleError{Vertex: r.NegVertex}
 	}
 	return r.Rows, r.Device, nil
+}
+
+// RanksRows is gpu-multi's Rows over the ranks of world, a GPU each
+// (gpu.RowsOverRanks; ordinal is this rank's): every rank calls it with
+// the same problem and gets every source's summary. A negative cycle is
+// found, before, on every rank alike.
+func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([]reduce.Row, error) {
+	j, err := gpuEngine{gpuMulti}.job(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	j.Ordinal = ordinal
+	r, err := gpu.RowsOverRanks(ctx, world, ordinal, j)
+	if err != nil {
+		return nil, err
+	}
+	if r.NegVertex >= 0 {
+		return nil, &cpu.NegativeCycleError{Vertex: r.NegVertex}
+	}
+	return r.Rows, nil
 }
 
 // BitEngine is gpu-bitbfs: the bit-parallel multi-source BFS of
