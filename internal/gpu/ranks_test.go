@@ -84,7 +84,8 @@ func TestRanksRefuse(t *testing.T) {
 		want string
 	}{
 		{"no such GPU", []int{0, 99}, []Job{j, j}, 1, "99"},
-		{"another graph", []int{0, 0}, []Job{j, k}, 1, "graph other than rank 0's"},
+		// Every rank finds the mismatch (rank 0 with the others' count).
+		{"another graph", []int{0, 0}, []Job{j, k}, 0, "1 of the 2 ranks hold a graph other than rank 0's"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,13 +64,18 @@ type API struct {
 // when the library is missing or lacks a symbol (NCCL older than 2.18 has
 // no ncclCommSplit).
 //
-// NVLink multicast (NVLS) is switched off unless NCCL_NVLS_ENABLE is set:
-// apsp's broadcasts do not need it, and on shared machines a program that
-// uses it can put the host's GPUs out of service.
+// Two NCCL settings change their default unless set in the environment:
+// NVLink multicast (NVLS) is off, because apsp's broadcasts do not need it
+// and on shared machines a program that uses it can put the host's GPUs
+// out of service; and connections are made when a communicator is created
+// (NCCL_RUNTIME_CONNECT=0), not at its first broadcast, where between
+// processes they cost about 0.8 s inside the computation (docs/perf.md).
 func Load() (api *API, err error) {
-	if _, set := os.LookupEnv("NCCL_NVLS_ENABLE"); !set {
-		if err := os.Setenv("NCCL_NVLS_ENABLE", "0"); err != nil {
-			return nil, fmt.Errorf("%w: setting NCCL_NVLS_ENABLE=0: %v", ErrNoNCCL, err)
+	for _, kv := range [][2]string{{"NCCL_NVLS_ENABLE", "0"}, {"NCCL_RUNTIME_CONNECT", "0"}} {
+		if _, set := os.LookupEnv(kv[0]); !set {
+			if err := os.Setenv(kv[0], kv[1]); err != nil {
+				return nil, fmt.Errorf("%w: setting %s=%s: %v", ErrNoNCCL, kv[0], kv[1], err)
+			}
 		}
 	}
 	path, err := cuda.FindLibrary("APSP_LIBNCCL", libNames, libDirs)
