@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 	"unsafe"
 
+	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/comm/nccl"
 	"github.com/apsp/apsp/internal/cuda"
 	"github.com/apsp/apsp/internal/dist"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // One Floyd–Warshall over the ranks of an MPI job, a GPU a rank (issue 13,
@@ -207,3 +211,83 @@ func (p *ncclPort) fail(err error) {
 }
 
 func (p *ncclPort) close() error { return p.c.Close() }
+
+// BitBriefOverRanks is BitBriefOn with the batches of sources split over
+// the ranks of world instead of the GPUs of one process, each rank
+// searching its share on its GPU ordinal: sources are independent, so
+// nothing moves between the ranks until the end, when their reach counts
+// and histograms are added and their eccentricities' maxima taken (as
+// bitTotals merges the GPUs of one process). Every rank calls it with the
+// same graph and gets the same Brief; failures before the search are
+// agreed (comm.ErrRankFailed), a failed search aborts world.
+func BitBriefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *graph.Graph) (*reduce.Brief, string, error) {
+	err := Check(ordinal)
+	if err == nil && g.Weighted() {
+		err = fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
+	}
+	if err := comm.Agree(ctx, world, err); err != nil {
+		return nil, "", err
+	}
+	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, g)); err != nil {
+		return nil, "", err
+	}
+	n, size, rank := g.N(), world.Size(), world.Rank()
+	spans, err := bitSplit(n, bitConfig{}, size, false)
+	if err := comm.Agree(ctx, world, err); err != nil {
+		return nil, "", err
+	}
+	mine := spans[rank]
+	reach, ecc := make([]uint32, n), make([]uint32, n)
+	var hist []int64
+	var timing BitTiming
+	devs, err := onEach(ctx, []int{ordinal}, func(int) bool { return len(mine) > 0 }, func(_ int, c *gpurt.Call) error {
+		return runBit(c, g, bitConfig{}, mine, &timing, func(_ []uint64, r, e []uint32, h []int64) {
+			copy(reach, r)
+			copy(ecc, e)
+			hist = append(hist[:0], h...)
+		}, nil)
+	})
+	if err != nil {
+		world.Abort(err)
+		return nil, "", err
+	}
+	// The histograms' lengths differ: agree on the longest first.
+	lens := make([]int64, size)
+	lens[rank] = int64(len(hist))
+	if err := world.AllReduceSum(ctx, comm.HostBuffer(lens)); err != nil {
+		world.Abort(err)
+		return nil, "", err
+	}
+	long := int(slices.Max(lens))
+	buf := make([]int64, n+long)
+	for v := range n {
+		buf[v] = int64(reach[v])
+	}
+	copy(buf[n:], hist)
+	if err := world.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
+		world.Abort(err)
+		return nil, "", err
+	}
+	for v := range n {
+		reach[v] = uint32(buf[v])
+	}
+	// The eccentricities are maxima over every rank's sources (as between
+	// the GPUs of one process, bitTotals.add), not disjoint parts: each
+	// rank's goes to the others in turn (the communicator only sums).
+	most, peer := slices.Clone(ecc), make([]uint32, n)
+	for q := range size {
+		if q == rank {
+			copy(peer, ecc)
+		}
+		if err := world.Bcast(ctx, comm.HostBuffer(peer), q); err != nil {
+			world.Abort(err)
+			return nil, "", err
+		}
+		for v, e := range peer {
+			most[v] = max(most[v], e)
+		}
+	}
+	b := reduce.NewBrief(n)
+	briefOfTotals(b, reach, most, buf[n:])
+	return b, fmt.Sprintf("%s, %d ranks", deviceName([]int{ordinal}, devs), size), nil
+}
