@@ -71,11 +71,15 @@ func JoinMPI() (*MPIJob, error) {
 // the weights prove, and of Options only Reachable counts.
 //
 // On GPUs (Device "gpu": each rank the GPU of its local rank on its host,
-// modulo the GPUs there; or "gpu:N" on every rank) each rank holds strips
-// of rows on its GPU, runs gpu-multi's rounds, and each round's pivot strip
-// goes from its GPU to the others by an NCCL broadcast (NCCL bootstrapped
-// over MPI). Any weights, negative arcs without a negative cycle included;
-// Lanes as for gpu-multi (int16 where the distances allow it).
+// modulo the GPUs there; or "gpu:N" on every rank), an unweighted graph
+// runs gpu-bitbfs with the batches of sources split over the ranks and the
+// totals added at the end (Algorithm DistributedBFSName). Other graphs run
+// Floyd–Warshall: each rank holds strips of rows on its GPU, runs
+// gpu-multi's rounds, and each round's pivot strip goes from its GPU to
+// the others by an NCCL broadcast (NCCL bootstrapped over MPI); any
+// weights, negative arcs without a negative cycle included, Lanes as for
+// gpu-multi (int16 where the distances allow it; naming lanes also sends
+// an unweighted graph this way).
 func (j *MPIJob) ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
 	if j.closed.Load() {
 		return nil, errors.New("apsp: MPIJob used after Close")
@@ -92,8 +96,14 @@ func (j *MPIJob) Close() error {
 	return j.api.Finalize()
 }
 
-// DistributedName is the algorithm a distributed run reports.
-const DistributedName = "distributed-fw"
+// DistributedName is the algorithm a distributed run of Floyd–Warshall
+// reports (weighted graphs, and every graph on CPU ranks);
+// DistributedBFSName is the bit-parallel search with the sources split over
+// GPU ranks (unweighted graphs).
+const (
+	DistributedName    = "distributed-fw"
+	DistributedBFSName = "distributed-bitbfs"
+)
 
 // statsDistributed is MPIJob.ComputeStats over any communicator (the
 // tests use the in-process fake).
@@ -116,22 +126,30 @@ func statsDistributed(ctx context.Context, world comm.Comm, g *graph.Graph, opt 
 	}
 	start := time.Now()
 	var s *Stats
-	if dev.Kind == "gpu" {
+	switch {
+	case dev.Kind == "gpu" && g.Kind() == graph.Unweighted && (opt.Lanes == "" || opt.Lanes == "auto"):
+		b, err := bfsOnGPUs(ctx, world, g, opt, dev)
+		if err != nil {
+			return nil, err
+		}
+		s = statsFromBrief(b, g, opt.Reachable, true)
+		s.Algorithm, s.Device, s.Lanes = DistributedBFSName, fmt.Sprintf("gpu, %d MPI ranks", world.Size()), lanes.Int32.String()
+	case dev.Kind == "gpu":
 		rows, kind, err := distributedOnGPUs(ctx, world, g, opt, dev)
 		if err != nil {
 			return nil, err
 		}
 		s = statsFromRows(rows, g, kind != lanes.Float32, opt.Reachable)
-		s.Device, s.Lanes = fmt.Sprintf("gpu, %d MPI ranks", world.Size()), kind.String()
-	} else {
+		s.Algorithm, s.Device, s.Lanes = DistributedName, fmt.Sprintf("gpu, %d MPI ranks", world.Size()), kind.String()
+	default:
 		rows, kind, err := dist.Summaries(ctx, world, g, dist.DefaultTile)
 		if err != nil {
 			return nil, err
 		}
 		s = statsFromRows(rows, g, true, opt.Reachable)
-		s.Device, s.Lanes = fmt.Sprintf("cpu, %d MPI ranks", world.Size()), kind.String()
+		s.Algorithm, s.Device, s.Lanes = DistributedName, fmt.Sprintf("cpu, %d MPI ranks", world.Size()), kind.String()
 	}
-	s.Algorithm, s.Threads = DistributedName, 1
+	s.Threads = 1
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
 }
@@ -154,6 +172,19 @@ func distributedOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt
 	}
 	rows, err := engine.RanksRows(ctx, world, pl.Problem, ordinal)
 	return rows, pl.Problem.Lanes, err
+}
+
+// bfsOnGPUs is gpu-bitbfs over the ranks, a GPU each: the sources split,
+// the totals added.
+func bfsOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options, dev plan.Device) (*reduce.Brief, error) {
+	ordinal, err := dev.Ordinal, error(nil)
+	if opt.Device == "gpu" {
+		ordinal, err = rankGPU(world.Rank())
+	}
+	if err := comm.Agree(ctx, world, err); err != nil {
+		return nil, err
+	}
+	return engine.RanksBrief(ctx, world, g, ordinal)
 }
 
 // gpuMultiName is the engine whose rounds a distributed GPU run shares.

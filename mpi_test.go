@@ -113,9 +113,15 @@ func TestStatsDistributedGPUs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 44))
 	ctx := context.Background()
 	modes := []weightMode{unweighted, intWeights, intNegative, floatWeights}
-	for trial := range 16 {
+	for trial := range 18 {
 		n := 1 + rng.IntN(600)
+		if trial >= 16 {
+			n = 3000 + rng.IntN(3000) // several batches of sources: each rank searches some
+		}
 		mode := modes[trial%4]
+		if trial >= 16 {
+			mode = unweighted
+		}
 		directed := trial%3 == 0 || mode == intNegative
 		g := randomGraph(rng, n, []float64{0.004, 0.02, 0.1}[trial%3], directed, mode)
 		want, err := ComputeStats(ctx, g, Options{Device: "cpu"})
@@ -128,7 +134,11 @@ func TestStatsDistributedGPUs(t *testing.T) {
 				t.Fatalf("trial %d (n=%d, %v), rank %d: %v", trial, n, mode, r, errs[r])
 			}
 			got := *stats[r]
-			if got.Algorithm != DistributedName || !strings.HasPrefix(got.Device, "gpu, 2 MPI ranks") {
+			wantAlgo := DistributedName
+			if mode == unweighted {
+				wantAlgo = DistributedBFSName
+			}
+			if got.Algorithm != wantAlgo || !strings.HasPrefix(got.Device, "gpu, 2 MPI ranks") {
 				t.Fatalf("algorithm %q device %q", got.Algorithm, got.Device)
 			}
 			if mode == floatWeights {

@@ -301,6 +301,13 @@ func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([
 	return r.Rows, nil
 }
 
+// RanksBrief is gpu-bitbfs's Brief over the ranks of world, a GPU each
+// (gpu.BitBriefOverRanks): the batches of sources split over the ranks.
+func RanksBrief(ctx context.Context, world comm.Comm, g *graph.Graph, ordinal int) (*reduce.Brief, error) {
+	b, _, err := gpu.BitBriefOverRanks(ctx, world, ordinal, g)
+	return b, err
+}
+
 // BitEngine is gpu-bitbfs: the bit-parallel multi-source BFS of
 // internal/bfs's bitbfs on a GPU, for unweighted graphs (gpu.BitRows).
 func BitEngine() Engine { return gpuBitEngine{} }
