@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"runtime"
 	"sort"
@@ -47,7 +48,16 @@ type config struct {
 	outer int  // workers running separate batches, each with its scratch
 	inner int  // workers sharing each pull level of a batch (a par.Team each)
 	noAsm bool // use the Go kernels even where assembly is available
+	// share and shares restrict the search to the sources of the
+	// shareChunk-source chunks c with c mod shares == share (shares > 1):
+	// one rank's part of a distributed search (BitTotals).
+	share, shares int
 }
+
+// shareChunk is the sources a chunk of a distributed search: a multiple
+// of every batch size (64·W, W = 4 or 8), so that the chunks, and thus the
+// ranks' shares, are the same whatever each host's W.
+const shareChunk = 512
 
 // defaultConfig gives threads separate batches while their scratch fits
 // a memory budget together, and lets spare threads share the levels of a
@@ -101,6 +111,42 @@ func BitBrief(ctx context.Context, g *graph.Graph, threads int, progress func(fl
 	return b, err
 }
 
+// Totals are the per-vertex totals of a bit-parallel search of part of
+// the sources, before they become a Brief: ranks that each searched a
+// share add their Reach and Hist and take the maximum of their Ecc
+// (dist.CombineBrief), as BitBrief merges its workers'.
+type Totals struct {
+	Reach, Ecc []int32
+	Hist       []int64 // the ordered pairs at each distance
+}
+
+// BitTotals searches share's part of the sources of g, of shares parts
+// (0 ≤ share < shares): the chunks of 512 sources whose index is share
+// modulo shares. The parts of every share together are BitBrief's search.
+func BitTotals(ctx context.Context, g *graph.Graph, threads, share, shares int) (*Totals, error) {
+	if shares < 1 || share < 0 || share >= shares {
+		return nil, fmt.Errorf("bfs: share %d of %d", share, shares)
+	}
+	n := g.N()
+	t := &Totals{Reach: make([]int32, n), Ecc: make([]int32, n)}
+	cfg := defaultConfig(threads, n)
+	cfg.share, cfg.shares = share, shares
+	err := searchBatches(ctx, g, cfg, nil, nil, func(team *par.Team, workers []*batcher) {
+		for _, w := range workers {
+			for v := range n {
+				a := &w.acc[v]
+				t.Reach[v] += a.reach
+				t.Ecc[v] = max(t.Ecc[v], a.ecc)
+			}
+		}
+		t.Hist = workersHist(workers)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // runBatches runs the batched search. With dist nil it returns the Summary;
 // otherwise it writes the distance matrix into dist (length n·n) and
 // returns a nil Summary.
@@ -123,6 +169,20 @@ func searchBatches(ctx context.Context, g *graph.Graph, cfg config, progress fun
 	n := g.N()
 	size := 64 * cfg.words
 	batches := (n + size - 1) / size
+	first := func(i int) int { return i * size }
+	if cfg.shares > 1 {
+		var mine []int // the first source of each batch of our share
+		for f := 0; f < n; f += size {
+			if (f/shareChunk)%cfg.shares == cfg.share {
+				mine = append(mine, f)
+			}
+		}
+		batches, first = len(mine), func(i int) int { return mine[i] }
+		if batches == 0 {
+			done(nil, nil)
+			return ctx.Err()
+		}
+	}
 	// The searches run on the reversed graph (see doc.go), so a pull reads
 	// g's out-arcs and a push follows the transpose's.
 	arcs, giveBack := scratches.paddedArcs(g)
@@ -132,7 +192,7 @@ func searchBatches(ctx context.Context, g *graph.Graph, cfg config, progress fun
 	team := scratches.team(min(cfg.outer, batches))
 	defer scratches.putTeam(team)
 	workers, err := forEach(ctx, team, cfg.outer, batches, progress, func() *batcher { return newBatcher(shared) },
-		func(b *batcher, i int) bool { return b.batch(ctx, i*size, min(size, n-i*size)) })
+		func(b *batcher, i int) bool { f := first(i); return b.batch(ctx, f, min(size, n-f)) })
 	defer func() {
 		// Each worker gives its buffers back on its own goroutine, so that
 		// they go to its processor's slot of the pool and come back to it
