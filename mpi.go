@@ -10,11 +10,13 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/comm/mpi"
 	"github.com/apsp/apsp/internal/dist"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -63,23 +65,27 @@ func JoinMPI() (*MPIJob, error) {
 // rank must read the same graph (checked). If one rank fails, every rank
 // fails.
 //
-// On the CPU (Device "", "auto" or "cpu") each rank holds only its tiles
+// Unweighted graphs run the bit-parallel search with the sources split
+// over the ranks (chunks of 512 dealt in turn), nothing exchanged until the
+// totals are combined at the end (Algorithm DistributedBFSName): on each
+// rank's CPU with Threads threads (0: every CPU; with several ranks on a
+// host, give each a share), or on its GPU (gpu-bitbfs). Naming Lanes sends
+// an unweighted graph to Floyd–Warshall instead.
+//
+// Other graphs run Floyd–Warshall (Algorithm DistributedName). On the CPU
+// (Device "", "auto" or "cpu") each rank holds only its tiles
 // of the distance matrix (a 2-D block-cyclic distribution over a grid of
 // the ranks), runs blocked Floyd–Warshall on one thread (start a rank per
 // core), and the rows and columns of each round's pivot go by MPI; integer
-// weights without negative arcs, or none; the lanes are int32 or int64 as
-// the weights prove, and of Options only Reachable counts.
+// weights without negative arcs; the lanes are int32 or int64 as the
+// weights prove.
 //
 // On GPUs (Device "gpu": each rank the GPU of its local rank on its host,
-// modulo the GPUs there; or "gpu:N" on every rank), an unweighted graph
-// runs gpu-bitbfs with the batches of sources split over the ranks and the
-// totals added at the end (Algorithm DistributedBFSName). Other graphs run
-// Floyd–Warshall: each rank holds strips of rows on its GPU, runs
-// gpu-multi's rounds, and each round's pivot strip goes from its GPU to
-// the others by an NCCL broadcast (NCCL bootstrapped over MPI); any
-// weights, negative arcs without a negative cycle included, Lanes as for
-// gpu-multi (int16 where the distances allow it; naming lanes also sends
-// an unweighted graph this way).
+// modulo the GPUs there; or "gpu:N" on every rank) each rank holds strips
+// of rows on its GPU, runs gpu-multi's rounds, and each round's pivot strip
+// goes from its GPU to the others by an NCCL broadcast (NCCL bootstrapped
+// over MPI); any weights, negative arcs without a negative cycle included,
+// Lanes as for gpu-multi (int16 where the distances allow it).
 func (j *MPIJob) ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
 	if j.closed.Load() {
 		return nil, errors.New("apsp: MPIJob used after Close")
@@ -97,9 +103,8 @@ func (j *MPIJob) Close() error {
 }
 
 // DistributedName is the algorithm a distributed run of Floyd–Warshall
-// reports (weighted graphs, and every graph on CPU ranks);
-// DistributedBFSName is the bit-parallel search with the sources split over
-// GPU ranks (unweighted graphs).
+// reports (weighted graphs); DistributedBFSName is the bit-parallel search
+// with the sources split over the ranks (unweighted graphs).
 const (
 	DistributedName    = "distributed-fw"
 	DistributedBFSName = "distributed-bitbfs"
@@ -126,14 +131,25 @@ func statsDistributed(ctx context.Context, world comm.Comm, g *graph.Graph, opt 
 	}
 	start := time.Now()
 	var s *Stats
+	unweighted := g.Kind() == graph.Unweighted && (opt.Lanes == "" || opt.Lanes == "auto")
 	switch {
-	case dev.Kind == "gpu" && g.Kind() == graph.Unweighted && (opt.Lanes == "" || opt.Lanes == "auto"):
-		b, err := bfsOnGPUs(ctx, world, g, opt, dev)
+	case unweighted:
+		var b *reduce.Brief
+		var err error
+		where, threads := "cpu", par.Threads(opt.Threads)
+		if dev.Kind == "gpu" {
+			b, err = bfsOnGPUs(ctx, world, g, opt, dev)
+			where, threads = "gpu", 1
+		} else {
+			b, err = bfsOnCPUs(ctx, world, g, opt)
+		}
 		if err != nil {
 			return nil, err
 		}
 		s = statsFromBrief(b, g, opt.Reachable, true)
-		s.Algorithm, s.Device, s.Lanes = DistributedBFSName, fmt.Sprintf("gpu, %d MPI ranks", world.Size()), lanes.Int32.String()
+		s.Algorithm, s.Device, s.Lanes = DistributedBFSName, fmt.Sprintf("%s, %d MPI ranks", where, world.Size()), lanes.Int32.String()
+		s.Seconds, s.Threads = time.Since(start).Seconds(), threads
+		return s, nil
 	case dev.Kind == "gpu":
 		rows, kind, err := distributedOnGPUs(ctx, world, g, opt, dev)
 		if err != nil {
@@ -185,6 +201,28 @@ func bfsOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options
 		return nil, err
 	}
 	return engine.RanksBrief(ctx, world, g, ordinal)
+}
+
+// bfsOnCPUs is bitbfs over the ranks, on each rank's CPU: the chunks of
+// sources dealt to the ranks, the totals combined.
+func bfsOnCPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options) (*reduce.Brief, error) {
+	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, g)); err != nil {
+		return nil, err
+	}
+	t, err := bfs.BitTotals(ctx, g, opt.Threads, world.Rank(), world.Size())
+	if err != nil {
+		world.Abort(err)
+		return nil, err
+	}
+	reach, ecc := make([]int64, len(t.Reach)), make([]int64, len(t.Ecc))
+	for v := range reach {
+		reach[v], ecc[v] = int64(t.Reach[v]), int64(t.Ecc[v])
+	}
+	b, err := dist.CombineBrief(ctx, world, reach, ecc, t.Hist)
+	if err != nil {
+		world.Abort(err)
+	}
+	return b, err
 }
 
 // gpuMultiName is the engine whose rounds a distributed GPU run shares.

@@ -21,9 +21,13 @@ import (
 func TestStatsDistributed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	ctx := context.Background()
-	for trial := range 12 {
+	for trial := range 16 {
 		n := 1 + rng.IntN(150)
 		mode := []weightMode{unweighted, intWeights}[trial%2]
+		if trial >= 12 {
+			// Several chunks of 512 sources: every rank searches some.
+			n, mode = 600+rng.IntN(2000), unweighted
+		}
 		var g *graph.Graph
 		if trial%3 == 0 {
 			g = sparseGraphIn(rng, n, trial%4 == 0, mode)
@@ -43,10 +47,14 @@ func TestStatsDistributed(t *testing.T) {
 						t.Fatalf("trial %d, %d ranks, rank %d: %v", trial, ranks, r, errs[r])
 					}
 					got := *stats[r]
-					if got.Algorithm != DistributedName {
-						t.Fatalf("algorithm %q", got.Algorithm)
+					wantAlgo := DistributedName
+					if g.Kind() == graph.Unweighted {
+						wantAlgo = DistributedBFSName
 					}
-					got.Algorithm, got.Device, got.Lanes = want.Algorithm, want.Device, want.Lanes
+					if got.Algorithm != wantAlgo {
+						t.Fatalf("algorithm %q, want %q", got.Algorithm, wantAlgo)
+					}
+					got.Algorithm, got.Device, got.Lanes, got.Threads = want.Algorithm, want.Device, want.Lanes, want.Threads
 					if a, b := statsJSON(t, &got), statsJSON(t, want); a != b {
 						t.Fatalf("trial %d (n=%d), %d ranks, rank %d, reachable %v:\n%s\nwant\n%s", trial, n, ranks, r, reachable, a, b)
 					}
@@ -135,7 +143,7 @@ func TestStatsDistributedGPUs(t *testing.T) {
 			}
 			got := *stats[r]
 			wantAlgo := DistributedName
-			if mode == unweighted {
+			if g.Kind() == graph.Unweighted {
 				wantAlgo = DistributedBFSName
 			}
 			if got.Algorithm != wantAlgo || !strings.HasPrefix(got.Device, "gpu, 2 MPI ranks") {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"time"
 	"unsafe"
 
@@ -251,43 +250,14 @@ func BitBriefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *gra
 		world.Abort(err)
 		return nil, "", err
 	}
-	// The histograms' lengths differ: agree on the longest first.
-	lens := make([]int64, size)
-	lens[rank] = int64(len(hist))
-	if err := world.AllReduceSum(ctx, comm.HostBuffer(lens)); err != nil {
+	r64, e64 := make([]int64, n), make([]int64, n)
+	for v := range n {
+		r64[v], e64[v] = int64(reach[v]), int64(ecc[v])
+	}
+	b, err := dist.CombineBrief(ctx, world, r64, e64, hist)
+	if err != nil {
 		world.Abort(err)
 		return nil, "", err
 	}
-	long := int(slices.Max(lens))
-	buf := make([]int64, n+long)
-	for v := range n {
-		buf[v] = int64(reach[v])
-	}
-	copy(buf[n:], hist)
-	if err := world.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
-		world.Abort(err)
-		return nil, "", err
-	}
-	for v := range n {
-		reach[v] = uint32(buf[v])
-	}
-	// The eccentricities are maxima over every rank's sources (as between
-	// the GPUs of one process, bitTotals.add), not disjoint parts: each
-	// rank's goes to the others in turn (the communicator only sums).
-	most, peer := slices.Clone(ecc), make([]uint32, n)
-	for q := range size {
-		if q == rank {
-			copy(peer, ecc)
-		}
-		if err := world.Bcast(ctx, comm.HostBuffer(peer), q); err != nil {
-			world.Abort(err)
-			return nil, "", err
-		}
-		for v, e := range peer {
-			most[v] = max(most[v], e)
-		}
-	}
-	b := reduce.NewBrief(n)
-	briefOfTotals(b, reach, most, buf[n:])
 	return b, fmt.Sprintf("%s, %d ranks", deviceName([]int{ordinal}, devs), size), nil
 }
