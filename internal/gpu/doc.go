@@ -46,6 +46,13 @@
 // several batches at once, the row summaries and the hop plot reduced on
 // the device.
 //
+// RowsOn and MatrixOn (multifw.go) run one Floyd–Warshall over several
+// GPUs of the process, strips of rows dealt to them, each round's pivot
+// strip copied peer to peer; RowsOverRanks (ranks.go) runs the same rounds
+// with a GPU a rank of an MPI job, the strips broadcast by NCCL (mglink.go
+// holds both links). BitBriefOverRanks splits gpu-bitbfs's sources over
+// the ranks.
+//
 // SSSPRows and SSSPMatrix (sssp.go, kernels/sssp.cu) are gpu-sssp: a
 // shortest-path search from every source of a sparse graph with lengths of
 // at least 0, a block a source (Harish–Narayanan's frontier relaxation),
