@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"runtime"
 	"unsafe"
 )
@@ -16,6 +17,9 @@ const (
 	attrComputeCapabilityMajor = 75
 	attrComputeCapabilityMinor = 76
 	attrMaxSharedPerBlockOptin = 97
+	attrPCIBusID               = 33
+	attrPCIDeviceID            = 34
+	attrPCIDomainID            = 50
 	funcAttrMaxDynamicShared   = 8
 	funcAttrNumRegs            = 4
 )
@@ -30,6 +34,9 @@ type Info struct {
 	SMs          int    `json:"sms"`
 	ClockKHz     int    `json:"clock_khz"`
 	MaxShared    int    `json:"max_shared_per_block"`
+	// PCI is the GPU's PCI address, domain:bus:device ("0000:18:00"): the
+	// same GPU whatever CUDA_VISIBLE_DEVICES numbers it.
+	PCI string `json:"pci"`
 }
 
 // Arch returns the NVRTC architecture name, e.g. "sm_90".
@@ -65,11 +72,13 @@ func (a *API) info(ordinal int) (Info, error) {
 	if err := a.check("cuDeviceTotalMem", a.cuDeviceTotalMem(&info.Memory, dev)); err != nil {
 		return Info{}, err
 	}
+	var domain, bus, device int
 	attrs := []struct {
 		attr int32
 		dst  *int
 	}{{attrComputeCapabilityMajor, &info.Major}, {attrComputeCapabilityMinor, &info.Minor},
-		{attrMultiprocessorCount, &info.SMs}, {attrClockRate, &info.ClockKHz}, {attrMaxSharedPerBlockOptin, &info.MaxShared}}
+		{attrMultiprocessorCount, &info.SMs}, {attrClockRate, &info.ClockKHz}, {attrMaxSharedPerBlockOptin, &info.MaxShared},
+		{attrPCIDomainID, &domain}, {attrPCIBusID, &bus}, {attrPCIDeviceID, &device}}
 	for _, at := range attrs {
 		var v int32
 		if err := a.check("cuDeviceGetAttribute", a.cuDeviceGetAttribute(&v, at.attr, dev)); err != nil {
@@ -78,6 +87,7 @@ func (a *API) info(ordinal int) (Info, error) {
 		*at.dst = int(v)
 	}
 	info.Capability = fmt.Sprintf("%d.%d", info.Major, info.Minor)
+	info.PCI = fmt.Sprintf("%04x:%02x:%02x", domain, bus, device)
 	return info, nil
 }
 
@@ -91,6 +101,7 @@ type Device struct {
 	Debug bool
 	ctx   uintptr
 	dev   int32 // the driver's device handle
+	reset atomic.Bool
 	own   *owner
 }
 
@@ -127,8 +138,14 @@ func (a *API) Open(ordinal int) (*Device, error) {
 		return nil
 	}
 	// Releasing the last reference destroys the context, as cuCtxDestroy
-	// would; a runtime library still holding it keeps it alive.
-	own, err := startOwner(init, func() { a.cuPrimaryCtxRelease(d.dev) })
+	// would; a runtime library still holding it keeps it alive, unless the
+	// context is broken (ResetOnClose).
+	own, err := startOwner(init, func() {
+		a.cuPrimaryCtxRelease(d.dev)
+		if d.reset.Load() {
+			a.cuPrimaryCtxReset(d.dev)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +161,17 @@ func (d *Device) Do(f func() error) error { return d.own.do(context.Background()
 // returns ErrClosed.
 func (d *Device) DoContext(ctx context.Context, f func() error) error { return d.own.do(ctx, f) }
 
-// Close destroys the context and stops the goroutine; work already handed
-// to the goroutine finishes first, work still waiting gets ErrClosed.
+// Close releases the context (destroyed with its last holder: in a
+// process where no CUDA runtime library holds it too, at once) and stops
+// the goroutine; work already handed to the goroutine finishes first, work
+// still waiting gets ErrClosed. Devices opened on one GPU share its primary
+// context.
 func (d *Device) Close() { d.own.close(nil) }
+
+// ResetOnClose makes Close destroy the context even if another holder
+// (NCCL's CUDA runtime) keeps it: for a context broken by a sticky error,
+// which a later Open must not get back.
+func (d *Device) ResetOnClose() { d.reset.Store(true) }
 
 // CloseWith is Close that first runs release on the device's goroutine,
 // with the context still current, after the last work: the place to free

@@ -58,6 +58,7 @@ type API struct {
 	cuDeviceTotalMem      func(b *uint64, dev int32) Result
 	cuPrimaryCtxRetain    func(ctx *uintptr, dev int32) Result
 	cuPrimaryCtxRelease   func(dev int32) Result
+	cuPrimaryCtxReset     func(dev int32) Result
 	cuCtxSetCurrent       func(ctx uintptr) Result
 	cuCtxSynchronize      func() Result
 	cuModuleLoadData      func(mod *uintptr, image unsafe.Pointer) Result
@@ -140,6 +141,7 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuDeviceTotalMem, "cuDeviceTotalMem_v2")
 	bind(cu, &a.cuPrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
 	bind(cu, &a.cuPrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")
+	bind(cu, &a.cuPrimaryCtxReset, "cuDevicePrimaryCtxReset_v2")
 	bind(cu, &a.cuCtxSetCurrent, "cuCtxSetCurrent")
 	bind(cu, &a.cuCtxSynchronize, "cuCtxSynchronize")
 	bind(cu, &a.cuModuleLoadData, "cuModuleLoadData")

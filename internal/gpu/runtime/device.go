@@ -80,7 +80,7 @@ func openDevice(api *cuda.API, ordinal int) (*Device, error) {
 		return nil
 	})
 	if err != nil {
-		dev.Close() // destroying the context frees what was made
+		dev.Close() // releasing the context frees what was made
 		return nil, err
 	}
 	d.OpenTime = time.Since(start)

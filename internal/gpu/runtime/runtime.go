@@ -239,6 +239,11 @@ func (r *Runtime) Forget(ordinal int) error {
 	if d == nil {
 		return nil
 	}
+	if d.Dev != nil {
+		// Forgotten after a sticky error: the next open must get a fresh
+		// context, not the broken one another library still holds.
+		d.Dev.ResetOnClose()
+	}
 	return d.close()
 }
 
