@@ -24,7 +24,8 @@ type mgLink interface {
 	// join connects worker w once its memory is taken; failed is the
 	// worker's error so far. Every worker calls it, a failed one too, so
 	// that partners in other processes hear of the failure instead of
-	// waiting for it; join then returns an error on every worker.
+	// waiting for it (ncclLink agrees on it: every rank's join fails);
+	// partners in this process learn of it by the run's cancellation.
 	join(ctx context.Context, m *mgRun, w *mgSide, failed error) (mgPort, error)
 }
 
@@ -82,8 +83,9 @@ func newPeerLink(pl mgPlan) *peerLink {
 
 // join publishes w's strips and learns the others', enabling peer access
 // where the GPUs allow it (without it the copies still work, staged by the
-// driver). A failed worker returns at once: the run's context is cancelled
-// (onAll), which every wait of the others selects on.
+// driver). A failed worker returns at once and cancels the run's context
+// (mgRun.cancel, in its cleanup), which every wait of the others selects
+// on.
 func (l *peerLink) join(ctx context.Context, m *mgRun, w *mgSide, failed error) (mgPort, error) {
 	if failed != nil {
 		return nil, failed

@@ -259,6 +259,10 @@ type mgRun struct {
 	// latePulls queues each copy after the worker's first update of the
 	// round before it (schedule), and starts it on the device only then.
 	latePulls bool
+	// cancel ends the context of every local worker (set by onAll): a
+	// worker that fails calls it before it waits for the others at the
+	// end barrier, so that none of them waits for it first.
+	cancel context.CancelFunc
 }
 
 // newMGRun prepares a run of which this process runs local workers.
@@ -274,6 +278,13 @@ func (m *mgRun) leave(j int) { m.ended[j].Do(m.end.arrive) }
 // else rows receives every strip of the matrix (from several goroutines,
 // distinct rows each).
 func multiFW(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, block int, rows func(r0, r1 int, host []uint32), res *Result) (string, error) {
+	return multiFWLinked(ctx, ordinals, p, g, block, rows, res, func(pl mgPlan) mgLink { return newPeerLink(pl) })
+}
+
+// multiFWLinked is multiFW with the link newLink makes (tests wrap the
+// peer link to make a worker fail).
+func multiFWLinked(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, block int, rows func(r0, r1 int, host []uint32), res *Result,
+	newLink func(mgPlan) mgLink) (string, error) {
 	if err := p.Config.Check(); err != nil {
 		return "", err
 	}
@@ -288,7 +299,7 @@ func multiFW(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, blo
 		}
 	}
 	pl := planMulti(p.Stride, p.Config.Tile, p.Config.LaneBytes(), len(ordinals), block)
-	m := newMGRun(p, pl, g, len(ordinals), newPeerLink(pl))
+	m := newMGRun(p, pl, g, len(ordinals), newLink(pl))
 	m.rows = rows
 	if rows == nil {
 		m.sums = make([]byte, p.N*16)
@@ -326,6 +337,7 @@ func multiFW(ctx context.Context, ordinals []int, p Problem, g *graph.Graph, blo
 func (m *mgRun) onAll(ctx context.Context, ordinals, workers []int) ([]*gpurt.Device, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	m.cancel = cancel
 	devs := make([]*gpurt.Device, len(ordinals))
 	errs := make([]error, len(ordinals))
 	var wg sync.WaitGroup
@@ -361,10 +373,15 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	var port mgPort
 	side := &mgSide{j: j, dev: dev, comp: comp}
 	defer func() {
-		if err != nil && port != nil {
-			// First, so that no transfer waits for a partner that has
-			// stopped (NCCL's pending broadcasts end).
-			port.fail(err)
+		if err != nil {
+			// First, so that no other worker waits for this one (for its
+			// strips' address, or an event it will never record) while it
+			// waits for them below, and no transfer waits for a partner
+			// that has stopped (NCCL's pending broadcasts end).
+			m.cancel()
+			if port != nil {
+				port.fail(err)
+			}
 		}
 		// Every stream of every local GPU must be idle before an event or
 		// a buffer goes back: another GPU's queued copy may read ours.

@@ -508,6 +508,47 @@ func TestMultiFWRefuses(t *testing.T) {
 	}
 }
 
+// failingLink is a peer link whose worker fail refuses to join, as a GPU
+// whose memory check or allocation failed would.
+type failingLink struct {
+	mgLink
+	fail int
+}
+
+func (l failingLink) join(ctx context.Context, m *mgRun, w *mgSide, failed error) (mgPort, error) {
+	if w.j == l.fail {
+		return nil, errors.New("injected failure")
+	}
+	return l.mgLink.join(ctx, m, w, failed)
+}
+
+// TestMultiFWWorkerFails: a GPU that fails before it joins (its memory
+// check, an allocation) makes the run return its error; the other GPU,
+// waiting for its strips' address, does not hang.
+func TestMultiFWWorkerFails(t *testing.T) {
+	ords := multiGPUs(t)
+	rng := rand.New(rand.NewPCG(3, 9))
+	g := randomGraph(rng, 600, 0.01, true, false, false)
+	j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	for fail := range 2 {
+		done := make(chan error, 1)
+		go func() {
+			p := j.problem()
+			_, err := multiFWLinked(context.Background(), ords, p, g, 128, nil, &Result{},
+				func(pl mgPlan) mgLink { return failingLink{newPeerLink(pl), fail} })
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "injected failure") {
+				t.Errorf("worker %d failing: %v, want the injected failure", fail, err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("worker %d failing: the run did not return within a minute", fail)
+		}
+	}
+}
+
 // TestMultiFWPerf times int32 Floyd–Warshall (summaries) at the sizes in
 // APSP_MGFW_PERF (e.g. "65536,131072") on gpu:0,1, and on gpu:0 alone
 // where APSP_MGFW_ONE is at least the size; the two agree row for row, and

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
+	"os"
 	"time"
 	"unsafe"
 
@@ -62,6 +64,18 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, j.Graph)); err != nil {
 		return nil, err
 	}
+	// NCCL takes a GPU a rank; two ranks on one GPU would fail inside
+	// ncclCommInitRank, after the ranks began to wait for each other.
+	shared, err := sharedGPU(ctx, world, ordinal)
+	if err != nil {
+		return nil, err
+	}
+	if shared != "" {
+		err = errors.New(shared)
+	}
+	if err := comm.Agree(ctx, world, err); err != nil {
+		return nil, err
+	}
 	var id nccl.UniqueID
 	if world.Rank() == 0 {
 		id, err = api.NewUniqueID()
@@ -94,6 +108,37 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 	}
 	name := fmt.Sprintf("%s, %d ranks", deviceName([]int{ordinal}, devs), world.Size())
 	return rowsResultOf(res, p, name), nil
+}
+
+// sharedGPU says which other rank uses this rank's GPU, or "" when none
+// does (collective): a rank's GPU is its host's name and the GPU's PCI
+// address, hashed, which CUDA_VISIBLE_DEVICES does not change.
+func sharedGPU(ctx context.Context, world comm.Comm, ordinal int) (string, error) {
+	infos, err := Devices()
+	if err != nil {
+		return "", err
+	}
+	pci := ""
+	for _, in := range infos {
+		if in.Ordinal == ordinal {
+			pci = in.PCI
+		}
+	}
+	host, _ := os.Hostname()
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%s", host, pci)
+	keys := make([]int64, world.Size())
+	keys[world.Rank()] = int64(h.Sum64() >> 1) // non-negative: sums of one key and zeros
+	if err := world.AllReduceSum(ctx, comm.HostBuffer(keys)); err != nil {
+		return "", err
+	}
+	for q, k := range keys {
+		if q != world.Rank() && k == keys[world.Rank()] {
+			return fmt.Sprintf("ranks %d and %d both use GPU %s of %s (gpu:%d here): NCCL needs a GPU a rank (--device gpu takes each rank's local one)",
+				min(q, world.Rank()), max(q, world.Rank()), pci, host, ordinal), nil
+		}
+	}
+	return "", nil
 }
 
 // combine adds the ranks' summaries: each rank holds its strips' rows

@@ -88,6 +88,7 @@ func TestRanksRefuse(t *testing.T) {
 		{"no such GPU", []int{0, 99}, []Job{j, j}, 1, "99"},
 		// Every rank finds the mismatch (rank 0 with the others' count).
 		{"another graph", []int{0, 0}, []Job{j, k}, 0, "1 of the 2 ranks hold a graph other than rank 0's"},
+		{"one GPU twice", []int{0, 0}, []Job{j, j}, 0, "ranks 0 and 1 both use GPU"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
