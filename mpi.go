@@ -70,7 +70,8 @@ func JoinMPI() (*MPIJob, error) {
 // totals are combined at the end (Algorithm DistributedBFSName): on each
 // rank's CPU with Threads threads (0: every CPU; with several ranks on a
 // host, give each a share), or on its GPU (gpu-bitbfs). Naming Lanes sends
-// an unweighted graph to Floyd–Warshall instead.
+// an unweighted graph to Floyd–Warshall on GPU ranks instead (CPU ranks
+// refuse named lanes).
 //
 // Other graphs run Floyd–Warshall (Algorithm DistributedName). On the CPU
 // (Device "", "auto" or "cpu") each rank holds only its tiles
@@ -126,10 +127,17 @@ func statsDistributed(ctx context.Context, world comm.Comm, g *graph.Graph, opt 
 		return nil, &OptionError{Option: "lanes", Msg: fmt.Sprintf("%q: a distributed run on CPUs picks int32 or int64 itself", opt.Lanes)}
 	case g == nil:
 		return nil, ErrNilGraph
-	case g.N() == 0:
-		return nil, ErrEmptyGraph
 	}
 	start := time.Now()
+	// First, as the path taken depends on the graph: ranks that read
+	// different graphs would take different paths and wait in different
+	// collectives.
+	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, g)); err != nil {
+		return nil, err
+	}
+	if g.N() == 0 {
+		return nil, ErrEmptyGraph
+	}
 	var s *Stats
 	unweighted := g.Kind() == graph.Unweighted && (opt.Lanes == "" || opt.Lanes == "auto")
 	switch {
@@ -206,9 +214,6 @@ func bfsOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options
 // bfsOnCPUs is bitbfs over the ranks, on each rank's CPU: the chunks of
 // sources dealt to the ranks, the totals combined.
 func bfsOnCPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options) (*reduce.Brief, error) {
-	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, g)); err != nil {
-		return nil, err
-	}
 	t, err := bfs.BitTotals(ctx, g, opt.Threads, world.Rank(), world.Size())
 	if err != nil {
 		world.Abort(err)

@@ -130,6 +130,10 @@ func BitTotals(ctx context.Context, g *graph.Graph, threads, share, shares int) 
 	n := g.N()
 	t := &Totals{Reach: make([]int32, n), Ecc: make([]int32, n)}
 	cfg := defaultConfig(threads, n)
+	if shareChunk%(64*cfg.words) != 0 {
+		// A batch would straddle two ranks' chunks.
+		return nil, fmt.Errorf("bfs: batches of %d sources do not divide the shares' chunks of %d", 64*cfg.words, shareChunk)
+	}
 	cfg.share, cfg.shares = share, shares
 	err := searchBatches(ctx, g, cfg, nil, nil, func(team *par.Team, workers []*batcher) {
 		for _, w := range workers {

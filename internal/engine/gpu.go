@@ -284,10 +284,13 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 // RanksRows is gpu-multi's Rows over the ranks of world, a GPU each
 // (gpu.RowsOverRanks; ordinal is this rank's): every rank calls it with
 // the same problem and gets every source's summary. A negative cycle is
-// found, before, on every rank alike.
+// searched for first, on every rank, and reported by every rank.
 func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([]reduce.Row, error) {
+	// The cycle search is every rank's alike for one graph, but a rank
+	// whose search was cancelled, or whose graph differs, must not leave
+	// the others waiting: agreed.
 	j, err := gpuEngine{gpuMulti}.job(ctx, p)
-	if err != nil {
+	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, err
 	}
 	j.Ordinal = ordinal
