@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sync/atomic"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 )
 
