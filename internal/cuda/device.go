@@ -17,9 +17,6 @@ const (
 	attrComputeCapabilityMajor = 75
 	attrComputeCapabilityMinor = 76
 	attrMaxSharedPerBlockOptin = 97
-	attrPCIBusID               = 33
-	attrPCIDeviceID            = 34
-	attrPCIDomainID            = 50
 	funcAttrMaxDynamicShared   = 8
 	funcAttrNumRegs            = 4
 )
@@ -34,9 +31,10 @@ type Info struct {
 	SMs          int    `json:"sms"`
 	ClockKHz     int    `json:"clock_khz"`
 	MaxShared    int    `json:"max_shared_per_block"`
-	// PCI is the GPU's PCI address, domain:bus:device ("0000:18:00"): the
-	// same GPU whatever CUDA_VISIBLE_DEVICES numbers it.
-	PCI string `json:"pci"`
+	// UUID names the physical GPU ("GPU-8c1b…", as nvidia-smi writes
+	// it): the same whatever CUDA_VISIBLE_DEVICES numbers it, and on
+	// whichever host.
+	UUID string `json:"uuid"`
 }
 
 // Arch returns the NVRTC architecture name, e.g. "sm_90".
@@ -72,13 +70,11 @@ func (a *API) info(ordinal int) (Info, error) {
 	if err := a.check("cuDeviceTotalMem", a.cuDeviceTotalMem(&info.Memory, dev)); err != nil {
 		return Info{}, err
 	}
-	var domain, bus, device int
 	attrs := []struct {
 		attr int32
 		dst  *int
 	}{{attrComputeCapabilityMajor, &info.Major}, {attrComputeCapabilityMinor, &info.Minor},
-		{attrMultiprocessorCount, &info.SMs}, {attrClockRate, &info.ClockKHz}, {attrMaxSharedPerBlockOptin, &info.MaxShared},
-		{attrPCIDomainID, &domain}, {attrPCIBusID, &bus}, {attrPCIDeviceID, &device}}
+		{attrMultiprocessorCount, &info.SMs}, {attrClockRate, &info.ClockKHz}, {attrMaxSharedPerBlockOptin, &info.MaxShared}}
 	for _, at := range attrs {
 		var v int32
 		if err := a.check("cuDeviceGetAttribute", a.cuDeviceGetAttribute(&v, at.attr, dev)); err != nil {
@@ -87,7 +83,11 @@ func (a *API) info(ordinal int) (Info, error) {
 		*at.dst = int(v)
 	}
 	info.Capability = fmt.Sprintf("%d.%d", info.Major, info.Minor)
-	info.PCI = fmt.Sprintf("%04x:%02x:%02x", domain, bus, device)
+	var u [16]byte
+	if err := a.check("cuDeviceGetUuid", a.cuDeviceGetUUID(&u, dev)); err != nil {
+		return Info{}, err
+	}
+	info.UUID = fmt.Sprintf("GPU-%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 	return info, nil
 }
 

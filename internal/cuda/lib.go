@@ -55,6 +55,7 @@ type API struct {
 	cuDeviceGet           func(dev *int32, ordinal int32) Result
 	cuDeviceGetName       func(name *byte, n int32, dev int32) Result
 	cuDeviceGetAttribute  func(v *int32, attrib int32, dev int32) Result
+	cuDeviceGetUUID       func(uuid *[16]byte, dev int32) Result
 	cuDeviceTotalMem      func(b *uint64, dev int32) Result
 	cuPrimaryCtxRetain    func(ctx *uintptr, dev int32) Result
 	cuPrimaryCtxRelease   func(dev int32) Result
@@ -138,6 +139,7 @@ func Load() (api *API, err error) {
 	bind(cu, &a.cuDeviceGet, "cuDeviceGet")
 	bind(cu, &a.cuDeviceGetName, "cuDeviceGetName")
 	bind(cu, &a.cuDeviceGetAttribute, "cuDeviceGetAttribute")
+	bind(cu, &a.cuDeviceGetUUID, "cuDeviceGetUuid_v2")
 	bind(cu, &a.cuDeviceTotalMem, "cuDeviceTotalMem_v2")
 	bind(cu, &a.cuPrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
 	bind(cu, &a.cuPrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")

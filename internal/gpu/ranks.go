@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"os"
 	"time"
 	"unsafe"
 
@@ -111,31 +110,33 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 }
 
 // sharedGPU says which other rank uses this rank's GPU, or "" when none
-// does (collective): a rank's GPU is its host's name and the GPU's PCI
-// address, hashed, which CUDA_VISIBLE_DEVICES does not change.
+// does (collective): a GPU is known by its UUID, which neither
+// CUDA_VISIBLE_DEVICES nor the host changes, hashed. A rank that cannot
+// read its GPU's UUID says so in the message, after the collective.
 func sharedGPU(ctx context.Context, world comm.Comm, ordinal int) (string, error) {
-	infos, err := Devices()
-	if err != nil {
-		return "", err
-	}
-	pci := ""
+	uuid := ""
+	infos, lerr := Devices()
 	for _, in := range infos {
 		if in.Ordinal == ordinal {
-			pci = in.PCI
+			uuid = in.UUID
 		}
 	}
-	host, _ := os.Hostname()
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s/%s", host, pci)
+	h.Write([]byte(uuid))
 	keys := make([]int64, world.Size())
-	keys[world.Rank()] = int64(h.Sum64() >> 1) // non-negative: sums of one key and zeros
+	if uuid != "" {
+		keys[world.Rank()] = int64(h.Sum64()>>1) | 1 // non-negative, not 0: sums of one key and zeros
+	}
 	if err := world.AllReduceSum(ctx, comm.HostBuffer(keys)); err != nil {
 		return "", err
 	}
+	if uuid == "" {
+		return fmt.Sprintf("gpu:%d: its UUID could not be read (%v)", ordinal, lerr), nil
+	}
 	for q, k := range keys {
 		if q != world.Rank() && k == keys[world.Rank()] {
-			return fmt.Sprintf("ranks %d and %d both use GPU %s of %s (gpu:%d here): NCCL needs a GPU a rank (--device gpu takes each rank's local one)",
-				min(q, world.Rank()), max(q, world.Rank()), pci, host, ordinal), nil
+			return fmt.Sprintf("ranks %d and %d both use GPU %s (gpu:%d here): NCCL needs a GPU a rank (--device gpu takes each rank's local one)",
+				min(q, world.Rank()), max(q, world.Rank()), uuid, ordinal), nil
 		}
 	}
 	return "", nil

@@ -101,6 +101,9 @@ type opening struct {
 	done chan struct{}
 	d    *Device
 	err  error
+	// closing marks a device being forgotten (Forget): who waits for it
+	// opens the GPU afresh once its context is gone.
+	closing bool
 }
 
 // process is the runtime of this process: the package's only mutable
@@ -199,6 +202,9 @@ func (r *Runtime) Device(ordinal int) (*Device, error) {
 	if o := st.opening[ordinal]; o != nil {
 		r.mu.Unlock()
 		<-o.done
+		if o.closing {
+			return r.Device(ordinal)
+		}
 		return o.d, o.err
 	}
 	o := &opening{done: make(chan struct{})}
@@ -231,20 +237,39 @@ func (r *Runtime) Device(ordinal int) (*Device, error) {
 func (r *Runtime) Forget(ordinal int) error {
 	r.mu.Lock()
 	var d *Device
-	if r.st != nil {
-		d = r.st.devs[ordinal]
-		delete(r.st.devs, ordinal)
+	var o *opening
+	st := r.st
+	if st != nil {
+		d = st.devs[ordinal]
+		delete(st.devs, ordinal)
+		if d != nil && st.opening[ordinal] == nil {
+			// Until the old context is gone, callers wait: an open in
+			// between would retain the primary context that the reset
+			// below then destroys under it.
+			o = &opening{done: make(chan struct{}), closing: true}
+			st.opening[ordinal] = o
+		}
 	}
 	r.mu.Unlock()
 	if d == nil {
 		return nil
+	}
+	if o != nil {
+		defer func() {
+			r.mu.Lock()
+			if st.opening[ordinal] == o {
+				delete(st.opening, ordinal)
+			}
+			r.mu.Unlock()
+			close(o.done)
+		}()
 	}
 	if d.Dev != nil {
 		// Forgotten after a sticky error: the next open must get a fresh
 		// context, not the broken one another library still holds.
 		d.Dev.ResetOnClose()
 	}
-	return d.close()
+	return r.discard(d)
 }
 
 // LoadTime is how long loading the driver and listing the GPUs took (0

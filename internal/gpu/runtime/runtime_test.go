@@ -241,3 +241,52 @@ func TestDeviceClosedWhileOpening(t *testing.T) {
 		t.Fatalf("Close: %v, %d devices closed", err, discards.Load())
 	}
 }
+
+// TestForgetWaitsForTheClose: a GPU asked for while it is being forgotten
+// opens afresh only once the old device is closed (its primary context
+// reset), never in between; the callers then share the new device.
+func TestForgetWaitsForTheClose(t *testing.T) {
+	r, opens, _ := fakeOpens(t, 0, func(int) error { return nil })
+	old, err := r.Device(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var closed atomic.Bool
+	r.discard = func(*Device) error {
+		time.Sleep(100 * time.Millisecond)
+		closed.Store(true)
+		return nil
+	}
+	inner := r.open
+	r.open = func(api *cuda.API, ordinal int) (*Device, error) {
+		if !closed.Load() {
+			t.Error("a GPU opened while its forgotten device was still closing")
+		}
+		return inner(api, ordinal)
+	}
+	forgot := make(chan error, 1)
+	go func() { forgot <- r.Forget(0) }()
+	time.Sleep(20 * time.Millisecond) // the close is under way
+	got := make([]*Device, 4)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Go(func() {
+			var err error
+			if got[i], err = r.Device(0); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := <-forgot; err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range got {
+		if d == nil || d == old || d != got[0] {
+			t.Errorf("caller %d: %p (old %p, first %p); want one new device", i, d, old, got[0])
+		}
+	}
+	if n := opens.Load(); n != 2 {
+		t.Errorf("%d openings, want 2 (the first and one afresh)", n)
+	}
+}
