@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -59,5 +60,39 @@ func TestAgree(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sumsOnly hides a communicator's Maxer, so that AllReduceMax falls back
+// to broadcasts.
+type sumsOnly struct{ Comm }
+
+// TestAllReduceMax: the maxima over the ranks, by the communicator's own
+// reduction and by the broadcasts of one without it.
+func TestAllReduceMax(t *testing.T) {
+	vals := [][]int64{{1, -5, 7, 0}, {3, -9, 2, 0}, {-1, -2, 7, 0}}
+	want := []int64{3, -2, 7, 0}
+	for _, hide := range []bool{false, true} {
+		ranks, err := NewFake(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([][]int64, 3)
+		errs := make([]error, 3)
+		var wg sync.WaitGroup
+		for r := range ranks {
+			c := ranks[r]
+			if hide {
+				c = sumsOnly{c}
+			}
+			got[r] = append([]int64(nil), vals[r]...)
+			wg.Go(func() { errs[r] = AllReduceMax(context.Background(), c, got[r]) })
+		}
+		wg.Wait()
+		for r := range got {
+			if errs[r] != nil || !slices.Equal(got[r], want) {
+				t.Errorf("hidden Maxer %v, rank %d: %v, %v; want %v", hide, r, got[r], errs[r], want)
+			}
+		}
 	}
 }

@@ -37,6 +37,39 @@ type Comm interface {
 	Close() error
 }
 
+// Maxer is the optional collective of a communicator that can take
+// element-wise maxima itself (MPI_MAX); AllReduceMax uses it where it is
+// there.
+type Maxer interface {
+	// AllReduceMax replaces buf, int64 values, with their element-wise
+	// maximum over the ranks.
+	AllReduceMax(ctx context.Context, buf Buffer) error
+}
+
+// AllReduceMax replaces vals with their element-wise maximum over the
+// ranks of c (collective): in one reduction where c is a Maxer, else by
+// each rank broadcasting its values in turn (size broadcasts of the
+// values).
+func AllReduceMax(ctx context.Context, c Comm, vals []int64) error {
+	if m, ok := c.(Maxer); ok {
+		return m.AllReduceMax(ctx, HostBuffer(vals))
+	}
+	mine := append([]int64(nil), vals...)
+	peer := make([]int64, len(vals))
+	for q := range c.Size() {
+		if q == c.Rank() {
+			copy(peer, mine)
+		}
+		if err := c.Bcast(ctx, HostBuffer(peer), q); err != nil {
+			return err
+		}
+		for i, x := range peer {
+			vals[i] = max(vals[i], x)
+		}
+	}
+	return nil
+}
+
 // Buffer is the memory a collective moves: Host for the fake and MPI,
 // Device (a CUdeviceptr, Bytes long) for NCCL. An implementation refuses
 // the kind it cannot move.

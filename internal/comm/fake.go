@@ -70,8 +70,8 @@ func (c call) String() string {
 	switch c.op {
 	case "Bcast":
 		return fmt.Sprintf("Bcast(%d bytes, root %d)", c.buf.Len(), c.root)
-	case "AllReduceSum":
-		return fmt.Sprintf("AllReduceSum(%d bytes)", c.buf.Len())
+	case "AllReduceSum", "AllReduceMax":
+		return fmt.Sprintf("%s(%d bytes)", c.op, c.buf.Len())
 	}
 	return c.op
 }
@@ -125,6 +125,24 @@ func (c *fake) AllReduceSum(ctx context.Context, buf Buffer) error {
 		}
 		for r := range s {
 			copy(int64s(s[r].buf.Host), sum)
+		}
+	})
+	return err
+}
+
+func (c *fake) AllReduceMax(ctx context.Context, buf Buffer) error {
+	if buf.Len()%8 != 0 || (buf.Host == nil && buf.Bytes > 0) {
+		return fmt.Errorf("comm: AllReduceMax of %d bytes: want host int64 values", buf.Len())
+	}
+	_, err := c.collective(ctx, call{op: "AllReduceMax", buf: buf}, func(s []call) {
+		most := slices.Clone(int64s(s[0].buf.Host))
+		for r := range s {
+			for i, x := range int64s(s[r].buf.Host) {
+				most[i] = max(most[i], x)
+			}
+		}
+		for r := range s {
+			copy(int64s(s[r].buf.Host), most)
 		}
 	})
 	return err

@@ -28,19 +28,9 @@ func CombineBrief(ctx context.Context, world comm.Comm, reach, ecc []int64, hist
 	if err := world.AllReduceSum(ctx, comm.HostBuffer(buf)); err != nil {
 		return nil, err
 	}
-	// Maxima: each rank's eccentricities go to the others in turn (the
-	// communicator only sums).
-	most, peer := slices.Clone(ecc), make([]int64, n)
-	for q := range size {
-		if q == rank {
-			copy(peer, ecc)
-		}
-		if err := world.Bcast(ctx, comm.HostBuffer(peer), q); err != nil {
-			return nil, err
-		}
-		for v, e := range peer {
-			most[v] = max(most[v], e)
-		}
+	most := slices.Clone(ecc)
+	if err := comm.AllReduceMax(ctx, world, most); err != nil {
+		return nil, err
 	}
 	b := reduce.NewBrief(n)
 	for v := range n {

@@ -169,8 +169,8 @@ func (l Layout) rowsOf(pr int) []int {
 type localRows struct{ reach, hi, lo, most []int64 }
 
 // reduceLocal summarises rank r's real rows over its real columns and
-// combines the parts along the grid row (row): sums add, maxima by each
-// rank broadcasting its own in turn (the communicator only sums).
+// combines the parts along the grid row (row): sums add, maxima by
+// comm.AllReduceMax.
 func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r int, loc *Local[T]) (localRows, error) {
 	pr, pc := l.Grid.Coords(r)
 	vs := l.rowsOf(pr)
@@ -207,21 +207,9 @@ func reduceLocal[T lanes.Lane](ctx context.Context, row comm.Comm, l Layout, r i
 			return localRows{}, err
 		}
 	}
-	mine := out.most
-	most := make([]int64, len(mine))
-	peer := make([]int64, len(mine))
-	for q := range row.Size() {
-		if q == row.Rank() {
-			copy(peer, mine)
-		}
-		if err := row.Bcast(ctx, comm.HostBuffer(peer), q); err != nil {
-			return localRows{}, err
-		}
-		for a, x := range peer {
-			most[a] = max(most[a], x)
-		}
+	if err := comm.AllReduceMax(ctx, row, out.most); err != nil {
+		return localRows{}, err
 	}
-	out.most = most
 	return out, nil
 }
 

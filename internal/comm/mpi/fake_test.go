@@ -73,6 +73,13 @@ func TestBindingABI(t *testing.T) {
 	if sums[0] != 3 || sums[1] != -6 || sums[2] != 3<<40 {
 		t.Fatalf("AllReduceSum: %v", sums)
 	}
+	most := []int64{-3, 5, 9}
+	if err := world.AllReduceMax(ctx, comm.HostBuffer(most)); err != nil {
+		t.Fatal(err)
+	}
+	if most[0] != 5 || most[1] != 5 || most[2] != 9 {
+		t.Fatalf("AllReduceMax: %v", most)
+	}
 	if err := world.Barrier(ctx); err != nil {
 		t.Fatal(err)
 	}

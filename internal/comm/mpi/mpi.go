@@ -35,7 +35,7 @@ const (
 
 // handles are the addresses of the predefined objects.
 type handles struct {
-	commWorld, byteType, int64Type, opSum, errorsReturn uintptr
+	commWorld, byteType, int64Type, opSum, opMax, errorsReturn uintptr
 }
 
 // API holds the bound functions (MPI-3 C bindings; MPI_Comm, MPI_Datatype,
@@ -86,6 +86,7 @@ func Load() (api *API, err error) {
 		{&a.h.byteType, "ompi_mpi_byte"},
 		{&a.h.int64Type, "ompi_mpi_int64_t"},
 		{&a.h.opSum, "ompi_mpi_op_sum"},
+		{&a.h.opMax, "ompi_mpi_op_max"},
 		{&a.h.errorsReturn, "ompi_mpi_errors_return"},
 	} {
 		if *s.p, err = purego.Dlsym(lib, s.name); err != nil {
@@ -162,7 +163,10 @@ type Comm struct {
 	owned      bool // made by Split, freed by Close
 }
 
-var _ comm.Comm = (*Comm)(nil)
+var (
+	_ comm.Comm  = (*Comm)(nil)
+	_ comm.Maxer = (*Comm)(nil)
+)
 
 func (c *Comm) Rank() int { return c.rank }
 func (c *Comm) Size() int { return c.size }
@@ -185,16 +189,30 @@ func (c *Comm) Bcast(ctx context.Context, buf comm.Buffer, root int) error {
 
 // AllReduceSum is an in-place MPI_Allreduce of MPI_INT64_T with MPI_SUM.
 func (c *Comm) AllReduceSum(ctx context.Context, buf comm.Buffer) error {
+	return c.allReduce(ctx, "AllReduceSum", buf, false)
+}
+
+// AllReduceMax is an in-place MPI_Allreduce of MPI_INT64_T with MPI_MAX
+// (comm.Maxer).
+func (c *Comm) AllReduceMax(ctx context.Context, buf comm.Buffer) error {
+	return c.allReduce(ctx, "AllReduceMax", buf, true)
+}
+
+func (c *Comm) allReduce(ctx context.Context, what string, buf comm.Buffer, most bool) error {
 	if err := usable(ctx, buf); err != nil {
 		return err
 	}
 	if len(buf.Host)%8 != 0 {
-		return fmt.Errorf("mpi: AllReduceSum of %d bytes: want int64 values", len(buf.Host))
+		return fmt.Errorf("mpi: %s of %d bytes: want int64 values", what, len(buf.Host))
+	}
+	op := c.api.h.opSum
+	if most {
+		op = c.api.h.opMax
 	}
 	b := buf.Host
 	for len(b) > 0 {
 		n := min(len(b), maxCount)
-		if err := c.api.check("MPI_Allreduce", c.api.allreduce(inPlace, unsafe.Pointer(&b[0]), int32(n/8), c.api.h.int64Type, c.api.h.opSum, c.c)); err != nil {
+		if err := c.api.check("MPI_Allreduce", c.api.allreduce(inPlace, unsafe.Pointer(&b[0]), int32(n/8), c.api.h.int64Type, op, c.c)); err != nil {
 			return err
 		}
 		b = b[n:]

@@ -89,6 +89,9 @@ func TestCommRefusesMisuse(t *testing.T) {
 	if err := c.AllReduceSum(context.Background(), comm.Buffer{Host: make([]byte, 12)}); err == nil {
 		t.Error("12 bytes are not int64 values")
 	}
+	if err := c.AllReduceMax(context.Background(), comm.Buffer{Host: make([]byte, 12)}); err == nil {
+		t.Error("AllReduceMax: 12 bytes are not int64 values")
+	}
 	if err := c.Close(); err != nil {
 		t.Errorf("closing the world (not owned): %v", err)
 	}
