@@ -182,10 +182,7 @@ func statsDistributed(ctx context.Context, world comm.Comm, g *graph.Graph, opt 
 // a GPU each. What a rank finds wrong on its own (no GPU, lanes the graph
 // does not fit) is agreed on first, so that every rank fails together.
 func distributedOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options, dev plan.Device) ([]reduce.Row, lanes.Kind, error) {
-	ordinal, err := dev.Ordinal, error(nil)
-	if opt.Device == "gpu" {
-		ordinal, err = rankGPU(world.Rank())
-	}
+	ordinal, err := rankGPU(world.Rank(), opt.Device, dev)
 	var pl *plan.Plan
 	if err == nil {
 		pl, err = plan.Resolve(g, plan.Request{Algorithm: gpuMultiName, Device: "gpu:" + strconv.Itoa(ordinal),
@@ -201,10 +198,7 @@ func distributedOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt
 // bfsOnGPUs is gpu-bitbfs over the ranks, a GPU each: the sources split,
 // the totals added.
 func bfsOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options, dev plan.Device) (*reduce.Brief, error) {
-	ordinal, err := dev.Ordinal, error(nil)
-	if opt.Device == "gpu" {
-		ordinal, err = rankGPU(world.Rank())
-	}
+	ordinal, err := rankGPU(world.Rank(), opt.Device, dev)
 	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, err
 	}
@@ -233,10 +227,14 @@ func bfsOnCPUs(ctx context.Context, world comm.Comm, g *graph.Graph, opt Options
 // gpuMultiName is the engine whose rounds a distributed GPU run shares.
 const gpuMultiName = "gpu-multi"
 
-// rankGPU is the GPU of a rank started with device "gpu": its rank among
-// the job's ranks on its host (as the MPI launcher says: Open MPI, MPICH,
-// Slurm), or its world rank where none says, modulo the host's GPUs.
-func rankGPU(rank int) (int, error) {
+// rankGPU is the GPU a rank computes on: N for device "gpu:N"; for
+// "gpu", its rank among the job's ranks on its host (as the MPI launcher
+// says: Open MPI, MPICH, Slurm), or its world rank where none says, modulo
+// the host's GPUs.
+func rankGPU(rank int, device string, dev plan.Device) (int, error) {
+	if device != "gpu" {
+		return dev.Ordinal, nil
+	}
 	local := rank
 	for _, name := range []string{"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"} {
 		if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v >= 0 {
