@@ -10,7 +10,6 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/csr"
-	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -256,15 +255,20 @@ func engines() []struct {
 // Go, w = 1, 4 and 8, the generic Go pull for other w) and split levels.
 func configs() []config {
 	var out []config
-	for _, w := range []int{1, 3, 4, 8} {
+	for _, w := range []int{1, 2, 3, 4, 8} {
 		for _, noAsm := range []bool{false, true} {
-			if noAsm && w == 3 {
+			if noAsm && (w == 3 || w == 2) {
 				continue // the same generic Go pull either way
 			}
 			out = append(out, config{words: w, inner: 1, noAsm: noAsm})
 		}
 	}
 	out = append(out, config{words: 4, inner: 2}, config{words: 8, inner: 3}, config{words: 2, inner: 2, noAsm: true}, config{words: 1, inner: 2})
+	// The lockstep layout: parts a worker, parts handed out in turn, and
+	// groups of one worker.
+	out = append(out, config{words: 8, inner: 3, lockstep: true}, config{words: 1, inner: 2, lockstep: true, chunks: 4},
+		config{words: 4, inner: 1, lockstep: true}, config{words: 2, inner: 2, noAsm: true, lockstep: true, chunks: 3},
+		config{words: 2, inner: 2, lockstep: true})
 	return out
 }
 
@@ -272,6 +276,9 @@ func (c config) String() string {
 	s := fmt.Sprintf("bits/w=%d/inner=%d", c.words, c.inner)
 	if c.noAsm {
 		s += "/go"
+	}
+	if c.lockstep {
+		s += fmt.Sprintf("/lockstep/chunks=%d", c.chunks)
 	}
 	return s
 }
@@ -336,8 +343,7 @@ func checkBriefs(t *testing.T, name string, g *graph.Graph, threads int, want *r
 	checkBrief(t, name+" BitBrief", got, want)
 	for _, cfg := range configs() {
 		cfg.outer = threads
-		var b *reduce.Brief
-		err := searchBatches(ctx, g, cfg, nil, nil, func(team *par.Team, ws []*batcher) { b = mergeBrief(team, ws, g.N()) })
+		b, err := searchBrief(ctx, g, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -534,7 +540,7 @@ func TestTorus(t *testing.T) {
 		}
 		want := reduce.Row{Reach: int64(n - 1), MaxI: int64(len(perVertex) - 1)}
 		want.Sum.Add(sum)
-		for _, cfg := range []config{{words: words(), outer: 2, inner: 1}, {words: 4, outer: 1, inner: 2}} {
+		for _, cfg := range []config{{words: words(), outer: 2, inner: 1}, {words: 4, outer: 1, inner: 2}, {words: words(), outer: 2, inner: 2, lockstep: true, chunks: 2}} {
 			got, err := runBatches(context.Background(), tg.g, cfg, nil, nil)
 			if err != nil {
 				t.Fatal(err)

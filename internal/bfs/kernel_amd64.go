@@ -27,6 +27,11 @@ func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list,
 //go:noescape
 func pull8AVX512(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
 
+// pull2AVX is pull4AVX2 for w = 2, in XMM registers (AVX).
+//
+//go:noescape
+func pull2AVX(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
+
 // pull1 is pull4AVX2 for w = 1, in general registers (POPCNT only).
 //
 //go:noescape
@@ -43,6 +48,8 @@ func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bo
 	case b.w == 4 && hasAVX2:
 	case b.w == 8 && hasAVX512:
 		kernel = pull8AVX512
+	case b.w == 2 && hasAVX2:
+		kernel = pull2AVX
 	case b.w == 1 && cpufeat.POPCNT:
 		kernel = pull1
 	default:

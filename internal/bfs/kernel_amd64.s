@@ -330,3 +330,112 @@ w1_skip:
 w1_done:
 	MOVQ R13, count+80(FP)
 	RET
+
+// func pull2AVX(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
+// pull4AVX2 for two words a vertex, in XMM registers (VEX encoded, so
+// the loads need no alignment).
+TEXT ·pull2AVX(SB), NOSPLIT, $0-96
+	MOVQ vis+0(FP), SI
+	MOVQ cur+8(FP), R8
+	MOVQ next+16(FP), DI
+	MOVQ off+24(FP), R9
+	MOVQ heads+32(FP), R10
+	MOVQ lo+40(FP), AX
+	MOVQ list+56(FP), R11
+	XORQ R13, R13
+	MOVQ $0, full+88(FP)
+	VPCMPEQQ X15, X15, X15
+
+w2_vertex:
+	CMPQ AX, hi+48(FP)
+	JGE  w2_done
+	MOVQ AX, DX
+	SHLQ $4, DX
+	VMOVDQU (SI)(DX*1), X1
+	VPTEST X15, X1
+	JCS  w2_skip // every source has reached v
+	MOVQ (R9)(AX*8), CX
+	MOVQ 8(R9)(AX*8), BX
+	VPXOR X0, X0, X0
+	VPXOR X3, X3, X3
+
+w2_chunk:
+	// R12 = end of this chunk of at most chunk arcs.
+	MOVQ chunk+72(FP), R12
+	ADDQ CX, R12
+	CMPQ R12, BX
+	CMOVQGT BX, R12
+
+w2_pair:
+	LEAQ 1(CX), DX
+	CMPQ DX, R12
+	JGE  w2_single
+	MOVLQSX 128(R10)(CX*4), DX
+	SHLQ $4, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX 132(R10)(CX*4), DX
+	SHLQ $4, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX (R10)(CX*4), DX
+	SHLQ $4, DX
+	VPOR (R8)(DX*1), X0, X0
+	MOVLQSX 4(R10)(CX*4), DX
+	SHLQ $4, DX
+	VPOR (R8)(DX*1), X3, X3
+	ADDQ $2, CX
+	JMP  w2_pair
+
+w2_single:
+	CMPQ CX, R12
+	JGE  w2_chunkend
+	MOVLQSX 128(R10)(CX*4), DX
+	SHLQ $4, DX
+	PREFETCHT0 (R8)(DX*1)
+	MOVLQSX (R10)(CX*4), DX
+	SHLQ $4, DX
+	VPOR (R8)(DX*1), X0, X0
+	INCQ CX
+
+w2_chunkend:
+	CMPQ CX, BX
+	JGE  w2_arcsdone
+	// More arcs: stop once every source has reached v or reaches it now.
+	VPOR X3, X0, X4
+	VPOR X1, X4, X4
+	VPTEST X15, X4
+	JCC  w2_chunk
+
+w2_arcsdone:
+	VPOR X3, X0, X0
+	VPANDN X0, X1, X2 // new = or &^ visited
+	VPTEST X2, X2
+	JEQ  w2_skip
+	MOVQ AX, DX
+	SHLQ $4, DX
+	VMOVDQU X2, (DI)(DX*1)
+	VPOR X2, X1, X1
+	VMOVDQU X1, (SI)(DX*1)
+	VPTEST X15, X1
+	JCC  w2_counted
+	INCQ full+88(FP)
+
+w2_counted:
+	VMOVQ X2, CX
+	POPCNTQ CX, CX
+	VPEXTRQ $1, X2, BX
+	POPCNTQ BX, BX
+	ADDQ BX, CX
+	MOVL AX, (R11)(R13*4)
+	MOVQ cnts+64(FP), DX
+	MOVL CX, (DX)(R13*4)
+	INCQ R13
+
+w2_skip:
+	INCQ AX
+	JMP  w2_vertex
+
+w2_done:
+	VZEROUPPER
+	MOVQ R13, count+80(FP)
+	RET
+

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/par"
-	"github.com/apsp/apsp/internal/reduce"
 )
 
 // loop16 returns the random 16-regular graph of the search-loop
@@ -84,7 +84,8 @@ func TestBitRowsReuse(t *testing.T) {
 		}
 		want[i], wantM[i] = s, referenceMatrix(g)
 	}
-	cfgs := []config{defaultConfig(0, 1024), {words: words(), outer: 2, inner: 1}, {words: words(), outer: 1, inner: 3}, {words: 2, outer: 2, inner: 2}}
+	cfgs := []config{defaultConfig(0, 1024), {words: words(), outer: 2, inner: 1}, {words: words(), outer: 1, inner: 3}, {words: 2, outer: 2, inner: 2},
+		{words: words(), outer: 2, inner: 3, lockstep: true}, {words: 1, outer: 3, inner: 2, lockstep: true, chunks: 2}}
 	for round := range 3 {
 		for i, g := range gs {
 			cfg := cfgs[(i+round)%len(cfgs)]
@@ -125,7 +126,7 @@ func TestBitRowsReuseAfterCancel(t *testing.T) {
 		}
 		for range 3 {
 			ctx, cancel := context.WithCancel(context.Background())
-			cfg := config{words: 1, outer: 2, inner: 2} // many batches, so the cancel lands midway
+			cfg := config{words: 1, outer: 2, inner: 2, lockstep: i%2 == 1} // many batches, so the cancel lands midway
 			if _, err := runBatches(ctx, g, cfg, func(float64) { cancel() }, nil); err == nil && g.N() > 128 {
 				t.Fatalf("graph %d: cancelled run returned no error", i)
 			}
@@ -237,10 +238,7 @@ func BenchmarkBitBriefLayout(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					var br *reduce.Brief
-					err := searchBatches(context.Background(), g, cfg, nil, nil, func(team *par.Team, workers []*batcher) {
-						br = mergeBrief(team, workers, n)
-					})
+					br, err := searchBrief(context.Background(), g, cfg, nil)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -249,4 +247,119 @@ func BenchmarkBitBriefLayout(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkBitBriefLockstep sweeps the lockstep layout (one Run a call,
+// a barrier a level; see lockstep.go) for the search loop's small graphs:
+// words a vertex, groups × workers a group, and parts a worker (0: part i
+// to worker i; 4: four parts a worker handed out in turn), against
+// defaultConfig.
+func BenchmarkBitBriefLockstep(b *testing.B) {
+	t := par.Threads(0)
+	for _, n := range []int{1024, 4096} {
+		g := loop16(b, n, 1)
+		split := defaultConfig(0, n)
+		split.lockstep, split.chunks = false, 0
+		layouts := []config{defaultConfig(0, n), split}
+		for _, w := range []int{1, 2, 4, 8} {
+			batches := (n + 64*w - 1) / (64 * w)
+			for groups := 1; groups <= min(t, batches); groups *= 2 {
+				for inner := 1; groups*inner <= t; inner *= 2 {
+					if 2*groups*inner < t {
+						continue
+					}
+					for _, chunks := range []int{0, 2, 4} {
+						if chunks > 0 && inner == 1 {
+							continue
+						}
+						layouts = append(layouts, config{words: w, outer: groups, inner: inner, lockstep: true, chunks: chunks})
+					}
+				}
+			}
+		}
+		for i, cfg := range layouts {
+			name := fmt.Sprintf("n=%d/w=%d/outer=%d/inner=%d", n, cfg.words, cfg.outer, cfg.inner)
+			if cfg.lockstep {
+				name += fmt.Sprintf("/lockstep/chunks=%d", cfg.chunks)
+			}
+			if i == 0 {
+				name += "/default"
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					br, err := searchBrief(context.Background(), g, cfg, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					br.Release()
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLockstepTimeline runs a few lockstep layouts on the 1024-vertex
+// loop graph and, after the timed calls, traces five more: for each
+// worker, when it started, arrived at and left each barrier, and ended
+// (µs after the fork). It is for finding where a call's time goes on a
+// many-core host: the fork, the work of each level, the barriers, the
+// join.
+func BenchmarkLockstepTimeline(b *testing.B) {
+	t := par.Threads(0)
+	g := loop16(b, 1024, 1)
+	for _, cfg := range []config{
+		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true},
+		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true, chunks: 4},
+		{words: 4, outer: 4, inner: max(1, t/8), lockstep: true},
+		{words: 8, outer: 2, inner: max(1, t/2), lockstep: true, chunks: 4},
+	} {
+		name := fmt.Sprintf("w=%d/outer=%d/inner=%d", cfg.words, cfg.outer, cfg.inner)
+		b.Run(name, func(b *testing.B) {
+			run := func(cfg config) {
+				br, err := searchBrief(context.Background(), g, cfg, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				br.Release()
+			}
+			for b.Loop() {
+				run(cfg)
+			}
+			// Back in the loop's steady state (the benchmark's own
+			// bookkeeping stops the world) before the traced calls,
+			// which go to stdout: the benchmark log is cut short.
+			for range 100 {
+				run(cfg)
+			}
+			traces := make([]*stepTrace, 5)
+			for c := range traces {
+				traces[c] = &stepTrace{base: time.Now(), at: make([][]stepEvent, cfg.outer*cfg.inner)}
+				traced := cfg
+				traced.trace = traces[c]
+				run(traced)
+			}
+			for c, tr := range traces {
+				fmt.Printf("%s call %d:\n%s", name, c, tr)
+			}
+		})
+	}
+}
+
+// String lays the trace out a line per worker, in µs after the fork.
+func (t *stepTrace) String() string {
+	var out []byte
+	fork := int64(0)
+	for _, e := range t.at[0] {
+		if e.what == 'r' {
+			fork = e.ns
+		}
+	}
+	for k, evs := range t.at {
+		out = fmt.Appendf(out, "w%02d", k)
+		for _, e := range evs {
+			out = fmt.Appendf(out, " %c%.1f", e.what, float64(e.ns-fork)/1e3)
+		}
+		out = append(out, '\n')
+	}
+	return string(out)
 }

@@ -42,13 +42,15 @@ var scratches scratchPool
 // get returns buffers for a worker on n vertices with w words a vertex;
 // matrix asks for the matrix mode's byte buffer instead of acc. cur, next
 // and buf are zero; visited, the lists and cnts are as the batches expect
-// (written before read); acc is zero.
-func (p *scratchPool) get(n, w int, matrix bool) *scratch {
+// (written before read); acc is zero. With asIs, cur, next and acc are
+// left as they are: a lockstep run's workers clear them, each its own
+// part (see lockstep.go).
+func (p *scratchPool) get(n, w int, matrix, asIs bool) *scratch {
 	s, _ := p.bufs.Get().(*scratch)
 	if s == nil {
 		s = &scratch{clean: true}
 	}
-	if !s.clean {
+	if !s.clean && !asIs {
 		clear(s.cur[:cap(s.cur)])
 		clear(s.next[:cap(s.next)])
 		clear(s.buf[:cap(s.buf)])
@@ -64,7 +66,9 @@ func (p *scratchPool) get(n, w int, matrix bool) *scratch {
 		s.buf = fit(s.buf, n*64*w)
 	} else {
 		s.acc = fit(s.acc, n)
-		clear(s.acc)
+		if !asIs {
+			clear(s.acc)
+		}
 	}
 	return s
 }
