@@ -8,7 +8,7 @@
  *
  * FILE is an edge list "u v" per line, 0-based; lines starting with '#'
  * or '%' are comments (apsp gen writes this format). It prints one line:
- * vertices, degree, calls, median/min/max milliseconds per call after
+ * vertices, degree, calls, median/mean/min/max milliseconds per call after
  * three warm-up calls, and ODP's diameter, sum and ASPL for comparison
  * with apsp stats.
  */
@@ -122,9 +122,12 @@ int main(int argc, char **argv)
 		ODP_Set_aspl(adj, &diameter, &sum, &aspl);
 		ms[i] = (now() - t) * 1e3;
 	}
+	double total = 0;
+	for (int i = 0; i < calls; i++)
+		total += ms[i];
 	qsort(ms, calls, sizeof(double), cmp);
-	printf("odpbench %s vertices=%d degree=%d regular=%d calls=%d median_ms=%.4f min_ms=%.4f max_ms=%.4f diameter=%d sum=%ld aspl=%.10f\n",
-	       argv[1], nodes, degree, regular, calls, ms[calls / 2], ms[0], ms[calls - 1], diameter, sum, aspl);
+	printf("odpbench %s vertices=%d degree=%d regular=%d calls=%d median_ms=%.4f mean_ms=%.4f min_ms=%.4f max_ms=%.4f diameter=%d sum=%ld aspl=%.10f\n",
+	       argv[1], nodes, degree, regular, calls, ms[calls / 2], total / calls, ms[0], ms[calls - 1], diameter, sum, aspl);
 	ODP_Finalize_aspl();
 	return 0;
 }
