@@ -27,6 +27,7 @@ func TestExplainTasks(t *testing.T) {
 	big := generated(t, "regular", "n=100000", "d=4", "seed=1") // its matrix (37 GiB) does not fit here
 	small := generated(t, "petersen")
 	weighted := generated(t, "grid", "a=4", "b=4", "weights=1..9")
+	cpu := Options{Device: "cpu"} // under auto a machine with a GPU plans the unweighted cases there
 	tests := []struct {
 		g        *graph.Graph
 		opt      Options
@@ -35,11 +36,11 @@ func TestExplainTasks(t *testing.T) {
 		fallback string
 		err      error
 	}{
-		{big, Options{}, TaskStats, "bitbfs", "", nil},
-		{big, Options{}, TaskAllPairs, "bitbfs", "", nil}, // planned, with its figure, not refused
-		{big, Options{}, TaskExtremes, "bounds", "bitbfs", nil},
-		{small, Options{}, TaskHistogram, "bitbfs", "", nil},
-		{weighted, Options{}, TaskExtremes, "dijkstra", "", nil},
+		{big, cpu, TaskStats, "bitbfs", "", nil},
+		{big, cpu, TaskAllPairs, "bitbfs", "", nil}, // planned, with its figure, not refused
+		{big, cpu, TaskExtremes, "bounds", "bitbfs", nil},
+		{small, cpu, TaskHistogram, "bitbfs", "", nil},
+		{weighted, cpu, TaskExtremes, "dijkstra", "", nil},
 		{weighted, Options{Algorithm: "bounds"}, TaskExtremes, "bounds", "", nil}, // refused when it runs
 		{small, Options{Algorithm: "bounds"}, TaskStats, "", "", ErrInvalidOptions},
 		{small, Options{Algorithm: "fw"}, TaskAllPairs, "fw", "", nil},
