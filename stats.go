@@ -212,6 +212,10 @@ func (a ecc) length() Length {
 func extremesBrief(s *Stats, b *reduce.Brief, reachable, finite, lists bool) {
 	n := len(b.Reach)
 	if finite && n > 1 && b.Pairs == int64(n)*int64(n-1) {
+		if b.EccKnown && !lists {
+			s.Radius, s.Diameter = IntLength(b.EccMin), IntLength(b.EccMax)
+			return
+		}
 		extremesConnected(s, b.Ecc, lists)
 		return
 	}

@@ -356,6 +356,9 @@ func checkBrief(t *testing.T, name string, got, want *reduce.Brief) {
 	if !slices.Equal(got.Ecc, want.Ecc) || !slices.Equal(got.Reach, want.Reach) || got.Pairs != want.Pairs || got.Sum != want.Sum {
 		t.Fatalf("%s: brief %+v, want %+v", name, got, want)
 	}
+	if len(got.Ecc) > 0 && (!got.EccKnown || got.EccMin != slices.Min(got.Ecc) || got.EccMax != slices.Max(got.Ecc)) {
+		t.Fatalf("%s: eccentricities known %v in [%d, %d], want [%d, %d]", name, got.EccKnown, got.EccMin, got.EccMax, slices.Min(got.Ecc), slices.Max(got.Ecc))
+	}
 }
 
 func TestKnownGraphs(t *testing.T) {

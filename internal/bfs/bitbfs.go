@@ -3,9 +3,11 @@ package bfs
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 	"runtime"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apsp/apsp/graph"
@@ -139,7 +141,8 @@ func BitBrief(ctx context.Context, g *graph.Graph, threads int, progress func(fl
 
 // searchBrief is BitBrief in layout cfg.
 func searchBrief(ctx context.Context, g *graph.Graph, cfg config, progress func(float64)) (*reduce.Brief, error) {
-	m := &briefMerger{b: reduce.NewBrief(g.N())}
+	cfg.trace.mark(0, 'S')
+	m := &briefMerger{b: reduce.BriefToFill(g.N())} // mergeRange sets every entry
 	if err := searchBatches(ctx, g, cfg, progress, nil, m); err != nil {
 		m.b.Release()
 		return nil, err
@@ -235,6 +238,7 @@ func searchBatches(ctx context.Context, g *graph.Graph, cfg config, progress fun
 	defer giveBack()
 	shared := &batchShared{g: g, t: transpose(g), csr: arcs, cfg: cfg, dist: dist}
 	shared.minDeg = minDegree(shared.t)
+	cfg.trace.mark(0, 'm')
 	var (
 		team    *par.Team
 		workers []*batcher
@@ -243,6 +247,7 @@ func searchBatches(ctx context.Context, g *graph.Graph, cfg config, progress fun
 	if cfg.lockstep {
 		groups := max(1, min(cfg.outer, batches))
 		team = scratches.team(groups * cfg.inner)
+		cfg.trace.mark(0, 't')
 		workers, err = runLockstep(ctx, team, shared, groups, batches, first, progress, m)
 	} else {
 		team = scratches.team(min(cfg.outer, batches))
@@ -308,12 +313,21 @@ func (m *rowsMerger) mergeRange(workers []*batcher, lo, hi int) {
 
 func (m *rowsMerger) mergeEnd(workers []*batcher) { m.hist = workersHist(workers) }
 
-// briefMerger is rowsMerger for a Brief (zeroed). The totals come from
-// the histogram: the pairs found at each level times the level.
-type briefMerger struct{ b *reduce.Brief }
+// briefMerger is rowsMerger for a Brief, whose entries it sets, and the
+// range of the eccentricities it finds on the way (Brief.EccKnown).
+type briefMerger struct {
+	b        *reduce.Brief
+	mu       sync.Mutex
+	min, max int64
+	ranges   int // ranges merged into min and max
+}
 
 func (m *briefMerger) mergeRange(workers []*batcher, lo, hi int) {
+	if lo >= hi {
+		return
+	}
 	b := m.b
+	lowest, highest := int32(math.MaxInt32), int32(0)
 	for v := lo; v < hi; v++ {
 		var reach, ecc int32
 		for _, w := range workers {
@@ -322,13 +336,25 @@ func (m *briefMerger) mergeRange(workers []*batcher, lo, hi int) {
 			ecc = max(ecc, a.ecc)
 		}
 		b.Reach[v], b.Ecc[v] = reach, int64(ecc)
+		lowest, highest = min(lowest, ecc), max(highest, ecc)
 	}
+	m.mu.Lock()
+	if m.ranges == 0 {
+		m.min, m.max = int64(lowest), int64(highest)
+	} else {
+		m.min, m.max = min(m.min, int64(lowest)), max(m.max, int64(highest))
+	}
+	m.ranges++
+	m.mu.Unlock()
 }
 
 func (m *briefMerger) mergeEnd(workers []*batcher) {
 	for d, c := range workersHist(workers) {
 		m.b.Pairs += c
 		m.b.Sum.AddProduct(int64(d), c)
+	}
+	if m.ranges > 0 {
+		m.b.EccKnown, m.b.EccMin, m.b.EccMax = true, m.min, m.max
 	}
 }
 

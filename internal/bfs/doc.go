@@ -28,15 +28,21 @@
 // is covered. The pull is the hot loop; on amd64 it is assembly (W = 8 in
 // one ZMM register with AVX-512, else W = 4 in a YMM register with AVX2)
 // that prefetches the frontier words of arcs ahead, since those loads are
-// random; W = 1 (64 sources, a word a vertex in a general register) has
-// assembly too, for layouts that give each of many cores a small batch of
-// its own (BenchmarkBitRowsLoopLayout; not a default yet). Other
-// platforms, older CPUs and the purego build tag use Go.
+// random; W = 1 (64 sources, a word a vertex in a general register) and
+// W = 2 (an XMM register, AVX) have assembly too, for layouts that give
+// each of many cores a small batch of its own (BenchmarkBitBriefLockstep;
+// not defaults). Other platforms, older CPUs and the purego build tag use
+// Go.
 //
 // Batches are spread over the workers of a par.Team, each with its own
-// O(n·W) scratch; memory is never n×n. When there are fewer batches than
-// threads, the spare threads split each pull level of a batch by vertex
-// range, on a team of their own. Scratch, padded heads and teams are kept
+// O(n·W) scratch; memory is never n×n. When a small graph has fewer
+// batches than threads, the run goes in lockstep (lockstep.go): groups of
+// workers, a batch a group at a time, every worker pulling its stretch of
+// each level (and stealing parts left by slower ones) between barriers of
+// the group, the whole search one Run of the team, the arrays cleared and
+// the totals merged by each worker on its own stretch. A huge graph whose
+// scratch cannot be repeated splits each level of its one batch on a team
+// of the batch worker's own. Scratch, padded heads and teams are kept
 // between runs in a pool of sync.Pools (scratch.go), so a search loop that
 // evaluates one graph after another allocates little and starts no
 // goroutine per call; the garbage collector empties the pool once the calls

@@ -249,8 +249,9 @@ func (gr *lockGroup) advance() {
 
 // stepTrace records when each worker of a lockstep run reaches each step:
 // b and e its start and end, a and l its arrival at a barrier and its
-// leaving it, and on worker 0 s the call, r and j the fork and the join,
-// d the merge done and z the buffers given back. Only the
+// leaving it, and on worker 0 S the call, s the search, m its set-up done,
+// t the team taken, r and j the fork and the join, d the merge done and
+// z the buffers given back. Only the
 // timeline benchmark sets one (config.trace); a nil trace records nothing.
 type stepTrace struct {
 	base time.Time

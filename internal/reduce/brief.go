@@ -12,6 +12,12 @@ type Brief struct {
 	Reach []int32 // per source: Row.Reach, the vertices other than it that it reaches
 	Sum   Wide    // Row.Sum over every source: the distances of all reachable ordered pairs
 	Pairs int64   // Row.Reach over every source: the reachable ordered pairs
+	// EccKnown says that EccMin and EccMax hold the smallest and largest
+	// Ecc: a producer that writes Ecc on many cores finds them there, so
+	// that the summary of a connected graph need not read Ecc again on
+	// one core (the lines come from every core that wrote them).
+	EccKnown       bool
+	EccMin, EccMax int64
 }
 
 // BriefOf returns the Brief of exact rows.
@@ -32,10 +38,18 @@ func BriefOf(rows []Row) *Brief {
 // NewBrief returns a zero Brief of n sources, reusing one given back by
 // Release where one is large enough.
 func NewBrief(n int) *Brief {
+	b := BriefToFill(n)
+	clear(b.Ecc)
+	clear(b.Reach)
+	return b
+}
+
+// BriefToFill is NewBrief for a producer that sets every Ecc and Reach
+// entry: those of a reused Brief hold what they held (the rest is zero).
+// Clearing them was lines fetched from every core that wrote them last.
+func BriefToFill(n int) *Brief {
 	if b, _ := briefs.Get().(*Brief); b != nil && cap(b.Ecc) >= n && cap(b.Reach) >= n {
 		*b = Brief{Ecc: b.Ecc[:n], Reach: b.Reach[:n]}
-		clear(b.Ecc)
-		clear(b.Reach)
 		return b
 	}
 	return &Brief{Ecc: make([]int64, n), Reach: make([]int32, n)}
