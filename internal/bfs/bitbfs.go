@@ -105,19 +105,23 @@ func defaultConfig(threads, n int) config {
 	batches := max(1, (n+64*w-1)/(64*w))
 	scratch := max(1, 3*8*w*n)
 	most := max(1, min(t, batches, scratchBudget/scratch)) // separate batches
+	if most == batches && batches < t {
+		// A small graph's batches, fewer than the threads, run in
+		// lockstep (lockstep.go): a group of workers a batch, all groups
+		// at once (t/batches workers each, so that no group waits for
+		// another's second batch), one Run a call and a barrier a level,
+		// the arrays cleared in parallel, each worker stealing the parts
+		// left when its own are done.
+		inner := max(1, min(t/batches, n/minPart))
+		if inner > 1 {
+			return config{words: w, outer: batches, inner: inner, lockstep: true, chunks: lockstepChunks}
+		}
+	}
+	// A huge graph's shared levels keep the batch worker's team, whose
+	// clearing goes by the frontier lists.
 	inner := max(1, min((t+most-1)/most, n/minPart))
 	outer := max(1, min(most, t/inner))
-	// A small graph's batches, fewer than the threads, run in lockstep
-	// (lockstep.go): one Run a call and a barrier a level, the arrays
-	// cleared in parallel, each worker stealing the parts left when its
-	// own are done. A huge graph's shared levels keep the batch worker's
-	// team, whose clearing goes by the frontier lists.
-	lockstep := inner > 1 && most == batches
-	chunks := 0
-	if lockstep {
-		chunks = lockstepChunks
-	}
-	return config{words: w, outer: outer, inner: inner, lockstep: lockstep, chunks: chunks}
+	return config{words: w, outer: outer, inner: inner}
 }
 
 // lockstepChunks is the parts a worker of a lockstep group owns on each

@@ -38,7 +38,7 @@ func runLockstep(ctx context.Context, team *par.Team, shared *batchShared, group
 	for g := range gs {
 		gs[g] = &lockGroup{ctx: ctx, bar: par.NewBarrier(inner), next: g, stride: groups, batches: batches,
 			first: first, size: size, n: n, covered: make([]paddedInt, inner), arcs: make([]paddedInt, inner), claims: make([]paddedCounter, inner)}
-		gs[g].endBatch = func() {
+		gs[g].endBatch = func() { // in the barrier's action: the group waits for progress
 			if progress != nil {
 				progress(float64(done.Add(1)) / float64(batches))
 			}
@@ -54,7 +54,12 @@ func runLockstep(ctx context.Context, team *par.Team, shared *batchShared, group
 		gr := gs[k/inner]
 		defer func() {
 			if r := recover(); r != nil {
-				gr.bar.Break() // the others stop waiting for this one
+				// Every group stops at its next barrier (this one's
+				// workers would wait for this worker for ever, the others
+				// for it at the end), and Run re-raises the panic.
+				for _, g := range gs {
+					g.bar.Break()
+				}
 				all.Break()
 				panic(r)
 			}
@@ -75,9 +80,6 @@ func runLockstep(ctx context.Context, team *par.Team, shared *batchShared, group
 		team.Run(work)
 	}
 	tr.mark(0, 'j')
-	if workers == nil {
-		workers = collect(gs) // a worker panicked: give back what was taken
-	}
 	return workers, ctx.Err()
 }
 

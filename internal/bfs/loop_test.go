@@ -126,7 +126,7 @@ func TestBitRowsReuseAfterCancel(t *testing.T) {
 		}
 		for range 3 {
 			ctx, cancel := context.WithCancel(context.Background())
-			cfg := config{words: 1, outer: 2, inner: 2, lockstep: i%2 == 1} // many batches, so the cancel lands midway
+			cfg := config{words: 1, outer: 2, inner: 2, lockstep: i%2 == 1, chunks: i % 3} // many batches, so the cancel lands midway
 			if _, err := runBatches(ctx, g, cfg, func(float64) { cancel() }, nil); err == nil && g.N() > 128 {
 				t.Fatalf("graph %d: cancelled run returned no error", i)
 			}
@@ -268,7 +268,7 @@ func BenchmarkBitBriefLockstep(b *testing.B) {
 					if 2*groups*inner < t {
 						continue
 					}
-					for _, chunks := range []int{0, 2, 4} {
+					for _, chunks := range []int{0, 2, 4, 8} {
 						if chunks > 0 && inner == 1 {
 							continue
 						}

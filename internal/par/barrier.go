@@ -26,8 +26,11 @@ type Barrier struct {
 }
 
 // lateYieldEvery is how many tries a long wait at a barrier makes between
-// yields.
-const lateYieldEvery = 64
+// yields: often enough that a descheduled goroutine gets a processor
+// within microseconds, seldom enough that the waiters of a group that
+// finished early (a few microseconds' spin each) stay off the scheduler's
+// lock (see yieldEvery).
+const lateYieldEvery = 1 << 10
 
 // NewBarrier returns a barrier for size goroutines (at least 1).
 func NewBarrier(size int) *Barrier {
