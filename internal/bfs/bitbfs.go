@@ -106,16 +106,20 @@ func defaultConfig(threads, n int) config {
 	scratch := max(1, 3*8*w*n)
 	most := max(1, min(t, batches, scratchBudget/scratch)) // separate batches
 	if most == batches && batches < t {
-		// A small graph's batches, fewer than the threads, run in
-		// lockstep (lockstep.go): a group of workers a batch, all groups
-		// at once (t/batches workers each, so that no group waits for
-		// another's second batch), one Run a call and a barrier a level,
+		// A small graph's batches, with at least two threads each, run
+		// in lockstep (lockstep.go): a group of workers a batch, all
+		// groups at once (t/batches workers each, so that no group waits
+		// for another's second batch), one Run a call and a barrier a level,
 		// the arrays cleared in parallel, each worker stealing the parts
 		// left when its own are done.
 		inner := max(1, min(t/batches, n/minPart))
 		if inner > 1 {
 			return config{words: w, outer: batches, inner: inner, lockstep: true, chunks: lockstepChunks}
 		}
+		// Fewer than two threads a batch (or too few vertices to split):
+		// a thread a batch, nothing shared, rather than a group that
+		// searches a second batch while the others wait.
+		return config{words: w, outer: batches, inner: 1}
 	}
 	// A huge graph's shared levels keep the batch worker's team, whose
 	// clearing goes by the frontier lists.

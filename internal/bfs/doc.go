@@ -35,9 +35,9 @@
 // Go.
 //
 // Batches are spread over the workers of a par.Team, each with its own
-// O(n·W) scratch; memory is never n×n. When a small graph has fewer
-// batches than threads, the run goes in lockstep (lockstep.go): groups of
-// workers, a batch a group at a time, every worker pulling its stretch of
+// O(n·W) scratch; memory is never n×n. When a small graph has at least
+// two threads a batch, the run goes in lockstep (lockstep.go): groups of
+// workers, a batch a group, every worker pulling its stretch of
 // each level (and stealing parts left by slower ones) between barriers of
 // the group, the whole search one Run of the team, the arrays cleared and
 // the totals merged by each worker on its own stretch. A huge graph whose

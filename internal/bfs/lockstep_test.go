@@ -24,6 +24,7 @@ func TestDefaultConfigLockstep(t *testing.T) {
 		{16, 64 * w * 2, true, 2, min(8, 64*w*2/256)},
 		{16, 64 * w * 3, true, 3, min(5, 64*w*3/256)},
 		{16, 64 * w * 8, true, 8, 2},
+		{16, 64 * w * 9, false, 9, 1}, // fewer than two threads a batch: a thread a batch
 		{16, 64 * w * 16, false, 16, 1},
 		{2, 64 * w * 2, false, 2, 1},
 		{16, 200, false, 1, 1}, // one batch, too few vertices to split

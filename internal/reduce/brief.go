@@ -62,5 +62,7 @@ func BriefToFill(n int) *Brief {
 func (b *Brief) Release() { briefs.Put(b) }
 
 // briefs holds released Briefs (a sync.Pool: the collector empties it when
-// calls stop). No result depends on it: NewBrief hands out zeroed Briefs.
+// calls stop). No result depends on it: NewBrief hands out zeroed Briefs,
+// and BriefToFill's callers set every entry (an entry missed would hold an
+// earlier call's value).
 var briefs sync.Pool
