@@ -116,22 +116,22 @@ const (
 // lockGroup is one group of a lockstep run: the state its barrier's
 // action advances, which its workers read after each Wait.
 type lockGroup struct {
-	ctx              context.Context
-	b                *batcher
-	bar              *par.Barrier
-	next             int // the next batch the group starts
-	stride           int // groups
-	batches          int
-	first            func(batch int) int // the batch's first source
-	size, n          int                 // sources a batch, vertices
-	endBatch         func()
-	phase            int   // lockClear, lockPull or lockOver
-	count            int   // the sources of the batch being cleared for or searched
-	level            int32 // the level being pulled
-	inBatch, pulling bool
-	list             []int32         // where the current pull's parts write
-	covered, arcs    []paddedInt     // per worker: sources its clear found covered, and their arcs
-	claims           []paddedCounter // per worker: the next of its chunks to pull (chunks > 0)
+	ctx           context.Context
+	b             *batcher
+	bar           *par.Barrier
+	next          int // the next batch the group starts
+	stride        int // groups
+	batches       int
+	first         func(batch int) int // the batch's first source
+	size, n       int                 // sources a batch, vertices
+	endBatch      func()
+	phase         int             // lockClear, lockPull or lockOver
+	count         int             // the sources of the batch being cleared for or searched
+	level         int32           // the level being pulled
+	inBatch       bool            // a batch is started and not done
+	list          []int32         // where the current pull's parts write
+	covered, arcs []paddedInt     // per worker: sources its clear found covered, and their arcs
+	claims        []paddedCounter // per worker: the next of its chunks to pull (chunks > 0)
 }
 
 // work is worker i of the group, worker of the team: it clears its
