@@ -337,12 +337,7 @@ func (m *briefMerger) mergeRange(workers []*batcher, lo, hi int) {
 	b := m.b
 	lowest, highest := int32(math.MaxInt32), int32(0)
 	for v := lo; v < hi; v++ {
-		var reach, ecc int32
-		for _, w := range workers {
-			a := &w.acc[v]
-			reach += a.reach
-			ecc = max(ecc, a.ecc)
-		}
+		reach, ecc := reachEcc(workers, v)
 		b.Reach[v], b.Ecc[v] = reach, int64(ecc)
 		lowest, highest = min(lowest, ecc), max(highest, ecc)
 	}
@@ -372,14 +367,18 @@ type totalsMerger struct{ t *Totals }
 func (m *totalsMerger) mergeRange(workers []*batcher, lo, hi int) {
 	t := m.t
 	for v := lo; v < hi; v++ {
-		var reach, ecc int32
-		for _, w := range workers {
-			a := &w.acc[v]
-			reach += a.reach
-			ecc = max(ecc, a.ecc)
-		}
-		t.Reach[v], t.Ecc[v] = reach, ecc
+		t.Reach[v], t.Ecc[v] = reachEcc(workers, v)
 	}
+}
+
+// reachEcc is vertex v's reach and eccentricity over the workers' totals.
+func reachEcc(workers []*batcher, v int) (reach, ecc int32) {
+	for _, w := range workers {
+		a := &w.acc[v]
+		reach += a.reach
+		ecc = max(ecc, a.ecc)
+	}
+	return reach, ecc
 }
 
 func (m *totalsMerger) mergeEnd(workers []*batcher) { m.t.Hist = workersHist(workers) }
