@@ -38,8 +38,11 @@ func TestGoMemoryLimitHeadroom(t *testing.T) {
 	if !h.Mapped || h.Arena != 0 {
 		t.Fatalf("the Go memory limit's bound: %+v", h)
 	}
-	if h.Bytes > 64<<20 || h.Bytes < 48<<20 {
-		t.Errorf("headroom %d, want about 64 MiB", h.Bytes)
+	// What the runtime holds can fall a little between the two readings
+	// (CI once saw 32 KiB less), so allow 1 MiB above; the limit itself
+	// would be used + 64 MiB.
+	if h.Bytes > 65<<20 || h.Bytes < 48<<20 {
+		t.Errorf("headroom %d (%d in use before), want about 64 MiB", h.Bytes, used)
 	}
 }
 
