@@ -14,7 +14,10 @@ import (
 
 // buildFake compiles testdata/fakempi.c into a shared library, or skips
 // the test where no C compiler is installed (the binding itself needs
-// none).
+// none). -Bsymbolic binds the fake's references to its own handles:
+// under go test -count 2 a second copy is loaded beside the first, whose
+// global symbols would otherwise stand in for them, and every handle the
+// binding passes would look foreign.
 func buildFake(t *testing.T) string {
 	t.Helper()
 	cc, err := exec.LookPath("cc")
@@ -22,7 +25,7 @@ func buildFake(t *testing.T) string {
 		t.Skip("no C compiler to build the fake library:", err)
 	}
 	lib := filepath.Join(t.TempDir(), "libmpi.so.40")
-	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O1", "-o", lib, "testdata/fakempi.c").CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, "-shared", "-fPIC", "-O1", "-Wl,-Bsymbolic", "-o", lib, "testdata/fakempi.c").CombinedOutput(); err != nil {
 		t.Fatalf("building the fake: %v\n%s", err, out)
 	}
 	return lib
