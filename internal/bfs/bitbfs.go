@@ -489,13 +489,15 @@ func newBatcher(s *batchShared) *batcher {
 		b.avgDeg = float64(s.g.Arcs()) / float64(n)
 	}
 	if s.dist == nil {
-		b.hist = []int64{0}
+		b.hist = append(b.scratch.hist[:0], 0) // grows a level at a time: kept with the buffers
 	}
 	// Split the vertices into parts of about equal arcs plus vertices,
 	// which is what a pull costs.
 	parts := max(1, min(s.cfg.parts(), n))
-	b.split = make([]int, parts+1)
-	b.parts = make([]partResult, parts)
+	b.split = fit(b.scratch.split, parts+1)
+	b.parts = fit(b.scratch.parts, parts)
+	b.split[0] = 0
+	clear(b.parts)
 	total := s.csr.Off[n] + n
 	for p := 1; p <= parts; p++ {
 		b.split[p] = sort.Search(n, func(v int) bool { return s.csr.Off[v]+v >= p*total/parts })
@@ -509,6 +511,7 @@ func newBatcher(s *batchShared) *batcher {
 
 // release returns b's buffers and team to scratches.
 func (b *batcher) release() {
+	b.scratch.hist, b.scratch.split, b.scratch.parts = b.hist, b.split, b.parts
 	scratches.put(b.scratch)
 	b.scratch = nil
 	if b.inner != nil {

@@ -19,6 +19,11 @@ type scratch struct {
 	cnts               []int32     // popcounts of next, parallel to nextList
 	acc                []vertexAcc // summary mode
 	buf                []uint8     // matrix mode: distances < 256 of the batch
+	// The batcher's small slices, kept so that a loop's calls allocate
+	// none of them (written before read).
+	hist  []int64
+	split []int
+	parts []partResult
 	// clean reports that cur, next and buf are zero over their whole
 	// capacity: every batch leaves them so (see clearWords and flush), and
 	// only a batch stopped by cancellation does not.

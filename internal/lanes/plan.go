@@ -198,7 +198,6 @@ func planFloat(g *graph.Graph) (Plan, error) {
 func (p Plan) Narrowest(offered ...Kind) (Kind, error) {
 	float := p.Lanes.IsFloat()
 	var best, widest Kind
-	var why error
 	for _, k := range offered {
 		if !k.Valid() || k.IsFloat() != float {
 			continue
@@ -206,10 +205,7 @@ func (p Plan) Narrowest(offered ...Kind) (Kind, error) {
 		if widest == 0 || k.Bytes() > widest.Bytes() {
 			widest = k
 		}
-		if err := p.Holds(k); err != nil {
-			if widest == k {
-				why = err
-			}
+		if p.check(k, false) != nil { // the reason only for the widest, below
 			continue
 		}
 		if best == 0 || k.Bytes() < best.Bytes() {
@@ -220,7 +216,7 @@ func (p Plan) Narrowest(offered ...Kind) (Kind, error) {
 	case best != 0:
 		return best, nil
 	case widest != 0:
-		return 0, why
+		return 0, p.Holds(widest)
 	}
 	class := "integer"
 	if float {
@@ -239,20 +235,38 @@ func (p Plan) Narrowest(offered ...Kind) (Kind, error) {
 // 2^(mantissa−1) (2^23 for float32, 2^52 for float64): every distance and
 // every sum of two is then an integer the float represents exactly. Float
 // distances never fit integer kinds (ErrNoKind).
-func (p Plan) Holds(k Kind) error {
+func (p Plan) Holds(k Kind) error { return p.check(k, true) }
+
+// errRefused is check's answer when the reason is not wanted: planning
+// asks every engine's kinds on every call, and formatting the refusals
+// was most of its cost (BenchmarkResolve).
+var errRefused = errors.New("lanes: kind refused")
+
+// check is Holds, with the reason formatted only when why is set (else
+// errRefused).
+func (p Plan) check(k Kind, why bool) error {
 	switch {
 	case !k.Valid():
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: invalid %v", ErrNoKind, k)
 	case p.Lanes.IsFloat() && !k.IsFloat():
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: float distances in %s lanes", ErrNoKind, k)
 	case p.Lanes.IsFloat():
-		return p.fitsFloat(k)
+		return p.fitsFloat(k, why)
 	case !k.IsFloat():
-		return p.fitsInt(k)
+		return p.fitsInt(k, why)
 	}
 	bound := uint64(1) << (k.props().mantissa - 1)
 	if !p.Wide && p.span() < bound {
 		return nil
+	}
+	if !why {
+		return errRefused
 	}
 	return fmt.Errorf("%w: integer path lengths may span %d..%d, beyond the integers %s lanes hold exactly (±2^%d)", ErrWeightsTooLarge, p.MinReal, p.MaxReal, k, k.props().mantissa-1)
 }
@@ -267,18 +281,24 @@ func (p Plan) span() uint64 {
 	return satAdd(hi, lo)
 }
 
-func (p Plan) fitsInt(k Kind) error {
+func (p Plan) fitsInt(k Kind, why bool) error {
 	if k.Packed() > 1 {
-		return p.fitsPacked(k)
+		return p.fitsPacked(k, why)
 	}
 	if p.Wide {
 		if k == Int64 {
 			return nil
 		}
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: non-negative path lengths may reach %d, which only wide int64 lanes hold", ErrWeightsTooLarge, p.MaxReal)
 	}
 	if p.span() < uint64(k.SpanBound()) {
 		return nil
+	}
+	if !why {
+		return errRefused
 	}
 	return fmt.Errorf("%w: integer path lengths may span %d..%d, beyond %s lanes (infinity %d)", ErrWeightsTooLarge, p.MinReal, p.MaxReal, k, k.InfInt())
 }
@@ -294,15 +314,24 @@ func (p Plan) fitsInt(k Kind) error {
 // inf where there is no path. That needs only the distances below inf
 // (MaxDist when Tighten proved one, else MaxReal), not every simple path;
 // but negative weights break the argument, so they stay on wider kinds.
-func (p Plan) fitsPacked(k Kind) error {
+func (p Plan) fitsPacked(k Kind, why bool) error {
 	switch bound := p.distBound(); {
 	case p.Negative:
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: negative weights in %s lanes (the packed lanes take non-negative weights only)", ErrNoKind, k)
 	case p.Wide:
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: non-negative path lengths may reach %d, which only wide int64 lanes hold", ErrWeightsTooLarge, p.MaxReal)
 	case bound < k.SpanBound():
 		return nil
 	default:
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: distances may reach %d, beyond %s lanes (infinity %d)", ErrWeightsTooLarge, bound, k, k.InfInt())
 	}
 }
@@ -315,13 +344,19 @@ func (p Plan) distBound() int64 {
 	return p.MaxReal
 }
 
-func (p Plan) fitsFloat(k Kind) error {
+func (p Plan) fitsFloat(k Kind, why bool) error {
 	t := k.props()
 	grow := 1 + float64(p.n)*math.Ldexp(1, -(t.mantissa-2))
 	if !(p.MaxAbsFloat <= FloatLimit(p.n)) || !(2*p.MaxAbsFloat*grow <= t.max) {
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("%w: float path lengths may reach %.3g, beyond what %s lanes hold without overflow", ErrWeightsTooLarge, p.MaxAbsFloat, k)
 	}
 	if p.MinAbsFloat != 0 && p.MinAbsFloat < t.minWeight {
+		if !why {
+			return errRefused
+		}
 		return fmt.Errorf("weight magnitude %g is below %s's normal range (%g), where it would lose its precision or become 0", p.MinAbsFloat, k, t.minWeight)
 	}
 	return nil
