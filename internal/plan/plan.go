@@ -210,6 +210,8 @@ func (pl *Plan) named(g *graph.Graph, req Request, lp lanes.Plan) error {
 // for.
 func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	pl.Auto = true
+	all := engine.All()
+	pl.Candidates = make([]Candidate, 0, len(all)+1) // every CPU engine and the GPU's
 	record := func(e engine.Engine, seconds float64, refused string) {
 		pl.Candidates = append(pl.Candidates, Candidate{Engine: e.Name(), Device: e.Caps().Device.String(), Seconds: seconds, Refused: refused})
 	}
@@ -217,7 +219,7 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	var bestP *engine.Problem
 	bestTime := math.Inf(1)
 	var why []string
-	for _, e := range engine.All() {
+	for _, e := range all {
 		c := e.Caps()
 		if c.Device != engine.CPU {
 			continue // the GPU is considered below, as one choice
