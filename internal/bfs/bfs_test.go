@@ -269,6 +269,10 @@ func configs() []config {
 	out = append(out, config{words: 8, inner: 3, lockstep: true}, config{words: 1, inner: 2, lockstep: true, chunks: 4},
 		config{words: 4, inner: 1, lockstep: true}, config{words: 2, inner: 2, noAsm: true, lockstep: true, chunks: 3},
 		config{words: 2, inner: 2, lockstep: true})
+	// Level 1 from the arcs (the assembly is for w = 8; others pull), in
+	// both layouts and matrix mode.
+	out = append(out, config{words: 8, inner: 1, firstFromArcs: true}, config{words: 8, inner: 3, lockstep: true, chunks: 2, firstFromArcs: true},
+		config{words: 4, inner: 2, lockstep: true, firstFromArcs: true})
 	return out
 }
 
@@ -279,6 +283,9 @@ func (c config) String() string {
 	}
 	if c.lockstep {
 		s += fmt.Sprintf("/lockstep/chunks=%d", c.chunks)
+	}
+	if c.firstFromArcs {
+		s += "/first-from-arcs"
 	}
 	return s
 }

@@ -37,6 +37,33 @@ func pull2AVX(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, 
 //go:noescape
 func pull1(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
 
+// first8AVX512 is pull8AVX512 for level 1, whose frontier is the
+// sources first..first+511: it reads the heads, not cur (see
+// batcher.pullFirst).
+//
+//go:noescape
+func first8AVX512(vis, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, first int) (count, full int)
+
+// firstAsm runs the assembly level 1 for b's w when the CPU has it; it
+// reports false otherwise.
+func firstAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bool) {
+	if b.w != 8 || !hasAVX512 {
+		return 0, 0, false
+	}
+	if lo >= hi {
+		return 0, 0, true
+	}
+	_, _ = list[hi-lo-1], cnts[hi-lo-1] // room for every vertex of the range
+	const slice = 1 << 14               // as in pullAsm
+	for from := lo; from < hi; from += slice {
+		c, f := first8AVX512(&b.visited[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0],
+			from, min(from+slice, hi), &list[count], &cnts[count], b.first)
+		count += c
+		full += f
+	}
+	return count, full, true
+}
+
 // pullAsm runs the assembly pull for b's w when the CPU has it; it reports
 // false otherwise.
 func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bool) {

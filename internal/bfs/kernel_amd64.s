@@ -439,3 +439,99 @@ w2_done:
 	MOVQ R13, count+80(FP)
 	RET
 
+
+// func first8AVX512(vis, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, first int) (count, full int)
+//
+// Level 1 of a batch for w = 8 (see batcher.pullFirst): the frontier is
+// the sources first..first+511, so v's new bits are its out-neighbours in
+// that range, set from the heads alone, with no frontier line read. Each
+// arc sets bit d = head−first of the accumulator's word d/64 by a masked
+// OR of a broadcast; a head outside the range gives word 8 and an empty
+// mask. The rest is pull8AVX512's.
+//
+// Registers: SI vis, DI next, R9 off, R10 heads, R11 list, R8 first, AX
+// v, CX arc, BX v's last arc, R13 count, R15 the constant 8, DX d, R12 the
+// word, R14 the bit; vector 15 all ones, 1 visited words of v, 0 the OR,
+// 2 a broadcast bit, then the new bits.
+TEXT ·first8AVX512(SB), NOSPLIT, $0-88
+	MOVQ vis+0(FP), SI
+	MOVQ next+8(FP), DI
+	MOVQ off+16(FP), R9
+	MOVQ heads+24(FP), R10
+	MOVQ lo+32(FP), AX
+	MOVQ list+48(FP), R11
+	MOVQ first+64(FP), R8
+	XORQ R13, R13
+	MOVQ $8, R15
+	MOVQ $0, full+80(FP)
+	VPTERNLOGQ $0xff, Z15, Z15, Z15
+
+f8_vertex:
+	CMPQ AX, hi+40(FP)
+	JGE  f8_done
+	MOVQ AX, DX
+	SHLQ $6, DX
+	VMOVDQU64 (SI)(DX*1), Z1
+	VPCMPEQQ Z15, Z1, K1
+	KORTESTB K1, K1
+	JCS  f8_skip // every source has reached v
+	MOVQ (R9)(AX*8), CX
+	MOVQ 8(R9)(AX*8), BX
+	VPXORQ Z0, Z0, Z0
+
+f8_arc:
+	CMPQ CX, BX
+	JGE  f8_arcsdone
+	MOVL (R10)(CX*4), DX
+	SUBL R8, DX      // d, unsigned: past 511 when the head is not a source
+	MOVL DX, R12
+	SHRL $6, R12
+	CMPL R12, $8
+	CMOVLCC R15, R12 // the word, 8 for none
+	XORL R14, R14
+	BTSL R12, R14
+	KMOVB R14, K2    // lane of the word; none for 8
+	XORQ R14, R14
+	BTSQ DX, R14     // 1 << (d mod 64)
+	VPBROADCASTQ R14, Z2
+	VPORQ Z2, Z0, K2, Z0
+	INCQ CX
+	JMP  f8_arc
+
+f8_arcsdone:
+	VPANDNQ Z0, Z1, Z2 // new = or &^ visited
+	VPTESTMQ Z2, Z2, K2
+	KORTESTB K2, K2
+	JEQ  f8_skip
+	MOVQ AX, DX
+	SHLQ $6, DX
+	VMOVDQU64 Z2, (DI)(DX*1)
+	VPORQ Z2, Z1, Z1
+	VMOVDQU64 Z1, (SI)(DX*1)
+	VPCMPEQQ Z15, Z1, K1
+	KORTESTB K1, K1
+	JCC  f8_counted
+	INCQ full+80(FP)
+
+f8_counted:
+	VPOPCNTQ Z2, Z3
+	VEXTRACTI64X4 $1, Z3, Y4
+	VPADDQ Y4, Y3, Y3
+	VEXTRACTI128 $1, Y3, X4
+	VPADDQ X4, X3, X3
+	VPSHUFD $0x4e, X3, X4
+	VPADDQ X4, X3, X3
+	VMOVQ X3, CX
+	MOVL AX, (R11)(R13*4)
+	MOVQ cnts+56(FP), DX
+	MOVL CX, (DX)(R13*4)
+	INCQ R13
+
+f8_skip:
+	INCQ AX
+	JMP  f8_vertex
+
+f8_done:
+	VZEROUPPER
+	MOVQ R13, count+72(FP)
+	RET

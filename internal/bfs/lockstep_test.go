@@ -30,7 +30,7 @@ func TestDefaultConfigLockstep(t *testing.T) {
 		{16, 200, false, 1, 1}, // one batch, too few vertices to split
 	} {
 		got := defaultConfig(c.threads, c.n)
-		if got.lockstep != c.lockstep || got.outer != c.outer || got.inner != c.inner {
+		if got.lockstep != c.lockstep || got.outer != c.outer || got.inner != c.inner || got.firstFromArcs != (c.lockstep && c.inner > 1) {
 			t.Errorf("defaultConfig(%d, %d) = %+v, want lockstep %v, %d×%d", c.threads, c.n, got, c.lockstep, c.outer, c.inner)
 		}
 	}

@@ -277,10 +277,21 @@ func BenchmarkBitBriefLockstep(b *testing.B) {
 				}
 			}
 		}
+		// Level 1 from the arcs, in the default layout and in lockstep
+		// groups of every size.
+		for i, cfg := range slices.Clone(layouts) {
+			if cfg.words == 8 && (cfg.lockstep || i == 0) {
+				cfg.firstFromArcs = true
+				layouts = append(layouts, cfg)
+			}
+		}
 		for i, cfg := range layouts {
 			name := fmt.Sprintf("n=%d/w=%d/outer=%d/inner=%d", n, cfg.words, cfg.outer, cfg.inner)
 			if cfg.lockstep {
 				name += fmt.Sprintf("/lockstep/chunks=%d", cfg.chunks)
+			}
+			if cfg.firstFromArcs {
+				name += "/first-from-arcs"
 			}
 			if i == 0 {
 				name += "/default"
