@@ -200,7 +200,11 @@ func grow(h []int64, d int) []int64 {
 // mergeHists adds the per-goroutine histograms; the result has Hist[0] and
 // is trimmed to the largest distance that occurs.
 func mergeHists(hists [][]int64) []int64 {
-	h := []int64{0}
+	longest := 1
+	for _, x := range hists {
+		longest = max(longest, len(x))
+	}
+	h := make([]int64, 1, longest) // one allocation, not one a level
 	for _, x := range hists {
 		h = grow(h, len(x)-1)
 		for d, c := range x {
