@@ -113,13 +113,14 @@ func close(a, b apsp.Length) bool {
 	if a.IsInf() || b.IsInf() {
 		return a.IsInf() == b.IsInf()
 	}
-	return math.Abs(a.Float()-b.Float()) <= 1e-9*math.Max(1, math.Abs(b.Float()))
+	x, y := a.Float(), b.Float()
+	return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
 }
 
 // sparseGraph returns a random graph with about deg·n arcs: directed ones
 // are mostly not strongly connected, some have a root that reaches every
 // vertex (a finite radius), some have no arc at all.
-func sparseGraph(rng *rand.Rand, n int, directed, weighted, float bool) *graph.Graph {
+func sparseGraph(rng *rand.Rand, n int, directed, weighted, float bool, scale float64) *graph.Graph {
 	b := graph.NewBuilder(directed)
 	if err := b.SetVertices(n); err != nil {
 		panic(err)
@@ -128,7 +129,7 @@ func sparseGraph(rng *rand.Rand, n int, directed, weighted, float bool) *graph.G
 		var err error
 		switch {
 		case float:
-			err = b.AddFloatEdge(u, v, rng.Float64()*5)
+			err = b.AddFloatEdge(u, v, rng.Float64()*5*scale)
 		case weighted:
 			err = b.AddIntEdge(u, v, 1+rng.Int64N(9))
 		default:
@@ -169,7 +170,10 @@ func TestMeasuresByDefinition(t *testing.T) {
 		n := 1 + rng.IntN(40)
 		directed := trial%4 != 3
 		weighted, float := trial%5 == 1, trial%5 == 2
-		g := sparseGraph(rng, n, directed, weighted, float)
+		// Float weights at three scales: eccentricities far below 1 must
+		// not all compare equal (center and periphery), nor far above.
+		scale := []float64{1, 1e-12, 1e8}[trial%3]
+		g := sparseGraph(rng, n, directed, weighted, float, scale)
 		graphs++
 		ref, err := apsp.AllPairs(ctx, g, apsp.Options{Algorithm: "fw"})
 		if err != nil {
@@ -181,8 +185,8 @@ func TestMeasuresByDefinition(t *testing.T) {
 				if !supported(algo, g) {
 					continue
 				}
-				name := fmt.Sprintf("trial %d n=%d directed=%v weighted=%v float=%v reachable=%v %s",
-					trial, n, directed, weighted, float, reachable, algo)
+				name := fmt.Sprintf("trial %d n=%d directed=%v weighted=%v float=%v (scale %g) reachable=%v %s",
+					trial, n, directed, weighted, float, scale, reachable, algo)
 				opt := apsp.Options{Algorithm: algo, Reachable: reachable}
 				s, err := apsp.ComputeStats(ctx, g, opt)
 				if err != nil {

@@ -317,12 +317,14 @@ func sized(k int) []int {
 
 // sameEcc compares eccentricities: exactly for integers, within a relative
 // 1e-9 for floats, since per-source engines add a path's lengths in a
-// different order from each end.
+// different order from each end. Relative to the larger of the two only:
+// a floor of 1 made every eccentricity below 1e-9 the same.
 func sameEcc(a, b Length) bool {
 	if a.IsInf() || b.IsInf() || !a.IsFloat() {
 		return a == b
 	}
-	return math.Abs(a.Float()-b.Float()) <= 1e-9*math.Max(1, math.Abs(b.Float()))
+	x, y := a.Float(), b.Float()
+	return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
 }
 
 // rowEcc is the eccentricity of a source from its row summary.
