@@ -20,10 +20,12 @@ const (
 	floatWeights
 	floatNegative
 	bigIntWeights // forces int64 lanes
+	floatTiny     // float lengths below 1e-11
+	floatHuge     // multiples of 5e8, some 0.25 longer: near ties far above 1
 )
 
 func (m weightMode) String() string {
-	return [...]string{"unweighted", "int", "int-negative", "float", "float-negative", "bigint"}[m]
+	return [...]string{"unweighted", "int", "int-negative", "float", "float-negative", "bigint", "float-tiny", "float-huge"}[m]
 }
 
 // randomGraph returns a random graph with about p·n² arcs. Negative modes
@@ -54,6 +56,10 @@ func randomGraph(rng *rand.Rand, n int, p float64, directed bool, mode weightMod
 				must(b.AddFloatEdge(u, v, float64(rng.Int64N(40))/4+float64(h[u]-h[v])))
 			case bigIntWeights:
 				must(b.AddIntEdge(u, v, 1<<40+rng.Int64N(1<<20)))
+			case floatTiny:
+				must(b.AddFloatEdge(u, v, rng.Float64()*1e-11))
+			case floatHuge:
+				must(b.AddFloatEdge(u, v, float64(1+rng.Int64N(4))*5e8+float64(rng.Int64N(2))*0.25))
 			}
 		}
 	}
@@ -74,7 +80,7 @@ func checkPath(t *testing.T, g *graph.Graph, vs []int, u, v int, want Length) {
 		t.Fatalf("path %v does not run from %d to %d", vs, u, v)
 	}
 	var li int64
-	var lf float64
+	var lf, abs float64
 	for i := 0; i+1 < len(vs); i++ {
 		k := g.ArcIndex(vs[i], vs[i+1])
 		if k < 0 {
@@ -82,12 +88,15 @@ func checkPath(t *testing.T, g *graph.Graph, vs []int, u, v int, want Length) {
 		}
 		if g.Kind() == graph.FloatWeights {
 			lf += g.ArcFloat(vs[i], k)
+			abs += math.Abs(g.ArcFloat(vs[i], k))
 		} else {
 			li += g.ArcInt(vs[i], k)
 		}
 	}
 	if g.Kind() == graph.FloatWeights {
-		if math.Abs(lf-want.Float()) > 1e-9*math.Max(1, math.Abs(lf)) {
+		// Only the rounding of two sums of at most n lengths: a path
+		// that is longer by more is not a shortest one.
+		if math.Abs(lf-want.Float()) > 2*float64(g.N()+1)*0x1p-52*math.Max(abs, math.Abs(want.Float())) {
 			t.Fatalf("path %v has length %v, distance is %v", vs, lf, want)
 		}
 	} else if li != want.Int() {
@@ -100,7 +109,7 @@ func sameLength(a, b Length) bool {
 		return a.IsInf() == b.IsInf()
 	}
 	if a.IsFloat() {
-		return math.Abs(a.Float()-b.Float()) <= 1e-9*math.Max(1, math.Abs(a.Float()))
+		return math.Abs(a.Float()-b.Float()) <= 1e-9*math.Max(math.Abs(a.Float()), math.Abs(b.Float()))
 	}
 	return a.Int() == b.Int()
 }
@@ -120,7 +129,7 @@ func TestEnginesAgreeWithFW(t *testing.T) {
 		{Algorithm: "dijkstra"}, {Algorithm: "dijkstra", Paths: true, Threads: 3},
 		{Algorithm: "johnson"}, {Algorithm: "johnson", Paths: true},
 	}
-	modes := []weightMode{unweighted, intWeights, intNegative, floatWeights, floatNegative, bigIntWeights}
+	modes := []weightMode{unweighted, intWeights, intNegative, floatWeights, floatNegative, bigIntWeights, floatTiny, floatHuge}
 	rng := rand.New(rand.NewPCG(1, 2))
 	graphs := 0
 	for _, mode := range modes {
