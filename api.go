@@ -79,11 +79,23 @@ var ErrNoGPU = engine.ErrNoGPU
 // ErrNoPath is wrapped when the target cannot be reached.
 var ErrNoPath = engine.ErrNoPath
 
+// usableGraph returns ErrNilGraph or ErrEmptyGraph for a graph no
+// computation takes, else nil.
+func usableGraph(g *graph.Graph) error {
+	switch {
+	case g == nil:
+		return ErrNilGraph
+	case g.N() == 0:
+		return ErrEmptyGraph
+	}
+	return nil
+}
+
 // resolve plans g under opt for the wanted result: options are validated
 // and resolved here, once.
 func resolve(g *graph.Graph, opt Options, want plan.Want) (*plan.Plan, error) {
-	if g.N() == 0 {
-		return nil, ErrEmptyGraph
+	if err := usableGraph(g); err != nil {
+		return nil, err
 	}
 	pl, err := plan.Resolve(g, plan.Request{Algorithm: opt.Algorithm, Device: opt.Device, Threads: opt.Threads,
 		Tile: opt.Tile, Paths: opt.Paths, Want: want, Progress: opt.Progress, Lanes: opt.Lanes})
@@ -199,6 +211,9 @@ type Path struct {
 // computes all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (Path, error) {
 	if err := opt.Validate(false); err != nil {
+		return Path{}, err
+	}
+	if err := usableGraph(g); err != nil {
 		return Path{}, err
 	}
 	if u < 0 || u >= g.N() || v < 0 || v >= g.N() {

@@ -296,3 +296,30 @@ func checkSingleSource(t *testing.T, ctx context.Context, g *graph.Graph, ref *D
 		checkPath(t, g, p.Vertices, u, v, ref.At(u, v))
 	}
 }
+
+// TestNilAndEmptyGraph: every one-graph entry point answers a nil graph
+// with ErrNilGraph and a graph without vertices with ErrEmptyGraph,
+// never a panic.
+func TestNilAndEmptyGraph(t *testing.T) {
+	ctx := context.Background()
+	calls := map[string]func(*graph.Graph) error{
+		"AllPairs":          func(g *graph.Graph) error { _, err := AllPairs(ctx, g, Options{}); return err },
+		"ComputeStats":      func(g *graph.Graph) error { _, err := ComputeStats(ctx, g, Options{}); return err },
+		"Eccentricities":    func(g *graph.Graph) error { _, err := Eccentricities(ctx, g, Options{}); return err },
+		"ComputeExtremes":   func(g *graph.Graph) error { _, err := ComputeExtremes(ctx, g, Options{}); return err },
+		"DistanceHistogram": func(g *graph.Graph) error { _, err := DistanceHistogram(ctx, g, Options{}); return err },
+		"ShortestPath":      func(g *graph.Graph) error { _, err := ShortestPath(ctx, g, 0, 0, Options{}); return err },
+		"ShortestPath/fw":   func(g *graph.Graph) error { _, err := ShortestPath(ctx, g, 0, 0, Options{Algorithm: "fw"}); return err },
+		"Explain":           func(g *graph.Graph) error { _, err := Explain(g, Options{}, TaskStats); return err },
+		"Supports":          func(g *graph.Graph) error { return Supports(g, Options{}) },
+	}
+	empty := graph.NewBuilder(false).Build()
+	for name, call := range calls {
+		if err := call(nil); !errors.Is(err, ErrNilGraph) {
+			t.Errorf("%s(nil): %v, want ErrNilGraph", name, err)
+		}
+		if err := call(empty); !errors.Is(err, ErrEmptyGraph) {
+			t.Errorf("%s(empty): %v, want ErrEmptyGraph", name, err)
+		}
+	}
+}

@@ -35,7 +35,8 @@ var (
 	smallBytes   = uint64(256 << 20)
 )
 
-// ErrNilGraph is the error StatsBatch reports for a nil graph.
+// ErrNilGraph is returned for a nil graph (by the batch calls, for that
+// graph alone).
 var ErrNilGraph = errors.New("graph is nil")
 
 // StatsBatch computes ComputeStats(ctx, graphs[i], opt) for every graph and

@@ -58,8 +58,8 @@ const (
 // engine is "bounds" with a budget (Note) and Candidates are those of the
 // all-pairs fallback.
 func Explain(g *graph.Graph, opt Options, task Task) (*Choice, error) {
-	if g.N() == 0 {
-		return nil, ErrEmptyGraph
+	if err := usableGraph(g); err != nil {
+		return nil, err
 	}
 	if err := opt.Validate(task == TaskExtremes); err != nil {
 		return nil, err

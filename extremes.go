@@ -48,8 +48,8 @@ func namedLanes(opt Options) bool {
 // computeExtremes is ComputeExtremes with the budget of "auto" given by
 // budget (which tests make tiny).
 func computeExtremes(ctx context.Context, g *graph.Graph, opt Options, budget func(*graph.Graph, int) float64) (*Stats, error) {
-	if g.N() == 0 {
-		return nil, ErrEmptyGraph
+	if err := usableGraph(g); err != nil {
+		return nil, err
 	}
 	if err := opt.Validate(true); err != nil {
 		return nil, err

@@ -11,7 +11,8 @@ import (
 )
 
 // Histogram is the distribution of shortest-path lengths: Count[d] ordered
-// pairs u ≠ v at distance d (Count[0] is 0), and Unreachable pairs with no
+// pairs u ≠ v at distance d (Count[0] is 0 unless zero-length arcs join
+// distinct vertices), and Unreachable pairs with no
 // path. It needs exact (integer or unweighted) distances.
 type Histogram struct {
 	Count       []int64 `json:"count"`
@@ -22,8 +23,8 @@ type Histogram struct {
 // DistanceHistogram computes the hop plot of g (the distribution of
 // distances over ordered pairs). Distances must be non-negative integers.
 func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histogram, error) {
-	if g.N() == 0 {
-		return nil, ErrEmptyGraph
+	if err := usableGraph(g); err != nil {
+		return nil, err
 	}
 	if err := opt.Validate(false); err != nil {
 		return nil, err

@@ -178,11 +178,13 @@ func packedMatters(g *graph.Graph, req Request) bool {
 
 // usable returns why e cannot solve p, or nil.
 func usable(e engine.Engine, p *engine.Problem) error {
-	if c := e.Caps(); !slices.Contains(c.Lanes, p.Lanes) {
-		return fmt.Errorf("does not compute in %s lanes (it offers %s)", p.Lanes, kindNames(c.Lanes))
-	}
+	// The graph first: an engine that cannot take its weights says so,
+	// rather than naming the lanes it found none of.
 	if err := engine.Check(e, p.Graph, p.Plan); err != nil {
 		return err
+	}
+	if c := e.Caps(); !slices.Contains(c.Lanes, p.Lanes) {
+		return fmt.Errorf("does not compute in %s lanes (it offers %s)", p.Lanes, kindNames(c.Lanes))
 	}
 	return e.Supports(p)
 }
