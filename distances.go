@@ -69,8 +69,12 @@ func (d *Distances) At(u, v int) Length {
 }
 
 // Int returns the exact integer distance from u to v and whether v is
-// reachable. It must not be used on float distances (Exact() false).
+// reachable. It panics on float distances (Exact() false), as RowInt64
+// does, rather than answer 0.
 func (d *Distances) Int(u, v int) (int64, bool) {
+	if !d.Exact() {
+		panic("apsp: Distances.Int on float distances (Exact() is false)")
+	}
 	l := d.At(u, v)
 	return l.Int(), !l.IsInf()
 }

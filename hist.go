@@ -58,10 +58,19 @@ func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histo
 		var most int64
 		for u := 0; u < d.n; u++ {
 			for v := 0; v < d.n; v++ {
-				if x, ok := d.Int(u, v); ok && u != v {
-					counts[x]++
-					most = max(most, x)
+				l := d.At(u, v)
+				if l.IsInf() || u == v {
+					continue
 				}
+				x := l.Int()
+				if l.IsFloat() {
+					// An integer graph in float lanes (--lanes float64):
+					// the lane plan admits them only where every distance
+					// is an integer they hold exactly.
+					x = int64(l.Float())
+				}
+				counts[x]++
+				most = max(most, x)
 			}
 		}
 		if most > 1<<24 {

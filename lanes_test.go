@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
@@ -80,6 +81,15 @@ func TestOptionsLanes(t *testing.T) {
 					if err := equalDistances(d, ref); err != nil {
 						t.Fatalf("%s in %s: %v", algo, k, err)
 					}
+					// The hop plot in these lanes counts the same pairs
+					// (float64 lanes once gave an empty one).
+					h, err := DistanceHistogram(ctx, tt.g, Options{Algorithm: algo, Lanes: k})
+					if err != nil {
+						t.Fatalf("%s histogram in %s: %v", algo, k, err)
+					}
+					if want := histOf(ref); !slices.Equal(h.Count, want.Count) || h.Unreachable != want.Unreachable {
+						t.Fatalf("%s histogram in %s: %v, %d unreachable; want %v, %d", algo, k, h.Count, h.Unreachable, want.Count, want.Unreachable)
+					}
 				}
 			}
 		})
@@ -113,6 +123,30 @@ func TestOptionsLanes(t *testing.T) {
 	if err != nil || s.Lanes != "int16" || s.Diameter.Int() != 80 {
 		t.Errorf("stats in int16: %+v, %v", s, err)
 	}
+}
+
+// histOf is the hop plot of exact distances, by definition.
+func histOf(d *Distances) Histogram {
+	var h Histogram
+	for u := 0; u < d.N(); u++ {
+		for v := 0; v < d.N(); v++ {
+			x, ok := d.Int(u, v)
+			switch {
+			case u == v:
+			case !ok:
+				h.Unreachable++
+			default:
+				for int64(len(h.Count)) <= x {
+					h.Count = append(h.Count, 0)
+				}
+				h.Count[x]++
+			}
+		}
+	}
+	if len(h.Count) == 0 {
+		h.Count = []int64{0}
+	}
+	return h
 }
 
 func equalDistances(d, ref *Distances) error {
