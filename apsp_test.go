@@ -323,3 +323,28 @@ func TestNilAndEmptyGraph(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressEnds: every CPU engine's progress rises and ends at 1 (fw
+// reported at the start of every 64th round only, so at n = 200 it ended
+// at 0.96).
+func TestProgressEnds(t *testing.T) {
+	ctx := context.Background()
+	g := randomGraph(rand.New(rand.NewPCG(3, 4)), 200, 0.05, true, intWeights)
+	for _, algo := range []string{"fw", "blocked", "dijkstra", "johnson", "auto"} {
+		var last float64
+		var calls int
+		opt := Options{Algorithm: algo, Progress: func(f float64) {
+			if f < last {
+				t.Errorf("%s: progress fell from %v to %v", algo, last, f)
+			}
+			last = f
+			calls++
+		}}
+		if _, err := AllPairs(ctx, g, opt); err != nil {
+			t.Fatal(err)
+		}
+		if calls == 0 || last != 1 {
+			t.Errorf("%s: %d progress reports, the last %v; want it to end at 1", algo, calls, last)
+		}
+	}
+}

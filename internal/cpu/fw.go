@@ -83,5 +83,8 @@ func FloydWarshall[T lanes.Lane](ctx context.Context, m *lanes.Matrix[T], next [
 			}
 		}
 	}
+	if progress != nil {
+		progress(1) // the rounds report at their start: the last at most 1 − 64/n
+	}
 	return nil
 }
