@@ -181,13 +181,11 @@ func TestMeasuresByDefinition(t *testing.T) {
 		}
 		for _, reachable := range []bool{false, true} {
 			w := byDefinition(ref, reachable)
-			for _, algo := range cpuAlgorithms() {
-				if !supported(algo, g) {
-					continue
-				}
-				name := fmt.Sprintf("trial %d n=%d directed=%v weighted=%v float=%v (scale %g) reachable=%v %s",
-					trial, n, directed, weighted, float, scale, reachable, algo)
-				opt := apsp.Options{Algorithm: algo, Reachable: reachable}
+			for _, run := range cpuRuns(g) {
+				algo := run.Algorithm
+				name := fmt.Sprintf("trial %d n=%d directed=%v weighted=%v float=%v (scale %g) reachable=%v %s lanes=%q",
+					trial, n, directed, weighted, float, scale, reachable, algo, run.Lanes)
+				opt := apsp.Options{Algorithm: algo, Reachable: reachable, Lanes: run.Lanes}
 				s, err := apsp.ComputeStats(ctx, g, opt)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
@@ -229,6 +227,25 @@ func TestMeasuresByDefinition(t *testing.T) {
 	if graphs < 150 {
 		t.Fatalf("only %d graphs", graphs)
 	}
+}
+
+// cpuRuns are the CPU engines that take g, each in its own choice of
+// lanes and, for an integer graph, in float64 lanes too where it offers
+// them (dijkstra and johnson once summed such rows as integers and read
+// them as floats: every measure 0).
+func cpuRuns(g *graph.Graph) []apsp.Options {
+	var runs []apsp.Options
+	for _, algo := range cpuAlgorithms() {
+		if !supported(algo, g) {
+			continue
+		}
+		runs = append(runs, apsp.Options{Algorithm: algo})
+		float := apsp.Options{Algorithm: algo, Lanes: "float64"}
+		if g.Kind() != graph.FloatWeights && apsp.Supports(g, float) == nil {
+			runs = append(runs, float)
+		}
+	}
+	return runs
 }
 
 // TestDirectedRadiusKnown pins the example: the single arc 0→1

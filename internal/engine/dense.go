@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/dijkstra"
 	"github.com/apsp/apsp/internal/lanes"
@@ -148,12 +149,32 @@ func (e dijkstraEngine) WorkBytes(p *Problem, dense bool) uint64 {
 }
 
 func (e dijkstraEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
+	search := dijkstra.Rows
 	if e.johnson {
-		rows, err := dijkstra.JohnsonRows(ctx, p.Graph, p.Threads, p.Progress)
-		return rows, "cpu", err
+		search = dijkstra.JohnsonRows
 	}
-	rows, err := dijkstra.Rows(ctx, p.Graph, p.Threads, p.Progress)
-	return rows, "cpu", err
+	rows, err := search(ctx, p.Graph, p.Threads, p.Progress)
+	if err != nil {
+		return nil, "", err
+	}
+	return rowsInLanes(rows, p), "cpu", nil
+}
+
+// rowsInLanes gives rows that searches summed in the graph's own terms
+// (integers unless its weights are floats) the float fields as well when
+// p asks for float lanes (--lanes float64 on an integer graph), which the
+// caller then reads: they were zero, and every measure with them. The
+// lane plan admits float lanes only where they hold every distance
+// exactly.
+func rowsInLanes(rows []reduce.Row, p *Problem) []reduce.Row {
+	if !p.Lanes.IsFloat() || p.Graph.Kind() == graph.FloatWeights {
+		return rows
+	}
+	for i := range rows {
+		r := &rows[i]
+		r.MaxF, r.SumF = float64(r.MaxI), r.Sum.Float()
+	}
+	return rows
 }
 
 func (e dijkstraEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
