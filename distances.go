@@ -42,7 +42,10 @@ func newDistances(r *engine.Result) *Distances {
 // N returns the number of vertices.
 func (d *Distances) N() int { return d.n }
 
-// Exact reports whether the distances are exact integers (no float weights).
+// Exact reports whether the distances are held as integers: the graph has
+// no float weights and no float lanes were asked for (Options.Lanes). An
+// integer graph in float lanes holds exact integer values as floats (At,
+// Float).
 func (d *Distances) Exact() bool { return !d.kind.IsFloat() }
 
 // Lanes names the element type the engine computed in: "int32", "int64",

@@ -93,3 +93,40 @@ func TestLockstepShares(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstFromArcsFar: level 1 from the arcs on graphs whose heads lie
+// thousands of vertices outside a batch, where a head's word index
+// exceeds what a bit offset modulo 32 would keep (first8AVX512 clamps it
+// to an empty mask), against the pull, in both layouts and matrix mode.
+func TestFirstFromArcsFar(t *testing.T) {
+	rng := rand.New(rand.NewPCG(91, 92))
+	for _, directed := range []bool{true, false} {
+		tg := randomGraph(t, rng, 3100, directed, 3/3100.0)
+		ctx := context.Background()
+		want, err := searchBrief(ctx, tg.g, config{words: 8, outer: 2, inner: 1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantM := make([]int32, tg.n*tg.n)
+		if _, err := runBatches(ctx, tg.g, config{words: 8, outer: 2, inner: 1}, nil, wantM); err != nil {
+			t.Fatal(err)
+		}
+		for _, cfg := range []config{
+			{words: 8, outer: 2, inner: 1, firstFromArcs: true},
+			{words: 8, outer: 2, inner: 2, lockstep: true, chunks: 2, firstFromArcs: true},
+		} {
+			got, err := searchBrief(ctx, tg.g, cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBrief(t, tg.name+" "+cfg.String(), got, want)
+			m := make([]int32, tg.n*tg.n)
+			if _, err := runBatches(ctx, tg.g, cfg, nil, m); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(m, wantM) {
+				t.Fatalf("%s %s: matrix differs from the pull's", tg.name, cfg)
+			}
+		}
+	}
+}

@@ -17,7 +17,8 @@ import (
 // successors always ends at t even across zero-length cycles (where
 // tracking successors inside a reordered Floyd–Warshall can loop).
 //
-// Float distances were rounded as they were summed, so an arc is tight
+// Float distances of float weights were rounded as they were summed (an
+// integer graph's in float lanes are exact, and compared so), so an arc is tight
 // within what that rounding can explain: 2(n+1) units in the last place
 // of the lanes (float64, or float32, whose weights were rounded too) of
 // the larger of d(x,t) and |w(x,y)| + |d(y,t)|, the sum of the lengths
@@ -38,6 +39,13 @@ func Successors(d lanes.Any, g *graph.Graph, threads int) []int32 {
 		ulp = 0x1p-23
 	}
 	tol := 2 * float64(n+1) * ulp
+	if g.Kind() != graph.FloatWeights {
+		// An integer graph in float lanes: the lane plan admits them only
+		// where every distance is an integer they hold exactly, so
+		// tightness is exact too (a tolerance of 1 or more took arcs 1
+		// longer from about 2^51/(n+1) in float64, far less in float32).
+		tol = 0
+	}
 	par.RowsWith(n, threads, func() []int32 { return make([]int32, 0, n) }, func(t int, queue []int32) {
 		queue = queue[:0]
 		// next[x*n+t] is written only by the worker that owns target t.
@@ -104,7 +112,9 @@ func leastExcess(d lanes.Any, g, rev *graph.Graph, next []int32, t int, queue []
 					best, next[x*n+t] = excess, z
 				}
 			}
-			queue = append(queue, x32)
+			if next[x*n+t] >= 0 { // else every excess was NaN: no arc to trust
+				queue = append(queue, x32)
+			}
 		}
 	}
 }

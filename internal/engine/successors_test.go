@@ -8,14 +8,15 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 )
 
-// floatDist is a float64 distance matrix given entry by entry: what
+// floatDist is a float distance matrix given entry by entry: what
 // Successors reads of lanes.Any.
 type floatDist struct {
 	lanes.Any // nil: Successors uses none of the rest
+	kind      lanes.Kind
 	d         [][]float64
 }
 
-func (f floatDist) Kind() lanes.Kind           { return lanes.Float64 }
+func (f floatDist) Kind() lanes.Kind           { return f.kind }
 func (f floatDist) Vertices() int              { return len(f.d) }
 func (f floatDist) IsInf(u, v int) bool        { return math.IsInf(f.d[u][v], 1) }
 func (f floatDist) Float(u, v int) float64     { return f.d[u][v] }
@@ -48,13 +49,37 @@ func TestSuccessorsFloatScale(t *testing.T) {
 			}
 		}
 		g := b.Build()
-		d := floatDist{d: [][]float64{{0, c.a, c.d02}, {inf, 0, c.b}, {inf, inf, 0}}}
+		d := floatDist{kind: lanes.Float64, d: [][]float64{{0, c.a, c.d02}, {inf, 0, c.b}, {inf, inf, 0}}}
 		next := Successors(d, g, 1)
 		if got := next[0*3+2]; got != 1 {
 			t.Errorf("%s: successor of 0 toward 2 is %d, want 1 (the path 0→1→2)", c.name, got)
 		}
 		if got := next[1*3+2]; got != 2 {
 			t.Errorf("%s: successor of 1 toward 2 is %d, want 2", c.name, got)
+		}
+	}
+}
+
+// TestSuccessorsIntegersInFloatLanes: an integer graph in float lanes has
+// exact distances, and an arc 1 longer is not tight however large the
+// distances (a relative tolerance reached 1 from 2^51/(n+1) in float64,
+// 2^22/(n+1) in float32).
+func TestSuccessorsIntegersInFloatLanes(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		kind lanes.Kind
+		half int64 // arcs 0→1 and 1→2; 0→2 is 2·half + 1
+	}{{lanes.Float64, 1 << 49}, {lanes.Float32, 1 << 20}} {
+		b := graph.NewBuilder(true)
+		for _, arc := range [][3]int64{{0, 1, c.half}, {1, 2, c.half}, {0, 2, 2*c.half + 1}} {
+			if err := b.AddIntEdge(int(arc[0]), int(arc[1]), arc[2]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h := float64(c.half)
+		d := floatDist{kind: c.kind, d: [][]float64{{0, h, 2 * h}, {inf, 0, h}, {inf, inf, 0}}}
+		if got := Successors(d, b.Build(), 1)[0*3+2]; got != 1 {
+			t.Errorf("%s: successor of 0 toward 2 is %d, want 1", c.kind, got)
 		}
 	}
 }
