@@ -50,26 +50,15 @@ func firstAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok b
 	if b.w != 8 || !hasAVX512 {
 		return 0, 0, false
 	}
-	if lo >= hi {
-		return 0, 0, true
-	}
-	_, _ = list[hi-lo-1], cnts[hi-lo-1] // room for every vertex of the range
-	const slice = 1 << 14               // as in pullAsm
-	for from := lo; from < hi; from += slice {
-		c, f := first8AVX512(&b.visited[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0],
-			from, min(from+slice, hi), &list[count], &cnts[count], b.first)
-		count += c
-		full += f
-	}
+	count, full = inSlices(lo, hi, list, cnts, func(from, to int, list, cnts *int32) (int, int) {
+		return first8AVX512(&b.visited[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0], from, to, list, cnts, b.first)
+	})
 	return count, full, true
 }
 
 // pullAsm runs the assembly pull for b's w when the CPU has it; it reports
 // false otherwise.
 func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bool) {
-	if lo >= hi {
-		return 0, 0, true
-	}
 	kernel := pull4AVX2
 	switch {
 	case b.w == 4 && hasAVX2:
@@ -82,17 +71,28 @@ func pullAsm(b *batcher, lo, hi int, list, cnts []int32) (count, full int, ok bo
 	default:
 		return 0, 0, false
 	}
+	count, full = inSlices(lo, hi, list, cnts, func(from, to int, list, cnts *int32) (int, int) {
+		return kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0], from, to, list, cnts, b.chunk)
+	})
+	return count, full, true
+}
+
+// inSlices runs kernel over the vertices [lo, hi), writing from list[0]
+// and cnts[0] on, and adds up what it returns. Assembly cannot be
+// preempted, so long ranges go in slices that keep each call well under a
+// millisecond.
+func inSlices(lo, hi int, list, cnts []int32, kernel func(from, to int, list, cnts *int32) (count, full int)) (count, full int) {
+	if lo >= hi {
+		return 0, 0
+	}
 	_, _ = list[hi-lo-1], cnts[hi-lo-1] // room for every vertex of the range
-	// Assembly cannot be preempted, so long ranges go in slices that keep
-	// each call well under a millisecond.
 	const slice = 1 << 14
 	for from := lo; from < hi; from += slice {
-		c, f := kernel(&b.visited[0], &b.cur[0], &b.next[0], &b.csr.Off[0], &b.csr.Heads[0],
-			from, min(from+slice, hi), &list[count], &cnts[count], b.chunk)
+		c, f := kernel(from, min(from+slice, hi), &list[count], &cnts[count])
 		count += c
 		full += f
 	}
-	return count, full, true
+	return count, full
 }
 
 // words is W, the uint64 words per vertex of a batch (64·W sources): one
