@@ -580,23 +580,33 @@ func (b *batcher) fillVisited(lo, hi, count int) {
 // curList's storage. It returns how many of them that covers (a batch of
 // one source, or short) and their transpose arcs.
 func (b *batcher) setSources(first, count, lo, hi int) (covered, arcs int) {
+	lo, hi = max(lo, first), min(hi, first+count)
+	if lo >= hi {
+		return 0, 0
+	}
 	n, w := b.n, b.w
 	list := b.curList[:cap(b.curList)]
-	for s := max(lo, first); s < min(hi, first+count); s++ {
+	cur, visited := b.cur[:n*w], b.visited[:n*w]
+	// Source s = first+i has bit i, and the sources' arcs are one
+	// difference of offsets: a lockstep group waits for its workers'
+	// sources (on the 2-vCPU VM, 512 sources took 2–4 µs with a degree
+	// read for each, 1–2 µs so).
+	for s := lo; s < hi; s++ {
 		i := s - first
-		bit := uint64(1) << (i % 64)
-		b.cur[s*w+i/64] |= bit
-		b.visited[s*w+i/64] |= bit
-		if count == 1 && allOnes(b.visited[s*w:s*w+w]) { // else another source's bit is missing
-			covered++
-		}
+		j, bit := s*w+i>>6, uint64(1)<<(i&63)
+		cur[j] |= bit
+		visited[j] |= bit
 		list[i] = int32(s)
-		arcs += b.t.Degree(int32(s))
-		if b.dist != nil {
+	}
+	if count == 1 && allOnes(visited[lo*w:lo*w+w]) { // else another source's bit is missing
+		covered = 1
+	}
+	if b.dist != nil {
+		for s := lo; s < hi; s++ {
 			b.dist[s*n+s] = 0
 		}
 	}
-	return covered, arcs
+	return covered, b.t.Off[hi] - b.t.Off[lo]
 }
 
 // startCounts is start once visited is filled and the sources are set,
