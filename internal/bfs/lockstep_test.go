@@ -21,8 +21,8 @@ func TestDefaultConfigLockstep(t *testing.T) {
 		lockstep     bool
 		outer, inner int
 	}{
-		{16, 64 * w * 2, true, 2, min(8, 64*w*2/256)},
-		{16, 64 * w * 3, true, 3, min(5, 64*w*3/256)},
+		{16, 64 * w * 2, true, 2, min(8, 64*w*2/200)},
+		{16, 64 * w * 3, true, 3, min(5, 64*w*3/200)},
 		{16, 64 * w * 8, true, 8, 2},
 		{16, 64 * w * 9, false, 9, 1}, // fewer than two threads a batch: a thread a batch
 		{16, 64 * w * 16, false, 16, 1},

@@ -319,6 +319,7 @@ func BenchmarkLockstepTimeline(b *testing.B) {
 	t := par.Threads(0)
 	g := loop16(b, 1024, 1)
 	for _, cfg := range []config{
+		defaultConfig(0, 1024),
 		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true},
 		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true, chunks: 4},
 		{words: 4, outer: 4, inner: max(1, t/8), lockstep: true},
