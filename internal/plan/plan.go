@@ -226,7 +226,6 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		if c.Device != engine.CPU {
 			continue // the GPU is considered below, as one choice
 		}
-		p := problem(e, g, req, lp, pl.Device)
 		switch {
 		case !c.Auto:
 			record(e, 0, "auto never picks it (a faster engine does the same work)")
@@ -235,6 +234,7 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 			record(e, 0, "the device is "+req.Device)
 			continue
 		}
+		p := problem(e, g, req, lp, pl.Device)
 		if err := usable(e, p); err != nil {
 			why = append(why, e.Name()+": "+err.Error())
 			record(e, 0, err.Error())
