@@ -98,14 +98,15 @@ func defaultConfig(threads, n int) config {
 	const (
 		scratchBudget = 256 << 20 // bytes of visited, cur and next the workers may hold together
 		minPart       = 256       // vertices per part of a split level
-		// A lockstep worker pulls at least minShare vertices a level.
+		// A lockstep group has at most n/minShare workers, so that each
+		// pulls about minShare vertices a level or more.
 		// Its parts read lines the group's other cores wrote, as above,
 		// but it meets the others at a spinning barrier rather than a
 		// fork and join, and steals parts left over: on the 16 cores of
 		// the H100 host, n = 1024, degree 16 (two batches, level 1 from
 		// the arcs; medians of a search's calls, three rounds of one
-		// run), groups of five workers (205 vertices each) took 66–75
-		// µs a call, four 72–79, six 72–76, eight 74–79 with a tail of
+		// run), groups of five workers (205 vertices each) took 68–75
+		// µs a call, four 72–79, six 73–76, eight 74–79 with a tail of
 		// calls over 100 µs (docs/perf.md, sixth pass).
 		minShare = 200
 	)

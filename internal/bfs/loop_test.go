@@ -309,12 +309,13 @@ func BenchmarkBitBriefLockstep(b *testing.B) {
 	}
 }
 
-// BenchmarkLockstepTimeline runs a few lockstep layouts on the 1024-vertex
-// loop graph and, after the timed calls, traces five more: for each
-// worker, when it started, arrived at and left each barrier, and ended
-// (µs after the fork). It is for finding where a call's time goes on a
-// many-core host: the fork, the work of each level, the barriers, the
-// join.
+// BenchmarkLockstepTimeline runs the default layout and a few lockstep
+// layouts on the 1024-vertex loop graph and, after the timed calls, traces
+// five more: for each worker, when it started, arrived at and left each
+// barrier, and ended (µs after the fork). It is for finding where a call's
+// time goes on a many-core host: the fork, the work of each level, the
+// barriers, the join. (On a host with few threads, two layouts may come
+// out the same.)
 func BenchmarkLockstepTimeline(b *testing.B) {
 	t := par.Threads(0)
 	g := loop16(b, 1024, 1)
@@ -326,6 +327,9 @@ func BenchmarkLockstepTimeline(b *testing.B) {
 		{words: 8, outer: 2, inner: max(1, t/2), lockstep: true, chunks: 4},
 	} {
 		name := fmt.Sprintf("w=%d/outer=%d/inner=%d", cfg.words, cfg.outer, cfg.inner)
+		if cfg.lockstep {
+			name += fmt.Sprintf("/lockstep/chunks=%d", cfg.chunks)
+		}
 		b.Run(name, func(b *testing.B) {
 			run := func(cfg config) {
 				br, err := searchBrief(context.Background(), g, cfg, nil)

@@ -32,5 +32,5 @@ $b/apsp.test -test.run XXX -test.bench 'LoopSummary/n=(16384|65536)$' -test.benc
 echo "== ComputeStats loop (center and periphery too)"
 $b/apsp.test -test.run XXX -test.bench 'LoopStats/n=(1024|4096)$' -test.benchtime 2s | grep Bench | awk '{print $1, $3, $5}'
 echo "== timeline (one steady call)"
-$b/bfs.test -test.run XXX -test.bench 'LockstepTimeline/w=8/outer=2/inner=4$' -test.benchtime 3000x | grep -A9 "call 4"
+$b/bfs.test -test.run XXX -test.bench 'LockstepTimeline/w=8/outer=2/inner=4/lockstep/chunks=0$' -test.benchtime 3000x | grep -A9 "call 4"
 uptime
