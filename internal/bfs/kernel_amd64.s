@@ -17,7 +17,8 @@
 // L2, and no hardware prefetcher can guess them.
 //
 // Registers: SI vis, R8 cur, DI next, R9 off, R10 heads, R11 list, AX v,
-// CX arc, BX v's last arc, R12 chunk end, R13 count, DX scratch; vector
+// CX arc, BX v's last arc, R12 chunk end, R13 count, DX scratch, R14
+// (w = 8) the next line to take for writing; vector
 // 15 all ones, 1 visited words of v, 0 and 3 the ORs, 2 the new bits.
 
 // func pull4AVX2(vis, cur, next *uint64, off *int, heads *int32, lo, hi int, list, cnts *int32, chunk int) (count, full int)
@@ -151,6 +152,14 @@ w8_vertex:
 	JGE  w8_done
 	MOVQ AX, DX
 	SHLQ $6, DX
+	// Take the next line of the vertex four ahead for writing: at the
+	// previous level next was the frontier, read by the group's other
+	// cores (lockstep), so a store would wait for their copies to be
+	// invalidated. On the 16-core host this took a 1024-vertex loop
+	// from 78–79 to 73–76 µs. (PREFETCHW (R14): the Go assembler does not
+	// name it; every AVX-512 CPU has it, and a hint does not fault.)
+	LEAQ 256(DI)(DX*1), R14
+	BYTE $0x41; BYTE $0x0F; BYTE $0x0D; BYTE $0x0E
 	VMOVDQU64 (SI)(DX*1), Z1
 	VPCMPEQQ Z15, Z1, K1
 	KORTESTB K1, K1
