@@ -116,14 +116,16 @@ const defaultGroup = 2048
 // become final, so that a caller can write them out before the batch
 // ends. An invalid bo fails every graph as invalid options do.
 func StatsBatchWith(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions) (stats []*Stats, errs []error) {
-	return statsBatch(ctx, graphs, opt, bo, true)
+	return statsBatch(ctx, graphs, opt, bo, true, nil)
 }
 
 // statsBatch is StatsBatchWith; without lists the Stats of exact
 // distances have no center and periphery (nil), which SummaryBatch does
 // not report: on a regular graph they list every vertex twice, and
-// allocating them was a tenth of a large graph's call.
-func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions, lists bool) (stats []*Stats, errs []error) {
+// allocating them was a tenth of a large graph's call. keep, when not
+// nil, is an Evaluator's plan kept across calls: the workers start from
+// it and leave theirs there.
+func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions, lists bool, keep *keptPlan) (stats []*Stats, errs []error) {
 	stats, errs = make([]*Stats, len(graphs)), make([]error, len(graphs))
 	err := opt.Validate(false)
 	if err == nil && bo.GroupSize < 0 {
@@ -139,7 +141,7 @@ func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo Batc
 		return stats, errs
 	}
 	b := &batch{ctx: ctx, graphs: graphs, opt: opt, stats: stats, errs: errs, threads: par.Threads(opt.Threads),
-		progress: opt.Progress, callerNotice: opt.Notice, group: bo.GroupSize, ready: bo.Ready, lists: lists}
+		progress: opt.Progress, callerNotice: opt.Notice, group: bo.GroupSize, ready: bo.Ready, lists: lists, keep: keep}
 	if b.group == 0 {
 		b.group = defaultGroup
 	}
@@ -159,8 +161,9 @@ type batch struct {
 	opt     Options // the caller's, without Progress; Notice deduplicated
 	stats   []*Stats
 	errs    []error
-	threads int  // every thread the batch may use
-	lists   bool // the center and periphery of exact Stats (statsBatch)
+	threads int       // every thread the batch may use
+	lists   bool      // the center and periphery of exact Stats (statsBatch)
+	keep    *keptPlan // an Evaluator's plan across calls, or nil
 
 	progress     func(float64) // the caller's Progress, or nil
 	callerNotice func(string)  // the caller's Notice, or nil
@@ -194,6 +197,10 @@ func (b *batch) run() {
 	var next atomic.Int64
 	work := func() {
 		w := &worker{b: b, threads: per}
+		if b.keep != nil {
+			w.last = b.keep.load(per)
+			defer func() { b.keep.store(w.last, per) }()
+		}
 		for {
 			k := int(next.Add(1) - 1)
 			if k >= len(todo) {
@@ -439,7 +446,10 @@ func withGraph(pl *plan.Plan, g *graph.Graph) *plan.Plan {
 }
 
 // small reports whether a planned graph runs on a worker.
-func (w *worker) small(pl *plan.Plan) bool {
+func (w *worker) small(pl *plan.Plan) bool { return smallPlan(pl) }
+
+// smallPlan reports whether a planned graph is small (see smallSeconds).
+func smallPlan(pl *plan.Plan) bool {
 	if pl.Engine.Caps().Device != engine.CPU {
 		return false
 	}

@@ -68,3 +68,35 @@ func ExampleEccentricities() {
 	fmt.Println(ecc, reach)
 	// Output: [2 inf inf] [2 1 0]
 }
+
+// Evaluate one candidate graph after another, as a local search does: the
+// Evaluator plans the first graph and reuses that plan for the next ones
+// of the same size.
+func ExampleEvaluator() {
+	ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, edges := range []string{
+		"0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n", // a 6-cycle
+		"0 1\n1 2\n2 0\n3 4\n4 5\n5 3\n", // two triangles: 6 vertices, 6 edges too
+		"0 1\n0 2\n0 3\n0 4\n0 5\n1 2\n", // a star with one more edge
+	} {
+		g, err := graph.Read(strings.NewReader(edges), "candidate.txt", graph.ReadOptions{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		s, err := ev.Summary(context.Background(), g)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(s.Connected, s.Diameter, s.ASPL)
+	}
+	// Output:
+	// true 3 1.8
+	// false inf inf
+	// true 2 1.6
+}

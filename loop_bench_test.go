@@ -99,6 +99,31 @@ func BenchmarkLoopSummary(b *testing.B) {
 	}
 }
 
+// BenchmarkLoopEvaluator is BenchmarkLoopSummary through an Evaluator,
+// which plans the graph once: the way README recommends for a search
+// loop.
+func BenchmarkLoopEvaluator(b *testing.B) {
+	for _, n := range loopSizes {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			g := loopGraph(b, n, 1)
+			ctx := context.Background()
+			ev, err := NewEvaluator(loopOptions)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := ev.Summary(ctx, g); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			timeCalls(b, func() {
+				if _, err := ev.Summary(ctx, g); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
 // BenchmarkLoopExtremes is BenchmarkLoopStats for ComputeExtremes (the
 // diameter and radius only; the bounds method under "auto").
 func BenchmarkLoopExtremes(b *testing.B) {

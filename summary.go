@@ -37,6 +37,11 @@ type Summary struct {
 // (docs/perf.md). The other graphs, and all of them when the GPU search
 // fails, take StatsBatch's path.
 func SummaryBatch(ctx context.Context, graphs []*graph.Graph, opt Options) ([]Summary, []error) {
+	return summaryBatch(ctx, graphs, opt, nil)
+}
+
+// summaryBatch is SummaryBatch, with an Evaluator's kept plan or nil.
+func summaryBatch(ctx context.Context, graphs []*graph.Graph, opt Options, keep *keptPlan) ([]Summary, []error) {
 	sums, errs := make([]Summary, len(graphs)), make([]error, len(graphs))
 	if err := opt.Validate(false); err != nil {
 		for i := range errs {
@@ -52,7 +57,7 @@ func SummaryBatch(ctx context.Context, graphs []*graph.Graph, opt Options) ([]Su
 	for k, i := range rest {
 		gs[k] = graphs[i]
 	}
-	stats, serrs := statsBatch(ctx, gs, opt, BatchOptions{}, false)
+	stats, serrs := statsBatch(ctx, gs, opt, BatchOptions{}, false, keep)
 	for k, i := range rest {
 		if errs[i] = serrs[k]; errs[i] == nil {
 			sums[i] = stats[k].Summary()
