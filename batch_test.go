@@ -110,16 +110,20 @@ func checkBatch(t *testing.T, gs []*graph.Graph, opt Options, wantThreads int) {
 }
 
 // asOneGraph is got, a batch's Stats, with want's algorithm, device and
-// lanes when "auto" took the GPU bulk search for the batch but not for
-// ComputeStats (a GPU is open in this test process): the measures must
-// be the same.
+// lanes when "auto" took a GPU bulk path (the search, or Floyd–Warshall
+// of integer graphs) for the batch but not for ComputeStats (a GPU is
+// open in this test process): the measures must be the same.
 func asOneGraph(got, want *Stats) *Stats {
-	if got.Algorithm != engine.BulkName || want.Algorithm == engine.BulkName {
+	if !isBulk(got.Algorithm) || isBulk(want.Algorithm) {
 		return got
 	}
 	c := *got
 	c.Algorithm, c.Device, c.Lanes = want.Algorithm, want.Device, want.Lanes
 	return &c
+}
+
+func isBulk(algorithm string) bool {
+	return algorithm == engine.BulkName || algorithm == engine.BulkFWName
 }
 
 // TestStatsBatchMatchesComputeStats is the differential test of the batch:
