@@ -277,6 +277,19 @@ func BenchmarkBitBriefLockstep(b *testing.B) {
 				}
 			}
 		}
+		// The default lockstep layout with other numbers of parts a
+		// worker: finer parts let the others take more of a slow core's
+		// share.
+		if def := layouts[0]; def.lockstep {
+			for _, c := range []int{1, 3, 4, 6, 8} {
+				if c != def.chunks {
+					v := def
+					v.chunks = c
+					v.firstFromArcs = false // added back below
+					layouts = append(layouts, v)
+				}
+			}
+		}
 		// Level 1 from the arcs, in the default layout and in lockstep
 		// groups of every size.
 		for i, cfg := range slices.Clone(layouts) {
@@ -319,8 +332,12 @@ func BenchmarkBitBriefLockstep(b *testing.B) {
 func BenchmarkLockstepTimeline(b *testing.B) {
 	t := par.Threads(0)
 	g := loop16(b, 1024, 1)
+	def := defaultConfig(0, 1024)
+	finer := def
+	finer.chunks *= 2
 	for _, cfg := range []config{
-		defaultConfig(0, 1024),
+		def,
+		finer,
 		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true},
 		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true, chunks: 4},
 		{words: 4, outer: 4, inner: max(1, t/8), lockstep: true},
