@@ -317,7 +317,7 @@ func TestRandomGraphs(t *testing.T) {
 			}
 			checkSummary(t, tg.name+" "+e.name, got, want)
 		}
-		checkBriefs(t, tg.name, tg.g, threads, reduce.BriefOf(want.Rows))
+		checkBriefs(t, tg.name, tg.g, threads, reduce.BriefOf(want.Rows), want.Hist)
 		m, err := Matrix(ctx, tg.g, threads, nil)
 		if err != nil {
 			t.Fatalf("%s Matrix: %v", tg.name, err)
@@ -338,9 +338,9 @@ func TestRandomGraphs(t *testing.T) {
 	}
 }
 
-// checkBriefs compares BitBrief, and the Brief of every layout under
-// test, with want.
-func checkBriefs(t *testing.T, name string, g *graph.Graph, threads int, want *reduce.Brief) {
+// checkBriefs compares BitBrief and BitHist, and the Brief and histogram
+// of every layout under test, with want and wantHist.
+func checkBriefs(t *testing.T, name string, g *graph.Graph, threads int, want *reduce.Brief, wantHist []int64) {
 	t.Helper()
 	ctx := context.Background()
 	got, err := BitBrief(ctx, g, threads, nil)
@@ -348,6 +348,10 @@ func checkBriefs(t *testing.T, name string, g *graph.Graph, threads int, want *r
 		t.Fatalf("%s BitBrief: %v", name, err)
 	}
 	checkBrief(t, name+" BitBrief", got, want)
+	hist, err := BitHist(ctx, g, threads, nil)
+	if err != nil || !slices.Equal(hist, wantHist) {
+		t.Fatalf("%s BitHist: %v, %v; want %v", name, hist, err, wantHist)
+	}
 	for _, cfg := range configs() {
 		cfg.outer = threads
 		b, err := searchBrief(ctx, g, cfg, nil)
@@ -355,6 +359,10 @@ func checkBriefs(t *testing.T, name string, g *graph.Graph, threads int, want *r
 			t.Fatal(err)
 		}
 		checkBrief(t, name+" brief "+cfg.String(), b, want)
+		hist, err := searchHist(ctx, g, cfg, nil)
+		if err != nil || !slices.Equal(hist, wantHist) {
+			t.Fatalf("%s hist %s: %v, %v; want %v", name, cfg, hist, err, wantHist)
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func runLockstep(ctx context.Context, team *par.Team, shared *batchShared, group
 			gr.b = newBatcher(shared) // here, so that its buffers come from this worker's slot of the pool
 		}
 		gr.work(tr, k, k%inner)
-		if !all.Wait(func() { workers = collect(gs) }) || m == nil || ctx.Err() != nil {
+		if !all.Wait(func() { workers = collect(gs) }) || m == nil || shared.cfg.histOnly || ctx.Err() != nil {
 			return
 		}
 		m.mergeRange(workers, k*n/teamSize, (k+1)*n/teamSize)
@@ -149,7 +149,7 @@ func (gr *lockGroup) work(tr *stepTrace, worker, i int) {
 		b, k := gr.b, gr.level
 		if gr.phase == lockClear {
 			lo, hi := gr.stretch(i)
-			if !accClear { // the group's first batch: the totals too
+			if !accClear && !b.cfg.histOnly { // the group's first batch: the totals too
 				clear(b.acc[lo:hi])
 				accClear = true
 			}

@@ -110,8 +110,13 @@ func (e bfsEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string
 	return reduce.BriefOf(rows), device, nil
 }
 
-// Hist returns the number of ordered pairs at each distance.
+// Hist returns the number of ordered pairs at each distance: from the
+// batched search's level counts alone, without per-source totals, or
+// from the rows.
 func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
+	if e.bitParallel {
+		return bfs.BitHist(ctx, p.Graph, p.Threads, p.Progress)
+	}
 	s, err := e.summary(ctx, p)
 	if err != nil {
 		return nil, err
