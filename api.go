@@ -176,7 +176,7 @@ func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, err
 	if err != nil {
 		return nil, err
 	}
-	s, err := statsOf(ctx, g, pl, opt.Reachable, true)
+	s, err := statsOf(ctx, g, pl, opt.Reachable, false)
 	if err != nil {
 		return nil, err
 	}

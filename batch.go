@@ -116,16 +116,14 @@ const defaultGroup = 2048
 // become final, so that a caller can write them out before the batch
 // ends. An invalid bo fails every graph as invalid options do.
 func StatsBatchWith(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions) (stats []*Stats, errs []error) {
-	return statsBatch(ctx, graphs, opt, bo, true, nil)
+	return statsBatch(ctx, graphs, opt, bo, false, nil)
 }
 
-// statsBatch is StatsBatchWith; without lists the Stats of exact
-// distances have no center and periphery (nil), which SummaryBatch does
-// not report: on a regular graph they list every vertex twice, and
-// allocating them was a tenth of a large graph's call. keep, when not
-// nil, is an Evaluator's plan kept across calls: the workers start from
-// it and leave theirs there.
-func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions, lists bool, keep *keptPlan) (stats []*Stats, errs []error) {
+// statsBatch is StatsBatchWith. With summary the Stats hold only what a
+// Summary reports (statsOf): SummaryBatch's. keep, when not nil, is an
+// Evaluator's plan kept across calls: the workers start from it and leave
+// theirs there.
+func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions, summary bool, keep *keptPlan) (stats []*Stats, errs []error) {
 	stats, errs = make([]*Stats, len(graphs)), make([]error, len(graphs))
 	err := opt.Validate(false)
 	if err == nil && bo.GroupSize < 0 {
@@ -141,7 +139,7 @@ func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo Batc
 		return stats, errs
 	}
 	b := &batch{ctx: ctx, graphs: graphs, opt: opt, stats: stats, errs: errs, threads: par.Threads(opt.Threads),
-		progress: opt.Progress, callerNotice: opt.Notice, group: bo.GroupSize, ready: bo.Ready, lists: lists, keep: keep}
+		progress: opt.Progress, callerNotice: opt.Notice, group: bo.GroupSize, ready: bo.Ready, summary: summary, keep: keep}
 	if b.group == 0 {
 		b.group = defaultGroup
 	}
@@ -162,7 +160,7 @@ type batch struct {
 	stats   []*Stats
 	errs    []error
 	threads int       // every thread the batch may use
-	lists   bool      // the center and periphery of exact Stats (statsBatch)
+	summary bool      // only a Summary's fields (statsBatch)
 	keep    *keptPlan // an Evaluator's plan across calls, or nil
 
 	progress     func(float64) // the caller's Progress, or nil
@@ -239,7 +237,7 @@ func (b *batch) run() {
 			b.finish(i, nil, err)
 			continue
 		}
-		s, err := statsOf(b.ctx, g, pl, opt.Reachable, b.lists)
+		s, err := statsOf(b.ctx, g, pl, opt.Reachable, b.summary)
 		b.finish(i, s, err)
 	}
 }
@@ -403,7 +401,7 @@ func (w *worker) graph(i int) {
 		b.mu.Unlock()
 		return
 	}
-	s, err := statsOf(b.ctx, g, pl, b.opt.Reachable, b.lists)
+	s, err := statsOf(b.ctx, g, pl, b.opt.Reachable, b.summary)
 	b.finish(i, s, err)
 }
 
@@ -505,23 +503,36 @@ func (b *batch) notice(line string) {
 // statsOf computes the Stats of g under its plan, as ComputeStats does
 // after resolving: from the matrix, from the engine's Brief where it has
 // one (exact distances, a seventh of the rows' size), else from its rows.
-func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, lists bool) (*Stats, error) {
+// With summary it fills only the fields a Summary reports (the radius,
+// center and periphery stay zero), from the histogram of a CPU engine
+// that counts pairs per distance without the matrix: that needs no
+// per-source totals.
+func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summary bool) (*Stats, error) {
 	start := time.Now()
 	var d *Distances
 	var s *Stats
+	hr, hist := pl.Engine.(engine.Histogrammer)
+	hist = hist && summary && !pl.Dense && pl.Engine.Caps().Hist && pl.Engine.Caps().Device == engine.CPU
 	if pl.Dense {
 		var err error
 		if d, err = run(ctx, pl); err != nil {
 			return nil, err
 		}
 		s = statsFromRows(d.m.Rows(pl.Problem.Threads), g, d.Exact(), reachable)
+	} else if hist {
+		h, err := hr.Hist(ctx, pl.Problem)
+		if err != nil {
+			return nil, err
+		}
+		d = summaryInfo(pl, "cpu", start)
+		s = summaryFromHist(h, g, reachable)
 	} else if br, ok := pl.Engine.(engine.BriefReducer); ok {
 		b, device, err := br.Brief(ctx, pl.Problem)
 		if err != nil {
 			return nil, err
 		}
 		d = summaryInfo(pl, device, start)
-		s = statsFromBrief(b, g, reachable, lists)
+		s = statsFromBrief(b, g, reachable, !summary)
 		b.Release()
 	} else {
 		rr, ok := pl.Engine.(engine.RowReducer)

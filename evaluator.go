@@ -49,7 +49,7 @@ func (e *Evaluator) Summary(ctx context.Context, g *graph.Graph) (Summary, error
 // Stats is StatsBatch of g alone, with the kept plan: ComputeStats(ctx, g,
 // opt).
 func (e *Evaluator) Stats(ctx context.Context, g *graph.Graph) (*Stats, error) {
-	stats, errs := statsBatch(ctx, []*graph.Graph{g}, e.opt, BatchOptions{}, true, &e.kept)
+	stats, errs := statsBatch(ctx, []*graph.Graph{g}, e.opt, BatchOptions{}, false, &e.kept)
 	return stats[0], errs[0]
 }
 

@@ -100,6 +100,29 @@ func statsFromBrief(b *reduce.Brief, g *graph.Graph, reachable, lists bool) *Sta
 	return s
 }
 
+// summaryFromHist is the Stats of a Summary's fields from exact
+// distances' histogram (the ordered pairs at each distance; index 0
+// unused): the pairs with a path and their distances' total, and the
+// diameter, which is the longest distance with a pair (0 when none) as
+// extremesBrief finds it from the eccentricities. The radius, center and
+// periphery stay zero.
+func summaryFromHist(hist []int64, g *graph.Graph, reachable bool) *Stats {
+	s := newStats(g, reachable)
+	var total reduce.Wide
+	longest := int64(0)
+	for d := 1; d < len(hist); d++ {
+		if c := hist[d]; c > 0 {
+			s.ReachablePairs += c
+			total.AddProduct(int64(d), c)
+			longest = int64(d)
+		}
+	}
+	finite := s.setConnected(g.N(), reachable)
+	s.Diameter = ecc{v: longest, inf: !finite}.length()
+	s.setASPL(finite, total.Float)
+	return s
+}
+
 func newStats(g *graph.Graph, reachable bool) *Stats {
 	return &Stats{
 		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),

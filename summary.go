@@ -57,7 +57,7 @@ func summaryBatch(ctx context.Context, graphs []*graph.Graph, opt Options, keep 
 	for k, i := range rest {
 		gs[k] = graphs[i]
 	}
-	stats, serrs := statsBatch(ctx, gs, opt, BatchOptions{}, false, keep)
+	stats, serrs := statsBatch(ctx, gs, opt, BatchOptions{}, true, keep)
 	for k, i := range rest {
 		if errs[i] = serrs[k]; errs[i] == nil {
 			sums[i] = stats[k].Summary()
