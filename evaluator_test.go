@@ -174,3 +174,50 @@ func TestEvaluatorErrors(t *testing.T) {
 		t.Fatalf("after the errors: %+v, %v", s, err)
 	}
 }
+
+// TestEvaluatorConcurrent: goroutines sharing one Evaluator, on graphs of
+// one shape and of others, get ComputeStats's answers (run with -race).
+func TestEvaluatorConcurrent(t *testing.T) {
+	ctx := context.Background()
+	ev, err := NewEvaluator(Options{Device: "cpu", Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gs []*graph.Graph
+	for seed := range 6 {
+		gs = append(gs, must2(gen.Make("regular", "n=128", "d=6", fmt.Sprintf("seed=%d", seed))))
+	}
+	gs = append(gs, twoRegular(t, 128, 6, 9), must2(gen.Make("regular", "n=90", "d=4", "seed=1")))
+	want := make([]Summary, len(gs))
+	for i, g := range gs {
+		s, err := ComputeStats(ctx, g, Options{Device: "cpu"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = s.Summary()
+		want[i].Seconds = 0
+	}
+	errs := make(chan error, 4)
+	for w := range 4 {
+		go func() {
+			for k := range 3 * len(gs) {
+				i := (k + w) % len(gs)
+				got, err := ev.Summary(ctx, gs[i])
+				got.Seconds = 0
+				if err == nil && fmt.Sprint(got) != fmt.Sprint(want[i]) {
+					err = fmt.Errorf("graph %d: %+v, want %+v", i, got, want[i])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
