@@ -11,6 +11,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
@@ -119,8 +120,8 @@ func StatsBatchWith(ctx context.Context, graphs []*graph.Graph, opt Options, bo 
 	return statsBatch(ctx, graphs, opt, bo, false, nil)
 }
 
-// statsBatch is StatsBatchWith. With summary the Stats hold only what a
-// Summary reports (statsOf): SummaryBatch's. keep, when not nil, is an
+// statsBatch is StatsBatchWith. With summary only the fields a Summary
+// reports are asked for (statsOf may leave the others zero): SummaryBatch's. keep, when not nil, is an
 // Evaluator's plan kept across calls: the workers start from it and leave
 // theirs there.
 func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions, summary bool, keep *keptPlan) (stats []*Stats, errs []error) {
@@ -160,7 +161,7 @@ type batch struct {
 	stats   []*Stats
 	errs    []error
 	threads int       // every thread the batch may use
-	summary bool      // only a Summary's fields (statsBatch)
+	summary bool      // only a Summary's fields are asked for (statsBatch)
 	keep    *keptPlan // an Evaluator's plan across calls, or nil
 
 	progress     func(float64) // the caller's Progress, or nil
@@ -196,8 +197,11 @@ func (b *batch) run() {
 	work := func() {
 		w := &worker{b: b, threads: per}
 		if b.keep != nil {
-			w.last = b.keep.load(per)
-			defer func() { b.keep.store(w.last, per) }()
+			// A GPU opened since the kept plan was made changes what
+			// "auto" picks: the plan is then made again.
+			opened := gpu.Opened()
+			w.last = b.keep.load(per, opened)
+			defer func() { b.keep.store(w.last, per, opened) }()
 		}
 		for {
 			k := int(next.Add(1) - 1)
@@ -503,10 +507,11 @@ func (b *batch) notice(line string) {
 // statsOf computes the Stats of g under its plan, as ComputeStats does
 // after resolving: from the matrix, from the engine's Brief where it has
 // one (exact distances, a seventh of the rows' size), else from its rows.
-// With summary it fills only the fields a Summary reports (the radius,
-// center and periphery stay zero), from the histogram of a CPU engine
-// that counts pairs per distance without the matrix: that needs no
-// per-source totals.
+// With summary only the fields a Summary reports are asked for: where the
+// plan's CPU engine counts pairs per distance without the matrix, they
+// come from that histogram, which needs no per-source totals, and the
+// radius, center and periphery are left zero; otherwise the center and
+// periphery are left out.
 func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summary bool) (*Stats, error) {
 	start := time.Now()
 	var d *Distances

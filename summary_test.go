@@ -170,3 +170,51 @@ func BenchmarkSummaryBatchGPUOne(b *testing.B) {
 	}
 	timeOneGraphCalls(b, gs, call)
 }
+
+// TestSummaryEdgeCases: the summary from the histogram (summaryFromHist)
+// against ComputeStats on the graphs where the definitions' corners are:
+// one vertex, no arcs, one arc, a directed path, a graph not strongly
+// connected, self-loops; with and without Reachable, by both unweighted
+// engines; and an Evaluator's Summary the same.
+func TestSummaryEdgeCases(t *testing.T) {
+	build := func(n int, directed bool, arcs ...[2]int) *graph.Graph {
+		b := graph.NewBuilder(directed)
+		must(b.SetVertices(n))
+		for _, a := range arcs {
+			must(b.AddEdge(a[0], a[1]))
+		}
+		return b.Build()
+	}
+	gs := []*graph.Graph{
+		build(1, false),
+		build(1, true, [2]int{0, 0}),
+		build(2, false),
+		build(2, true, [2]int{0, 1}),
+		build(4, true, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 3}),
+		build(4, true, [2]int{0, 1}, [2]int{1, 0}, [2]int{2, 3}),
+		build(3, false, [2]int{0, 0}, [2]int{0, 1}, [2]int{1, 2}, [2]int{2, 0}),
+		build(5, false, [2]int{0, 1}, [2]int{2, 3}),
+	}
+	ctx := context.Background()
+	for _, algo := range []string{"", "bitbfs", "bfs"} {
+		for _, reachable := range []bool{false, true} {
+			opt := Options{Algorithm: algo, Reachable: reachable, Device: "cpu"}
+			checkSummaries(t, gs, opt, nil)
+			ev, err := NewEvaluator(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sums, _ := SummaryBatch(ctx, gs, opt)
+			for i, g := range gs {
+				got, err := ev.Summary(ctx, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got.Seconds, sums[i].Seconds = 0, 0
+				if fmt.Sprint(got) != fmt.Sprint(sums[i]) {
+					t.Fatalf("%+v, graph %d: evaluator %+v, SummaryBatch %+v", opt, i, got, sums[i])
+				}
+			}
+		}
+	}
+}

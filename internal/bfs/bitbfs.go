@@ -529,7 +529,7 @@ type batcher struct {
 
 func newBatcher(s *batchShared) *batcher {
 	n, w := s.g.N(), s.cfg.words
-	b := &batcher{batchShared: s, scratch: scratches.get(n, w, s.dist != nil, s.cfg.lockstep), n: n, w: w}
+	b := &batcher{batchShared: s, scratch: scratches.get(n, w, s.dist != nil, s.cfg.histOnly, s.cfg.lockstep), n: n, w: w}
 	if n > 0 {
 		b.avgDeg = float64(s.g.Arcs()) / float64(n)
 	}

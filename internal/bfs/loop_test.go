@@ -282,10 +282,10 @@ func BenchmarkBitBriefLockstep(b *testing.B) {
 		// share.
 		if def := layouts[0]; def.lockstep {
 			for _, c := range []int{1, 3, 4, 6, 8} {
-				if c != def.chunks {
-					v := def
-					v.chunks = c
-					v.firstFromArcs = false // added back below
+				v := def
+				v.chunks = c
+				v.firstFromArcs = false // added back below
+				if c != def.chunks && !slices.Contains(layouts, v) {
 					layouts = append(layouts, v)
 				}
 			}
@@ -333,16 +333,18 @@ func BenchmarkLockstepTimeline(b *testing.B) {
 	t := par.Threads(0)
 	g := loop16(b, 1024, 1)
 	def := defaultConfig(0, 1024)
-	finer := def
-	finer.chunks *= 2
-	for _, cfg := range []config{
-		def,
-		finer,
+	layouts := []config{def}
+	if def.lockstep && def.chunks > 0 {
+		finer := def
+		finer.chunks *= 2
+		layouts = append(layouts, finer)
+	}
+	for _, cfg := range append(layouts, []config{
 		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true},
 		{words: 8, outer: 2, inner: max(1, t/4), lockstep: true, chunks: 4},
 		{words: 4, outer: 4, inner: max(1, t/8), lockstep: true},
 		{words: 8, outer: 2, inner: max(1, t/2), lockstep: true, chunks: 4},
-	} {
+	}...) {
 		name := fmt.Sprintf("w=%d/outer=%d/inner=%d", cfg.words, cfg.outer, cfg.inner)
 		if cfg.lockstep {
 			name += fmt.Sprintf("/lockstep/chunks=%d", cfg.chunks)

@@ -45,12 +45,13 @@ type scratchPool struct {
 var scratches scratchPool
 
 // get returns buffers for a worker on n vertices with w words a vertex;
-// matrix asks for the matrix mode's byte buffer instead of acc. cur, next
-// and buf are zero; visited, the lists and cnts are as the batches expect
-// (written before read); acc is zero. With asIs, cur, next and acc are
-// left as they are: a lockstep run's workers clear them, each its own
-// part (see lockstep.go).
-func (p *scratchPool) get(n, w int, matrix, asIs bool) *scratch {
+// matrix asks for the matrix mode's byte buffer instead of acc, and
+// noTotals for neither (config.histOnly: acc is left as it is, unused).
+// cur, next and buf are zero; visited, the lists and cnts are as the
+// batches expect (written before read); acc is zero. With asIs, cur, next
+// and acc are left as they are: a lockstep run's workers clear them, each
+// its own part (see lockstep.go).
+func (p *scratchPool) get(n, w int, matrix, noTotals, asIs bool) *scratch {
 	s, _ := p.bufs.Get().(*scratch)
 	if s == nil {
 		s = &scratch{clean: true}
@@ -67,9 +68,10 @@ func (p *scratchPool) get(n, w int, matrix, asIs bool) *scratch {
 	s.curList = fit(s.curList, n)[:0]
 	s.nextList = fit(s.nextList, n)[:0]
 	s.cnts = fit(s.cnts, n)
-	if matrix {
+	switch {
+	case matrix:
 		s.buf = fit(s.buf, n*64*w)
-	} else {
+	case !noTotals:
 		s.acc = fit(s.acc, n)
 		if !asIs {
 			clear(s.acc)
