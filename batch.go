@@ -121,9 +121,9 @@ func StatsBatchWith(ctx context.Context, graphs []*graph.Graph, opt Options, bo 
 }
 
 // statsBatch is StatsBatchWith. With summary only the fields a Summary
-// reports are asked for (statsOf may leave the others zero): SummaryBatch's. keep, when not nil, is an
-// Evaluator's plan kept across calls: the workers start from it and leave
-// theirs there.
+// reports are asked for, as SummaryBatch does (statsOf may leave the
+// others zero). keep, when not nil, is an Evaluator's plan kept across
+// calls: the workers start from it and leave theirs there.
 func statsBatch(ctx context.Context, graphs []*graph.Graph, opt Options, bo BatchOptions, summary bool, keep *keptPlan) (stats []*Stats, errs []error) {
 	stats, errs = make([]*Stats, len(graphs)), make([]error, len(graphs))
 	err := opt.Validate(false)
