@@ -109,11 +109,10 @@ func statsFromBrief(b *reduce.Brief, g *graph.Graph, reachable, lists bool) *Sta
 func summaryFromHist(hist []int64, g *graph.Graph, reachable bool) *Stats {
 	s := newStats(g, reachable)
 	var total reduce.Wide
+	s.ReachablePairs, total = reduce.HistTotals(hist)
 	longest := int64(0)
-	for d := 1; d < len(hist); d++ {
-		if c := hist[d]; c > 0 {
-			s.ReachablePairs += c
-			total.AddProduct(int64(d), c)
+	for d := len(hist) - 1; d > 0 && longest == 0; d-- {
+		if hist[d] > 0 {
 			longest = int64(d)
 		}
 	}

@@ -390,10 +390,7 @@ func (m *briefMerger) mergeRange(workers []*batcher, lo, hi int) {
 }
 
 func (m *briefMerger) mergeEnd(workers []*batcher) {
-	for d, c := range workersHist(workers) {
-		m.b.Pairs += c
-		m.b.Sum.AddProduct(int64(d), c)
-	}
+	m.b.Pairs, m.b.Sum = reduce.HistTotals(workersHist(workers))
 	if m.ranges > 0 {
 		m.b.EccKnown, m.b.EccMin, m.b.EccMax = true, m.min, m.max
 	}

@@ -68,7 +68,7 @@ func runLockstep(ctx context.Context, team *par.Team, shared *batchShared, group
 			gr.b = newBatcher(shared) // here, so that its buffers come from this worker's slot of the pool
 		}
 		gr.work(tr, k, k%inner)
-		if !all.Wait(func() { workers = collect(gs) }) || m == nil || shared.cfg.histOnly || ctx.Err() != nil {
+		if !all.Wait(func() { workers = collect(gs) }) || m == nil || ctx.Err() != nil {
 			return
 		}
 		m.mergeRange(workers, k*n/teamSize, (k+1)*n/teamSize)

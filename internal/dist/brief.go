@@ -39,11 +39,6 @@ func CombineBrief(ctx context.Context, world comm.Comm, reach, ecc []int64, hist
 			b.Ecc[v] = most[v]
 		}
 	}
-	for d, c := range buf[n:] {
-		if d > 0 {
-			b.Pairs += c
-			b.Sum.AddProduct(int64(d), c)
-		}
-	}
+	b.Pairs, b.Sum = reduce.HistTotals(buf[n:])
 	return b, nil
 }

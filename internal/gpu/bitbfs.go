@@ -430,10 +430,7 @@ func briefOfTotals(b *reduce.Brief, reach, ecc []uint32, hist []int64) {
 			}
 		}
 	})
-	for d := 1; d < len(hist); d++ {
-		b.Pairs += hist[d]
-		b.Sum.AddProduct(int64(d), hist[d])
-	}
+	b.Pairs, b.Sum = reduce.HistTotals(hist)
 }
 
 // bitSearchOn runs the bit-parallel search of g's summaries over the GPUs

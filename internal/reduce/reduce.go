@@ -58,6 +58,17 @@ func (w *Wide) AddProduct(a, b int64) {
 	w.AddWide(Wide{hi: int64(hi), lo: lo}) // hi < 2⁶² as a, b < 2⁶³
 }
 
+// HistTotals returns what a histogram of exact distances counts: the
+// ordered pairs (hist[d] at distance d; index 0, the pairs of a vertex
+// with itself, is not counted) and their distances' total.
+func HistTotals(hist []int64) (pairs int64, total Wide) {
+	for d := 1; d < len(hist); d++ {
+		pairs += hist[d]
+		total.AddProduct(int64(d), hist[d])
+	}
+	return pairs, total
+}
+
 // AddWide adds x.
 func (w *Wide) AddWide(x Wide) {
 	lo, carry := bits.Add64(w.lo, x.lo, 0)

@@ -99,3 +99,23 @@ func TestAddProduct(t *testing.T) {
 		t.Errorf("0·x = %v", z.Float())
 	}
 }
+
+// TestHistTotals: the pairs and distance total of a histogram, index 0
+// left out, beyond int64 where the products are.
+func TestHistTotals(t *testing.T) {
+	for _, tc := range []struct {
+		hist  []int64
+		pairs int64
+		total float64
+	}{
+		{nil, 0, 0},
+		{[]int64{7}, 0, 0},
+		{[]int64{0, 3, 0, 2}, 5, 3 + 6},
+		{[]int64{0, 0, math.MaxInt64 / 2}, math.MaxInt64 / 2, 2 * float64(math.MaxInt64/2)},
+	} {
+		pairs, total := HistTotals(tc.hist)
+		if pairs != tc.pairs || total.Float() != tc.total {
+			t.Errorf("HistTotals(%v) = %d, %v; want %d, %v", tc.hist, pairs, total.Float(), tc.pairs, tc.total)
+		}
+	}
+}
