@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -216,3 +217,7 @@ func Names() []string {
 	}
 	return names
 }
+
+// NegativeCycleError reports a negative cycle through Vertex: every engine
+// that takes negative arcs returns it.
+type NegativeCycleError = cpu.NegativeCycleError
