@@ -2,17 +2,12 @@ package apsp
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
-	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/plan"
-	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/run"
 )
 
 // Options control a computation. The zero value picks the engine
@@ -50,7 +45,7 @@ type Options struct {
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
-type NegativeCycleError = cpu.NegativeCycleError
+type NegativeCycleError = engine.NegativeCycleError
 
 // ErrWeightsTooLarge is wrapped by the error for weights whose path lengths
 // could overflow the lanes: beyond exact 64-bit integers, or beyond the
@@ -70,7 +65,11 @@ var ErrInvalidOptions = plan.ErrInvalid
 type OptionError = plan.OptionError
 
 // ErrEmptyGraph is returned for a graph without vertices.
-var ErrEmptyGraph = errors.New("graph has no vertices")
+var ErrEmptyGraph = run.ErrEmptyGraph
+
+// ErrNilGraph is returned for a nil graph (by the batch calls, for that
+// graph alone).
+var ErrNilGraph = run.ErrNilGraph
 
 // ErrNoGPU is wrapped when a GPU was asked for and none is usable: no CUDA
 // driver, no device, or gpu:N beyond the devices.
@@ -79,130 +78,37 @@ var ErrNoGPU = engine.ErrNoGPU
 // ErrNoPath is wrapped when the target cannot be reached.
 var ErrNoPath = engine.ErrNoPath
 
-// usableGraph returns ErrNilGraph or ErrEmptyGraph for a graph no
-// computation takes, else nil.
-func usableGraph(g *graph.Graph) error {
-	switch {
-	case g == nil:
-		return ErrNilGraph
-	case g.N() == 0:
-		return ErrEmptyGraph
-	}
-	return nil
-}
-
-// resolve plans g under opt for the wanted result: options are validated
-// and resolved here, once.
-func resolve(g *graph.Graph, opt Options, want plan.Want) (*plan.Plan, error) {
-	if err := usableGraph(g); err != nil {
-		return nil, err
-	}
-	pl, err := plan.Resolve(g, plan.Request{Algorithm: opt.Algorithm, Device: opt.Device, Threads: opt.Threads,
-		Tile: opt.Tile, Paths: opt.Paths, Want: want, Progress: opt.Progress, Lanes: opt.Lanes})
-	if err != nil {
-		return nil, err
-	}
-	if pl.Note != "" && opt.Notice != nil {
-		opt.Notice(pl.Note)
-	}
-	return pl, nil
-}
+// parse reads opt once, for one entry-point call (an Evaluator's, once
+// for all its calls): below it, no code reads an option string again.
+func (o Options) parse() (*plan.Options, error) { return plan.Parse(plan.Raw(o)) }
 
 // AllPairs computes the distance between every ordered pair of vertices.
 func AllPairs(ctx context.Context, g *graph.Graph, opt Options) (*Distances, error) {
-	pl, err := resolve(g, opt, plan.Matrix)
+	o, err := opt.parse()
 	if err != nil {
 		return nil, err
 	}
-	return run(ctx, pl)
-}
-
-// run runs a planned dense computation and wraps its matrix.
-func run(ctx context.Context, pl *plan.Plan) (*Distances, error) {
-	start := time.Now()
-	r, err := pl.Engine.Run(ctx, pl.Problem)
-	if err != nil {
-		return nil, err
-	}
-	d := newDistances(r)
-	d.Algorithm = pl.Engine.Name()
-	d.Seconds = time.Since(start).Seconds()
-	return d, nil
-}
-
-// rows returns every source's summary: from engines that summarise
-// without the matrix (on the device, or per source), else from the full
-// matrix.
-func rows(ctx context.Context, g *graph.Graph, opt Options) ([]reduce.Row, *Distances, error) {
-	pl, err := resolve(g, opt, plan.Rows)
-	if err != nil {
-		return nil, nil, err
-	}
-	if pl.Dense {
-		d, err := run(ctx, pl)
-		if err != nil {
-			return nil, nil, err
-		}
-		// Summing rows is parallel whatever the engine was (fw is serial).
-		return d.m.Rows(par.Threads(opt.Threads)), d, nil
-	}
-	rr, ok := pl.Engine.(engine.RowReducer)
-	if !ok {
-		return nil, nil, fmt.Errorf("engine %s claims Caps.Rows but has no Rows method (a bug)", pl.Engine.Name())
-	}
-	start := time.Now()
-	rs, device, err := rr.Rows(ctx, pl.Problem)
-	if err != nil {
-		return nil, nil, err
-	}
-	return rs, summaryInfo(pl, device, start), nil
-}
-
-// summaryInfo describes a run that summarised the sources without a
-// matrix: which lanes, where, how long.
-func summaryInfo(pl *plan.Plan, device string, start time.Time) *Distances {
-	d := &Distances{n: pl.Problem.Graph.N(), kind: pl.Problem.Lanes, Algorithm: pl.Engine.Name(), Device: device,
-		Threads: pl.Problem.Threads, Seconds: time.Since(start).Seconds()}
-	if pl.Engine.Caps().Device == engine.GPU {
-		d.Threads = 1
-	}
-	return d
+	return run.AllPairs(ctx, g, o)
 }
 
 // ComputeStats computes every summary measure of g.
 func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
-	start := time.Now()
-	pl, err := resolve(g, opt, plan.Rows)
+	o, err := opt.parse()
 	if err != nil {
 		return nil, err
 	}
-	s, err := statsOf(ctx, g, pl, opt.Reachable, false)
-	if err != nil {
-		return nil, err
-	}
-	s.Seconds = time.Since(start).Seconds()
-	return s, nil
+	return run.Stats(ctx, g, o)
 }
 
 // Eccentricities returns the eccentricity of every vertex: the largest
 // distance from it, infinite when some vertex is unreachable unless
 // opt.Reachable (then over the reachable vertices only).
 func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length, error) {
-	rs, d, err := rows(ctx, g, opt)
+	o, err := opt.parse()
 	if err != nil {
 		return nil, err
 	}
-	ecc := make([]Length, len(rs))
-	for u, r := range rs {
-		ecc[u] = rowEcc(r, d.Exact(), opt.Reachable)
-	}
-	return ecc, nil
-}
-
-// Path is one shortest path.
-type Path struct {
-	Vertices []int  `json:"vertices"`
-	Length   Length `json:"length"`
+	return run.Eccentricities(ctx, g, o)
 }
 
 // ShortestPath returns one shortest path from u to v; the error wraps
@@ -210,45 +116,27 @@ type Path struct {
 // alone (breadth-first, Dijkstra or Bellman–Ford); a named engine or a GPU
 // computes all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (Path, error) {
-	if err := opt.Validate(false); err != nil {
-		return Path{}, err
-	}
-	if err := usableGraph(g); err != nil {
-		return Path{}, err
-	}
-	if u < 0 || u >= g.N() || v < 0 || v >= g.N() {
-		return Path{}, fmt.Errorf("vertex out of range 0..%d: %d %d", g.N()-1, u, v)
-	}
-	dev, _ := plan.ParseDevice(opt.Device) // valid: Validate parsed it
-	if (opt.Algorithm == "" || opt.Algorithm == "auto") && dev.Kind != "gpu" {
-		p, err := engine.PathFrom(ctx, g, u, v)
-		if err != nil {
-			return Path{}, err
-		}
-		l := IntLength(p.Int)
-		if p.IsFloat {
-			l = FloatLength(p.Float)
-		}
-		return Path{Vertices: p.Vertices, Length: l}, nil
-	}
-	opt.Paths = true
-	d, err := AllPairs(ctx, g, opt)
+	o, err := opt.parse()
 	if err != nil {
 		return Path{}, err
 	}
-	vs, err := d.Path(u, v)
+	return run.ShortestPath(ctx, g, u, v, o)
+}
+
+// DistanceHistogram computes the hop plot of g (the distribution of
+// distances over ordered pairs). Distances must be non-negative integers.
+func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histogram, error) {
+	o, err := opt.parse()
 	if err != nil {
-		return Path{}, err
+		return nil, err
 	}
-	return Path{Vertices: vs, Length: d.At(u, v)}, nil
+	return run.Histogram(ctx, g, o)
 }
 
 // Summarize reduces a distance matrix of g to its Stats. Seconds is the
 // engine's time; ComputeStats overwrites it with the total.
 func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats {
-	s := statsFromRows(d.m.Rows(threads), g, d.Exact(), reachable)
-	s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = d.Algorithm, d.Device, d.Lanes(), d.Threads, d.Seconds
-	return s
+	return run.Summarize(d, g, reachable, threads)
 }
 
 // Validate checks opt without a graph: the device string, the algorithm's
@@ -257,6 +145,4 @@ func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats
 // extremes true). Errors wrap ErrInvalidOptions. Every entry point
 // validates its options itself; a command line calls this first to tell a
 // usage error from a failed computation.
-func (o Options) Validate(extremes bool) error {
-	return plan.Validate(plan.Request{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Tile: o.Tile, Lanes: o.Lanes}, extremes)
-}
+func (o Options) Validate(extremes bool) error { return plan.Validate(plan.Raw(o), extremes) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/apsp/apsp/internal/run"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -260,11 +261,15 @@ func TestNegativeCycleDetected(t *testing.T) {
 func checkRows(t *testing.T, ctx context.Context, g *graph.Graph, opt Options, d *Distances, name string) {
 	t.Helper()
 	opt.Paths = false
-	rs, _, err := rows(ctx, g, opt)
+	o, err := opt.parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, _, err := run.Rows(ctx, g, o)
 	if err != nil {
 		t.Fatalf("%s %+v rows: %v", name, opt, err)
 	}
-	want := d.m.Rows(1)
+	want := d.Rows(1)
 	for u := range rs {
 		a, b := rs[u], want[u]
 		if a.Reach != b.Reach || a.Unreach != b.Unreach || a.MaxI != b.MaxI || a.Sum != b.Sum ||

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/apsp/apsp/internal/run"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -78,7 +79,13 @@ func statsJSON(t *testing.T, s *Stats) string {
 // every field but the seconds and threads, errors alike, in input order.
 func checkBatch(t *testing.T, gs []*graph.Graph, opt Options, wantThreads int) {
 	t.Helper()
-	ctx := context.Background()
+	checkBatchCtx(t, context.Background(), gs, opt, wantThreads)
+}
+
+// checkBatchCtx is checkBatch under ctx (largeCtx sends every graph to the
+// one-at-a-time pass).
+func checkBatchCtx(t *testing.T, ctx context.Context, gs []*graph.Graph, opt Options, wantThreads int) {
+	t.Helper()
 	stats, errs := StatsBatch(ctx, gs, opt)
 	if len(stats) != len(gs) || len(errs) != len(gs) {
 		t.Fatalf("%d graphs gave %d stats and %d errors", len(gs), len(stats), len(errs))
@@ -129,7 +136,7 @@ func isBulk(algorithm string) bool {
 // TestStatsBatchMatchesComputeStats is the differential test of the batch:
 // hundreds of random graphs of mixed sizes, kinds and connectivity, with
 // and without Reachable, on several thread counts and engines, on the
-// workers and (smallSeconds lowered) one at a time.
+// workers and (under largeCtx) one at a time.
 func TestStatsBatchMatchesComputeStats(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 1))
 	gs := batchGraphs(rng, 240)
@@ -150,15 +157,11 @@ func TestStatsBatchMatchesComputeStats(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.large {
-				defer func(s float64) { smallSeconds = s }(smallSeconds)
-				smallSeconds = 0
-			}
 			sub := gs
 			if tc.opt.Algorithm != "" {
 				sub = gs[:60]
 			}
-			checkBatch(t, sub, tc.opt, tc.wantThreads)
+			checkBatchCtx(t, largeCtx(tc.large), sub, tc.opt, tc.wantThreads)
 		})
 	}
 }
@@ -199,11 +202,7 @@ func TestStatsBatchErrorsIsolated(t *testing.T) {
 		randomGraph(rng, 25, 0.2, false, floatWeights),
 	}
 	for _, large := range []bool{false, true} {
-		if large {
-			defer func(s float64) { smallSeconds = s }(smallSeconds)
-			smallSeconds = 0
-		}
-		stats, errs := StatsBatch(context.Background(), gs, Options{})
+		stats, errs := StatsBatch(largeCtx(large), gs, Options{})
 		for i, want := range []error{nil, ErrEmptyGraph, nil, nil, ErrNilGraph, ErrWeightsTooLarge, nil} {
 			switch {
 			case i == 3: // below
@@ -257,11 +256,7 @@ func TestStatsBatchCancel(t *testing.T) {
 		}
 	}
 	for _, large := range []bool{false, true} {
-		if large {
-			defer func(s float64) { smallSeconds = s }(smallSeconds)
-			smallSeconds = 0
-		}
-		ctx, cancel = context.WithCancel(context.Background())
+		ctx, cancel = context.WithCancel(largeCtx(large))
 		var once sync.Once
 		opt := Options{Threads: 2, Progress: func(f float64) {
 			if f >= 0.25 {
@@ -303,18 +298,6 @@ func TestStatsBatchProgress(t *testing.T) {
 	StatsBatch(context.Background(), gs, opt)
 	if calls < len(gs) || most != 1 || most > 1 {
 		t.Fatalf("%d progress calls, largest %v, last %v", calls, most, last)
-	}
-}
-
-// TestStatsBatchNotice passes each distinct notice on once.
-func TestStatsBatchNotice(t *testing.T) {
-	var got []string
-	b := &batch{callerNotice: func(s string) { got = append(got, s) }}
-	for _, s := range []string{"a", "b", "a", "a", "b", "c"} {
-		b.notice(s)
-	}
-	if fmt.Sprint(got) != "[a b c]" {
-		t.Fatalf("notices %v", got)
 	}
 }
 
@@ -579,14 +562,10 @@ func TestStatsBatchReady(t *testing.T) {
 		{"invalid-options", Options{Algorithm: "nonsense"}, BatchOptions{}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.large {
-				defer func(s float64) { smallSeconds = s }(smallSeconds)
-				smallSeconds = 0
-			}
 			r := &readyLog{t: t}
 			bo := tc.bo
 			bo.Ready = r.ready
-			stats, errs := StatsBatchWith(context.Background(), gs, tc.opt, bo)
+			stats, errs := StatsBatchWith(largeCtx(tc.large), gs, tc.opt, bo)
 			r.check(stats, errs)
 			if tc.bo.GroupSize < 0 {
 				var oe *OptionError
@@ -735,4 +714,13 @@ func TestStatsBatchReusedPlanKeepsLanesSafe(t *testing.T) {
 			t.Fatalf("graph %d:\n batch %s\n one   %s", i, a, b)
 		}
 	}
+}
+
+// largeCtx is a context under which a batch runs every graph one at a
+// time with every thread (nothing counts as small) when large.
+func largeCtx(large bool) context.Context {
+	if !large {
+		return context.Background()
+	}
+	return run.WithSmall(context.Background(), run.Small{Seconds: -1})
 }

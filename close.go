@@ -1,6 +1,6 @@
 package apsp
 
-import "github.com/apsp/apsp/internal/gpu"
+import "github.com/apsp/apsp/internal/engine"
 
 // Close releases what apsp keeps between calls: the GPU contexts, the
 // loaded kernel modules and the pooled device and page-locked host memory
@@ -9,4 +9,4 @@ import "github.com/apsp/apsp/internal/gpu"
 // makes repeated GPU calls cheap; a later call after Close opens them again.
 // Programs that exit need not call Close. Calls still waiting for a GPU when
 // Close runs fail; calls already running finish first.
-func Close() error { return gpu.Close() }
+func Close() error { return engine.CloseGPUs() }

@@ -5,18 +5,6 @@ import (
 	"github.com/apsp/apsp/internal/plan"
 )
 
-// DeviceInfo describes a GPU.
-type DeviceInfo struct {
-	Ordinal int    `json:"ordinal"`
-	Name    string `json:"name"`
-	// Memory is the device memory in bytes.
-	Memory uint64 `json:"memory_bytes"`
-	// Capability is the compute capability, e.g. "9.0".
-	Capability string `json:"compute_capability"`
-	SMs        int    `json:"sms"`
-	ClockKHz   int    `json:"clock_khz"`
-}
-
 // Devices lists the GPUs this machine offers, or says why there are none;
 // the error then wraps ErrNoGPU.
 func Devices() ([]DeviceInfo, error) {
@@ -42,10 +30,11 @@ func Devices() ([]DeviceInfo, error) {
 // would leave idle. It does nothing for "cpu", "auto" and "" (which may
 // not use a GPU), and its error is the opening's.
 func WarmUp(opt Options) error {
-	d, err := ParseDevice(opt.Device)
-	if err != nil || d.Kind != "gpu" {
+	o, err := opt.parse()
+	if err != nil || o.Device.Kind != "gpu" {
 		return err
 	}
+	d := o.Device
 	ords := d.Ordinals
 	if len(ords) == 0 {
 		ords = []int{d.Ordinal}
@@ -63,6 +52,8 @@ type Device struct {
 	// All is "gpu:all": every GPU the driver sees, resolved when an
 	// engine runs.
 	All bool
+	// Numbered says the GPUs were named by number ("gpu:N" or a list).
+	Numbered bool
 }
 
 // Multi says whether d may name several GPUs (a list, or gpu:all).

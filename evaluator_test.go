@@ -9,9 +9,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
-	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/par"
-	"github.com/apsp/apsp/internal/plan"
 )
 
 // twoRegular is two disjoint random d-regular graphs of n/2 vertices:
@@ -114,7 +113,7 @@ func TestEvaluatorKeepsPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	threads := par.Threads(0)
-	if ev.kept.load(threads, gpu.Opened()) != nil {
+	if ev.kept.Plan(threads, engine.GPUsOpened()) != nil {
 		t.Fatal("a new Evaluator holds a plan")
 	}
 	g1, err := gen.Make("regular", "n=256", "d=8", "seed=1")
@@ -124,7 +123,7 @@ func TestEvaluatorKeepsPlan(t *testing.T) {
 	if _, err := ev.Summary(ctx, g1); err != nil {
 		t.Fatal(err)
 	}
-	kept := ev.kept.load(threads, gpu.Opened())
+	kept := ev.kept.Plan(threads, engine.GPUsOpened())
 	if kept == nil {
 		t.Fatal("no plan kept after an unweighted graph")
 	}
@@ -137,7 +136,7 @@ func TestEvaluatorKeepsPlan(t *testing.T) {
 		if _, err := ev.Stats(ctx, g); err != nil {
 			t.Fatal(err)
 		}
-		if got := ev.kept.load(threads, gpu.Opened()); got != kept {
+		if got := ev.kept.Plan(threads, engine.GPUsOpened()); got != kept {
 			t.Fatalf("graph %d: the kept plan changed", i)
 		}
 	}
@@ -145,7 +144,7 @@ func TestEvaluatorKeepsPlan(t *testing.T) {
 	if _, err := ev.Summary(ctx, must2(gen.Make("regular", "n=300", "d=8", "seed=1"))); err != nil {
 		t.Fatal(err)
 	}
-	if got := ev.kept.load(threads, gpu.Opened()); got == kept || got == nil || got.Problem.Graph.N() != 300 {
+	if got := ev.kept.Plan(threads, engine.GPUsOpened()); got == kept || got == nil || got.Problem.Graph.N() != 300 {
 		t.Fatalf("after a graph of 300 vertices: kept %v", got)
 	}
 }
@@ -224,38 +223,19 @@ func TestEvaluatorConcurrent(t *testing.T) {
 	}
 }
 
-// TestKeptPlanKeys: a kept plan is handed out only for the threads and the
-// count of opened GPUs it was made under, and a plan that is not small is
-// not kept.
-func TestKeptPlanKeys(t *testing.T) {
+// TestEvaluatorKeepsSmallPlansOnly: under a batch that counts nothing as
+// small, the Evaluator keeps no plan (internal/run's TestKeptPlanKeys
+// checks the keys).
+func TestEvaluatorKeepsSmallPlansOnly(t *testing.T) {
 	g := must2(gen.Make("regular", "n=64", "d=4", "seed=1"))
-	pl, err := resolve(g, Options{Device: "cpu"}, plan.Rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var k keptPlan
-	k.store(pl, 2, 0)
-	if k.load(2, 0) != pl {
-		t.Fatal("the plan stored is not handed out")
-	}
-	if k.load(3, 0) != nil || k.load(2, 1) != nil {
-		t.Fatal("a plan handed out for other threads or after a GPU opened")
-	}
-	defer func(s float64) { smallSeconds = s }(smallSeconds)
-	smallSeconds = 0
-	var big keptPlan
-	big.store(pl, 2, 0)
-	if big.load(2, 0) != nil {
-		t.Fatal("a plan that is not small was kept")
-	}
 	ev, err := NewEvaluator(Options{Device: "cpu"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ev.Summary(context.Background(), g); err != nil {
+	if _, err := ev.Summary(largeCtx(true), g); err != nil {
 		t.Fatal(err)
 	}
-	if got := ev.kept.load(par.Threads(0), gpu.Opened()); got != nil {
+	if got := ev.kept.Plan(par.Threads(0), engine.GPUsOpened()); got != nil {
 		t.Fatal("the Evaluator kept a plan that is not small")
 	}
 }

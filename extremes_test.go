@@ -3,6 +3,7 @@ package apsp
 import (
 	"context"
 	"fmt"
+	"github.com/apsp/apsp/internal/run"
 	"math/rand/v2"
 	"testing"
 
@@ -51,7 +52,7 @@ func bruteExtremes(g *graph.Graph, reachable bool) (diam, rad Length, connected 
 				ecc = Infinite(false)
 			}
 		}
-		if ecc.less(rad) {
+		if ecc.Less(rad) {
 			rad = ecc
 		}
 	}
@@ -179,7 +180,7 @@ func TestExtremesBudgetFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	tiny := func(*graph.Graph, int) float64 { return 3 }
-	s, err := computeExtremes(ctx, g, Options{}, tiny)
+	s, err := computeExtremes(t, ctx, g, Options{}, tiny)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestExtremesBudgetFallback(t *testing.T) {
 		t.Fatalf("tiny budget: diameter %v radius %v connected %v no-aspl %v; want %v %v true true",
 			s.Diameter, s.Radius, s.Connected, s.NoASPL, want.Diameter, want.Radius)
 	}
-	named, err := computeExtremes(ctx, g, Options{Algorithm: BoundsAlgorithm}, tiny)
+	named, err := computeExtremes(t, ctx, g, Options{Algorithm: BoundsAlgorithm}, tiny)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestExtremesBudgetFallback(t *testing.T) {
 	if !wantD.IsInf() || wantR.IsInf() {
 		t.Fatalf("directed: brute force diameter %v radius %v, want inf and finite", wantD, wantR)
 	}
-	s, err = computeExtremes(ctx, dg, Options{}, tiny)
+	s, err = computeExtremes(t, ctx, dg, Options{}, tiny)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,4 +278,15 @@ func TestExtremesNamedLanes(t *testing.T) {
 			t.Fatalf("%s: Explain %+v, %v", l, c, err)
 		}
 	}
+}
+
+// computeExtremes is ComputeExtremes with the bounds method's budget
+// under "auto" given by budget.
+func computeExtremes(t *testing.T, ctx context.Context, g *graph.Graph, opt Options, budget run.Budget) (*Stats, error) {
+	t.Helper()
+	o, err := opt.parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run.Extremes(ctx, g, o, budget)
 }

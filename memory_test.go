@@ -124,7 +124,11 @@ func plannedMemory(t *testing.T, algo string, g *graph.Graph, threads int, dense
 	if dense {
 		want = plan.Matrix
 	}
-	pl, err := plan.Resolve(g, plan.Request{Algorithm: algo, Threads: threads, Want: want, NoAdmit: true})
+	o, err := plan.Parse(plan.Raw{Algorithm: algo, Threads: threads})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want, NoAdmit: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package apsp
 import (
 	"context"
 	"errors"
+	"github.com/apsp/apsp/internal/run"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -171,9 +172,16 @@ func distributed(t *testing.T, g *graph.Graph, opt Options, ranks int) ([]*Stats
 		t.Fatal(err)
 	}
 	stats, errs := make([]*Stats, ranks), make([]error, ranks)
+	o, err := opt.parse()
+	if err != nil {
+		for r := range errs {
+			errs[r] = err
+		}
+		return stats, errs
+	}
 	var wg sync.WaitGroup
 	for r, c := range world {
-		wg.Go(func() { stats[r], errs[r] = statsDistributed(context.Background(), c, g, opt) })
+		wg.Go(func() { stats[r], errs[r] = run.Distributed(context.Background(), c, g, o) })
 	}
 	wg.Wait()
 	return stats, errs

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/apsp/apsp/internal/result"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -110,7 +111,7 @@ func TestSummaryOfBulk(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, w := summaryOfBulk(bs, reachable), want.Summary()
+			got, w := result.FromTotals(bs.Vertices, bs.Connected, bs.Pairs, bs.Sum, bs.Diameter, reachable).Summary(), want.Summary()
 			nan := math.IsNaN(float64(got.ASPL)) && math.IsNaN(float64(w.ASPL))
 			if got.Vertices != w.Vertices || got.Connected != w.Connected || got.Diameter != w.Diameter ||
 				got.ReachablePairs != w.ReachablePairs || (!nan && got.ASPL != w.ASPL) {

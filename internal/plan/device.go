@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/engine"
-	"github.com/apsp/apsp/internal/lanes"
 )
 
 // ErrInvalid is wrapped by every error about the request itself (an
@@ -44,6 +42,9 @@ type Device struct {
 	// All is "gpu:all": every GPU the driver sees, known only once it is
 	// loaded, so the engines resolve it where they run.
 	All bool
+	// Numbered says the GPUs were named by number ("gpu:N" or a list),
+	// not left to the job ("gpu", "gpu:all").
+	Numbered bool
 }
 
 // Multi says whether d may name several GPUs (a list, or gpu:all).
@@ -79,7 +80,7 @@ func ParseDevice(s string) (Device, error) {
 			}
 			ords = append(ords, n)
 		}
-		d := Device{Kind: "gpu", Ordinal: ords[0]}
+		d := Device{Kind: "gpu", Ordinal: ords[0], Numbered: true}
 		if len(ords) > 1 {
 			d.Ordinals = ords
 		}
@@ -88,63 +89,17 @@ func ParseDevice(s string) (Device, error) {
 	return Device{}, invalid("device", "%q: want auto, cpu, gpu, gpu:N, gpu:all or a list gpu:0,1", s)
 }
 
-// Validate checks what can be checked of req without the graph: the device
-// string, the algorithm's name, an algorithm asked for on the wrong device,
-// the tile, and the bounds method outside extremes (diameter and radius
-// only). Errors wrap ErrInvalid.
-func Validate(req Request, extremes bool) error {
-	dev, err := ParseDevice(req.Device)
-	if err != nil {
-		return err
-	}
-	if req.Threads < 0 {
-		return invalid("threads", "%d: want 0 (all) or more", req.Threads)
-	}
-	if err := cpu.CheckTile(req.Tile); err != nil {
-		return invalid("tile", "%v", err)
-	}
-	if req.Lanes != "" && req.Lanes != "auto" {
-		if _, err := lanes.ParseKind(req.Lanes); err != nil {
-			return invalid("lanes", "%v (or auto)", err)
-		}
-	}
-	k, forced := forcedLanes(req)
-	switch req.Algorithm {
-	case "", "auto":
-		return nil
-	case BoundsAlgorithm:
-		if !extremes {
-			return invalid("algorithm", "bounds computes only the diameter and radius (apsp diameter, apsp stats --no-aspl)")
-		}
-		if dev.Kind == "gpu" {
-			return invalid("algorithm", "bounds runs on the CPU, but the device is %s", req.Device)
-		}
-		if forced && k != lanes.Int32 {
-			return invalid("lanes", "bounds computes in int32 lanes, not %s", k)
-		}
-		return nil
-	}
-	e, ok := engine.ByName(req.Algorithm)
-	if !ok {
-		return invalid("algorithm", "unknown: %q (have %s)", req.Algorithm, strings.Join(Algorithms(), ", "))
-	}
-	if c := e.Caps(); forced && !slices.Contains(c.Lanes, k) {
-		return invalid("lanes", "%s computes in %s lanes, not %s", e.Name(), kindNames(c.Lanes), k)
-	}
-	return deviceConflict(e, dev, req.Device)
-}
-
 // deviceConflict says when engine e cannot run on the device asked for.
-func deviceConflict(e engine.Engine, dev Device, asked string) error {
+func deviceConflict(e engine.Engine, dev Device) error {
 	onGPU := e.Caps().Device == engine.GPU
 	if dev.Kind == "cpu" && onGPU {
 		return invalid("algorithm", "%s runs on a GPU, but the device is cpu", e.Name())
 	}
 	if dev.Kind == "gpu" && !onGPU {
-		return invalid("algorithm", "%s runs on the CPU, but the device is %s", e.Name(), asked)
+		return invalid("algorithm", "%s runs on the CPU, but the device is %s", e.Name(), dev)
 	}
 	if dev.Multi() && !e.Caps().MultiGPU {
-		what := fmt.Sprintf("the device %s lists %d", asked, len(dev.Ordinals))
+		what := fmt.Sprintf("the device %s lists %d", dev, len(dev.Ordinals))
 		if dev.All {
 			what = "gpu:all may name several"
 		}

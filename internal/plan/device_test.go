@@ -19,11 +19,11 @@ func TestParseDevice(t *testing.T) {
 		{"auto", Device{Kind: "auto"}, ""},
 		{"cpu", Device{Kind: "cpu"}, ""},
 		{"gpu", Device{Kind: "gpu"}, ""},
-		{"gpu:3", Device{Kind: "gpu", Ordinal: 3}, ""},
+		{"gpu:3", Device{Kind: "gpu", Ordinal: 3, Numbered: true}, ""},
 		{"gpu:all", Device{Kind: "gpu", All: true}, ""},
-		{"gpu:0,1", Device{Kind: "gpu", Ordinal: 0, Ordinals: []int{0, 1}}, ""},
-		{"gpu:2,0,1", Device{Kind: "gpu", Ordinal: 2, Ordinals: []int{2, 0, 1}}, ""},
-		{"gpu:1, 3", Device{Kind: "gpu", Ordinal: 1, Ordinals: []int{1, 3}}, ""},
+		{"gpu:0,1", Device{Kind: "gpu", Ordinal: 0, Ordinals: []int{0, 1}, Numbered: true}, ""},
+		{"gpu:2,0,1", Device{Kind: "gpu", Ordinal: 2, Ordinals: []int{2, 0, 1}, Numbered: true}, ""},
+		{"gpu:1, 3", Device{Kind: "gpu", Ordinal: 1, Ordinals: []int{1, 3}, Numbered: true}, ""},
 		{"gpu:5,", Device{}, "is not a GPU number"},
 		{"gpu:,1", Device{}, "is not a GPU number"},
 		{"gpu:0,-1", Device{}, "is not a GPU number"},
@@ -44,6 +44,10 @@ func TestParseDevice(t *testing.T) {
 			continue
 		}
 		if err == nil {
+			// String writes what ParseDevice reads back.
+			if back, err := ParseDevice(got.String()); err != nil || !reflect.DeepEqual(back, got) {
+				t.Errorf("ParseDevice(%q).String() = %q reads back as %+v, %v", tt.in, got, back, err)
+			}
 			continue
 		}
 		if !errors.Is(err, ErrInvalid) {
@@ -82,7 +86,7 @@ func TestValidateSeveralGPUs(t *testing.T) {
 		{"bitbfs", "gpu:all", false},
 		{"gpu-bitbfs", "gpu:0,0", false},
 	} {
-		err := Validate(Request{Algorithm: tt.algo, Device: tt.device}, false)
+		err := Validate(Raw{Algorithm: tt.algo, Device: tt.device}, false)
 		if (err == nil) != tt.ok {
 			t.Errorf("Validate(%s on %s) = %v, want ok %v", tt.algo, tt.device, err, tt.ok)
 		}
@@ -104,12 +108,12 @@ func TestResolveSeveralGPUsWithoutGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Resolve(g, Request{Algorithm: "gpu-bitbfs", Device: "gpu:0"}); err == nil {
+	if _, err := Resolve(g, request(t, Raw{Algorithm: "gpu-bitbfs", Device: "gpu:0"}, Matrix)); err == nil {
 		t.Skip("a GPU is here: the GPU tests cover this")
 	}
 	for _, dev := range []string{"gpu:all", "gpu:0,1"} {
 		for _, algo := range []string{"gpu-bitbfs", "gpu-sssp", "auto"} {
-			_, err := Resolve(g, Request{Algorithm: algo, Device: dev, Want: Rows})
+			_, err := Resolve(g, request(t, Raw{Algorithm: algo, Device: dev}, Rows))
 			if err == nil || errors.Is(err, ErrInvalid) {
 				t.Errorf("Resolve(%s on %s) without a GPU = %v, want the want of a GPU", algo, dev, err)
 			}

@@ -30,23 +30,14 @@ const (
 // diameter and radius only and is not an all-pairs engine.
 const BoundsAlgorithm = "bounds"
 
-// Request is what the caller asked for, unresolved.
+// Request is what a caller asks the planner: its parsed options and the
+// kind of result it wants.
 type Request struct {
-	Algorithm string // an engine name, "auto" or ""
-	Device    string // "", "auto", "cpu", "gpu", "gpu:N", "gpu:all" or "gpu:0,1"
-	Threads   int    // 0: every CPU
-	Tile      int    // 0: the engine's default
-	Paths     bool
-	Want      Want
-	Progress  func(float64)
+	*Options
+	Want Want
 	// NoAdmit plans without refusing for memory (Plan.Memory still says
 	// what the run needs): what Explain shows.
 	NoAdmit bool
-	// Lanes is the lane kind to compute in ("int8" … "float64"), or "" or
-	// "auto" for the narrowest that the chosen engine offers and the graph
-	// allows. A kind the graph's distances do not fit is an error, never a
-	// wider run; engines that do not offer it are not chosen.
-	Lanes string
 }
 
 // Candidate is one engine as "auto" saw it: its estimated time, or why it
@@ -79,10 +70,10 @@ type Plan struct {
 // Resolve plans g under req: it validates the request, plans the lanes,
 // chooses the engine and admits its memory.
 func Resolve(g *graph.Graph, req Request) (*Plan, error) {
-	if err := Validate(req, false); err != nil {
-		return nil, err
+	if req.Bounds {
+		return nil, ErrBoundsOnly()
 	}
-	dev, _ := ParseDevice(req.Device) // valid: Validate parsed it
+	dev := req.Device
 	lp, err := lanes.PlanFor(g)
 	if err != nil {
 		return nil, err
@@ -93,13 +84,13 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	if packedMatters(g, req) {
 		lp = lp.Tighten(g)
 	}
-	if k, forced := forcedLanes(req); forced {
-		if err := lp.Holds(k); err != nil {
-			return nil, fmt.Errorf("lanes %s: %w", k, err)
+	if req.LanesNamed {
+		if err := lp.Holds(req.Lanes); err != nil {
+			return nil, fmt.Errorf("lanes %s: %w", req.Lanes, err)
 		}
 	}
 	pl := &Plan{Device: dev}
-	if req.Algorithm == "" || req.Algorithm == "auto" {
+	if req.Auto() {
 		err = pl.choose(g, req, lp)
 	} else {
 		err = pl.named(g, req, lp)
@@ -137,22 +128,12 @@ func problem(e engine.Engine, g *graph.Graph, req Request, lp lanes.Plan, dev De
 	if c.Serial {
 		threads = 1
 	}
-	kind, forced := forcedLanes(req)
-	if !forced {
+	kind := req.Lanes
+	if !req.LanesNamed {
 		kind, _ = lp.Narrowest(c.Lanes...)
 	}
 	return &engine.Problem{Graph: g, Plan: lp, Lanes: kind, Paths: req.Paths, Threads: threads, Tile: req.Tile,
 		Ordinal: dev.Ordinal, GPUs: dev.Ordinals, AllGPUs: dev.All, Progress: req.Progress}
-}
-
-// forcedLanes returns the lane kind req asks for, if any (Validate has
-// parsed it).
-func forcedLanes(req Request) (lanes.Kind, bool) {
-	if req.Lanes == "" || req.Lanes == "auto" {
-		return 0, false
-	}
-	k, err := lanes.ParseKind(req.Lanes)
-	return k, err == nil
 }
 
 // packedMatters reports whether the plan may compute g in packed lanes
@@ -163,17 +144,13 @@ func forcedLanes(req Request) (lanes.Kind, bool) {
 // every density measured (docs/perf.md, "Packed lanes on the CPU"); in a
 // search loop of 1024-vertex graphs the searches were 8 % of a call.
 func packedMatters(g *graph.Graph, req Request) bool {
-	if k, forced := forcedLanes(req); forced {
-		return k.Packed() > 1
+	if req.LanesNamed {
+		return req.Lanes.Packed() > 1
 	}
-	if req.Algorithm == "" || req.Algorithm == "auto" {
+	if req.Engine == nil {
 		return g.Kind() != graph.Unweighted
 	}
-	e, ok := engine.ByName(req.Algorithm)
-	if !ok {
-		return false
-	}
-	return slices.ContainsFunc(e.Caps().Lanes, func(k lanes.Kind) bool { return k.Packed() > 1 })
+	return slices.ContainsFunc(req.Engine.Caps().Lanes, func(k lanes.Kind) bool { return k.Packed() > 1 })
 }
 
 // usable returns why e cannot solve p, or nil.
@@ -191,13 +168,7 @@ func usable(e engine.Engine, p *engine.Problem) error {
 
 // named resolves an engine asked for by name.
 func (pl *Plan) named(g *graph.Graph, req Request, lp lanes.Plan) error {
-	e, ok := engine.ByName(req.Algorithm)
-	if !ok {
-		return invalid("algorithm", "unknown: %q (have %s)", req.Algorithm, strings.Join(Algorithms(), ", "))
-	}
-	if err := deviceConflict(e, pl.Device, req.Device); err != nil {
-		return err
-	}
+	e := req.Engine // Parse checked it against the device
 	p := problem(e, g, req, lp, pl.Device)
 	if err := usable(e, p); err != nil {
 		return fmt.Errorf("algorithm %s: %w", e.Name(), err)
@@ -231,7 +202,7 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 			record(e, 0, "auto never picks it (a faster engine does the same work)")
 			continue
 		case pl.Device.Kind == "gpu":
-			record(e, 0, "the device is "+req.Device)
+			record(e, 0, "the device is "+req.Device.String())
 			continue
 		}
 		p := problem(e, g, req, lp, pl.Device)
@@ -306,7 +277,7 @@ func AllPairsSeconds(g *graph.Graph, threads int) float64 {
 		if c.Device != engine.CPU || !c.Auto {
 			continue
 		}
-		p := problem(e, g, Request{Threads: threads}, lp, Device{Kind: "cpu"})
+		p := problem(e, g, Request{Options: &Options{Threads: threads}}, lp, Device{Kind: "cpu"})
 		if usable(e, p) == nil {
 			best = math.Min(best, e.Estimate(p))
 		}

@@ -15,27 +15,27 @@ import (
 
 func TestValidate(t *testing.T) {
 	tests := []struct {
-		req      Request
+		req      Raw
 		extremes bool
 		ok       bool
 	}{
-		{Request{}, false, true},
-		{Request{Algorithm: "blocked", Tile: 32}, false, true},
-		{Request{Algorithm: "blocked", Tile: 17}, false, false},
-		{Request{Algorithm: "magic"}, false, false},
-		{Request{Algorithm: "gpu-multi", Device: "cpu"}, false, false},
-		{Request{Algorithm: "dijkstra", Device: "gpu:1"}, false, false},
-		{Request{Algorithm: BoundsAlgorithm}, false, false},
-		{Request{Algorithm: BoundsAlgorithm}, true, true},
-		{Request{Algorithm: BoundsAlgorithm, Device: "gpu"}, true, false},
-		{Request{Threads: -1}, false, false},
-		{Request{Device: "gpu:x"}, false, false},
-		{Request{Lanes: "auto"}, false, true},
-		{Request{Lanes: "int8"}, false, true},
-		{Request{Lanes: "int8", Algorithm: "blocked"}, false, true},
-		{Request{Lanes: "int4"}, false, false},
-		{Request{Lanes: "int8", Algorithm: "dijkstra"}, false, false}, // dijkstra has no int8 lanes
-		{Request{Lanes: "float32", Algorithm: "blocked"}, false, false},
+		{Raw{}, false, true},
+		{Raw{Algorithm: "blocked", Tile: 32}, false, true},
+		{Raw{Algorithm: "blocked", Tile: 17}, false, false},
+		{Raw{Algorithm: "magic"}, false, false},
+		{Raw{Algorithm: "gpu-multi", Device: "cpu"}, false, false},
+		{Raw{Algorithm: "dijkstra", Device: "gpu:1"}, false, false},
+		{Raw{Algorithm: BoundsAlgorithm}, false, false},
+		{Raw{Algorithm: BoundsAlgorithm}, true, true},
+		{Raw{Algorithm: BoundsAlgorithm, Device: "gpu"}, true, false},
+		{Raw{Threads: -1}, false, false},
+		{Raw{Device: "gpu:x"}, false, false},
+		{Raw{Lanes: "auto"}, false, true},
+		{Raw{Lanes: "int8"}, false, true},
+		{Raw{Lanes: "int8", Algorithm: "blocked"}, false, true},
+		{Raw{Lanes: "int4"}, false, false},
+		{Raw{Lanes: "int8", Algorithm: "dijkstra"}, false, false}, // dijkstra has no int8 lanes
+		{Raw{Lanes: "float32", Algorithm: "blocked"}, false, false},
 	}
 	for _, tt := range tests {
 		err := Validate(tt.req, tt.extremes)
@@ -66,16 +66,16 @@ func TestResolve(t *testing.T) {
 		want  string
 		lanes string
 	}{
-		{unweighted, Request{Want: Rows}, "bitbfs", "int32"},
-		{sparseWeighted, Request{Want: Rows}, "dijkstra", "int32"},
+		{unweighted, request(t, Raw{}, Rows), "bitbfs", "int32"},
+		{sparseWeighted, request(t, Raw{}, Rows), "dijkstra", "int32"},
 		// The complete graph's distances are at most 9 (Tighten): the
 		// Floyd–Warshall engines take int8 lanes.
-		{dense, Request{Want: Matrix}, "blocked", "int8"},
-		{dense, Request{Algorithm: "fw", Want: Matrix}, "fw", "int8"},
-		{dense, Request{Want: Matrix, Lanes: "int32"}, "blocked", "int32"},
-		{dense, Request{Want: Matrix, Lanes: "auto"}, "blocked", "int8"},
+		{dense, request(t, Raw{}, Matrix), "blocked", "int8"},
+		{dense, request(t, Raw{Algorithm: "fw"}, Matrix), "fw", "int8"},
+		{dense, request(t, Raw{Lanes: "int32"}, Matrix), "blocked", "int32"},
+		{dense, request(t, Raw{Lanes: "auto"}, Matrix), "blocked", "int8"},
 		// Forced lanes that only the matrix engines offer rule bitbfs out.
-		{unweighted, Request{Want: Rows, Lanes: "int16"}, "blocked", "int16"},
+		{unweighted, request(t, Raw{Lanes: "int16"}, Rows), "blocked", "int16"},
 	} {
 		pl, err := Resolve(tt.g, tt.req)
 		if err != nil {
@@ -84,11 +84,11 @@ func TestResolve(t *testing.T) {
 		if pl.Engine.Name() != tt.want || pl.Problem.Threads < 1 || pl.Memory == 0 || pl.Problem.Lanes.String() != tt.lanes {
 			t.Errorf("%+v: %s, threads %d, memory %d, lanes %v; want %s in %s", tt.req, pl.Engine.Name(), pl.Problem.Threads, pl.Memory, pl.Problem.Lanes, tt.want, tt.lanes)
 		}
-		if tt.req.Algorithm == "" && (!pl.Auto || len(pl.Candidates) == 0) {
+		if tt.req.Auto() && (!pl.Auto || len(pl.Candidates) == 0) {
 			t.Errorf("%+v: auto recorded no candidates", tt.req)
 		}
 	}
-	if _, err := Resolve(sparseWeighted, Request{Algorithm: "bitbfs"}); err == nil || !strings.Contains(err.Error(), "unweighted") {
+	if _, err := Resolve(sparseWeighted, request(t, Raw{Algorithm: "bitbfs"}, Matrix)); err == nil || !strings.Contains(err.Error(), "unweighted") {
 		t.Errorf("bitbfs on a weighted graph: %v", err)
 	}
 	// Forced lanes the distances do not fit are an error, never a wider run.
@@ -102,12 +102,12 @@ func TestResolve(t *testing.T) {
 		{generate(t, "complete", "n=50", "weights=-1..9"), "int8", lanes.ErrNoKind},
 		{generate(t, "complete", "n=50", "weights=0.5..2"), "int32", lanes.ErrNoKind},
 	} {
-		_, err := Resolve(tt.g, Request{Lanes: tt.lanes, Want: Matrix})
+		_, err := Resolve(tt.g, request(t, Raw{Lanes: tt.lanes}, Matrix))
 		if !errors.Is(err, tt.want) || (err == nil) != (tt.want == nil) {
 			t.Errorf("lanes %s: %v, want %v", tt.lanes, err, tt.want)
 		}
 	}
-	if pl, err := Resolve(dense, Request{Algorithm: "fw", Threads: 8}); err != nil || pl.Problem.Threads != 1 {
+	if pl, err := Resolve(dense, request(t, Raw{Algorithm: "fw", Threads: 8}, Matrix)); err != nil || pl.Problem.Threads != 1 {
 		t.Errorf("fw runs on one thread: %+v %v", pl, err)
 	}
 }
@@ -156,8 +156,9 @@ func BenchmarkResolve(b *testing.B) {
 	}
 	for _, dev := range []string{"cpu", "auto"} {
 		b.Run(dev, func(b *testing.B) {
+			req := request(b, Raw{Device: dev}, Rows)
 			for b.Loop() {
-				if _, err := Resolve(g, Request{Device: dev, Want: Rows}); err != nil {
+				if _, err := Resolve(g, req); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -170,4 +171,15 @@ func BenchmarkResolve(b *testing.B) {
 func inUse() int64 {
 	runtime.GC()
 	return int64(sysmem.GoInUse())
+}
+
+// request parses r for a result of kind want, failing the test on an
+// invalid r.
+func request(t testing.TB, r Raw, want Want) Request {
+	t.Helper()
+	o, err := Parse(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Request{Options: o, Want: want}
 }

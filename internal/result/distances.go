@@ -1,4 +1,4 @@
-package apsp
+package result
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ type Distances struct {
 	scratch sync.Pool
 }
 
-func newDistances(r *engine.Result) *Distances {
+func NewDistances(r *engine.Result) *Distances {
 	return &Distances{n: r.Matrix.Vertices(), kind: r.Matrix.Kind(), m: r.Matrix, next: r.Next, nextStride: r.NextStride,
 		Device: r.Device, Threads: r.Threads}
 }

@@ -1,4 +1,4 @@
-package apsp
+package result
 
 import (
 	"encoding/json"
@@ -83,8 +83,9 @@ func (l *Length) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// less orders lengths with infinity last.
-func (l Length) less(m Length) bool {
+// Less orders lengths with infinity last; a float and an integer length
+// compare as float64.
+func (l Length) Less(m Length) bool {
 	switch {
 	case l.inf:
 		return false

@@ -1,4 +1,4 @@
-package apsp
+package result
 
 import (
 	"fmt"

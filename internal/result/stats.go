@@ -1,4 +1,4 @@
-package apsp
+package result
 
 import (
 	"encoding/json"
@@ -64,12 +64,12 @@ func (s Stats) MarshalJSON() ([]byte, error) {
 	}{plain: plain(s)})
 }
 
-// statsFromRows turns per-source summaries into Stats; every engine, dense or
-// per-source, ends here or in statsFromBrief, where exact rows go.
-func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *Stats {
+// FromRows turns per-source summaries into Stats; every engine, dense or
+// per-source, ends here or in FromBrief, where exact rows go.
+func FromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *Stats {
 	if exact {
 		b := reduce.BriefOf(rows)
-		s := statsFromBrief(b, g, reachable, true)
+		s := FromBrief(b, g, reachable, true)
 		b.Release()
 		return s
 	}
@@ -87,11 +87,11 @@ func statsFromRows(rows []reduce.Row, g *graph.Graph, exact, reachable bool) *St
 	return s
 }
 
-// statsFromBrief is statsFromRows for exact distances, on integers. It
+// FromBrief is FromRows for exact distances, on integers. It
 // makes one pass for the extremes and sizes center and periphery before
 // filling them: in a search loop on 1024 vertices building and reading
 // full rows was a fifth of a call.
-func statsFromBrief(b *reduce.Brief, g *graph.Graph, reachable, lists bool) *Stats {
+func FromBrief(b *reduce.Brief, g *graph.Graph, reachable, lists bool) *Stats {
 	s := newStats(g, reachable)
 	s.ReachablePairs = b.Pairs
 	finite := s.setConnected(len(b.Ecc), reachable)
@@ -100,13 +100,13 @@ func statsFromBrief(b *reduce.Brief, g *graph.Graph, reachable, lists bool) *Sta
 	return s
 }
 
-// summaryFromHist is the Stats of a Summary's fields from exact
+// FromHist is the Stats of a Summary's fields from exact
 // distances' histogram (the ordered pairs at each distance; index 0
 // unused): the pairs with a path and their distances' total, and the
 // diameter, which is the longest distance with a pair (0 when none) as
 // extremesBrief finds it from the eccentricities. The radius, center and
 // periphery stay zero.
-func summaryFromHist(hist []int64, g *graph.Graph, reachable bool) *Stats {
+func FromHist(hist []int64, g *graph.Graph, reachable bool) *Stats {
 	s := newStats(g, reachable)
 	var total reduce.Wide
 	s.ReachablePairs, total = reduce.HistTotals(hist)
@@ -151,7 +151,7 @@ func (s *Stats) setASPL(finite bool, total func() float64) {
 }
 
 // extremes sets the radius, diameter, center and periphery of s from the
-// rows' eccentricities (rowEcc); statsFromRows calls it for float rows. The radius is the smallest eccentricity,
+// rows' eccentricities (RowEcc); FromRows calls it for float rows. The radius is the smallest eccentricity,
 // finite whenever some vertex reaches every other — also in a directed
 // graph that is not strongly connected (the arc 0→1 has radius 1, center
 // {0}). Without finite the diameter is infinite; otherwise it is the
@@ -160,19 +160,19 @@ func (s *Stats) setASPL(finite bool, total func() float64) {
 // real distance may be below 0. An infinite radius has no center; the
 // periphery is then the vertices that do not reach every other.
 func extremes(s *Stats, rows []reduce.Row, exact, reachable, finite bool) {
-	s.Radius = rowEcc(rows[0], exact, reachable)
+	s.Radius = RowEcc(rows[0], exact, reachable)
 	for _, r := range rows {
-		if e := rowEcc(r, exact, reachable); e.less(s.Radius) {
+		if e := RowEcc(r, exact, reachable); e.Less(s.Radius) {
 			s.Radius = e
 		}
 	}
 	if !finite {
 		s.Diameter = Infinite(!exact)
 	} else {
-		s.Diameter = rowEcc(reduce.Row{}, exact, reachable) // 0 when no pair has a path
+		s.Diameter = RowEcc(reduce.Row{}, exact, reachable) // 0 when no pair has a path
 		first := true
 		for _, r := range rows {
-			if e := rowEcc(r, exact, reachable); r.Reach > 0 && (first || s.Diameter.less(e)) {
+			if e := RowEcc(r, exact, reachable); r.Reach > 0 && (first || s.Diameter.Less(e)) {
 				s.Diameter, first = e, false
 			}
 		}
@@ -180,7 +180,7 @@ func extremes(s *Stats, rows []reduce.Row, exact, reachable, finite bool) {
 	hasCenter := !s.Radius.IsInf()
 	var centers, peripheral int
 	for _, r := range rows {
-		e := rowEcc(r, exact, reachable)
+		e := RowEcc(r, exact, reachable)
 		if hasCenter && sameEcc(e, s.Radius) {
 			centers++
 		}
@@ -190,7 +190,7 @@ func extremes(s *Stats, rows []reduce.Row, exact, reachable, finite bool) {
 	}
 	s.Center, s.Periphery = sized(centers), sized(peripheral)
 	for u, r := range rows {
-		e := rowEcc(r, exact, reachable)
+		e := RowEcc(r, exact, reachable)
 		if hasCenter && sameEcc(e, s.Radius) {
 			s.Center = append(s.Center, u)
 		}
@@ -200,7 +200,7 @@ func extremes(s *Stats, rows []reduce.Row, exact, reachable, finite bool) {
 	}
 }
 
-// ecc is an exact eccentricity as extremesBrief compares them: rowEcc's
+// ecc is an exact eccentricity as extremesBrief compares them: RowEcc's
 // IntLength or Infinite(false) without the Length.
 type ecc struct {
 	v   int64
@@ -349,8 +349,8 @@ func sameEcc(a, b Length) bool {
 	return math.Abs(x-y) <= 1e-9*math.Max(math.Abs(x), math.Abs(y))
 }
 
-// rowEcc is the eccentricity of a source from its row summary.
-func rowEcc(r reduce.Row, exact, reachable bool) Length {
+// RowEcc is the eccentricity of a source from its row summary.
+func RowEcc(r reduce.Row, exact, reachable bool) Length {
 	if r.Unreach && !reachable {
 		return Infinite(!exact)
 	}

@@ -1,0 +1,107 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/result"
+)
+
+// Budget gives the bounds method's budget under "auto" for g on threads
+// threads, in searches of the whole graph (plan.BoundsBudget; tests make
+// it tiny).
+type Budget func(g *graph.Graph, threads int) float64
+
+// Extremes returns the diameter, radius and connectivity of g without the
+// ASPL: by the bounds method where the planner starts with it
+// (plan.BoundsFirst), else from Stats. On a budget (under "auto"), the
+// all-pairs fallback is planned and admitted before the bounds method
+// spends anything, so that a fallback that cannot fit is refused at once;
+// when the budget runs out the fallback answers, Algorithm names it and
+// Traversals still counts the searches spent.
+func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budget) (*result.Stats, error) {
+	if err := usableGraph(g); err != nil {
+		return nil, err
+	}
+	first, budgeted := plan.BoundsFirst(g, o)
+	if !first {
+		return extremesFromStats(ctx, g, o, nil)
+	}
+	if g.Kind() != graph.Unweighted {
+		return nil, fmt.Errorf("algorithm bounds: %w", engine.ErrNeedsUnweighted)
+	}
+	start := time.Now()
+	if err := plan.AdmitBounds(g); err != nil {
+		return nil, err
+	}
+	var fallback *plan.Plan
+	var spend float64
+	if budgeted {
+		// Its note (why no GPU) is passed on only if it runs.
+		quiet := *o
+		quiet.Notice = nil
+		var err error
+		if fallback, err = resolve(g, &quiet, plan.Rows); err != nil {
+			return nil, fmt.Errorf("the all-pairs fallback of the bounds method: %w (--algo bounds runs without it)", err)
+		}
+		spend = budget(g, o.Threads)
+	}
+	x, err := engine.BoundsExtremes(ctx, g, o.Reachable, o.Threads, spend)
+	if budgeted && errors.Is(err, engine.ErrBoundsBudget) {
+		if fallback.Note != "" && o.Notice != nil {
+			o.Notice(fallback.Note)
+		}
+		s, err := extremesFromStats(ctx, g, o, fallback)
+		if err != nil {
+			return nil, err
+		}
+		s.Traversals = x.Traversals
+		s.Seconds = time.Since(start).Seconds()
+		return s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &result.Stats{
+		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: false,
+		Connected: x.Connected, Reachable: o.Reachable, NoASPL: true, ASPL: result.Mean(math.NaN()), ReachablePairs: -1,
+		Algorithm: plan.BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: o.Threads, Traversals: x.Traversals,
+		Diameter: extreme(x.Diameter, x.DiameterInf), Radius: extreme(x.Radius, x.RadiusInf),
+	}
+	s.Seconds = time.Since(start).Seconds()
+	return s, nil
+}
+
+// extreme is a diameter or radius of the bounds method as a Length.
+func extreme(d int64, inf bool) result.Length {
+	if inf {
+		return result.Infinite(false)
+	}
+	return result.IntLength(d)
+}
+
+// extremesFromStats is Extremes through Stats, under pl when the caller
+// has planned it already (else planned here).
+func extremesFromStats(ctx context.Context, g *graph.Graph, o *plan.Options, pl *plan.Plan) (*result.Stats, error) {
+	start := time.Now()
+	if pl == nil {
+		var err error
+		if pl, err = resolve(g, o, plan.Rows); err != nil {
+			return nil, err
+		}
+	}
+	s, err := statsOf(ctx, g, pl, o.Reachable, false)
+	if err != nil {
+		return nil, err
+	}
+	s.Seconds = time.Since(start).Seconds()
+	s.NoASPL = true
+	s.ASPL, s.ReachablePairs, s.Center, s.Periphery = result.Mean(math.NaN()), -1, nil, nil
+	return s, nil
+}

@@ -1,0 +1,91 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/result"
+)
+
+// Histogram computes the hop plot of g (the distribution of distances over
+// ordered pairs). Distances must be non-negative integers.
+func Histogram(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Histogram, error) {
+	if err := usableGraph(g); err != nil {
+		return nil, err
+	}
+	if g.Kind() == graph.FloatWeights {
+		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")
+	}
+	if g.HasNegativeWeights() {
+		return nil, errors.New("a histogram needs non-negative distances")
+	}
+	pl, err := resolve(g, o, plan.Hist)
+	if err != nil {
+		return nil, err
+	}
+	n := int64(g.N())
+	h := &result.Histogram{Algorithm: pl.Engine.Name()}
+	if !pl.Dense {
+		he, ok := pl.Engine.(engine.Histogrammer)
+		if !ok {
+			return nil, fmt.Errorf("engine %s claims Caps.Hist but has no Hist method (a bug)", pl.Engine.Name())
+		}
+		if h.Count, err = he.Hist(ctx, pl.Problem); err != nil {
+			return nil, err
+		}
+	} else {
+		d, err := dense(ctx, pl)
+		if err != nil {
+			return nil, err
+		}
+		if h.Count, err = countDistances(d); err != nil {
+			return nil, err
+		}
+	}
+	var reached int64
+	for _, c := range h.Count {
+		reached += c
+	}
+	h.Unreachable = n*(n-1) - reached
+	if len(h.Count) == 0 {
+		h.Count = []int64{0}
+	}
+	return h, nil
+}
+
+// countDistances counts the ordered pairs u ≠ v at each finite distance
+// of d.
+func countDistances(d *result.Distances) ([]int64, error) {
+	counts := map[int64]int64{}
+	var most int64
+	n := d.N()
+	for u := range n {
+		for v := range n {
+			l := d.At(u, v)
+			if l.IsInf() || u == v {
+				continue
+			}
+			x := l.Int()
+			if l.IsFloat() {
+				// An integer graph in float lanes (--lanes float64): the
+				// lane plan admits them only where every distance is an
+				// integer they hold exactly.
+				x = int64(l.Float())
+			}
+			counts[x]++
+			most = max(most, x)
+		}
+	}
+	if most > 1<<24 {
+		return nil, fmt.Errorf("distances reach %d: too many values for a histogram (use --unweighted to count hops)", most)
+	}
+	count := make([]int64, most+1)
+	for x, c := range counts {
+		count[x] = c
+	}
+	return count, nil
+}
