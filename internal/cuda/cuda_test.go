@@ -11,48 +11,33 @@ import (
 	"github.com/apsp/apsp/internal/gputest"
 )
 
-func TestFindLibrary(t *testing.T) {
+// TestLoadWithoutDriver: a missing driver, a file that is not one, a
+// library without the driver's symbols and a missing NVRTC are errors
+// wrapping ErrNoDriver that say which.
+func TestLoadWithoutDriver(t *testing.T) {
 	dir := t.TempDir()
-	lib := filepath.Join(dir, "libfake.so.2")
-	if err := os.WriteFile(lib, nil, 0o644); err != nil {
+	gone := filepath.Join(dir, "libcuda.so.1")
+	notELF := filepath.Join(dir, "libnot.so.1")
+	if err := os.WriteFile(notELF, []byte("not a library"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct {
-		name    string
-		env     string
-		names   []string
-		dirs    []string
-		want    string
-		wantErr string
-	}{
-		{"found in dir", "", []string{"libfake.so.1", "libfake.so.2"}, []string{"/nonexistent", dir}, lib, ""},
-		{"first name wins", "", []string{"libfake.so.2"}, []string{dir}, lib, ""},
-		{"missing", "", []string{"libnope.so"}, []string{dir}, "", "libnope.so not found"},
-		{"env names the file", lib, []string{"libnope.so"}, nil, lib, ""},
-		{"env names a missing file", filepath.Join(dir, "gone.so"), []string{"libfake.so.2"}, []string{dir}, "", "APSP_TEST_LIB="},
-	}
-	for _, tt := range tests {
+	for _, tt := range []struct{ name, cuda, nvrtc, want string }{
+		{"missing driver", gone, "", "APSP_LIBCUDA=" + gone},
+		{"not a library", notELF, notELF, "dlopen " + notELF},
+		{"not the driver", gputest.NotALibrary(), notELF, "cuInit"},
+		{"missing NVRTC", notELF, filepath.Join(dir, "libnvrtc.so.13"), "NVRTC (the CUDA runtime compiler) is missing: APSP_LIBNVRTC="},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv("APSP_TEST_LIB", tt.env)
-			got, err := FindLibrary("APSP_TEST_LIB", tt.names, tt.dirs)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err %v, want one containing %q", err, tt.wantErr)
-				}
-				return
+			if tt.cuda == "" {
+				t.Skip("no libm.so.6 to stand in for a library that is not the driver")
 			}
-			if err != nil || got != tt.want {
-				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			t.Setenv("APSP_LIBCUDA", tt.cuda)
+			t.Setenv("APSP_LIBNVRTC", tt.nvrtc)
+			a, err := Load()
+			if a != nil || !errors.Is(err, ErrNoDriver) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Load() = %v, %v; want ErrNoDriver mentioning %q", a, err, tt.want)
 			}
 		})
-	}
-}
-
-func TestLoadWithoutDriver(t *testing.T) {
-	t.Setenv("APSP_LIBCUDA", filepath.Join(t.TempDir(), "libcuda.so.1"))
-	_, err := Load()
-	if !errors.Is(err, ErrNoDriver) {
-		t.Fatalf("want ErrNoDriver, got %v", err)
 	}
 }
 

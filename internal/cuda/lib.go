@@ -3,46 +3,29 @@ package cuda
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"unsafe"
 
-	"github.com/ebitengine/purego"
+	"github.com/apsp/apsp/internal/dynlib"
 )
 
 // ErrNoDriver is wrapped by errors that mean no usable CUDA driver.
 var ErrNoDriver = errors.New("no usable CUDA driver")
 
-// Search paths for the libraries; the environment variables APSP_LIBCUDA
-// and APSP_LIBNVRTC name a file directly.
+// Where the libraries are: the environment variables APSP_LIBCUDA and
+// APSP_LIBNVRTC name a file directly.
 var (
-	cudaNames  = []string{"libcuda.so.1", "libcuda.so"}
-	cudaDirs   = []string{"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/cuda/lib64", "/usr/lib/wsl/lib"}
-	nvrtcNames = []string{"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}
-	nvrtcDirs  = []string{"/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib64"}
+	cudaLib = dynlib.Spec{
+		Env:   "APSP_LIBCUDA",
+		Names: []string{"libcuda.so.1", "libcuda.so"},
+		Dirs:  []string{"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/cuda/lib64", "/usr/lib/wsl/lib"},
+	}
+	nvrtcLib = dynlib.Spec{
+		Env:   "APSP_LIBNVRTC",
+		Names: []string{"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"},
+		Dirs:  []string{"/usr/local/cuda/lib64", "/usr/local/cuda/targets/x86_64-linux/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib64"},
+	}
 )
-
-// FindLibrary returns the first existing file among names in dirs, after
-// the file named by the environment variable env, if set.
-func FindLibrary(env string, names, dirs []string) (string, error) {
-	if p := os.Getenv(env); p != "" {
-		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("%s=%s: %w", env, p, err)
-		}
-		return p, nil
-	}
-	for _, n := range names {
-		for _, d := range dirs {
-			p := filepath.Join(d, n)
-			if _, err := os.Stat(p); err == nil {
-				return p, nil
-			}
-		}
-	}
-	return "", fmt.Errorf("%s not found in %s (set %s)", names[0], strings.Join(dirs, ", "), env)
-}
 
 // API holds the bound driver and NVRTC functions.
 type API struct {
@@ -109,72 +92,70 @@ type API struct {
 }
 
 // Load opens libcuda, binds its functions and initialises the driver; it
-// finds NVRTC, which the first compile opens (loadNVRTC). The error wraps ErrNoDriver when the machine has no usable GPU.
-func Load() (api *API, err error) {
-	cudaPath, err := FindLibrary("APSP_LIBCUDA", cudaNames, cudaDirs)
+// finds NVRTC, which the first compile opens (loadNVRTC). The error wraps
+// ErrNoDriver when the machine has no usable GPU.
+func Load() (*API, error) {
+	cudaPath, err := cudaLib.Find()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
-	nvrtcPath, err := FindLibrary("APSP_LIBNVRTC", nvrtcNames, nvrtcDirs)
+	nvrtcPath, err := nvrtcLib.Find()
 	if err != nil {
 		return nil, fmt.Errorf("%w: NVRTC (the CUDA runtime compiler) is missing: %v", ErrNoDriver, err)
 	}
-	cu, err := purego.Dlopen(cudaPath, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	cu, err := dynlib.Open(cudaPath)
 	if err != nil {
-		return nil, fmt.Errorf("%w: dlopen %s: %v", ErrNoDriver, cudaPath, err)
+		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
 	a := &API{CudaPath: cudaPath, NVRTCPath: nvrtcPath}
-	// RegisterLibFunc panics on a missing symbol; turn that into an error
-	// naming it (an old driver, say).
-	defer func() {
-		if r := recover(); r != nil {
-			api, err = nil, fmt.Errorf("%w: %v", ErrNoDriver, r)
-		}
-	}()
-	bind := func(lib uintptr, fp any, name string) { purego.RegisterLibFunc(fp, lib, name) }
-	bind(cu, &a.cuInit, "cuInit")
-	bind(cu, &a.cuDriverGetVersion, "cuDriverGetVersion")
-	bind(cu, &a.cuGetErrorName, "cuGetErrorName")
-	bind(cu, &a.cuDeviceGetCount, "cuDeviceGetCount")
-	bind(cu, &a.cuDeviceGet, "cuDeviceGet")
-	bind(cu, &a.cuDeviceGetName, "cuDeviceGetName")
-	bind(cu, &a.cuDeviceGetAttribute, "cuDeviceGetAttribute")
-	bind(cu, &a.cuDeviceGetUUID, "cuDeviceGetUuid_v2")
-	bind(cu, &a.cuDeviceTotalMem, "cuDeviceTotalMem_v2")
-	bind(cu, &a.cuPrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
-	bind(cu, &a.cuPrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2")
-	bind(cu, &a.cuPrimaryCtxReset, "cuDevicePrimaryCtxReset_v2")
-	bind(cu, &a.cuCtxSetCurrent, "cuCtxSetCurrent")
-	bind(cu, &a.cuCtxSynchronize, "cuCtxSynchronize")
-	bind(cu, &a.cuModuleLoadData, "cuModuleLoadData")
-	bind(cu, &a.cuModuleUnload, "cuModuleUnload")
-	bind(cu, &a.cuModuleGetFunction, "cuModuleGetFunction")
-	bind(cu, &a.cuFuncSetAttribute, "cuFuncSetAttribute")
-	bind(cu, &a.cuFuncGetAttribute, "cuFuncGetAttribute")
-	bind(cu, &a.cuMemAlloc, "cuMemAlloc_v2")
-	bind(cu, &a.cuMemFree, "cuMemFree_v2")
-	bind(cu, &a.cuMemAllocHost, "cuMemAllocHost_v2")
-	bind(cu, &a.cuMemFreeHost, "cuMemFreeHost")
-	bind(cu, &a.cuMemcpyHtoD, "cuMemcpyHtoD_v2")
-	bind(cu, &a.cuMemcpyDtoH, "cuMemcpyDtoH_v2")
-	bind(cu, &a.cuMemcpyDtoD, "cuMemcpyDtoD_v2")
-	bind(cu, &a.cuMemsetD32, "cuMemsetD32_v2")
-	bind(cu, &a.cuMemGetInfo, "cuMemGetInfo_v2")
-	bind(cu, &a.cuLaunchKernel, "cuLaunchKernel")
-	bind(cu, &a.cuStreamCreate, "cuStreamCreate")
-	bind(cu, &a.cuStreamDestroy, "cuStreamDestroy_v2")
-	bind(cu, &a.cuStreamSynchronize, "cuStreamSynchronize")
-	bind(cu, &a.cuStreamWaitEvent, "cuStreamWaitEvent")
-	bind(cu, &a.cuMemsetD32Async, "cuMemsetD32Async")
-	bind(cu, &a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2")
-	bind(cu, &a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2")
-	bind(cu, &a.cuEventCreate, "cuEventCreate")
-	bind(cu, &a.cuEventDestroy, "cuEventDestroy_v2")
-	bind(cu, &a.cuEventRecord, "cuEventRecord")
-	bind(cu, &a.cuEventSynchronize, "cuEventSynchronize")
-	bind(cu, &a.cuEventElapsedTime, "cuEventElapsedTime_v2")
-	bind(cu, &a.cuMemcpyPeerAsync, "cuMemcpyPeerAsync")
-	bind(cu, &a.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess")
+	// A missing symbol (an old driver, say) is an error naming it.
+	if err := cu.Bind(
+		dynlib.Func(&a.cuInit, "cuInit"),
+		dynlib.Func(&a.cuDriverGetVersion, "cuDriverGetVersion"),
+		dynlib.Func(&a.cuGetErrorName, "cuGetErrorName"),
+		dynlib.Func(&a.cuDeviceGetCount, "cuDeviceGetCount"),
+		dynlib.Func(&a.cuDeviceGet, "cuDeviceGet"),
+		dynlib.Func(&a.cuDeviceGetName, "cuDeviceGetName"),
+		dynlib.Func(&a.cuDeviceGetAttribute, "cuDeviceGetAttribute"),
+		dynlib.Func(&a.cuDeviceGetUUID, "cuDeviceGetUuid_v2"),
+		dynlib.Func(&a.cuDeviceTotalMem, "cuDeviceTotalMem_v2"),
+		dynlib.Func(&a.cuPrimaryCtxRetain, "cuDevicePrimaryCtxRetain"),
+		dynlib.Func(&a.cuPrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"),
+		dynlib.Func(&a.cuPrimaryCtxReset, "cuDevicePrimaryCtxReset_v2"),
+		dynlib.Func(&a.cuCtxSetCurrent, "cuCtxSetCurrent"),
+		dynlib.Func(&a.cuCtxSynchronize, "cuCtxSynchronize"),
+		dynlib.Func(&a.cuModuleLoadData, "cuModuleLoadData"),
+		dynlib.Func(&a.cuModuleUnload, "cuModuleUnload"),
+		dynlib.Func(&a.cuModuleGetFunction, "cuModuleGetFunction"),
+		dynlib.Func(&a.cuFuncSetAttribute, "cuFuncSetAttribute"),
+		dynlib.Func(&a.cuFuncGetAttribute, "cuFuncGetAttribute"),
+		dynlib.Func(&a.cuMemAlloc, "cuMemAlloc_v2"),
+		dynlib.Func(&a.cuMemFree, "cuMemFree_v2"),
+		dynlib.Func(&a.cuMemAllocHost, "cuMemAllocHost_v2"),
+		dynlib.Func(&a.cuMemFreeHost, "cuMemFreeHost"),
+		dynlib.Func(&a.cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
+		dynlib.Func(&a.cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+		dynlib.Func(&a.cuMemcpyDtoD, "cuMemcpyDtoD_v2"),
+		dynlib.Func(&a.cuMemsetD32, "cuMemsetD32_v2"),
+		dynlib.Func(&a.cuMemGetInfo, "cuMemGetInfo_v2"),
+		dynlib.Func(&a.cuLaunchKernel, "cuLaunchKernel"),
+		dynlib.Func(&a.cuStreamCreate, "cuStreamCreate"),
+		dynlib.Func(&a.cuStreamDestroy, "cuStreamDestroy_v2"),
+		dynlib.Func(&a.cuStreamSynchronize, "cuStreamSynchronize"),
+		dynlib.Func(&a.cuStreamWaitEvent, "cuStreamWaitEvent"),
+		dynlib.Func(&a.cuMemsetD32Async, "cuMemsetD32Async"),
+		dynlib.Func(&a.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
+		dynlib.Func(&a.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+		dynlib.Func(&a.cuEventCreate, "cuEventCreate"),
+		dynlib.Func(&a.cuEventDestroy, "cuEventDestroy_v2"),
+		dynlib.Func(&a.cuEventRecord, "cuEventRecord"),
+		dynlib.Func(&a.cuEventSynchronize, "cuEventSynchronize"),
+		dynlib.Func(&a.cuEventElapsedTime, "cuEventElapsedTime_v2"),
+		dynlib.Func(&a.cuMemcpyPeerAsync, "cuMemcpyPeerAsync"),
+		dynlib.Func(&a.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess"),
+	); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
+	}
 	if err := a.check("cuInit", a.cuInit(0)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
@@ -202,28 +183,26 @@ func (a *API) loadNVRTC() error {
 	return a.nvrtcErr
 }
 
-func (a *API) bindNVRTC() (err error) {
-	nv, err := purego.Dlopen(a.NVRTCPath, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+func (a *API) bindNVRTC() error {
+	nv, err := dynlib.Open(a.NVRTCPath)
 	if err != nil {
-		return fmt.Errorf("%w: dlopen %s: %v", ErrNoDriver, a.NVRTCPath, err)
+		return fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
-	// RegisterLibFunc panics on a missing symbol; turn that into an error
-	// naming it (an NVRTC too old, say).
-	defer func() {
-		if r := recover(); r != nil {
-			_ = purego.Dlclose(nv)
-			err = fmt.Errorf("%w: %v", ErrNoDriver, r)
-		}
-	}()
-	bind := func(lib uintptr, fp any, name string) { purego.RegisterLibFunc(fp, lib, name) }
-	bind(nv, &a.nvrtcVersion, "nvrtcVersion")
-	bind(nv, &a.nvrtcGetErrorString, "nvrtcGetErrorString")
-	bind(nv, &a.nvrtcCreateProgram, "nvrtcCreateProgram")
-	bind(nv, &a.nvrtcDestroyProgram, "nvrtcDestroyProgram")
-	bind(nv, &a.nvrtcCompileProgram, "nvrtcCompileProgram")
-	bind(nv, &a.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize")
-	bind(nv, &a.nvrtcGetProgramLog, "nvrtcGetProgramLog")
-	bind(nv, &a.nvrtcGetCUBINSize, "nvrtcGetCUBINSize")
-	bind(nv, &a.nvrtcGetCUBIN, "nvrtcGetCUBIN")
+	// A missing symbol (an NVRTC too old, or another library) is an error
+	// naming it; the library is closed again.
+	if err := nv.Bind(
+		dynlib.Func(&a.nvrtcVersion, "nvrtcVersion"),
+		dynlib.Func(&a.nvrtcGetErrorString, "nvrtcGetErrorString"),
+		dynlib.Func(&a.nvrtcCreateProgram, "nvrtcCreateProgram"),
+		dynlib.Func(&a.nvrtcDestroyProgram, "nvrtcDestroyProgram"),
+		dynlib.Func(&a.nvrtcCompileProgram, "nvrtcCompileProgram"),
+		dynlib.Func(&a.nvrtcGetProgramLogSize, "nvrtcGetProgramLogSize"),
+		dynlib.Func(&a.nvrtcGetProgramLog, "nvrtcGetProgramLog"),
+		dynlib.Func(&a.nvrtcGetCUBINSize, "nvrtcGetCUBINSize"),
+		dynlib.Func(&a.nvrtcGetCUBIN, "nvrtcGetCUBIN"),
+	); err != nil {
+		_ = nv.Close()
+		return fmt.Errorf("%w: %v", ErrNoDriver, err)
+	}
 	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ebitengine/purego"
+	"github.com/apsp/apsp/internal/dynlib"
 )
 
 // TestOpenSteps times the steps of a GPU's start in a fresh process
@@ -17,12 +17,12 @@ func TestOpenSteps(t *testing.T) {
 	if os.Getenv("APSP_OPEN_STEPS") == "" {
 		t.Skip("APSP_OPEN_STEPS=1 times a GPU's start")
 	}
-	nvrtc, err := FindLibrary("APSP_LIBNVRTC", nvrtcNames, nvrtcDirs)
+	nvrtc, err := nvrtcLib.Find()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
-	if _, err := purego.Dlopen(nvrtc, purego.RTLD_NOW|purego.RTLD_GLOBAL); err != nil {
+	if _, err := dynlib.Open(nvrtc); err != nil {
 		t.Fatal(err)
 	}
 	t1 := time.Now()

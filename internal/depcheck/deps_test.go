@@ -93,6 +93,11 @@ var rules = []rule{
 		Never: append(append([]string{"internal/comm/nccl", "internal/comm/mpi"}, cpuEngines...), gpuPackages...),
 	},
 	{
+		Why:   "the native loader (libcuda, NVRTC, Open MPI, NCCL) imports nothing of the module, so that every binding can use it",
+		From:  []string{"internal/dynlib"},
+		Never: []string{"..."},
+	},
+	{
 		Why:   "the CUDA binding knows nothing of graphs",
 		From:  []string{"internal/cuda/..."},
 		Never: []string{"graph/..."},

@@ -301,7 +301,6 @@ type bitModuleKey struct {
 
 func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
 	return gpurt.Cached(call, key, func() (*bitKernels, error) {
-		dev := call.Dev()
 		opts := []string{fmt.Sprintf("-DW=%d", key.words), fmt.Sprintf("-DBLOCK=%d", bitBlock), fmt.Sprintf("-DLANES=%d", key.lanes), fmt.Sprintf("-DEXIT=%d", key.exit)}
 		if key.pastL1 {
 			opts = append(opts, "-DROWLOAD=0")
@@ -312,22 +311,11 @@ func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
 		if key.stats {
 			opts = append(opts, "-DSTATS")
 		}
-		cubin, cached, err := dev.API.Compile(bitbfsSource, "bitbfs.cu", dev.Info.Arch(), opts)
-		if err != nil {
+		k := &bitKernels{}
+		var err error
+		if k.compiled, err = loadKernels(call, bitbfsSource, "bitbfs.cu", opts,
+			kernel{fn: &k.init, name: "bitbfs_init"}, kernel{fn: &k.level, name: "bitbfs_level"}, kernel{fn: &k.merge, name: "bitbfs_merge"}); err != nil {
 			return nil, err
-		}
-		mod, err := call.LoadModule(cubin)
-		if err != nil {
-			return nil, err
-		}
-		k := &bitKernels{compiled: !cached}
-		for _, f := range []struct {
-			p    **cuda.Function
-			name string
-		}{{&k.init, "bitbfs_init"}, {&k.level, "bitbfs_level"}, {&k.merge, "bitbfs_merge"}} {
-			if *f.p, err = mod.Function(f.name); err != nil {
-				return nil, err
-			}
 		}
 		return k, nil
 	})

@@ -196,23 +196,10 @@ type bulkModuleKey struct{ minBlocks int }
 
 func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 	return gpurt.Cached(call, bulkModuleKey{minBlocks}, func() (*bulkKernels, error) {
-		dev := call.Dev()
-		cubin, cached, err := dev.API.Compile(bulkSource, "bulkbfs.cu", dev.Info.Arch(), []string{fmt.Sprintf("-DMINB=%d", minBlocks)})
-		if err != nil {
-			return nil, err
-		}
-		mod, err := call.LoadModule(cubin)
-		if err != nil {
-			return nil, err
-		}
-		k := &bulkKernels{compiled: !cached}
-		get := func(name string) (*cuda.Function, error) {
-			f, err := mod.Function(name)
-			if err != nil {
-				return nil, err
-			}
-			return f, f.SetMaxDynamicShared(dev.Info.MaxShared)
-		}
+		// Every kernel may take all the shared memory a block can have.
+		k := &bulkKernels{}
+		most := call.Dev().Info.MaxShared
+		var ks []kernel
 		for p, prefix := range []string{"bulk_", "bulk_sum_"} {
 			fn, wide := &k.fn, &k.wide
 			if p == 1 {
@@ -220,16 +207,16 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			}
 			for wi, w := range []string{"h1", "w1", "w2", "w4"} {
 				for sh, suffix := range []string{"gl", "sh"} {
-					if fn[wi][sh], err = get(prefix + w + "_" + suffix); err != nil {
-						return nil, err
-					}
+					ks = append(ks, kernel{fn: &fn[wi][sh], name: prefix + w + "_" + suffix, shared: most})
 				}
 			}
 			for sh, suffix := range []string{"gl", "sh"} {
-				if wide[sh], err = get(prefix + "h1_" + suffix + "_i32"); err != nil {
-					return nil, err
-				}
+				ks = append(ks, kernel{fn: &wide[sh], name: prefix + "h1_" + suffix + "_i32", shared: most})
 			}
+		}
+		var err error
+		if k.compiled, err = loadKernels(call, bulkSource, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
+			return nil, err
 		}
 		return k, nil
 	})

@@ -522,39 +522,25 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 		}
 		opts := append(lane, fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), fmt.Sprintf("-DTROWS=%d", k.trows),
 			"-DBK=32", fmt.Sprintf("-DMINB=%d", minb))
-		cubin, cached, err := dev.API.Compile(fwSource+"\n"+bulkFWSource, "bulkfw.cu", dev.Info.Arch(), opts)
-		if err != nil {
+		ks := []kernel{{fn: &k.init, name: "bfw_init"}, {fn: &k.reduce, name: "bfw_reduce"}, {fn: &k.pivot, name: "bfw_pivot"},
+			{fn: &k.panel, name: "bfw_panel"}, {fn: &k.panelMP, name: "bfw_panel_mp"}, {fn: &k.rest, name: "bfw_rest"},
+			{fn: &k.single, name: "bfw_single"}, {fn: &k.seedsA, name: "seeds_a"}, {fn: &k.seedsB, name: "seeds_b"},
+			{fn: &k.seedsC, name: "seeds_c"}, {fn: &k.colwise, name: "colwise_fw"}, {fn: &k.colwiseTo, name: "colwise_to"},
+			{fn: &k.colwiseFro, name: "colwise_from"}}
+		// The register kernels of each {stride, rows} shape, then the fused
+		// ones, which build their block's graphs in shared memory.
+		shapes := [...][2]int{{16, 4}, {16, 8}, {32, 4}, {32, 8}, {64, 8}, {128, 8}}
+		var reg, fused [len(shapes)]*cuda.Function
+		for i, sr := range shapes {
+			ks = append(ks, kernel{fn: &reg[i], name: fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1])},
+				kernel{fn: &fused[i], name: fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1]), shared: fusedShared})
+		}
+		var err error
+		if k.compiled, err = loadKernels(call, fwSource+"\n"+bulkFWSource, "bulkfw.cu", opts, ks...); err != nil {
 			return nil, err
 		}
-		k.compiled = !cached
-		mod, err := call.LoadModule(cubin)
-		if err != nil {
-			return nil, err
-		}
-		fns := []struct {
-			p    **cuda.Function
-			name string
-		}{{&k.init, "bfw_init"}, {&k.reduce, "bfw_reduce"}, {&k.pivot, "bfw_pivot"}, {&k.panel, "bfw_panel"}, {&k.panelMP, "bfw_panel_mp"},
-			{&k.rest, "bfw_rest"}, {&k.single, "bfw_single"}, {&k.seedsA, "seeds_a"}, {&k.seedsB, "seeds_b"}, {&k.seedsC, "seeds_c"},
-			{&k.colwise, "colwise_fw"}, {&k.colwiseTo, "colwise_to"}, {&k.colwiseFro, "colwise_from"}}
-		for _, f := range fns {
-			if *f.p, err = mod.Function(f.name); err != nil {
-				return nil, err
-			}
-		}
-		for _, sr := range [][2]int{{16, 4}, {16, 8}, {32, 4}, {32, 8}, {64, 8}, {128, 8}} {
-			f, err := mod.Function(fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1]))
-			if err != nil {
-				return nil, err
-			}
-			k.reg[sr] = f
-			if f, err = mod.Function(fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1])); err != nil {
-				return nil, err
-			}
-			if err := f.SetMaxDynamicShared(fusedShared); err != nil {
-				return nil, err
-			}
-			k.fused[sr] = f
+		for i, sr := range shapes {
+			k.reg[sr], k.fused[sr] = reg[i], fused[i]
 		}
 		k.inplace = (tile*tile/pack + 4*tile) * 4
 		k.product = productShared(tile, pack)

@@ -52,27 +52,15 @@ type minplusKey struct{ float bool }
 
 func minplusModule(call *gpurt.Call, float bool) (*minplusKernels, error) {
 	return gpurt.Cached(call, minplusKey{float}, func() (*minplusKernels, error) {
-		dev := call.Dev()
 		var opts []string
 		if float {
 			opts = append(opts, "-DLANE_FLOAT")
 		}
-		cubin, cached, err := dev.API.Compile(minplusSource, "minplus.cu", dev.Info.Arch(), opts)
-		if err != nil {
+		k := &minplusKernels{}
+		var err error
+		if k.compiled, err = loadKernels(call, minplusSource, "minplus.cu", opts,
+			kernel{fn: &k.init, name: "minplus_init"}, kernel{fn: &k.square, name: "minplus_square"}, kernel{fn: &k.reduce, name: "minplus_reduce"}); err != nil {
 			return nil, err
-		}
-		mod, err := call.LoadModule(cubin)
-		if err != nil {
-			return nil, err
-		}
-		k := &minplusKernels{compiled: !cached}
-		for _, f := range []struct {
-			p    **cuda.Function
-			name string
-		}{{&k.init, "minplus_init"}, {&k.square, "minplus_square"}, {&k.reduce, "minplus_reduce"}} {
-			if *f.p, err = mod.Function(f.name); err != nil {
-				return nil, err
-			}
 		}
 		return k, nil
 	})

@@ -43,23 +43,13 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 		case c.Pack() == 4:
 			opts = append(opts, "-DLANE_I8")
 		}
-		cubin, cached, err := dev.API.Compile(fwSource, "fw.cu", dev.Info.Arch(), opts)
-		if err != nil {
+		k := &kernels{}
+		var err error
+		if k.compiled, err = loadKernels(call, fwSource, "fw.cu", opts,
+			kernel{fn: &k.pivot, name: "fw_pivot"}, kernel{fn: &k.panel, name: "fw_panel"}, kernel{fn: &k.rest, name: "fw_rest"},
+			kernel{fn: &k.single, name: "fw_single"}, kernel{fn: &k.reduce, name: "fw_reduce"}, kernel{fn: &k.init, name: "fw_init"},
+			kernel{fn: &k.strip, name: "fw_strip"}); err != nil {
 			return nil, err
-		}
-		mod, err := call.LoadModule(cubin)
-		if err != nil {
-			return nil, err
-		}
-		k := &kernels{compiled: !cached}
-		for _, f := range []struct {
-			p    **cuda.Function
-			name string
-		}{{&k.pivot, "fw_pivot"}, {&k.panel, "fw_panel"}, {&k.rest, "fw_rest"}, {&k.single, "fw_single"},
-			{&k.reduce, "fw_reduce"}, {&k.init, "fw_init"}, {&k.strip, "fw_strip"}} {
-			if *f.p, err = mod.Function(f.name); err != nil {
-				return nil, err
-			}
 		}
 		// In-place tiles keep the pivot tile in shared memory; the product
 		// stages two k-slices.

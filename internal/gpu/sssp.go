@@ -161,7 +161,6 @@ type ssspModuleKey struct {
 
 func ssspModule(call *gpurt.Call, key ssspModuleKey) (*ssspKernels, error) {
 	return gpurt.Cached(call, key, func() (*ssspKernels, error) {
-		dev := call.Dev()
 		opts := []string{fmt.Sprintf("-DBLOCK=%d", key.block)}
 		if key.float {
 			opts = append(opts, "-DLANE_FLOAT")
@@ -169,16 +168,9 @@ func ssspModule(call *gpurt.Call, key ssspModuleKey) (*ssspKernels, error) {
 		if key.shared {
 			opts = append(opts, "-DSHARED_DIST")
 		}
-		cubin, cached, err := dev.API.Compile(ssspSource, "sssp.cu", dev.Info.Arch(), opts)
-		if err != nil {
-			return nil, err
-		}
-		mod, err := call.LoadModule(cubin)
-		if err != nil {
-			return nil, err
-		}
-		k := &ssspKernels{compiled: !cached}
-		if k.rows, err = mod.Function("sssp_rows"); err != nil {
+		k := &ssspKernels{}
+		var err error
+		if k.compiled, err = loadKernels(call, ssspSource, "sssp.cu", opts, kernel{fn: &k.rows, name: "sssp_rows"}); err != nil {
 			return nil, err
 		}
 		return k, nil

@@ -8,18 +8,18 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/comm"
-	"github.com/apsp/apsp/internal/cuda"
-	"github.com/ebitengine/purego"
+	"github.com/apsp/apsp/internal/dynlib"
 )
 
 // ErrNoMPI is wrapped by errors that mean no usable Open MPI library.
 var ErrNoMPI = errors.New("no usable Open MPI library")
 
-// Search paths; APSP_LIBMPI names a file directly.
-var (
-	libNames = []string{"libmpi.so.40", "libmpi.so"}
-	libDirs  = []string{"/usr/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu/openmpi/lib", "/usr/local/lib", "/opt/openmpi/lib", "/usr/lib64/openmpi/lib", "/usr/lib64", "/usr/lib"}
-)
+// Where the library is: APSP_LIBMPI names a file directly.
+var library = dynlib.Spec{
+	Env:   "APSP_LIBMPI",
+	Names: []string{"libmpi.so.40", "libmpi.so"},
+	Dirs:  []string{"/usr/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu/openmpi/lib", "/usr/local/lib", "/opt/openmpi/lib", "/usr/lib64/openmpi/lib", "/usr/lib64", "/usr/lib"},
+}
 
 // Constants of Open MPI's mpi.h (v4): MPI_THREAD_SERIALIZED is the third
 // of the MPI_Init_thread enum; MPI_IN_PLACE is ((void *) 1);
@@ -63,21 +63,12 @@ type API struct {
 // Load opens libmpi, binds the functions and looks up the handles; it does
 // not initialise MPI (Init does). The error wraps ErrNoMPI when the
 // library is missing or is not Open MPI.
-func Load() (api *API, err error) {
-	path, err := cuda.FindLibrary("APSP_LIBMPI", libNames, libDirs)
+func Load() (*API, error) {
+	lib, err := library.Open()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoMPI, err)
 	}
-	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: dlopen %s: %v", ErrNoMPI, path, err)
-	}
-	a := &API{Path: path}
-	defer func() {
-		if r := recover(); r != nil {
-			api, err = nil, fmt.Errorf("%w: %s: %v", ErrNoMPI, path, r)
-		}
-	}()
+	a := &API{Path: lib.Path}
 	for _, s := range []struct {
 		p    *uintptr
 		name string
@@ -89,25 +80,28 @@ func Load() (api *API, err error) {
 		{&a.h.opMax, "ompi_mpi_op_max"},
 		{&a.h.errorsReturn, "ompi_mpi_errors_return"},
 	} {
-		if *s.p, err = purego.Dlsym(lib, s.name); err != nil {
-			return nil, fmt.Errorf("%w: %s has no %s (not Open MPI?): %v", ErrNoMPI, path, s.name, err)
+		if *s.p, err = lib.Addr(s.name); err != nil {
+			return nil, fmt.Errorf("%w: %s has no %s (not Open MPI?): %v", ErrNoMPI, lib.Path, s.name, err)
 		}
 	}
-	bind := func(fp any, name string) { purego.RegisterLibFunc(fp, lib, name) }
-	bind(&a.initialized, "MPI_Initialized")
-	bind(&a.initThread, "MPI_Init_thread")
-	bind(&a.finalize, "MPI_Finalize")
-	bind(&a.finalized, "MPI_Finalized")
-	bind(&a.commRank, "MPI_Comm_rank")
-	bind(&a.commSize, "MPI_Comm_size")
-	bind(&a.commSplit, "MPI_Comm_split")
-	bind(&a.commFree, "MPI_Comm_free")
-	bind(&a.commSetErrh, "MPI_Comm_set_errhandler")
-	bind(&a.bcast, "MPI_Bcast")
-	bind(&a.allreduce, "MPI_Allreduce")
-	bind(&a.barrier, "MPI_Barrier")
-	bind(&a.abort, "MPI_Abort")
-	bind(&a.errorString, "MPI_Error_string")
+	if err := lib.Bind(
+		dynlib.Func(&a.initialized, "MPI_Initialized"),
+		dynlib.Func(&a.initThread, "MPI_Init_thread"),
+		dynlib.Func(&a.finalize, "MPI_Finalize"),
+		dynlib.Func(&a.finalized, "MPI_Finalized"),
+		dynlib.Func(&a.commRank, "MPI_Comm_rank"),
+		dynlib.Func(&a.commSize, "MPI_Comm_size"),
+		dynlib.Func(&a.commSplit, "MPI_Comm_split"),
+		dynlib.Func(&a.commFree, "MPI_Comm_free"),
+		dynlib.Func(&a.commSetErrh, "MPI_Comm_set_errhandler"),
+		dynlib.Func(&a.bcast, "MPI_Bcast"),
+		dynlib.Func(&a.allreduce, "MPI_Allreduce"),
+		dynlib.Func(&a.barrier, "MPI_Barrier"),
+		dynlib.Func(&a.abort, "MPI_Abort"),
+		dynlib.Func(&a.errorString, "MPI_Error_string"),
+	); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoMPI, err)
+	}
 	return a, nil
 }
 

@@ -8,18 +8,18 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/comm"
-	"github.com/apsp/apsp/internal/cuda"
-	"github.com/ebitengine/purego"
+	"github.com/apsp/apsp/internal/dynlib"
 )
 
 // ErrNoNCCL is wrapped by errors that mean no usable NCCL library.
 var ErrNoNCCL = errors.New("no usable NCCL library")
 
-// Search paths; APSP_LIBNCCL names a file directly.
-var (
-	libNames = []string{"libnccl.so.2", "libnccl.so"}
-	libDirs  = []string{"/usr/lib/x86_64-linux-gnu", "/usr/local/cuda/lib64", "/usr/local/nccl/lib", "/usr/lib64", "/usr/lib", "/usr/local/lib"}
-)
+// Where the library is: APSP_LIBNCCL names a file directly.
+var library = dynlib.Spec{
+	Env:   "APSP_LIBNCCL",
+	Names: []string{"libnccl.so.2", "libnccl.so"},
+	Dirs:  []string{"/usr/lib/x86_64-linux-gnu", "/usr/local/cuda/lib64", "/usr/local/nccl/lib", "/usr/lib64", "/usr/lib", "/usr/local/lib"},
+}
 
 // UniqueID is ncclUniqueId: NCCL_UNIQUE_ID_BYTES = 128 opaque bytes that
 // rank 0 makes and every rank passes to InitRank (nccl.h: typedef struct
@@ -70,7 +70,7 @@ type API struct {
 // out of service; and connections are made when a communicator is created
 // (NCCL_RUNTIME_CONNECT=0), not at its first broadcast, where between
 // processes they cost about 0.8 s inside the computation (docs/perf.md).
-func Load() (api *API, err error) {
+func Load() (*API, error) {
 	for _, kv := range [][2]string{{"NCCL_NVLS_ENABLE", "0"}, {"NCCL_RUNTIME_CONNECT", "0"}} {
 		if _, set := os.LookupEnv(kv[0]); !set {
 			if err := os.Setenv(kv[0], kv[1]); err != nil {
@@ -78,36 +78,28 @@ func Load() (api *API, err error) {
 			}
 		}
 	}
-	path, err := cuda.FindLibrary("APSP_LIBNCCL", libNames, libDirs)
+	a := &API{}
+	// A missing symbol is an error naming it.
+	lib, err := library.Load(
+		dynlib.Func(&a.getVersion, "ncclGetVersion"),
+		dynlib.Func(&a.getUniqueID, "ncclGetUniqueId"),
+		dynlib.Func(&a.commInitRank, "ncclCommInitRank"),
+		dynlib.Func(&a.commInitAll, "ncclCommInitAll"),
+		dynlib.Func(&a.commSplit, "ncclCommSplit"),
+		dynlib.Func(&a.commDestroy, "ncclCommDestroy"),
+		dynlib.Func(&a.commAbort, "ncclCommAbort"),
+		dynlib.Func(&a.commCount, "ncclCommCount"),
+		dynlib.Func(&a.commUserRank, "ncclCommUserRank"),
+		dynlib.Func(&a.broadcast, "ncclBroadcast"),
+		dynlib.Func(&a.allReduce, "ncclAllReduce"),
+		dynlib.Func(&a.groupStart, "ncclGroupStart"),
+		dynlib.Func(&a.groupEnd, "ncclGroupEnd"),
+		dynlib.Func(&a.getErrorString, "ncclGetErrorString"),
+	)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoNCCL, err)
 	}
-	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
-	if err != nil {
-		return nil, fmt.Errorf("%w: dlopen %s: %v", ErrNoNCCL, path, err)
-	}
-	a := &API{Path: path}
-	// RegisterLibFunc panics on a missing symbol: report it by name.
-	defer func() {
-		if r := recover(); r != nil {
-			api, err = nil, fmt.Errorf("%w: %s: %v", ErrNoNCCL, path, r)
-		}
-	}()
-	bind := func(fp any, name string) { purego.RegisterLibFunc(fp, lib, name) }
-	bind(&a.getVersion, "ncclGetVersion")
-	bind(&a.getUniqueID, "ncclGetUniqueId")
-	bind(&a.commInitRank, "ncclCommInitRank")
-	bind(&a.commInitAll, "ncclCommInitAll")
-	bind(&a.commSplit, "ncclCommSplit")
-	bind(&a.commDestroy, "ncclCommDestroy")
-	bind(&a.commAbort, "ncclCommAbort")
-	bind(&a.commCount, "ncclCommCount")
-	bind(&a.commUserRank, "ncclCommUserRank")
-	bind(&a.broadcast, "ncclBroadcast")
-	bind(&a.allReduce, "ncclAllReduce")
-	bind(&a.groupStart, "ncclGroupStart")
-	bind(&a.groupEnd, "ncclGroupEnd")
-	bind(&a.getErrorString, "ncclGetErrorString")
+	a.Path = lib.Path
 	var v int32
 	if err := a.check("ncclGetVersion", a.getVersion(&v)); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoNCCL, err)

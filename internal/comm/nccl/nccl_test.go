@@ -10,21 +10,28 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/comm"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
-// TestLoadWithoutLibrary: a missing or unloadable library is an error
-// wrapping ErrNoNCCL that names the file, never a panic.
+// TestLoadWithoutLibrary: a missing or unloadable library, or one without
+// NCCL's functions, is an error wrapping ErrNoNCCL that names the file (and
+// the function), never a panic.
 func TestLoadWithoutLibrary(t *testing.T) {
 	dir := t.TempDir()
 	notELF := filepath.Join(dir, "libnccl.so.2")
 	if err := os.WriteFile(notELF, []byte("not a library"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	other := gputest.NotALibrary()
 	for _, tt := range []struct{ name, env, want string }{
 		{"missing file", filepath.Join(dir, "gone.so"), "APSP_LIBNCCL="},
 		{"not a library", notELF, "dlopen"},
+		{"not NCCL", other, "ncclGetVersion"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.env == "" {
+				t.Skip("no libm.so.6 to stand in for a library that is not NCCL")
+			}
 			t.Setenv("APSP_LIBNCCL", tt.env)
 			api, err := Load()
 			if api != nil || !errors.Is(err, ErrNoNCCL) || !strings.Contains(err.Error(), tt.want) {
