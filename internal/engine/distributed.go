@@ -75,3 +75,7 @@ func DistributedBFSBrief(ctx context.Context, world comm.Comm, g *graph.Graph, t
 	}
 	return b, err
 }
+
+// DistributedGPUEngine is the engine whose plan and rounds a distributed
+// run on GPUs shares: gpu-multi, the matrix in strips of rows.
+func DistributedGPUEngine() Engine { return GPUEngine(gpuMulti) }

@@ -85,11 +85,7 @@ func Distributed(ctx context.Context, world comm.Comm, g *graph.Graph, o *plan.O
 	return s, nil
 }
 
-// gpuMultiName is the engine whose plan and rounds a distributed GPU run
-// shares.
-const gpuMultiName = "gpu-multi"
-
-// fwOnGPUs plans g as gpu-multi would on the rank's GPU and runs it over
+// fwOnGPUs plans g as engine.DistributedGPUEngine would on the rank's GPU and runs it over
 // the ranks, a GPU each. What a rank finds wrong on its own (no GPU, lanes
 // the graph does not fit) is agreed on first, so that every rank fails
 // together.
@@ -97,9 +93,8 @@ func fwOnGPUs(ctx context.Context, world comm.Comm, g *graph.Graph, o *plan.Opti
 	ordinal, err := rankGPU(world.Rank(), o.Device)
 	var pl *plan.Plan
 	if err == nil {
-		multi, _ := engine.ByName(gpuMultiName)
 		on := *o
-		on.Engine, on.Device = multi, plan.Device{Kind: "gpu", Ordinal: ordinal, Numbered: true}
+		on.Engine, on.Device = engine.DistributedGPUEngine(), plan.Device{Kind: "gpu", Ordinal: ordinal, Numbered: true}
 		pl, err = plan.Resolve(g, plan.Request{Options: &on, Want: plan.Rows})
 	}
 	if err := comm.Agree(ctx, world, err); err != nil {
