@@ -541,7 +541,7 @@ func TestCheck(t *testing.T) {
 	}
 	pkgs := map[string]*pkgInfo{
 		".":               pkg("internal/plan", "internal/gpu"), // the GPU named by the facade: broken
-		"internal/plan":   pkg("internal/bfs"),                 // the facade reaches bfs through it: fine
+		"internal/plan":   pkg("internal/bfs"),                  // the facade reaches bfs through it: fine
 		"graph":           pkg(),
 		"internal/bfs":    pkg("graph", "internal/shared"),
 		"internal/shared": pkg("internal/gpu"), // bfs reaches the GPU through it
