@@ -15,9 +15,11 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/run"
 	"github.com/apsp/apsp/internal/sysmem"
 )
 
@@ -237,5 +239,43 @@ func TestDenseAdmission(t *testing.T) {
 	}
 	if err := Supports(pathGraph(t, 1000, false, true), Options{Algorithm: "blocked", Paths: true}); err != nil {
 		t.Errorf("1000 vertices with paths: %v", err)
+	}
+}
+
+// TestExtremesAdmitFallbackFirst is issue 32, item 4: under "auto" the
+// bounds method runs on a budget and then hands over to an all-pairs
+// engine; that engine's memory is admitted before the bounds method
+// spends anything (stats --no-aspl on 10^6 vertices under a 300 MiB limit
+// spent 190 s of searches and only then found the fallback could not
+// fit). With room for the bounds method but not its fallback, the call is
+// refused at once and no budget is drawn.
+func TestExtremesAdmitFallbackFirst(t *testing.T) {
+	g, err := gen.Make("regular", "n=50000", "d=4", "seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Options{}.parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, m := int64(g.N()), int64(g.Arcs())
+	bounds := 46*n + 4*m // undirected, as plan.AdmitBounds counts it
+	old := debug.SetMemoryLimit(inUse() + 2*bounds)
+	spent := false
+	start := time.Now()
+	_, err = run.Extremes(context.Background(), g, o, func(*graph.Graph, int) float64 { spent = true; return 1e9 })
+	debug.SetMemoryLimit(old)
+	if !errors.Is(err, graph.ErrTooLarge) || !strings.Contains(err.Error(), "fallback") {
+		t.Fatalf("bounds with room for itself but not its fallback: %v", err)
+	}
+	if spent {
+		t.Error("the bounds method drew its budget before its fallback was admitted")
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("refused after %v", d)
+	}
+	// With room, the budget is drawn and the call answers.
+	if _, err := run.Extremes(context.Background(), g, o, func(*graph.Graph, int) float64 { spent = true; return 0.1 }); err != nil || !spent {
+		t.Fatalf("with room: %v (budget drawn: %v)", err, spent)
 	}
 }
