@@ -98,3 +98,14 @@ const (
 	DistributedName    = engine.DistributedFWName
 	DistributedBFSName = engine.DistributedBFSName
 )
+
+// Barrier returns once every rank of the job has called it. A program
+// that reports a failure every rank shares from rank 0 calls it after
+// printing, so that no rank ends first: Open MPI ends the whole job when
+// one process exits with an error, possibly before rank 0 has printed.
+func (j *MPIJob) Barrier(ctx context.Context) error {
+	if j.closed.Load() {
+		return errors.New("apsp: MPIJob used after Close")
+	}
+	return j.job.Barrier(ctx)
+}

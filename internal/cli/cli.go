@@ -113,22 +113,41 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	err := c.run(e, args[1:])
-	stderr = e.stderr // a command may silence its errors (ranks of an MPI job but the first)
-	var ue *usageError
+	var done *reportedError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.As(err, &ue) || errors.Is(err, apsp.ErrInvalidOptions):
+	case errors.As(err, &done):
+		return done.code
+	}
+	return report(e.stderr, name, err)
+}
+
+// report prints command name's error to stderr as usage (with the hint
+// to -h) or as a failed computation, and returns the exit status.
+func report(stderr io.Writer, name string, err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, apsp.ErrInvalidOptions) {
 		err = flagError(err)
 		fmt.Fprintf(stderr, "apsp %s: %v\nrun 'apsp %s -h' for help\n", name, err, name)
 		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "apsp %s: %v\n", name, err)
-		return exitFail
 	}
+	fmt.Fprintf(stderr, "apsp %s: %v\n", name, err)
+	return exitFail
 }
+
+// reportedError is an error a command has already reported itself (rank 0
+// of an MPI job, before the ranks end together): Run exits with code and
+// prints nothing more.
+type reportedError struct {
+	err  error
+	code int
+}
+
+func (r *reportedError) Error() string { return r.err.Error() }
+func (r *reportedError) Unwrap() error { return r.err }
 
 // versionLine names this build: the module version (a tag, or "(devel)"
 // for a source build), the VCS revision and whether the tree was modified,

@@ -44,9 +44,9 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 		return nil, nil, "", err
 	}
 	if f.distributed {
-		s, err := statsOverMPI(e, f, g, opt)
+		s, err := statsOverMPI(e, f, g, opt, name, pos[0])
 		bar.Done()
-		return s, f, pos[0], f.explain(err, pos[0])
+		return s, f, pos[0], err
 	}
 	if err := f.printChoice(e, name, g, opt); err != nil {
 		return nil, nil, "", err
@@ -63,24 +63,32 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 
 // statsOverMPI is stats --distributed: the graph's Stats over the ranks
 // of the MPI job this process belongs to; ranks other than 0 print nothing
-// (their output goes to io.Discard), every rank fails when one does.
-func statsOverMPI(e *env, f *flagSet, g *graph.Graph, opt apsp.Options) (*apsp.Stats, error) {
+// (their output goes to io.Discard), every rank fails when one does. A
+// failure every rank shares (a refused graph, invalid options, one rank's
+// failure that the ranks agreed on) is printed by rank 0 before the ranks
+// wait for each other and end together: a rank that exited first would
+// have Open MPI end the job before rank 0 printed why. A rank's own later
+// failure aborts the job in MPI after that rank prints it.
+func statsOverMPI(e *env, f *flagSet, g *graph.Graph, opt apsp.Options, name, path string) (*apsp.Stats, error) {
 	if f.noASPL || f.showPlan {
 		return nil, usagef("--distributed computes every measure and has one engine: --no-aspl and --explain do not apply")
 	}
 	job, err := apsp.JoinMPI()
 	if err != nil {
-		return nil, err
+		return nil, f.explain(err, path)
 	}
 	s, err := job.ComputeStats(e.ctx, g, opt)
+	err = f.explain(err, path)
 	if job.Rank != 0 {
-		// Rank 0 prints the answer, and the errors every rank hits alike
-		// (a refused graph, one rank's failure that the ranks agreed on);
-		// a rank's own later failure aborts the job in MPI.
 		e.stdout = io.Discard
-		if errors.Is(err, apsp.ErrNotDistributable) || errors.Is(err, apsp.ErrInvalidOptions) || errors.Is(err, apsp.ErrRankFailed) {
-			e.stderr = io.Discard
+	}
+	if err != nil && (errors.Is(err, apsp.ErrNotDistributable) || errors.Is(err, apsp.ErrInvalidOptions) || errors.Is(err, apsp.ErrRankFailed)) {
+		code := exitFail
+		if job.Rank == 0 {
+			code = report(e.stderr, name, err)
 		}
+		err = &reportedError{err: err, code: code}
+		_ = job.Barrier(e.ctx) // rank 0 has printed
 	}
 	if cerr := job.Close(); err == nil {
 		err = cerr

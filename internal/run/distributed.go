@@ -169,3 +169,6 @@ func (j *Job) Finalize() error { return j.finalize() }
 // ErrRankFailed is matched by the error every rank returns when one rank
 // failed before the ranks began to wait for each other.
 var ErrRankFailed = comm.ErrRankFailed
+
+// Barrier returns once every rank has called it.
+func (j *Job) Barrier(ctx context.Context) error { return j.world.Barrier(ctx) }
