@@ -28,6 +28,17 @@ type ReadOptions struct {
 	// says. Without it, Directed false is only the default, and the header
 	// decides.
 	DirectedSet bool
+
+	// Then is the work the caller does with the graph once it is read. A
+	// vertex count the input declares (a Matrix Market size line, a
+	// DIMACS problem line, an edge list's "# vertices: N", Vertices) or an
+	// id implies is refused at once, wrapping ErrTooLarge, when the graph
+	// and Then cannot both fit in the memory the process may still take
+	// (see Work.Bytes and sysmem.Bounds), before anything proportional to
+	// it is allocated: a 71-byte file declaring 700 million vertices
+	// is refused in milliseconds rather than read for half a minute first.
+	// The zero value checks what reading needs alone.
+	Then Work
 }
 
 // ParseError is a malformed input at a known line.
@@ -100,7 +111,8 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // overflows it (1e400) and NaN or infinite literals are refused.
 //
 // A malformed line gives a *ParseError naming the line; a vertex count or id
-// beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
+// beyond what can be held (see vertexLimit), or beyond what fits with the
+// work that follows (ReadOptions.Then), wraps ErrTooLarge; I/O and gzip
 // errors are wrapped with %w.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 	g, _, err := ReadFormat(r, name, opt)
@@ -124,15 +136,15 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 			}
 		}
 	}
-	maxN := vertexLimit()
+	lim := newLimit(opt.Then)
 	var g *Graph
 	switch format {
 	case FormatEdgeList:
-		g, err = readEdgeList(lr, opt, maxN)
+		g, err = readEdgeList(lr, opt, lim)
 	case FormatMatrixMarket:
-		g, err = readMatrixMarket(lr, opt, maxN)
+		g, err = readMatrixMarket(lr, opt, lim)
 	case FormatDIMACS:
-		g, err = readDIMACS(lr, opt, maxN)
+		g, err = readDIMACS(lr, opt, lim)
 	default:
 		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
@@ -380,17 +392,17 @@ func (lr *lineReader) parseCount(b []byte, what string) (int, error) {
 	return int(v), nil
 }
 
-// checkVertices refuses a vertex count above maxN (see vertexLimit).
-func (lr *lineReader) checkVertices(n, maxN int) error {
-	if n > maxN {
-		return lr.wrap(lr.line, tooMany(fmt.Sprintf("%d vertices", n), uint64(n), maxN))
+// checkVertices refuses a vertex count above lim.max() (see limit).
+func (lr *lineReader) checkVertices(n int, lim limit) error {
+	if n > lim.max() {
+		return lr.wrap(lr.line, lim.refuse(fmt.Sprintf("%d vertices", n), uint64(n)))
 	}
 	return nil
 }
 
 // parseID parses a vertex id from an edge list: 0-based, or 1-based when
-// oneBased. It returns the 0-based id, which is below maxN.
-func (lr *lineReader) parseID(b []byte, oneBased bool, maxN int) (int, error) {
+// oneBased. It returns the 0-based id, which is below lim.max().
+func (lr *lineReader) parseID(b []byte, oneBased bool, lim limit) (int, error) {
 	v, ok, overflow := parseUint(b)
 	switch {
 	case len(b) > 1 && b[0] == '-' && isIntLiteral(b):
@@ -405,10 +417,10 @@ func (lr *lineReader) parseID(b []byte, oneBased bool, maxN int) (int, error) {
 	}
 	switch {
 	case overflow:
-		return 0, lr.wrap(lr.line, tooLarge("vertex id "+clip(b), maxN))
-	case v >= int64(maxN):
+		return 0, lr.wrap(lr.line, lim.refuse("vertex id "+clip(b), 0))
+	case v >= int64(lim.max()):
 		// v is 0-based: the graph needs v+1 vertices.
-		return 0, lr.wrap(lr.line, tooMany("vertex id "+clip(b), uint64(v)+1, maxN))
+		return 0, lr.wrap(lr.line, lim.refuse("vertex id "+clip(b), uint64(v)+1))
 	}
 	return int(v), nil
 }

@@ -3,7 +3,7 @@ package graph
 // readDIMACS reads a DIMACS shortest-path file: "c" comment lines, one
 // problem line "p sp N M" and then M arc lines "a u v w" with 1-based ids.
 // The graph is directed. Blank lines are skipped.
-func readDIMACS(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
+func readDIMACS(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	var (
 		f     fields
 		b     *Builder
@@ -42,7 +42,7 @@ func readDIMACS(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			if m, err = lr.parseCount(f[3], "arc count"); err != nil {
 				return nil, err
 			}
-			if err := lr.checkVertices(n, maxN); err != nil {
+			if err := lr.checkVertices(n, lim); err != nil {
 				return nil, err
 			}
 			b = NewBuilder(true)

@@ -15,7 +15,7 @@ const (
 // directed graph, a symmetric one undirected. Entry i j is the arc i→j.
 // The banner is the first non-blank line: blank lines before it are
 // skipped, as format recognition skips them.
-func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
+func readMatrixMarket(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	var f fields
 	var nf int
 	for nf == 0 {
@@ -67,7 +67,7 @@ func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error)
 		if rows != cols {
 			return nil, lr.errorf(lr.line, "matrix is %d x %d, not square", rows, cols)
 		}
-		if err := lr.checkVertices(rows, maxN); err != nil {
+		if err := lr.checkVertices(rows, lim); err != nil {
 			return nil, err
 		}
 		n, sizeLine = rows, lr.line

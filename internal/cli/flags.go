@@ -12,6 +12,8 @@ import (
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/progress"
 	"github.com/apsp/apsp/internal/sysmem"
 )
@@ -150,12 +152,58 @@ func (f *flagSet) readOptions() (graph.ReadOptions, error) {
 		Unweighted: f.unweighted, Vertices: f.vertices}, nil
 }
 
-// readGraph reads the graph named on the command line ("-" is stdin).
+// boundsVertexBytes is the least working memory of the bounds method a
+// vertex (internal/plan's boundsWork of an undirected graph; a directed one
+// takes 138).
+const boundsVertexBytes = 46
+
+// work is the least memory the command needs besides the graph, whatever
+// engine runs: a vertex count the file declares (or an id implies) is
+// checked against it with the graph before anything is read
+// (graph.ReadOptions.Then), as the engine's own admission would refuse it
+// only once the graph is built. Every summary (stats, aspl, ecc, hist)
+// holds a row a vertex (engine.RowVertexBytes), the bounds method of
+// diameter and --no-aspl less; a distance matrix a lane a pair (int8 at
+// the least, unless --lanes names one), and a path asked of all pairs the
+// successors besides. info and a path searched from U need nothing beyond
+// reading; a distributed run holds a part a rank.
+func (f *flagSet) work() graph.Work {
+	name := f.fs.Name()
+	auto := f.algo == "" || f.algo == "auto"
+	lane := uint64(1)
+	if k, err := lanes.ParseKind(f.lanes); err == nil && f.lanes != "auto" {
+		lane = uint64(k.Bytes())
+	}
+	switch name {
+	case "stats", "aspl", "ecc", "hist", "diameter":
+		if f.distributed {
+			return graph.Work{}
+		}
+		w := graph.Work{Name: name, VertexBytes: engine.RowVertexBytes}
+		if (name == "diameter" || f.noASPL) && (auto || f.algo == apsp.BoundsAlgorithm) {
+			w.VertexBytes = min(w.VertexBytes, boundsVertexBytes)
+		}
+		return w
+	case "dist":
+		return graph.Work{Name: name, PairBytes: lane}
+	case "path":
+		if auto && !strings.HasPrefix(f.device, "gpu") {
+			return graph.Work{}
+		}
+		return graph.Work{Name: name, PairBytes: lane + 4}
+	}
+	return graph.Work{}
+}
+
+// readGraph reads the graph named on the command line ("-" is stdin),
+// refusing at once a declared size that the command's work cannot follow
+// (see work).
 func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	opt, err := f.readOptions()
 	if err != nil {
 		return nil, err
 	}
+	opt.Then = f.work()
 	var g *graph.Graph
 	if path == "-" {
 		path = "stdin"
