@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/apsp/apsp"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -216,16 +215,4 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0]) // a file, "-" for stdin, or a vertex id
 		args = args[1:]
 	}
-}
-
-// openOutput creates path, or returns stdout for "" or "-".
-func openOutput(e *env, path string) (io.Writer, func() error, error) {
-	if path == "" || path == "-" {
-		return e.stdout, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, f.Close, nil
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -257,6 +256,14 @@ func runDist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The output is created before anything is computed, and put in place
+	// only once written: a failed computation, or a dtype refused before
+	// anything is written, leaves no file behind.
+	out, err := createOutput(e, f.out)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
 		return err
@@ -270,49 +277,9 @@ func runDist(e *env, args []string) error {
 		return f.explain(err, pos[0])
 	}
 	if asNPY {
-		// The file is created at the first write: a dtype refused before
-		// anything is written leaves no file behind.
-		out := &createOnWrite{path: f.out}
-		err = writeNPY(out, d, dtype)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		return out.finish(writeNPY(out, d, dtype))
 	}
-	w, closeOut, err := openOutput(e, f.out)
-	if err != nil {
-		return err
-	}
-	err = writeTSV(w, d)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// createOnWrite creates the file at path at its first write.
-type createOnWrite struct {
-	path string
-	f    *os.File
-}
-
-func (c *createOnWrite) Write(p []byte) (int, error) {
-	if c.f == nil {
-		f, err := os.Create(c.path)
-		if err != nil {
-			return 0, err
-		}
-		c.f = f
-	}
-	return c.f.Write(p)
-}
-
-// Close closes the file, if it was created.
-func (c *createOnWrite) Close() error {
-	if c.f == nil {
-		return nil
-	}
-	return c.f.Close()
+	return out.finish(writeTSV(out, d))
 }
 
 // writeTSV writes tab-separated rows with inf for unreachable pairs.
@@ -396,19 +363,16 @@ func runGen(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	out, err := createOutput(e, f.out)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
 	g, err := gen.Generate(spec)
 	if err != nil {
 		return err
 	}
-	w, closeOut, err := openOutput(e, f.out)
-	if err != nil {
-		return err
-	}
-	err = writeGraph(w, f.out, g)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return err
+	return out.finish(writeGraph(out, f.out, g))
 }
 
 func genKindNames() string {
