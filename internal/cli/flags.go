@@ -12,6 +12,7 @@ import (
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/bench"
 	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/progress"
@@ -64,7 +65,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	if cmd == "bench" {
-		fs.StringVar(&f.benchSizes, "sizes", "256,512,1024,2048,4096,8192,16384,32768", "comma-separated vertex counts")
+		fs.StringVar(&f.benchSizes, "sizes", "", "comma-separated vertex counts (default "+ints(bench.DefaultGPUSizes)+" on a GPU, "+ints(bench.DefaultCPUSizes)+" for the CPU engine)")
 		fs.StringVar(&f.benchTDims, "tdims", "16", "comma-separated thread-block sides T (T×T threads: 8, 16, 32)")
 		fs.StringVar(&f.benchTiles, "tiles", "64,128", "comma-separated GPU tile widths")
 		fs.StringVar(&f.benchKinds, "kernels", "multi,single", "comma-separated: multi, single, cpu")
