@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -92,7 +93,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	fs.StringVar(&f.algo, "algo", "auto", "engine: "+strings.Join(apsp.AlgorithmNames(), ", "))
-	fs.IntVar(&f.threads, "threads", 0, "CPU threads (default all cores)")
+	fs.IntVar(&f.threads, "threads", 0, "CPU threads (default, and most: the CPUs this process may run on)")
 	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64; 128 in int8 and int16 lanes)")
 	fs.StringVar(&f.lanes, "lanes", "auto", "lanes to compute in: auto, int8, int16, int32, int64, float32, float64 (auto: the narrowest the engine offers and the graph's distances provably fit; a kind they may not fit is an error)")
 	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu, gpu:N, or several GPUs: gpu:all or a list gpu:0,1 (gpu-bitbfs and gpu-sssp split their sources over them, gpu-multi and gpu-single the rows of one matrix)")
@@ -134,11 +135,22 @@ func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([
 	if f.threads < 0 {
 		return nil, usagef("--threads must be >= 0")
 	}
+	if most := maxThreads(); f.threads > most {
+		return nil, usagef("--threads %d: at most %d, the CPUs this process may run on (more threads than CPUs would not run at once, and each takes its working memory)", f.threads, most)
+	}
 	if f.vertices < 0 {
 		return nil, usagef("--vertices must be >= 0")
 	}
 	return pos, nil
 }
+
+// maxThreads is the most --threads takes: the CPUs the process may run on
+// (runtime.NumCPU, which follows the CPU affinity), or GOMAXPROCS if it
+// was set higher. The engines' threads are goroutines that each compute
+// without waiting, so more than that only share the CPUs, each with its
+// own working memory, and a report of the threads would overstate what
+// ran at once; the library itself takes any count.
+func maxThreads() int { return max(runtime.NumCPU(), runtime.GOMAXPROCS(0)) }
 
 func (f *flagSet) readOptions() (graph.ReadOptions, error) {
 	format, err := graph.ParseFormat(f.format)

@@ -1,6 +1,10 @@
 package cli
 
-import "testing"
+import (
+	"runtime"
+	"strconv"
+	"testing"
+)
 
 // TestNegativeVertexIDs is issue 32 item 7: "apsp path FILE -1 3" said
 // "flag provided but not defined: -1". After the file a negative integer
@@ -19,4 +23,20 @@ func TestNegativeVertexIDs(t *testing.T) {
 		{name: "unknown flag", args: []string{"path", karate, "-x", "3"}, code: 2, stderr: []string{"flag provided but not defined: -x"}},
 		{name: "positive ids", args: []string{"path", karate, "0", "33", "--json"}, stdout: []string{`"length": 2`}},
 	}, nil)
+}
+
+// TestThreadsLimit is issue 32 item 7: --threads 100000 was reported as
+// 100 000 threads on a 2-core machine. A count above the CPUs the process
+// may run on is refused with the limit (exit status 2); up to it runs and
+// is reported as asked.
+func TestThreadsLimit(t *testing.T) {
+	karate := "../../testdata/karate.txt"
+	cpus := max(runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	most, over := strconv.Itoa(cpus), strconv.Itoa(cpus+1)
+	runCases(t, []cliCase{
+		{name: "100000", args: []string{"stats", "--threads", "100000", karate}, code: 2, stderr: []string{"--threads 100000: at most " + most + ", the CPUs this process may run on"}},
+		{name: "one over", args: []string{"ecc", "--threads", over, karate}, code: 2, stderr: []string{"--threads " + over + ": at most " + most}},
+		{name: "bulk", args: []string{"bulk", "--threads", "100000", karate}, code: 2, stderr: []string{"at most " + most}},
+		{name: "the limit", args: []string{"stats", "--algo", "blocked", "--threads", most, karate}, stdout: []string{most + " threads)"}},
+	}, squeeze)
 }
