@@ -16,17 +16,18 @@ import (
 // ReadOptions controls how a graph file is read.
 type ReadOptions struct {
 	Format     Format // FormatAuto: from the file name (FormatFromName)
-	Directed   bool   // edge lists only: arcs are one-way (default undirected); see DirectedSet
+	Directed   bool   // arcs are one-way (edge lists default to undirected); see DirectedSet
 	OneBased   bool   // edge lists only: ids start at 1
 	Unweighted bool   // ignore weights: every edge has length 1
-	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1, or the header's count)
+	Vertices   int    // at least this many vertices (0 = the count the file declares, or largest id + 1); fewer than declared is refused
 
 	// DirectedSet says that Directed was asked for, false included (a
-	// command line sets it when --directed is given, =false too): an
-	// edge list's "# directed:" header must then agree with Directed, or
-	// the read is refused. Directed true is asked for whatever DirectedSet
-	// says. Without it, Directed false is only the default, and the header
-	// decides.
+	// command line sets it when --directed is given, =false too): what a
+	// file says of its directedness (an edge list's "# directed:" header, a
+	// Matrix Market banner's symmetry, DIMACS, which is directed) must then
+	// agree with Directed, or the read is refused. Directed true is asked
+	// for whatever DirectedSet says. Without it, Directed false is only the
+	// default, and the file decides.
 	DirectedSet bool
 
 	// Then is the work the caller does with the graph once it is read. A
@@ -102,9 +103,15 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // empty or comment-only input is a graph of 0 vertices, or of N with
 // "# vertices: N".
 //
-// Options Directed, OneBased and Vertices apply to edge lists only: Matrix
-// Market files say themselves whether they are symmetric, and DIMACS files
-// are directed and 1-based. With Unweighted, weight columns must still be
+// Matrix Market files say themselves whether they are directed (general)
+// or not (symmetric), and DIMACS files are directed: Directed (or
+// DirectedSet) that says otherwise is a *ParseError at the banner or the
+// problem line, as it is against an edge list's header. Vertices below the
+// count a file declares (a size line, a problem line, "# vertices: N") is
+// a *ParseError at that line; above it, the graph has Vertices vertices,
+// the last ones isolated, in every format, while ids must still lie within
+// the count declared. OneBased applies to edge lists only: Matrix Market
+// and DIMACS files are 1-based. With Unweighted, weight columns must still be
 // present where the format requires them but their contents are ignored.
 // In every format a zero weight, "-0.0" included, is +0; a float weight
 // with a nonzero digit that underflows to 0 in float64 (1e-400), one that
@@ -137,6 +144,12 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 		}
 	}
 	lim := newLimit(opt.Then)
+	if opt.Vertices < 0 {
+		return nil, format, fmt.Errorf("%s: negative vertex count %d", name, opt.Vertices)
+	}
+	if opt.Vertices > lim.max() {
+		return nil, format, fmt.Errorf("%s: %w", name, lim.refuse(fmt.Sprintf("%d vertices", opt.Vertices), uint64(opt.Vertices)))
+	}
 	var g *Graph
 	switch format {
 	case FormatEdgeList:
@@ -396,6 +409,29 @@ func (lr *lineReader) parseCount(b []byte, what string) (int, error) {
 func (lr *lineReader) checkVertices(n int, lim limit) error {
 	if n > lim.max() {
 		return lr.wrap(lr.line, lim.refuse(fmt.Sprintf("%d vertices", n), uint64(n)))
+	}
+	return nil
+}
+
+// checkDirected refuses a directedness asked for (ReadOptions.Directed, or
+// DirectedSet) that contradicts what the file says, directed or not; says
+// names what says it ("header says"), at the current line.
+func (lr *lineReader) checkDirected(directed bool, opt ReadOptions, says string) error {
+	switch {
+	case !directed && opt.Directed:
+		return lr.errorf(lr.line, "%s the graph is undirected, but it is read as directed (--directed); drop one or the other", says)
+	case directed && opt.DirectedSet && !opt.Directed:
+		return lr.errorf(lr.line, "%s the graph is directed, but it is read as undirected (--directed=false); drop one or the other", says)
+	}
+	return nil
+}
+
+// checkVerticesOption refuses ReadOptions.Vertices below n, the vertex
+// count the file declares at the current line; says names what declares
+// it ("the size line says").
+func (lr *lineReader) checkVerticesOption(n int, opt ReadOptions, says string) error {
+	if opt.Vertices > 0 && opt.Vertices < n {
+		return lr.errorf(lr.line, "%s %d vertices, but it is read with %d (--vertices); drop one or the other", says, n, opt.Vertices)
 	}
 	return nil
 }

@@ -13,12 +13,6 @@ import "fmt"
 // headerLine): "# vertices: N", which every id must then be below, and
 // "# directed: true|false".
 func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
-	if opt.Vertices < 0 {
-		return nil, fmt.Errorf("%s: negative vertex count %d", lr.name, opt.Vertices)
-	}
-	if opt.Vertices > lim.max() {
-		return nil, fmt.Errorf("%s: %w", lr.name, lim.refuse(fmt.Sprintf("%d vertices", opt.Vertices), uint64(opt.Vertices)))
-	}
 	h := edgeListHeader{directed: opt.Directed}
 	var b *Builder // made at the first edge, once the header is read
 	// Before any line: the Peek may move the buffered lines.
@@ -120,7 +114,8 @@ type edgeListHeader struct {
 // lines, of exactly three fields each, mean something:
 //
 //   - "# vertices: N", N decimal digits: the graph has N vertices, or
-//     ReadOptions.Vertices if that is more, and every id must be below N
+//     ReadOptions.Vertices if that is more (less is refused as a
+//     contradiction), and every id must be below N
 //     (readEdgeList checks them): WriteEdgeList never writes a smaller N, so
 //     a file whose ids need more was edited, and is refused rather than
 //     guessed at. A second such line with another N is refused. N above the
@@ -150,6 +145,9 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 		case h.verticesLine > 0 && int(n) != h.vertices:
 			return lr.errorf(lr.line, "header says vertices: %d, but line %d says vertices: %d", n, h.verticesLine, h.vertices)
 		}
+		if err := lr.checkVerticesOption(int(n), opt, "header says"); err != nil {
+			return err
+		}
 		h.vertices, h.verticesLine = int(n), lr.line
 	case "directed:":
 		var d bool
@@ -163,10 +161,9 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 		switch {
 		case h.dirLine > 0 && d != h.directed:
 			return lr.errorf(lr.line, "header says directed: %t, but line %d says directed: %t", d, h.dirLine, h.directed)
-		case !d && opt.Directed:
-			return lr.errorf(lr.line, "header says the graph is undirected, but it is read as directed (--directed); drop one or the other")
-		case d && opt.DirectedSet && !opt.Directed:
-			return lr.errorf(lr.line, "header says the graph is directed, but it is read as undirected (--directed=false); drop one or the other")
+		}
+		if err := lr.checkDirected(d, opt, "header says"); err != nil {
+			return err
 		}
 		h.directed, h.dirLine = d, lr.line
 	}

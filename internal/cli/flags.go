@@ -84,10 +84,10 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, or auto (from the extension)")
-	fs.BoolVar(&f.directed, "directed", false, "edge list arcs are one-way (.mtx general and .gr are always directed)")
+	fs.BoolVar(&f.directed, "directed", false, "arcs are one-way (edge lists; .mtx general and .gr are directed, .mtx symmetric not: a --directed or --directed=false that contradicts the file is refused)")
 	fs.BoolVar(&f.oneBased, "one-based", false, "edge list ids start at 1 (vertex ids in the output then do too)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "ignore weights: every edge has length 1")
-	fs.IntVar(&f.vertices, "vertices", 0, "edge lists: at least `N` vertices (default largest id + 1)")
+	fs.IntVar(&f.vertices, "vertices", 0, "at least `N` vertices, the last ones isolated (default the file's count, or largest id + 1); fewer than the file declares is refused")
 	if cmd == "info" {
 		fs.BoolVar(&f.json, "json", false, "print JSON")
 		return f, nil

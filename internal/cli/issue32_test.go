@@ -40,3 +40,25 @@ func TestThreadsLimit(t *testing.T) {
 		{name: "the limit", args: []string{"stats", "--algo", "blocked", "--threads", most, karate}, stdout: []string{most + " threads)"}},
 	}, squeeze)
 }
+
+// TestFileContradictions is issue 32 item 7: --directed and --vertices
+// were ignored silently for .mtx (and .gr). A contradiction is refused at
+// the line that says otherwise, as an edge list's header is; agreement
+// and more vertices than declared are taken.
+func TestFileContradictions(t *testing.T) {
+	mtx, gr := "../../testdata/small.mtx", "../../testdata/small.gr"
+	runCases(t, []cliCase{
+		{name: "mtx symmetric --directed", args: []string{"stats", "--directed", mtx}, code: 1,
+			stderr: []string{"small.mtx:1: a \"symmetric\" banner says the graph is undirected, but it is read as directed (--directed)"}},
+		{name: "mtx --vertices below", args: []string{"info", "--vertices", "2", mtx}, code: 1,
+			stderr: []string{"the size line says 6 vertices, but it is read with 2 (--vertices)"}},
+		{name: "mtx --vertices above", args: []string{"info", "--vertices", "20", mtx}, stdout: []string{"vertices 20", "components 15"}},
+		{name: "mtx --directed=false agrees", args: []string{"info", "--directed=false", mtx}, stdout: []string{"directed no"}},
+		{name: "gr --directed=false", args: []string{"info", "--directed=false", gr}, code: 1,
+			stderr: []string{"a DIMACS file says the graph is directed, but it is read as undirected (--directed=false)"}},
+		{name: "gr --directed agrees", args: []string{"info", "--directed", gr}, stdout: []string{"directed yes"}},
+		{name: "gr --vertices below", args: []string{"info", "--vertices", "1", gr}, code: 1, stderr: []string{"the problem line says"}},
+		{name: "edge list header --vertices below", stdin: "# vertices: 5\n0 1\n", args: []string{"info", "--vertices", "3", "-"}, code: 1,
+			stderr: []string{"stdin:1: header says 5 vertices, but it is read with 3 (--vertices)"}},
+	}, squeeze)
+}
