@@ -76,7 +76,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.StringVar(&f.lanes, "lanes", "int32", "lanes to time: int32, int16 or int8 (packed: the GPU kernels take their default shape, the graphs lengths of 1 (int8) or 1..8 (int16)), int64 (CPU) or float32")
 		fs.StringVar(&f.device, "device", "auto", "auto, cpu, gpu or gpu:N")
 		fs.BoolVar(&f.json, "json", false, "print JSON")
-		fs.BoolVar(&f.quiet, "quiet", false, "no per-run log on stderr")
+		fs.BoolVar(&f.quiet, "quiet", false, "no per-run log on stderr, and no notice that there is no GPU")
 		return f, nil
 	}
 	if cmd == "gen" {
@@ -97,7 +97,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64; 128 in int8 and int16 lanes)")
 	fs.StringVar(&f.lanes, "lanes", "auto", "lanes to compute in: auto, int8, int16, int32, int64, float32, float64 (auto: the narrowest the engine offers and the graph's distances provably fit; a kind they may not fit is an error)")
 	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu, gpu:N, or several GPUs: gpu:all or a list gpu:0,1 (gpu-bitbfs and gpu-sssp split their sources over them, gpu-multi and gpu-single the rows of one matrix)")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar, and no notice (such as no GPU used)")
 	fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	if cmd != "dist" && cmd != "path" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
@@ -327,8 +327,11 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes,
-		Notice: func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }}
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes}
+	if !f.quiet {
+		// Such as "no GPU used (…); computing on the CPU".
+		opt.Notice = func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }
+	}
 	// The library validates; the command line only says which flag.
 	extremes := label == "diameter" || (label == "stats" && f.noASPL)
 	if err := opt.Validate(extremes); err != nil {

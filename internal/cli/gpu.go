@@ -93,7 +93,9 @@ func runBench(e *env, args []string) error {
 			if dev.Kind == "gpu" {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "apsp: no GPU (%v); benchmarking the CPU engine\n", err)
+			if !f.quiet {
+				fmt.Fprintf(e.stderr, "apsp: no GPU (%v); benchmarking the CPU engine\n", err)
+			}
 			o.Kinds = []string{"cpu"}
 		} else {
 			defer s.Close()

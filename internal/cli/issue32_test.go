@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/apsp/apsp"
 )
 
 // TestNegativeVertexIDs is issue 32 item 7: "apsp path FILE -1 3" said
@@ -61,4 +65,33 @@ func TestFileContradictions(t *testing.T) {
 		{name: "edge list header --vertices below", stdin: "# vertices: 5\n0 1\n", args: []string{"info", "--vertices", "3", "-"}, code: 1,
 			stderr: []string{"stdin:1: header says 5 vertices, but it is read with 3 (--vertices)"}},
 	}, squeeze)
+}
+
+// TestQuietHasNoNotice is issue 32 item 7: the notice that no GPU was used
+// printed under --quiet. Without --quiet it still prints where there is no
+// GPU (auto estimates a GPU faster on this weighted graph of 4096
+// vertices).
+func TestQuietHasNoNotice(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w.txt")
+	if code, _, errs := run(t, "", "gen", "regular", "n=4096", "d=8", "seed=1", "weights=1..9", "-o", file); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, args := range [][]string{
+		{"aspl", "--quiet", file},
+		{"stats", "--quiet", "--json", file},
+		{"bench", "fw", "--quiet", "--sizes", "64", "--reps", "1"},
+	} {
+		code, _, errs := run(t, "", args...)
+		if code != 0 || errs != "" {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", args, code, errs)
+		}
+	}
+	if _, err := apsp.Devices(); err == nil {
+		return // a GPU: no notice to see
+	}
+	for _, args := range [][]string{{"aspl", file}, {"bench", "fw", "--sizes", "64", "--reps", "1"}} {
+		if _, _, errs := run(t, "", args...); !strings.Contains(errs, "apsp: no GPU") {
+			t.Errorf("%v: stderr %q lacks the no-GPU notice", args, errs)
+		}
+	}
 }
