@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -111,6 +113,55 @@ func TestDeclaredSizesRefusedForTheCommand(t *testing.T) {
 			code, out, _ := runChild(t, limit, tc.args...)
 			if code != 0 || !strings.Contains(squeeze(out), tc.want) {
 				t.Errorf("exit %d, output lacks %q:\n%s", code, tc.want, out)
+			}
+		})
+	}
+}
+
+// TestUlimitMessageSaysAddressSpace is issue 32 item 7: under ulimit -v
+// the refusals gave the headroom as if it were memory; the figure is
+// address space (the Go runtime reserves arenas beyond what it uses), and
+// the message now says so, for reading and for the command's work alike.
+// The child runs under its own VmSize plus 1 GiB of address space.
+func TestUlimitMessageSaysAddressSpace(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("ulimit -v and VmSize are Linux's")
+	}
+	status, _ := os.ReadFile("/proc/self/status")
+	var vmKB int
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmSize:" {
+			vmKB, _ = strconv.Atoi(f[1])
+		}
+	}
+	if vmKB == 0 {
+		t.Skip("no VmSize in /proc/self/status")
+	}
+	limitKB := strconv.Itoa(vmKB + 1<<20)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		cmd, id, want string
+	}{
+		{"info", "100000000", "the headroom under ulimit -v, which counts address space"},
+		{"stats", "10000000", "is available (ulimit -v, which counts address space)"},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			file := filepath.Join(dir, tc.id+".txt")
+			if err := os.WriteFile(file, []byte("0 "+tc.id+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("sh", "-c", `ulimit -v "$1" || exit 97; shift; exec "$0" "$@"`, os.Args[0], limitKB, tc.cmd, file)
+			cmd.Env = append(os.Environ(), childEnv+"=1")
+			b, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			switch {
+			case errors.As(err, &exit) && exit.ExitCode() == 97:
+				t.Skipf("cannot set ulimit -v %s: %s", limitKB, b)
+			case !errors.As(err, &exit) || exit.ExitCode() != 1:
+				t.Fatalf("exit %v, want 1: %s", err, b)
+			}
+			if !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), "graph too large") {
+				t.Errorf("output lacks %q: %s", tc.want, b)
 			}
 		})
 	}
