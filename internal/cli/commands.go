@@ -415,18 +415,18 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 
 // graphInfo is what info prints.
 type graphInfo struct {
-	Vertices         int     `json:"vertices"`
-	Arcs             int     `json:"arcs"`
-	Edges            int     `json:"edges"`
-	Directed         bool    `json:"directed"`
-	Weights          string  `json:"weights"`
-	MinWeight        *string `json:"min_weight"`
-	MaxWeight        *string `json:"max_weight"`
-	NegativeSelfLoop bool    `json:"negative_self_loop"`
-	MinDegree        int     `json:"min_out_degree"`
-	MaxDegree        int     `json:"max_out_degree"`
-	Components       int     `json:"components"`
-	StrongComponents int     `json:"strong_components"`
+	Vertices         int          `json:"vertices"`
+	Arcs             int          `json:"arcs"`
+	Edges            int          `json:"edges"`
+	Directed         bool         `json:"directed"`
+	Weights          string       `json:"weights"`
+	MinWeight        *apsp.Length `json:"min_weight"` // a number (exact for int64), null when unweighted or without arcs
+	MaxWeight        *apsp.Length `json:"max_weight"`
+	NegativeSelfLoop bool         `json:"negative_self_loop"`
+	MinDegree        int          `json:"min_out_degree"`
+	MaxDegree        int          `json:"max_out_degree"`
+	Components       int          `json:"components"`
+	StrongComponents int          `json:"strong_components"`
 }
 
 func runInfo(e *env, args []string) error {
@@ -444,13 +444,13 @@ func runInfo(e *env, args []string) error {
 	_, info.NegativeSelfLoop = g.NegativeSelfLoop()
 	info.MinDegree, info.MaxDegree = g.DegreeRange()
 	if g.Weighted() && g.Arcs() > 0 {
-		var lo, hi string
+		var lo, hi apsp.Length
 		if g.Kind() == graph.IntWeights {
 			l, h := g.IntWeightRange()
-			lo, hi = strconv.FormatInt(l, 10), strconv.FormatInt(h, 10)
+			lo, hi = apsp.IntLength(l), apsp.IntLength(h)
 		} else {
 			l, h := g.FloatWeightRange()
-			lo, hi = strconv.FormatFloat(l, 'g', -1, 64), strconv.FormatFloat(h, 'g', -1, 64)
+			lo, hi = apsp.FloatLength(l), apsp.FloatLength(h)
 		}
 		info.MinWeight, info.MaxWeight = &lo, &hi
 	}
@@ -463,7 +463,7 @@ func runInfo(e *env, args []string) error {
 	fmt.Fprintf(tw, "directed\t%s\n", yesNo(info.Directed))
 	w := info.Weights
 	if info.MinWeight != nil {
-		w += fmt.Sprintf(", %s..%s", *info.MinWeight, *info.MaxWeight)
+		w += fmt.Sprintf(", %v..%v", *info.MinWeight, *info.MaxWeight)
 	}
 	if info.NegativeSelfLoop {
 		w += " (a negative self-loop: a negative cycle)"

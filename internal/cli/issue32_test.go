@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -93,5 +94,49 @@ func TestQuietHasNoNotice(t *testing.T) {
 		if _, _, errs := run(t, "", args...); !strings.Contains(errs, "apsp: no GPU") {
 			t.Errorf("%v: stderr %q lacks the no-GPU notice", args, errs)
 		}
+	}
+}
+
+// TestInfoJSONWeights is issue 32 item 7: info --json wrote the weight
+// range as strings ("1", "7"), unlike every other number apsp writes.
+// They are JSON numbers now, exact for int64 weights, and null without
+// weights.
+func TestInfoJSONWeights(t *testing.T) {
+	for _, tc := range []struct {
+		name, stdin string
+		min, max    any // json.Number text, or nil
+	}{
+		{"integer", "0 1 3\n1 2 -2\n", "-2", "3"},
+		{"int64 extremes", "0 1 9223372036854775807\n1 2 -9223372036854775808\n", "-9223372036854775808", "9223372036854775807"},
+		{"float", "0 1 0.1\n1 2 2.5e-7\n", "2.5e-07", "0.1"},
+		{"unweighted", "0 1\n", nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.stdin, "info", "--json", "--directed", "-")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			dec := json.NewDecoder(strings.NewReader(out))
+			dec.UseNumber()
+			var m map[string]any
+			if err := dec.Decode(&m); err != nil {
+				t.Fatal(err)
+			}
+			for key, want := range map[string]any{"min_weight": tc.min, "max_weight": tc.max} {
+				got, ok := m[key]
+				if !ok {
+					t.Fatalf("no %s in %s", key, out)
+				}
+				if want == nil {
+					if got != nil {
+						t.Errorf("%s = %#v, want null", key, got)
+					}
+					continue
+				}
+				if n, isNum := got.(json.Number); !isNum || string(n) != want {
+					t.Errorf("%s = %#v, want the number %s", key, got, want)
+				}
+			}
+		})
 	}
 }
