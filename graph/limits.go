@@ -114,14 +114,6 @@ func vertexLimit() int {
 	return maxN
 }
 
-// tooLarge refuses what, a vertex count or id beyond maxN (see
-// vertexLimit) whose count of vertices is not known (a number too large to
-// parse): below MaxVertices the limit is memory, and the error gives the
-// bytes available.
-func tooLarge(what string, maxN int) error {
-	return tooMany(what, 0, maxN)
-}
-
 // tooMany refuses what, a vertex count or id beyond maxN (see
 // vertexLimit) that needs n vertices (0 when not known; for a 0-based id V,
 // V+1): below MaxVertices the limit is memory, and the error gives the bytes
@@ -190,3 +182,121 @@ func memoryError(n, c int, weighted bool, need, budget, held uint64, h sysmem.He
 
 // fmtBytes prints b in binary units: "512 B", "1.5 GiB".
 func fmtBytes(b uint64) string { return sysmem.FormatBytes(b) }
+
+// HeldVertexBytes is what a graph, once read, keeps of each vertex: its
+// offset (an int). The rest of VertexBytes is the reading's and the
+// component passes', given back before a command's work begins.
+const HeldVertexBytes = 8
+
+// Work is the memory a computation needs besides the graph it runs on, as
+// a function of the vertex count: what a reader checks a declared size
+// against (ReadOptions.Then) before it allocates anything proportional to
+// it. A caller that does not know its engine in advance gives the least
+// any engine it may run needs, so that no graph that would fit is refused.
+type Work struct {
+	Name        string // what needs it, for messages: "stats", "dist"
+	VertexBytes uint64 // bytes a vertex (summaries, per-vertex arrays)
+	PairBytes   uint64 // bytes an ordered pair of vertices (a distance matrix)
+}
+
+// IsZero reports whether w needs nothing: reading alone is checked.
+func (w Work) IsZero() bool { return w.VertexBytes == 0 && w.PairBytes == 0 }
+
+// Bytes returns what a graph of n vertices holds once read (its offsets,
+// HeldVertexBytes a vertex) and w needs besides, saturated at the largest
+// uint64. The arcs are left out: a size line's arc count is only a claim
+// until the arcs are read, and the Builder checks them as they come.
+func (w Work) Bytes(n uint64) uint64 {
+	b := mulSat(n, HeldVertexBytes+w.VertexBytes)
+	return addSat(b, mulSat(mulSat(n, n), w.PairBytes))
+}
+
+// addSat returns a+b, saturated at the largest uint64.
+func addSat(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+// workAllocs is how many large allocations the check of a Work counts on
+// (sysmem.Headroom.Most): the graph's offsets and the work's own. Few, so
+// that the check stays below what the engines' admission allows and
+// refuses only what that admission would.
+const workAllocs = 2
+
+// maxFor returns the most vertices whose Bytes fit in avail bytes, at most
+// MaxVertices.
+func (w Work) maxFor(avail uint64) int {
+	a, b := float64(w.PairBytes), float64(HeldVertexBytes+w.VertexBytes)
+	var x float64
+	if a == 0 {
+		x = float64(avail) / b
+	} else {
+		x = (math.Sqrt(b*b+4*a*float64(avail)) - b) / (2 * a)
+	}
+	n := uint64(min(x, MaxVertices))
+	// Float rounding: settle on the exact boundary.
+	for n > 0 && w.Bytes(n) > avail {
+		n--
+	}
+	for n < MaxVertices && w.Bytes(n+1) <= avail {
+		n++
+	}
+	return int(n)
+}
+
+// limit is how many vertices a read may declare or name: read, what
+// reading the graph fits (vertexLimit), and work, what fits with the work
+// that follows (Work.maxFor of the headroom h leaves, avail), MaxVertices
+// when there is none or no bound is known.
+type limit struct {
+	read  int
+	work  int
+	w     Work
+	avail uint64
+	h     sysmem.Headroom
+}
+
+// newLimit returns the limit of a read now that is followed by w.
+func newLimit(w Work) limit {
+	l := limit{read: vertexLimit(), work: MaxVertices, w: w}
+	if w.IsZero() {
+		return l
+	}
+	h, avail, ok := sysmem.LowestFor(workAllocs)
+	if !ok {
+		return l
+	}
+	l.work, l.avail, l.h = w.maxFor(avail), avail, h
+	return l
+}
+
+// max returns the most vertices a read may declare or name.
+func (l limit) max() int { return min(l.read, l.work) }
+
+// refuse refuses what, a vertex count or id beyond l.max() that needs n
+// vertices (0 when not known): for reading when n is beyond what reading
+// fits (or not known), else for the work.
+func (l limit) refuse(what string, n uint64) error {
+	if n == 0 || n > uint64(l.read) {
+		return tooMany(what, n, l.read)
+	}
+	detail := fmt.Sprintf("%d bytes a vertex for the graph", HeldVertexBytes)
+	if l.w.VertexBytes > 0 {
+		detail += fmt.Sprintf(", %d for %s", l.w.VertexBytes, l.w.Name)
+	}
+	if l.w.PairBytes > 0 {
+		detail += fmt.Sprintf(", %d a pair of vertices for %s", l.w.PairBytes, l.w.Name)
+	}
+	return fmt.Errorf("%s: %w: %s needs %s for %s (%s, the least any engine takes) but only %s is available (%s): at most %d vertices fit",
+		what, ErrTooLarge, l.w.Name, fmtBytes(l.w.Bytes(n)), verticesOf(n), detail, fmtBytes(l.avail), l.h.Source, l.work)
+}
+
+// verticesOf returns "1 vertex" or "N vertices".
+func verticesOf(n uint64) string {
+	if n == 1 {
+		return "1 vertex"
+	}
+	return fmt.Sprintf("%d vertices", n)
+}

@@ -438,3 +438,56 @@ func TestBuildShrinksDuplicates(t *testing.T) {
 		t.Errorf("arcs %d, capacities %d and %d, want %d and 2000", g.Arcs(), cap(g.heads), cap(g.intW), 2000+csr.HeadsSlack)
 	}
 }
+
+// TestWorkLimit: the most vertices a Work admits sit exactly on the
+// boundary of its bytes, with and without a matrix, and the refusal for
+// the work states both figures and the bound (issue 32 item 4); a count
+// beyond what reading fits is refused for reading.
+func TestWorkLimit(t *testing.T) {
+	stats := Work{Name: "stats", VertexBytes: 96}
+	dist := Work{Name: "dist", PairBytes: 1}
+	for _, tc := range []struct {
+		w     Work
+		avail uint64
+		want  int
+	}{
+		{stats, 0, 0},
+		{stats, 103, 0},
+		{stats, 104, 1},
+		{stats, 1 << 30, (1 << 30) / 104},
+		{dist, 1 << 30, 32764}, // 32764² + 8·32764 <= 2^30 < 32765² + 8·32765
+		{dist, 9, 1},
+		{Work{Name: "path", PairBytes: 5, VertexBytes: 3}, 1 << 40, 468936},
+		{stats, math.MaxUint64, MaxVertices},
+	} {
+		got := tc.w.maxFor(tc.avail)
+		if got != tc.want {
+			t.Errorf("%+v.maxFor(%d) = %d, want %d", tc.w, tc.avail, got, tc.want)
+		}
+		if got < MaxVertices && (tc.w.Bytes(uint64(got)) > tc.avail || tc.w.Bytes(uint64(got)+1) <= tc.avail) {
+			t.Errorf("%+v.maxFor(%d) = %d is not the boundary", tc.w, tc.avail, got)
+		}
+	}
+	if got := dist.Bytes(1 << 40); got != math.MaxUint64 {
+		t.Errorf("Bytes(2^40) of a matrix = %d, want saturated", got)
+	}
+	h := sysmem.Headroom{Bytes: 1 << 30, Source: "GOMEMLIMIT", Mapped: true}
+	l := limit{read: 31457280, work: stats.maxFor(1 << 30), w: stats, avail: 1 << 30, h: h}
+	for _, tc := range []struct {
+		what string
+		n    uint64
+		want string
+	}{
+		{"25000000 vertices", 25000000,
+			"25000000 vertices: graph too large: stats needs 2.4 GiB for 25000000 vertices (8 bytes a vertex for the graph, 96 for stats, the least any engine takes) but only 1.0 GiB is available (GOMEMLIMIT): at most 10324440 vertices fit"},
+		{"vertex id 40000000", 40000001, "vertex id 40000000: graph too large: 40000001 vertices need 1.2 GiB (32 bytes a vertex) but only "},
+	} {
+		err := l.refuse(tc.what, tc.n)
+		if !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("refuse(%q, %d):\n got %v\nwant %s", tc.what, tc.n, err, tc.want)
+		}
+	}
+	if l.max() != 10324440 {
+		t.Errorf("max() = %d, want the work's 10324440", l.max())
+	}
+}

@@ -16,18 +16,30 @@ import (
 // ReadOptions controls how a graph file is read.
 type ReadOptions struct {
 	Format     Format // FormatAuto: from the file name (FormatFromName)
-	Directed   bool   // edge lists only: arcs are one-way (default undirected); see DirectedSet
+	Directed   bool   // arcs are one-way (edge lists default to undirected); see DirectedSet
 	OneBased   bool   // edge lists only: ids start at 1
 	Unweighted bool   // ignore weights: every edge has length 1
-	Vertices   int    // edge lists only: at least this many vertices (0 = largest id + 1, or the header's count)
+	Vertices   int    // at least this many vertices (0 = the count the file declares, or largest id + 1); fewer than declared is refused
 
 	// DirectedSet says that Directed was asked for, false included (a
-	// command line sets it when --directed is given, =false too): an
-	// edge list's "# directed:" header must then agree with Directed, or
-	// the read is refused. Directed true is asked for whatever DirectedSet
-	// says. Without it, Directed false is only the default, and the header
-	// decides.
+	// command line sets it when --directed is given, =false too): what a
+	// file says of its directedness (an edge list's "# directed:" header, a
+	// Matrix Market banner's symmetry, DIMACS, which is directed) must then
+	// agree with Directed, or the read is refused. Directed true is asked
+	// for whatever DirectedSet says. Without it, Directed false is only the
+	// default, and the file decides.
 	DirectedSet bool
+
+	// Then is the work the caller does with the graph once it is read. A
+	// vertex count the input declares (a Matrix Market size line, a
+	// DIMACS problem line, an edge list's "# vertices: N", Vertices) or an
+	// id implies is refused at once, wrapping ErrTooLarge, when the graph
+	// and Then cannot both fit in the memory the process may still take
+	// (see Work.Bytes and sysmem.Bounds), before anything proportional to
+	// it is allocated: a 71-byte file declaring 700 million vertices
+	// is refused in milliseconds rather than read for half a minute first.
+	// The zero value checks what reading needs alone.
+	Then Work
 }
 
 // ParseError is a malformed input at a known line.
@@ -91,16 +103,23 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // empty or comment-only input is a graph of 0 vertices, or of N with
 // "# vertices: N".
 //
-// Options Directed, OneBased and Vertices apply to edge lists only: Matrix
-// Market files say themselves whether they are symmetric, and DIMACS files
-// are directed and 1-based. With Unweighted, weight columns must still be
+// Matrix Market files say themselves whether they are directed (general)
+// or not (symmetric), and DIMACS files are directed: Directed (or
+// DirectedSet) that says otherwise is a *ParseError at the banner or the
+// problem line, as it is against an edge list's header. Vertices below the
+// count a file declares (a size line, a problem line, "# vertices: N") is
+// a *ParseError at that line; above it, the graph has Vertices vertices,
+// the last ones isolated, in every format, while ids must still lie within
+// the count declared. OneBased applies to edge lists only: Matrix Market
+// and DIMACS files are 1-based. With Unweighted, weight columns must still be
 // present where the format requires them but their contents are ignored.
 // In every format a zero weight, "-0.0" included, is +0; a float weight
 // with a nonzero digit that underflows to 0 in float64 (1e-400), one that
 // overflows it (1e400) and NaN or infinite literals are refused.
 //
 // A malformed line gives a *ParseError naming the line; a vertex count or id
-// beyond what can be held (see vertexLimit) wraps ErrTooLarge; I/O and gzip
+// beyond what can be held (see vertexLimit), or beyond what fits with the
+// work that follows (ReadOptions.Then), wraps ErrTooLarge; I/O and gzip
 // errors are wrapped with %w.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 	g, _, err := ReadFormat(r, name, opt)
@@ -124,15 +143,21 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 			}
 		}
 	}
-	maxN := vertexLimit()
+	lim := newLimit(opt.Then)
+	if opt.Vertices < 0 {
+		return nil, format, fmt.Errorf("%s: negative vertex count %d", name, opt.Vertices)
+	}
+	if opt.Vertices > lim.max() {
+		return nil, format, fmt.Errorf("%s: %w", name, lim.refuse(fmt.Sprintf("%d vertices", opt.Vertices), uint64(opt.Vertices)))
+	}
 	var g *Graph
 	switch format {
 	case FormatEdgeList:
-		g, err = readEdgeList(lr, opt, maxN)
+		g, err = readEdgeList(lr, opt, lim)
 	case FormatMatrixMarket:
-		g, err = readMatrixMarket(lr, opt, maxN)
+		g, err = readMatrixMarket(lr, opt, lim)
 	case FormatDIMACS:
-		g, err = readDIMACS(lr, opt, maxN)
+		g, err = readDIMACS(lr, opt, lim)
 	default:
 		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
@@ -380,17 +405,40 @@ func (lr *lineReader) parseCount(b []byte, what string) (int, error) {
 	return int(v), nil
 }
 
-// checkVertices refuses a vertex count above maxN (see vertexLimit).
-func (lr *lineReader) checkVertices(n, maxN int) error {
-	if n > maxN {
-		return lr.wrap(lr.line, tooMany(fmt.Sprintf("%d vertices", n), uint64(n), maxN))
+// checkVertices refuses a vertex count above lim.max() (see limit).
+func (lr *lineReader) checkVertices(n int, lim limit) error {
+	if n > lim.max() {
+		return lr.wrap(lr.line, lim.refuse(fmt.Sprintf("%d vertices", n), uint64(n)))
+	}
+	return nil
+}
+
+// checkDirected refuses a directedness asked for (ReadOptions.Directed, or
+// DirectedSet) that contradicts what the file says, directed or not; says
+// names what says it ("header says"), at the current line.
+func (lr *lineReader) checkDirected(directed bool, opt ReadOptions, says string) error {
+	switch {
+	case !directed && opt.Directed:
+		return lr.errorf(lr.line, "%s the graph is undirected, but it is read as directed (--directed); drop one or the other", says)
+	case directed && opt.DirectedSet && !opt.Directed:
+		return lr.errorf(lr.line, "%s the graph is directed, but it is read as undirected (--directed=false); drop one or the other", says)
+	}
+	return nil
+}
+
+// checkVerticesOption refuses ReadOptions.Vertices below n, the vertex
+// count the file declares at the current line; says names what declares
+// it ("the size line says").
+func (lr *lineReader) checkVerticesOption(n int, opt ReadOptions, says string) error {
+	if opt.Vertices > 0 && opt.Vertices < n {
+		return lr.errorf(lr.line, "%s %d vertices, but it is read with %d (--vertices); drop one or the other", says, n, opt.Vertices)
 	}
 	return nil
 }
 
 // parseID parses a vertex id from an edge list: 0-based, or 1-based when
-// oneBased. It returns the 0-based id, which is below maxN.
-func (lr *lineReader) parseID(b []byte, oneBased bool, maxN int) (int, error) {
+// oneBased. It returns the 0-based id, which is below lim.max().
+func (lr *lineReader) parseID(b []byte, oneBased bool, lim limit) (int, error) {
 	v, ok, overflow := parseUint(b)
 	switch {
 	case len(b) > 1 && b[0] == '-' && isIntLiteral(b):
@@ -405,10 +453,10 @@ func (lr *lineReader) parseID(b []byte, oneBased bool, maxN int) (int, error) {
 	}
 	switch {
 	case overflow:
-		return 0, lr.wrap(lr.line, tooLarge("vertex id "+clip(b), maxN))
-	case v >= int64(maxN):
+		return 0, lr.wrap(lr.line, lim.refuse("vertex id "+clip(b), 0))
+	case v >= int64(lim.max()):
 		// v is 0-based: the graph needs v+1 vertices.
-		return 0, lr.wrap(lr.line, tooMany("vertex id "+clip(b), uint64(v)+1, maxN))
+		return 0, lr.wrap(lr.line, lim.refuse("vertex id "+clip(b), uint64(v)+1))
 	}
 	return int(v), nil
 }

@@ -2,8 +2,10 @@ package graph
 
 // readDIMACS reads a DIMACS shortest-path file: "c" comment lines, one
 // problem line "p sp N M" and then M arc lines "a u v w" with 1-based ids.
-// The graph is directed. Blank lines are skipped.
-func readDIMACS(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
+// The graph is directed (opt.DirectedSet with Directed false is refused),
+// with opt.Vertices vertices if that is more than N. Blank lines are
+// skipped.
+func readDIMACS(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	var (
 		f     fields
 		b     *Builder
@@ -42,11 +44,17 @@ func readDIMACS(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 			if m, err = lr.parseCount(f[3], "arc count"); err != nil {
 				return nil, err
 			}
-			if err := lr.checkVertices(n, maxN); err != nil {
+			if err := lr.checkVertices(n, lim); err != nil {
+				return nil, err
+			}
+			if err := lr.checkVerticesOption(n, opt, "the problem line says"); err != nil {
+				return nil, err
+			}
+			if err := lr.checkDirected(true, opt, "a DIMACS file says"); err != nil {
 				return nil, err
 			}
 			b = NewBuilder(true)
-			if err := b.SetVertices(n); err != nil {
+			if err := b.SetVertices(max(n, opt.Vertices)); err != nil {
 				return nil, lr.wrap(lr.line, err)
 			}
 			b.Grow(lr.countHint(m))

@@ -12,13 +12,7 @@ import "fmt"
 // WriteEdgeList writes so that its files read back the same (see
 // headerLine): "# vertices: N", which every id must then be below, and
 // "# directed: true|false".
-func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
-	if opt.Vertices < 0 {
-		return nil, fmt.Errorf("%s: negative vertex count %d", lr.name, opt.Vertices)
-	}
-	if opt.Vertices > maxN {
-		return nil, fmt.Errorf("%s: %w", lr.name, tooMany(fmt.Sprintf("%d vertices", opt.Vertices), uint64(opt.Vertices), maxN))
-	}
+func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	h := edgeListHeader{directed: opt.Directed}
 	var b *Builder // made at the first edge, once the header is read
 	// Before any line: the Peek may move the buffered lines.
@@ -46,7 +40,7 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 				return nil, lr.commentLine(nf)
 			}
 			if c == '#' && b == nil {
-				if err := lr.headerLine(&h, &f, nf, opt, maxN); err != nil {
+				if err := lr.headerLine(&h, &f, nf, opt, lim); err != nil {
 					return nil, err
 				}
 			}
@@ -73,11 +67,11 @@ func readEdgeList(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
 				return nil, lr.errorf(lr.line, "edge has no weight but the edge on line %d has one", firstLine)
 			}
 		}
-		u, err := lr.parseID(f[0], opt.OneBased, maxN)
+		u, err := lr.parseID(f[0], opt.OneBased, lim)
 		if err != nil {
 			return nil, err
 		}
-		v, err := lr.parseID(f[1], opt.OneBased, maxN)
+		v, err := lr.parseID(f[1], opt.OneBased, lim)
 		if err != nil {
 			return nil, err
 		}
@@ -120,7 +114,8 @@ type edgeListHeader struct {
 // lines, of exactly three fields each, mean something:
 //
 //   - "# vertices: N", N decimal digits: the graph has N vertices, or
-//     ReadOptions.Vertices if that is more, and every id must be below N
+//     ReadOptions.Vertices if that is more (less is refused as a
+//     contradiction), and every id must be below N
 //     (readEdgeList checks them): WriteEdgeList never writes a smaller N, so
 //     a file whose ids need more was edited, and is refused rather than
 //     guessed at. A second such line with another N is refused. N above the
@@ -133,7 +128,7 @@ type edgeListHeader struct {
 //
 // Any other comment line, "# Vertices: 3" or "# vertices: many" included, is
 // only a comment.
-func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadOptions, maxN int) error {
+func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadOptions, lim limit) error {
 	if nf != 3 || string(f[0]) != "#" {
 		return nil
 	}
@@ -144,11 +139,14 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 		case !ok:
 			return nil
 		case overflow:
-			return lr.wrap(lr.line, tooLarge(clip(f[2])+" vertices", maxN))
-		case n > int64(maxN):
-			return lr.wrap(lr.line, tooMany(clip(f[2])+" vertices", uint64(n), maxN))
+			return lr.wrap(lr.line, lim.refuse(clip(f[2])+" vertices", 0))
+		case n > int64(lim.max()):
+			return lr.wrap(lr.line, lim.refuse(clip(f[2])+" vertices", uint64(n)))
 		case h.verticesLine > 0 && int(n) != h.vertices:
 			return lr.errorf(lr.line, "header says vertices: %d, but line %d says vertices: %d", n, h.verticesLine, h.vertices)
+		}
+		if err := lr.checkVerticesOption(int(n), opt, "header says"); err != nil {
+			return err
 		}
 		h.vertices, h.verticesLine = int(n), lr.line
 	case "directed:":
@@ -163,10 +161,9 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 		switch {
 		case h.dirLine > 0 && d != h.directed:
 			return lr.errorf(lr.line, "header says directed: %t, but line %d says directed: %t", d, h.dirLine, h.directed)
-		case !d && opt.Directed:
-			return lr.errorf(lr.line, "header says the graph is undirected, but it is read as directed (--directed); drop one or the other")
-		case d && opt.DirectedSet && !opt.Directed:
-			return lr.errorf(lr.line, "header says the graph is directed, but it is read as undirected (--directed=false); drop one or the other")
+		}
+		if err := lr.checkDirected(d, opt, "header says"); err != nil {
+			return err
 		}
 		h.directed, h.dirLine = d, lr.line
 	}

@@ -1,6 +1,9 @@
 package graph
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
 // mtxField is the value type a Matrix Market header declares.
 type mtxField int
@@ -12,10 +15,12 @@ const (
 )
 
 // readMatrixMarket reads a square coordinate matrix: a general matrix is a
-// directed graph, a symmetric one undirected. Entry i j is the arc i→j.
+// directed graph, a symmetric one undirected (opt.Directed, or DirectedSet,
+// must agree). Entry i j is the arc i→j. opt.Vertices may add isolated
+// vertices beyond the size line's, not remove any.
 // The banner is the first non-blank line: blank lines before it are
 // skipped, as format recognition skips them.
-func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error) {
+func readMatrixMarket(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	var f fields
 	var nf int
 	for nf == 0 {
@@ -33,6 +38,9 @@ func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error)
 	}
 	field, directed, err := parseMtxHeader(lr, &f, nf)
 	if err != nil {
+		return nil, err
+	}
+	if err := lr.checkDirected(directed, opt, fmt.Sprintf("a %s banner says", quote(f[4]))); err != nil {
 		return nil, err
 	}
 
@@ -67,7 +75,10 @@ func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error)
 		if rows != cols {
 			return nil, lr.errorf(lr.line, "matrix is %d x %d, not square", rows, cols)
 		}
-		if err := lr.checkVertices(rows, maxN); err != nil {
+		if err := lr.checkVertices(rows, lim); err != nil {
+			return nil, err
+		}
+		if err := lr.checkVerticesOption(rows, opt, "the size line says"); err != nil {
 			return nil, err
 		}
 		n, sizeLine = rows, lr.line
@@ -75,7 +86,7 @@ func readMatrixMarket(lr *lineReader, opt ReadOptions, maxN int) (*Graph, error)
 	}
 
 	b := NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
+	if err := b.SetVertices(max(n, opt.Vertices)); err != nil {
 		return nil, lr.wrap(sizeLine, err)
 	}
 	b.Grow(lr.countHint(nnz))

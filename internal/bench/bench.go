@@ -26,9 +26,23 @@ import (
 // (int16×2 by `__viaddmin_s16x2`, int8×4 by the SWAR form fw.cu uses).
 var Ceilings = map[string]float64{"int32": 15.9e12, "float32": 14.0e12, "int16": 32.36e12, "int8": 14.97e12}
 
+// DefaultGPUSizes are the vertex counts timed when none are given and a
+// GPU runs: n = 32768 takes seconds a run on an H100.
+var DefaultGPUSizes = []int{256, 512, 1024, 2048, 4096, 8192, 16384, 32768}
+
+// DefaultCPUSizes are the vertex counts the CPU engine is timed at when
+// none are given: up to 2048, which the blocked engine computes in about
+// 0.2 s a run on two cores (n³ relaxations at a few 10¹⁰ a second), so
+// that the default run (six runs a size) ends in seconds; at 32768 one run
+// takes about ten minutes. --sizes 4096 takes about 7 s more.
+var DefaultCPUSizes = []int{256, 512, 1024, 2048}
+
 // Options of a run.
 type Options struct {
-	Sizes     []int
+	Sizes []int
+	// CPUSizes, when set, are the only sizes of Sizes at which the CPU
+	// engine ("cpu" in Kinds) runs: the GPU's sizes are beyond the CPU.
+	CPUSizes  []int
 	TDims     []int    // threads per block = TDim²
 	Tiles     []int    // GPU tile widths
 	MinBlocks []int    // blocks per SM the kernels are compiled for
@@ -43,7 +57,9 @@ type Options struct {
 	Reps   int
 	Degree int // arcs per vertex of the random graphs
 	Seed   uint64
-	Log    io.Writer
+	// Log, when set, receives a line for every configuration as it
+	// completes.
+	Log io.Writer
 }
 
 // Row is one timed configuration.
@@ -124,7 +140,15 @@ func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 	for _, n := range o.Sizes {
 		for _, kind := range o.Kinds {
 			if kind == "cpu" {
-				rows = append(rows, runCPU(ctx, n, o))
+				if o.CPUSizes != nil && !slices.Contains(o.CPUSizes, n) {
+					continue
+				}
+				r := runCPU(ctx, n, o)
+				rows = append(rows, r)
+				if o.Log != nil {
+					fmt.Fprintf(o.Log, "%s %s n=%d tile=%d threads=%d: %.3f ms %.3f T/s checked=%s %s\n",
+						r.Kernel, r.Lanes, n, r.Tile, r.Threads, r.MedianMS, r.RelaxPerS/1e12, r.Checked, r.Error)
+				}
 				continue
 			}
 			if o.Lanes == lanes.Int64 {

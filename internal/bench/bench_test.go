@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +81,38 @@ func pathGraph(n int) *graph.Graph {
 		_ = b.AddIntEdge(v-1, v, 1)
 	}
 	return b.Build()
+}
+
+// TestRunLogsEachSize: the CPU rows are logged as they complete, one line
+// a size (issue 32 item 6: the CPU ran for minutes printing nothing), and
+// CPUSizes limits the sizes the CPU runs at.
+func TestRunLogsEachSize(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		sizes    []int
+		cpuSizes []int
+		want     []int
+	}{
+		{"all sizes", []int{32, 64, 96}, nil, []int{32, 64, 96}},
+		{"CPU sizes", []int{32, 64, 96}, []int{32, 96}, []int{32, 96}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			rows := Run(context.Background(), nil, Options{Sizes: tc.sizes, CPUSizes: tc.cpuSizes, Kinds: []string{"cpu"}, Reps: 1, Degree: 3, Seed: 1, Log: &log})
+			lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+			if len(rows) != len(tc.want) || len(lines) != len(tc.want) {
+				t.Fatalf("%d rows, log:\n%s\nwant %d of each", len(rows), log.String(), len(tc.want))
+			}
+			for i, n := range tc.want {
+				if rows[i].N != n || !strings.HasPrefix(lines[i], fmt.Sprintf("cpu-blocked int32 n=%d ", n)) || !strings.Contains(lines[i], " ms ") {
+					t.Errorf("size %d: row %+v, log line %q", n, rows[i], lines[i])
+				}
+			}
+		})
+	}
+	for _, n := range DefaultCPUSizes {
+		if n > 2048 {
+			t.Errorf("default CPU size %d: the blocked engine takes n³ steps, seconds a run from 4096 on two cores", n)
+		}
+	}
 }

@@ -101,15 +101,12 @@ func runC2CU(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		w, closeOut, err := openOutput(e, *out)
+		o, err := createOutput(e, *out)
 		if err != nil {
 			return err
 		}
-		_, err = io.WriteString(w, code)
-		if cerr := closeOut(); err == nil {
-			err = cerr
-		}
-		return err
+		_, err = io.WriteString(o, code)
+		return o.finish(err)
 	case "run":
 		if err := prog.Check(); err != nil {
 			return err

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"github.com/apsp/apsp"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 )
 
@@ -222,29 +222,64 @@ func (c command) flags() *flag.FlagSet {
 
 // parseInterspersed parses flags that may come before, between or after the
 // positional arguments, as users type them ("apsp stats g.txt --json").
+// After the first positional argument (the file), a negative integer
+// ("apsp path g.txt -1 3") is a positional argument, not a flag, unless it
+// is the value of the flag before it ("--threads -1"): no flag is named by
+// digits, and a vertex id out of range then says so.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		end := len(args)
+		if len(pos) > 0 {
+			end = flagsEnd(fs, args)
+		}
+		if err := fs.Parse(args[:end]); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := slices.Concat(fs.Args(), args[end:])
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		pos = append(pos, args[0]) // a file, "-" for stdin, or a vertex id
-		args = args[1:]
+		pos = append(pos, rest[0]) // a file, "-" for stdin, or a vertex id
+		args = rest[1:]
 	}
 }
 
-// openOutput creates path, or returns stdout for "" or "-".
-func openOutput(e *env, path string) (io.Writer, func() error, error) {
-	if path == "" || path == "-" {
-		return e.stdout, func() error { return nil }, nil
+// flagsEnd returns the index of the first negative integer in args that is
+// not the value of a flag before it, or len(args): where fs.Parse must stop
+// so as not to take it for a flag. It stops looking at "--".
+func flagsEnd(fs *flag.FlagSet, args []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return len(args)
+		case isNegativeInt(a):
+			return i
+		case len(a) > 1 && a[0] == '-' && !strings.Contains(a, "="):
+			// A flag that takes a value takes the next argument.
+			fl := fs.Lookup(strings.TrimLeft(a, "-"))
+			if fl == nil {
+				continue
+			}
+			if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+				continue
+			}
+			i++
+		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, err
+	return len(args)
+}
+
+// isNegativeInt reports whether s is "-" followed by decimal digits.
+func isNegativeInt(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
 	}
-	return f, f.Close, nil
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

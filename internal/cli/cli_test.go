@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -218,5 +221,45 @@ func TestStatsDistributedWithoutMPI(t *testing.T) {
 	code, _, stderr = run(t, "", "stats", "--distributed", "--no-aspl", "../../testdata/karate.txt")
 	if code != 2 || !strings.Contains(stderr, "--distributed") {
 		t.Fatalf("--no-aspl: code %d, stderr %q", code, stderr)
+	}
+}
+
+// TestBenchCPUDefaults is issue 32 item 6: apsp bench fw without a GPU ran
+// the GPU's sizes (up to 32768) on the CPU for 12 minutes printing
+// nothing. The CPU now gets sizes that finish in seconds and a line on
+// stderr for each as it completes. (Without the fix, the context's limit
+// cancels the run at the larger sizes.)
+func TestBenchCPUDefaults(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var out, errb bytes.Buffer
+	start := time.Now()
+	code := Run(ctx, []string{"bench", "fw", "--device", "cpu", "--reps", "1"}, strings.NewReader(""), &out, &errb)
+	t.Logf("%v:\n%s", time.Since(start).Round(time.Millisecond), errb.String())
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, out.String(), errb.String())
+	}
+	for _, n := range []int{256, 512, 1024, 2048} {
+		if !strings.Contains(errb.String(), fmt.Sprintf("cpu-blocked int32 n=%d ", n)) {
+			t.Errorf("no line for n=%d on stderr", n)
+		}
+	}
+	if strings.Contains(out.String(), "4096") {
+		t.Errorf("the CPU ran at 4096 or more:\n%s", out.String())
+	}
+	for _, tc := range []struct {
+		flag     string
+		kinds    []string
+		sizes    []int
+		cpuSizes []int
+	}{
+		{"", []string{"cpu"}, []int{256, 512, 1024, 2048}, nil},
+		{"", []string{"multi", "single", "cpu"}, []int{256, 512, 1024, 2048, 4096, 8192, 16384, 32768}, []int{256, 512, 1024, 2048}},
+		{"64,8192", []string{"cpu"}, []int{64, 8192}, nil},
+	} {
+		sizes, cpuSizes, err := benchSizes(tc.flag, tc.kinds)
+		if err != nil || !slices.Equal(sizes, tc.sizes) || !slices.Equal(cpuSizes, tc.cpuSizes) {
+			t.Errorf("benchSizes(%q, %v) = %v, %v, %v; want %v, %v", tc.flag, tc.kinds, sizes, cpuSizes, err, tc.sizes, tc.cpuSizes)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -265,6 +264,14 @@ func runDist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The output is created before anything is computed, and put in place
+	// only once written: a failed computation, or a dtype refused before
+	// anything is written, leaves no file behind.
+	out, err := createOutput(e, f.out)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
 		return err
@@ -278,49 +285,9 @@ func runDist(e *env, args []string) error {
 		return f.explain(err, pos[0])
 	}
 	if asNPY {
-		// The file is created at the first write: a dtype refused before
-		// anything is written leaves no file behind.
-		out := &createOnWrite{path: f.out}
-		err = writeNPY(out, d, dtype)
-		if cerr := out.Close(); err == nil {
-			err = cerr
-		}
-		return err
+		return out.finish(writeNPY(out, d, dtype))
 	}
-	w, closeOut, err := openOutput(e, f.out)
-	if err != nil {
-		return err
-	}
-	err = writeTSV(w, d)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// createOnWrite creates the file at path at its first write.
-type createOnWrite struct {
-	path string
-	f    *os.File
-}
-
-func (c *createOnWrite) Write(p []byte) (int, error) {
-	if c.f == nil {
-		f, err := os.Create(c.path)
-		if err != nil {
-			return 0, err
-		}
-		c.f = f
-	}
-	return c.f.Write(p)
-}
-
-// Close closes the file, if it was created.
-func (c *createOnWrite) Close() error {
-	if c.f == nil {
-		return nil
-	}
-	return c.f.Close()
+	return out.finish(writeTSV(out, d))
 }
 
 // writeTSV writes tab-separated rows with inf for unreachable pairs.
@@ -404,19 +371,16 @@ func runGen(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
+	out, err := createOutput(e, f.out)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
 	g, err := gen.Generate(spec)
 	if err != nil {
 		return err
 	}
-	w, closeOut, err := openOutput(e, f.out)
-	if err != nil {
-		return err
-	}
-	err = writeGraph(w, f.out, g)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return err
+	return out.finish(writeGraph(out, f.out, g))
 }
 
 func genKindNames() string {
@@ -459,18 +423,18 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 
 // graphInfo is what info prints.
 type graphInfo struct {
-	Vertices         int     `json:"vertices"`
-	Arcs             int     `json:"arcs"`
-	Edges            int     `json:"edges"`
-	Directed         bool    `json:"directed"`
-	Weights          string  `json:"weights"`
-	MinWeight        *string `json:"min_weight"`
-	MaxWeight        *string `json:"max_weight"`
-	NegativeSelfLoop bool    `json:"negative_self_loop"`
-	MinDegree        int     `json:"min_out_degree"`
-	MaxDegree        int     `json:"max_out_degree"`
-	Components       int     `json:"components"`
-	StrongComponents int     `json:"strong_components"`
+	Vertices         int          `json:"vertices"`
+	Arcs             int          `json:"arcs"`
+	Edges            int          `json:"edges"`
+	Directed         bool         `json:"directed"`
+	Weights          string       `json:"weights"`
+	MinWeight        *apsp.Length `json:"min_weight"` // a number (exact for int64), null when unweighted or without arcs
+	MaxWeight        *apsp.Length `json:"max_weight"`
+	NegativeSelfLoop bool         `json:"negative_self_loop"`
+	MinDegree        int          `json:"min_out_degree"`
+	MaxDegree        int          `json:"max_out_degree"`
+	Components       int          `json:"components"`
+	StrongComponents int          `json:"strong_components"`
 }
 
 func runInfo(e *env, args []string) error {
@@ -488,13 +452,13 @@ func runInfo(e *env, args []string) error {
 	_, info.NegativeSelfLoop = g.NegativeSelfLoop()
 	info.MinDegree, info.MaxDegree = g.DegreeRange()
 	if g.Weighted() && g.Arcs() > 0 {
-		var lo, hi string
+		var lo, hi apsp.Length
 		if g.Kind() == graph.IntWeights {
 			l, h := g.IntWeightRange()
-			lo, hi = strconv.FormatInt(l, 10), strconv.FormatInt(h, 10)
+			lo, hi = apsp.IntLength(l), apsp.IntLength(h)
 		} else {
 			l, h := g.FloatWeightRange()
-			lo, hi = strconv.FormatFloat(l, 'g', -1, 64), strconv.FormatFloat(h, 'g', -1, 64)
+			lo, hi = apsp.FloatLength(l), apsp.FloatLength(h)
 		}
 		info.MinWeight, info.MaxWeight = &lo, &hi
 	}
@@ -507,7 +471,7 @@ func runInfo(e *env, args []string) error {
 	fmt.Fprintf(tw, "directed\t%s\n", yesNo(info.Directed))
 	w := info.Weights
 	if info.MinWeight != nil {
-		w += fmt.Sprintf(", %s..%s", *info.MinWeight, *info.MaxWeight)
+		w += fmt.Sprintf(", %v..%v", *info.MinWeight, *info.MaxWeight)
 	}
 	if info.NegativeSelfLoop {
 		w += " (a negative self-loop: a negative cycle)"

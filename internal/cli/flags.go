@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/bench"
+	"github.com/apsp/apsp/internal/engine"
+	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/progress"
 	"github.com/apsp/apsp/internal/sysmem"
 )
@@ -62,7 +66,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	if cmd == "bench" {
-		fs.StringVar(&f.benchSizes, "sizes", "256,512,1024,2048,4096,8192,16384,32768", "comma-separated vertex counts")
+		fs.StringVar(&f.benchSizes, "sizes", "", "comma-separated vertex counts (default "+ints(bench.DefaultGPUSizes)+" on a GPU, "+ints(bench.DefaultCPUSizes)+" for the CPU engine)")
 		fs.StringVar(&f.benchTDims, "tdims", "16", "comma-separated thread-block sides T (T×T threads: 8, 16, 32)")
 		fs.StringVar(&f.benchTiles, "tiles", "64,128", "comma-separated GPU tile widths")
 		fs.StringVar(&f.benchKinds, "kernels", "multi,single", "comma-separated: multi, single, cpu")
@@ -72,7 +76,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.StringVar(&f.lanes, "lanes", "int32", "lanes to time: int32, int16 or int8 (packed: the GPU kernels take their default shape, the graphs lengths of 1 (int8) or 1..8 (int16)), int64 (CPU) or float32")
 		fs.StringVar(&f.device, "device", "auto", "auto, cpu, gpu or gpu:N")
 		fs.BoolVar(&f.json, "json", false, "print JSON")
-		fs.BoolVar(&f.quiet, "quiet", false, "no per-run log on stderr")
+		fs.BoolVar(&f.quiet, "quiet", false, "no per-run log on stderr, and no notice that there is no GPU")
 		return f, nil
 	}
 	if cmd == "gen" {
@@ -80,20 +84,20 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, or auto (from the extension)")
-	fs.BoolVar(&f.directed, "directed", false, "edge list arcs are one-way (.mtx general and .gr are always directed)")
+	fs.BoolVar(&f.directed, "directed", false, "arcs are one-way (edge lists; .mtx general and .gr are directed, .mtx symmetric not: a --directed or --directed=false that contradicts the file is refused)")
 	fs.BoolVar(&f.oneBased, "one-based", false, "edge list ids start at 1 (vertex ids in the output then do too)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "ignore weights: every edge has length 1")
-	fs.IntVar(&f.vertices, "vertices", 0, "edge lists: at least `N` vertices (default largest id + 1)")
+	fs.IntVar(&f.vertices, "vertices", 0, "at least `N` vertices, the last ones isolated (default the file's count, or largest id + 1); fewer than the file declares is refused")
 	if cmd == "info" {
 		fs.BoolVar(&f.json, "json", false, "print JSON")
 		return f, nil
 	}
 	fs.StringVar(&f.algo, "algo", "auto", "engine: "+strings.Join(apsp.AlgorithmNames(), ", "))
-	fs.IntVar(&f.threads, "threads", 0, "CPU threads (default all cores)")
+	fs.IntVar(&f.threads, "threads", 0, "CPU threads (default, and most: the CPUs this process may run on)")
 	fs.IntVar(&f.tile, "tile", 0, "tile width of the blocked engine, a multiple of 16 (default 64; 128 in int8 and int16 lanes)")
 	fs.StringVar(&f.lanes, "lanes", "auto", "lanes to compute in: auto, int8, int16, int32, int64, float32, float64 (auto: the narrowest the engine offers and the graph's distances provably fit; a kind they may not fit is an error)")
 	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu, gpu:N, or several GPUs: gpu:all or a list gpu:0,1 (gpu-bitbfs and gpu-sssp split their sources over them, gpu-multi and gpu-single the rows of one matrix)")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar, and no notice (such as no GPU used)")
 	fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	if cmd != "dist" && cmd != "path" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
@@ -131,11 +135,22 @@ func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([
 	if f.threads < 0 {
 		return nil, usagef("--threads must be >= 0")
 	}
+	if most := maxThreads(); f.threads > most {
+		return nil, usagef("--threads %d: at most %d, the CPUs this process may run on (more threads than CPUs would not run at once, and each takes its working memory)", f.threads, most)
+	}
 	if f.vertices < 0 {
 		return nil, usagef("--vertices must be >= 0")
 	}
 	return pos, nil
 }
+
+// maxThreads is the most --threads takes: the CPUs the process may run on
+// (runtime.NumCPU, which follows the CPU affinity), or GOMAXPROCS if it
+// was set higher. The engines' threads are goroutines that each compute
+// without waiting, so more than that only share the CPUs, each with its
+// own working memory, and a report of the threads would overstate what
+// ran at once; the library itself takes any count.
+func maxThreads() int { return max(runtime.NumCPU(), runtime.GOMAXPROCS(0)) }
 
 func (f *flagSet) readOptions() (graph.ReadOptions, error) {
 	format, err := graph.ParseFormat(f.format)
@@ -150,12 +165,58 @@ func (f *flagSet) readOptions() (graph.ReadOptions, error) {
 		Unweighted: f.unweighted, Vertices: f.vertices}, nil
 }
 
-// readGraph reads the graph named on the command line ("-" is stdin).
+// boundsVertexBytes is the least working memory of the bounds method a
+// vertex (internal/plan's boundsWork of an undirected graph; a directed one
+// takes 138).
+const boundsVertexBytes = 46
+
+// work is the least memory the command needs besides the graph, whatever
+// engine runs: a vertex count the file declares (or an id implies) is
+// checked against it with the graph before anything is read
+// (graph.ReadOptions.Then), as the engine's own admission would refuse it
+// only once the graph is built. Every summary (stats, aspl, ecc, hist)
+// holds a row a vertex (engine.RowVertexBytes), the bounds method of
+// diameter and --no-aspl less; a distance matrix a lane a pair (int8 at
+// the least, unless --lanes names one), and a path asked of all pairs the
+// successors besides. info and a path searched from U need nothing beyond
+// reading; a distributed run holds a part a rank.
+func (f *flagSet) work() graph.Work {
+	name := f.fs.Name()
+	auto := f.algo == "" || f.algo == "auto"
+	lane := uint64(1)
+	if k, err := lanes.ParseKind(f.lanes); err == nil && f.lanes != "auto" {
+		lane = uint64(k.Bytes())
+	}
+	switch name {
+	case "stats", "aspl", "ecc", "hist", "diameter":
+		if f.distributed {
+			return graph.Work{}
+		}
+		w := graph.Work{Name: name, VertexBytes: engine.RowVertexBytes}
+		if (name == "diameter" || f.noASPL) && (auto || f.algo == apsp.BoundsAlgorithm) {
+			w.VertexBytes = min(w.VertexBytes, boundsVertexBytes)
+		}
+		return w
+	case "dist":
+		return graph.Work{Name: name, PairBytes: lane}
+	case "path":
+		if auto && !strings.HasPrefix(f.device, "gpu") {
+			return graph.Work{}
+		}
+		return graph.Work{Name: name, PairBytes: lane + 4}
+	}
+	return graph.Work{}
+}
+
+// readGraph reads the graph named on the command line ("-" is stdin),
+// refusing at once a declared size that the command's work cannot follow
+// (see work).
 func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	opt, err := f.readOptions()
 	if err != nil {
 		return nil, err
 	}
+	opt.Then = f.work()
 	var g *graph.Graph
 	if path == "-" {
 		path = "stdin"
@@ -266,8 +327,11 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes,
-		Notice: func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }}
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes}
+	if !f.quiet {
+		// Such as "no GPU used (…); computing on the CPU".
+		opt.Notice = func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }
+	}
 	// The library validates; the command line only says which flag.
 	extremes := label == "diameter" || (label == "stats" && f.noASPL)
 	if err := opt.Validate(extremes); err != nil {

@@ -72,9 +72,6 @@ func runBench(e *env, args []string) error {
 	default:
 		return usagef("--lanes %q: want int32, int16, int8, int64 or float32", f.lanes)
 	}
-	if o.Sizes, err = parseInts(f.benchSizes); err != nil {
-		return err
-	}
 	if o.TDims, err = parseInts(f.benchTDims); err != nil {
 		return err
 	}
@@ -96,7 +93,9 @@ func runBench(e *env, args []string) error {
 			if dev.Kind == "gpu" {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "apsp: no GPU (%v); benchmarking the CPU engine\n", err)
+			if !f.quiet {
+				fmt.Fprintf(e.stderr, "apsp: no GPU (%v); benchmarking the CPU engine\n", err)
+			}
 			o.Kinds = []string{"cpu"}
 		} else {
 			defer s.Close()
@@ -104,6 +103,9 @@ func runBench(e *env, args []string) error {
 		}
 	} else {
 		o.Kinds = []string{"cpu"}
+	}
+	if o.Sizes, o.CPUSizes, err = benchSizes(f.benchSizes, o.Kinds); err != nil {
+		return err
 	}
 	if !f.quiet {
 		o.Log = e.stderr
@@ -121,4 +123,29 @@ func runBench(e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// benchSizes returns the sizes to time (--sizes, else the defaults for
+// the kernels that run: the CPU's alone, or the GPU's) and the sizes the
+// CPU engine is limited to (nil: all of them).
+func benchSizes(flag string, kinds []string) (sizes, cpuSizes []int, err error) {
+	if flag != "" {
+		sizes, err = parseInts(flag)
+		return sizes, nil, err
+	}
+	for _, k := range kinds {
+		if k != "cpu" {
+			return bench.DefaultGPUSizes, bench.DefaultCPUSizes, nil
+		}
+	}
+	return bench.DefaultCPUSizes, nil, nil
+}
+
+// ints writes vs as a comma-separated list.
+func ints(vs []int) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
 }

@@ -22,6 +22,15 @@ func runHist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The chart's file is created before anything is computed, and put in
+	// place only once drawn.
+	var out *outFile
+	if f.out != "" {
+		if out, err = createOutput(e, f.out); err != nil {
+			return err
+		}
+		defer out.abort()
+	}
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
 		return err
@@ -59,14 +68,6 @@ func runHist(e *env, args []string) error {
 	if f.out == "" {
 		return nil
 	}
-	w, closeOut, err := openOutput(e, f.out)
-	if err != nil {
-		return err
-	}
 	title := fmt.Sprintf("%s: shortest-path lengths over %d ordered pairs", pos[0], int64(g.N())*int64(g.N()-1)-h.Unreachable)
-	err = plot.Bars(w, title, "distance", "pairs", h.Count, 1)
-	if cerr := closeOut(); err == nil {
-		err = cerr
-	}
-	return err
+	return out.finish(plot.Bars(out, title, "distance", "pairs", h.Count, 1))
 }

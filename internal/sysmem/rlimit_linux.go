@@ -20,8 +20,8 @@ func rlimitBounds() []Headroom {
 		name  string
 		arena uint64
 	}{
-		{syscall.RLIMIT_AS, "VmSize:", "ulimit -v", arenaBytes},
-		{syscall.RLIMIT_DATA, "VmData:", "ulimit -d", 0},
+		{syscall.RLIMIT_AS, "VmSize:", SourceAddressSpace, arenaBytes},
+		{syscall.RLIMIT_DATA, "VmData:", SourceData, 0},
 	} {
 		var lim syscall.Rlimit
 		if syscall.Getrlimit(r.res, &lim) != nil || lim.Cur == rlimInfinity {

@@ -18,10 +18,19 @@ import (
 	"time"
 )
 
+// The Source of the bounds that rlimits set. ulimit -v limits address
+// space, not memory: the Go runtime reserves address space in arenas
+// beyond what it uses, so a refusal under it states figures of address
+// space, and says so, lest they be read as memory the machine lacks.
+const (
+	SourceAddressSpace = "ulimit -v, which counts address space"
+	SourceData         = "ulimit -d"
+)
+
 // Headroom is one bound on what the process may still allocate.
 type Headroom struct {
 	Bytes  uint64 // how many more bytes fit under this bound
-	Source string // what imposes it, for messages: "MemAvailable", "ulimit -v", ...
+	Source string // what imposes it, for messages: "MemAvailable", SourceAddressSpace, ...
 	// Mapped is true when the bound charges memory as soon as it is
 	// allocated (address space: ulimit -v and -d, the Go memory limit)
 	// rather than page by page as it is first written (MemAvailable, a

@@ -17,7 +17,7 @@ func vmSize() uint64 {
 // ulimitBound returns the bound that ulimit -v sets, if any.
 func ulimitBound() (Headroom, bool) {
 	for _, h := range Bounds() {
-		if h.Source == "ulimit -v" {
+		if h.Source == SourceAddressSpace {
 			return h, true
 		}
 	}
@@ -96,7 +96,7 @@ func TestTightUlimit(t *testing.T) {
 		for range 6 {
 			keep = append(keep, make([]byte, 1<<20/6))
 		}
-		if h2, avail, fits := Fits(200<<20, 1); fits || h2.Source != "ulimit -v" {
+		if h2, avail, fits := Fits(200<<20, 1); fits || h2.Source != SourceAddressSpace {
 			t.Fatalf("200 MiB fits? %v: %d available under %+v", fits, avail, h2)
 		}
 		t.Logf("headroom %d, reserved %d, %d allocations made", h.Bytes, h.Reserved, len(keep))
