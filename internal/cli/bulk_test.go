@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -359,107 +358,6 @@ func TestBulkUsage(t *testing.T) {
 	code, out, _ = run(t, "", "bulk", "no-such-file.txt")
 	if o := jsonLines(t, out); code != exitFail || !strings.Contains(fmt.Sprint(o[0]["error"]), "no such file") {
 		t.Fatalf("exit %d: %s", code, out)
-	}
-}
-
-// TestLineScannerAgainstJSON: the hand-written JSON line reader refuses
-// every line encoding/json finds invalid (random mutations of valid
-// lines), and reads random valid lines — ids, numbers and blanks in every
-// form JSON allows — as the graphs they describe.
-func TestLineScannerAgainstJSON(t *testing.T) {
-	rng := rand.New(rand.NewPCG(6, 1))
-	blank := func() string { return []string{"", " ", "\t", " \r\n "}[rng.IntN(4)] }
-	ids := []string{`"a"`, `"\u00e9\n\"q\""`, `7`, `-0.5e+3`, `null`, `"x\/y"`}
-	type want struct {
-		n, arcs  int
-		directed bool
-		kind     graph.WeightKind
-	}
-	valid := func() (string, want) {
-		n := 1 + rng.IntN(6)
-		directed := rng.IntN(2) == 0
-		weighted := rng.IntN(3)
-		var fields []string
-		fields = append(fields, `"id"`+blank()+":"+blank()+ids[rng.IntN(len(ids))])
-		fields = append(fields, `"n":`+blank()+strconv.Itoa(n))
-		fields = append(fields, `"directed":`+blank()+strconv.FormatBool(directed))
-		b := graph.NewBuilder(directed)
-		must := func(err error) {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		must(b.SetVertices(n))
-		var edges []string
-		for range rng.IntN(8) {
-			u, v := rng.IntN(n), rng.IntN(n)
-			e := blank() + "[" + blank() + strconv.Itoa(u) + blank() + "," + blank() + strconv.Itoa(v)
-			switch weighted {
-			case 0:
-				must(b.AddEdge(u, v))
-			case 1:
-				w := rng.Int64N(20) - 5
-				if directed == false {
-					w = rng.Int64N(20)
-				}
-				e += "," + blank() + strconv.FormatInt(w, 10)
-				must(b.AddIntEdge(u, v, w))
-			case 2:
-				w := float64(rng.IntN(100)) / 8
-				lit := []string{strconv.FormatFloat(w, 'f', -1, 64), strconv.FormatFloat(w, 'e', -1, 64),
-					strings.ToUpper(strconv.FormatFloat(w, 'e', 3, 64))}[rng.IntN(3)]
-				if !strings.ContainsAny(lit, ".eE") {
-					lit += ".0"
-				}
-				x, _ := strconv.ParseFloat(lit, 64)
-				e += "," + blank() + lit
-				must(b.AddFloatEdge(u, v, x))
-			}
-			edges = append(edges, e+blank()+"]"+blank())
-		}
-		fields = append(fields, `"edges":`+blank()+"["+strings.Join(edges, ",")+"]")
-		rng.Shuffle(len(fields), func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
-		g := b.Build()
-		return blank() + "{" + blank() + strings.Join(fields, ","+blank()) + blank() + "}" + blank(),
-			want{g.N(), g.Arcs(), g.Directed(), g.Kind()}
-	}
-	mutants := 0
-	for range 3000 {
-		line, w := valid()
-		if !json.Valid([]byte(line)) {
-			t.Fatalf("the test made invalid JSON: %s", line)
-		}
-		_, g, err := parseLine([]byte(line), 1, graph.ReadOptions{})
-		if err != nil {
-			if !strings.Contains(err.Error(), "negative cycle") && !strings.Contains(err.Error(), "no vertices") {
-				t.Fatalf("%s: %v", line, err)
-			}
-		} else if (want{g.N(), g.Arcs(), g.Directed(), g.Kind()}) != w {
-			t.Fatalf("%s: graph %d vertices %d arcs directed %v %s, want %+v", line, g.N(), g.Arcs(), g.Directed(), g.Kind(), w)
-		}
-		// Mutate a byte, drop one or insert one.
-		b := []byte(line)
-		i := rng.IntN(len(b))
-		const alphabet = "{}[],:\"\\ -+.eE0123456789tfnulx\x01"
-		c := alphabet[rng.IntN(len(alphabet))]
-		switch rng.IntN(3) {
-		case 0:
-			b[i] = c
-		case 1:
-			b = append(b[:i], b[i+1:]...)
-		default:
-			b = append(b[:i], append([]byte{c}, b[i:]...)...)
-		}
-		if json.Valid(b) {
-			continue
-		}
-		mutants++
-		if _, _, err := parseLine(b, 1, graph.ReadOptions{}); err == nil {
-			t.Fatalf("invalid JSON accepted: %s", b)
-		}
-	}
-	if mutants < 1000 {
-		t.Fatalf("only %d invalid mutants", mutants)
 	}
 }
 
