@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/encode"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/par"
 )
@@ -101,9 +99,9 @@ func runBulk(e *env, args []string) error {
 	b.progress = opt.Progress
 	b.opt.Progress = nil
 	if csvOut {
-		b.out = newCSVOut(e.stdout)
+		b.out = encode.NewStatsCSV(e.stdout)
 	} else {
-		b.out = &jsonOut{w: bufio.NewWriter(e.stdout)}
+		b.out = encode.NewStatsJSONL(e.stdout)
 	}
 	src, err := newSource(e, pos)
 	if err != nil {
@@ -129,7 +127,7 @@ type bulk struct {
 	opt      apsp.Options
 	threads  int
 	group    int // apsp.BatchOptions.GroupSize
-	out      output
+	out      encode.StatsWriter
 	progress func(float64) // the bar, or nil
 	total    float64       // the inputs' total weight (0: unknown, no bar)
 	done     float64       // the weight of the items written
@@ -152,7 +150,7 @@ type item struct {
 
 // run reads, computes and writes the inputs chunk by chunk.
 func (b *bulk) run(src *source) error {
-	defer b.out.flush()
+	defer b.out.Flush()
 	for {
 		chunk, err := src.next()
 		if err != nil {
@@ -164,7 +162,7 @@ func (b *bulk) run(src *source) error {
 		if err := b.chunk(chunk); err != nil {
 			return err
 		}
-		if err := b.out.flush(); err != nil {
+		if err := b.out.Flush(); err != nil {
 			return err
 		}
 	}
@@ -292,7 +290,7 @@ func (b *bulk) compute(items []*item) error {
 		}
 		emit(hi)
 		if werr == nil {
-			werr = b.out.flush()
+			werr = b.out.Flush()
 		}
 		if werr != nil {
 			stop() // nothing more can be written (a closed pipe): stop computing
@@ -308,11 +306,11 @@ func (b *bulk) write(it *item, s *apsp.Stats) error {
 	b.count++
 	if it.err != nil {
 		b.failed++
-		return b.out.fail(it.id, it.err.Error())
+		return b.out.Fail(it.id, it.err.Error())
 	}
 	out := *s
 	out.Center, out.Periphery = shift(s.Center, it.base), shift(s.Periphery, it.base)
-	return b.out.stats(it.id, &out)
+	return b.out.Stats(it.id, &out)
 }
 
 // explain restates a computation's error as stats does: after the
@@ -488,118 +486,4 @@ func lineID(line int) []byte { return jsonString("stdin:" + strconv.Itoa(line)) 
 func jsonString(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
-}
-
-// output writes result lines.
-type output interface {
-	stats(id []byte, s *apsp.Stats) error
-	fail(id []byte, why string) error
-	flush() error
-}
-
-// jsonOut writes JSON Lines: the stats --json fields after "id".
-type jsonOut struct {
-	w   *bufio.Writer
-	buf bytes.Buffer
-}
-
-func (o *jsonOut) encode(v any) ([]byte, error) {
-	o.buf.Reset()
-	enc := json.NewEncoder(&o.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return o.buf.Bytes(), nil
-}
-
-func (o *jsonOut) stats(id []byte, s *apsp.Stats) error {
-	b, err := o.encode(s)
-	if err != nil {
-		return err
-	}
-	o.w.WriteString(`{"id":`)
-	o.w.Write(id)
-	o.w.WriteByte(',')
-	_, err = o.w.Write(b[1:]) // the object's fields after its '{', and the newline
-	return err
-}
-
-func (o *jsonOut) fail(id []byte, why string) error {
-	b, err := o.encode(struct {
-		ID    json.RawMessage `json:"id"`
-		Error string          `json:"error"`
-	}{id, why})
-	if err != nil {
-		return err
-	}
-	_, err = o.w.Write(b)
-	return err
-}
-
-func (o *jsonOut) flush() error { return o.w.Flush() }
-
-// csvColumns are the CSV header: "id", the stats --json field names bulk
-// writes (TestBulkCSVColumns keeps them in step with Stats), and "error".
-var csvColumns = []string{"id", "vertices", "arcs", "edges", "directed", "weighted", "connected", "reachable_only",
-	"diameter", "radius", "aspl", "reachable_pairs", "center", "periphery", "algorithm", "device", "lanes", "threads",
-	"seconds", "error"}
-
-// csvOut writes CSV under a header line.
-type csvOut struct {
-	w      *csv.Writer
-	header bool
-}
-
-func newCSVOut(w io.Writer) *csvOut { return &csvOut{w: csv.NewWriter(w)} }
-
-// idText is an id as a CSV field: a JSON string unquoted, a number as is.
-func idText(id []byte) string {
-	var s string
-	if json.Unmarshal(id, &s) == nil {
-		return s
-	}
-	return string(id)
-}
-
-func (o *csvOut) row(r []string) error {
-	if !o.header {
-		o.header = true
-		if err := o.w.Write(csvColumns); err != nil {
-			return err
-		}
-	}
-	return o.w.Write(r)
-}
-
-func (o *csvOut) stats(id []byte, s *apsp.Stats) error {
-	list := func(vs []int) string {
-		parts := make([]string, len(vs))
-		for i, v := range vs {
-			parts[i] = strconv.Itoa(v)
-		}
-		return strings.Join(parts, " ")
-	}
-	return o.row([]string{idText(id), strconv.Itoa(s.Vertices), strconv.Itoa(s.Arcs), strconv.Itoa(s.Edges),
-		strconv.FormatBool(s.Directed), strconv.FormatBool(s.Weighted), strconv.FormatBool(s.Connected),
-		strconv.FormatBool(s.Reachable), s.Diameter.String(), s.Radius.String(), s.ASPL.String(),
-		strconv.FormatInt(s.ReachablePairs, 10), list(s.Center), list(s.Periphery), s.Algorithm, s.Device, s.Lanes,
-		strconv.Itoa(s.Threads), strconv.FormatFloat(s.Seconds, 'g', -1, 64), ""})
-}
-
-func (o *csvOut) fail(id []byte, why string) error {
-	r := make([]string, len(csvColumns))
-	r[0], r[len(r)-1] = idText(id), why
-	return o.row(r)
-}
-
-func (o *csvOut) flush() error {
-	if !o.header { // no graph at all: the header still says what would come
-		o.header = true
-		if err := o.w.Write(csvColumns); err != nil {
-			return err
-		}
-	}
-	o.w.Flush()
-	return o.w.Error()
 }
