@@ -39,7 +39,9 @@ var (
 const bulkLong = `Computes the stats of many graphs and writes one result a line, in input
 order. The inputs are graph files (any format stats reads; the id is the
 path), directories (their files, sorted by name; hidden files and
-subdirectories are skipped), or - for JSON Lines on stdin, one graph a line:
+subdirectories are skipped, and any other entry that cannot be read as a
+graph file, such as a broken link or a named pipe, gives an error line), or
+- for JSON Lines on stdin, one graph a line:
   {"id": "g1", "n": 4, "edges": [[0,1],[1,2,5],[2,3]], "directed": false}
 where id (a string or number; default "stdin:LINE") is echoed, n (optional;
 else the largest vertex id + 1) is the vertex count, edges are [u, v] or
@@ -417,15 +419,25 @@ func newSource(e *env, args []string) (*source, error) {
 		}
 		found := 0
 		for _, d := range entries {
-			p := filepath.Join(a, d.Name())
 			if strings.HasPrefix(d.Name(), ".") {
-				continue
+				continue // hidden
 			}
-			st, err := os.Stat(p)
-			if err != nil || !st.Mode().IsRegular() {
-				continue // a subdirectory, a broken link, a FIFO or device (opening one could block)
+			p := filepath.Join(a, d.Name())
+			in := input{path: p}
+			st, err := os.Stat(p) // through links
+			switch {
+			case err != nil:
+				// A broken link or a loop: reading it says what is wrong,
+				// as for a file named as an argument.
+			case st.IsDir():
+				continue // a subdirectory
+			case !st.Mode().IsRegular():
+				// A named pipe or a device: opening one could block.
+				in.err = fmt.Errorf("%s: %s, not a graph file (name it as an argument to read it)", p, fileKind(st.Mode()))
+			default:
+				in.size = st.Size()
 			}
-			s.inputs = append(s.inputs, input{path: p, size: st.Size()})
+			s.inputs = append(s.inputs, in)
 			found++
 		}
 		if found == 0 {
@@ -446,6 +458,20 @@ func newSource(e *env, args []string) (*source, error) {
 		}
 	}
 	return s, nil
+}
+
+// fileKind names the type of a file that is neither regular nor a
+// directory.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // next returns the next chunk of items, empty at the end.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -165,6 +166,67 @@ func TestBulkDirectory(t *testing.T) {
 	code, _, _ = run(t, "", "bulk", dir)
 	if code != exitOK {
 		t.Fatalf("every graph fine: exit %d", code)
+	}
+}
+
+// TestBulkDirectoryEntries: every entry of a directory but hidden files
+// and subdirectories gets a line, in name order: a broken link and a link
+// loop an error line each, as when named as arguments, a named pipe an
+// error line without being opened (which would block), a link to a file
+// its result; a link to a directory is a subdirectory. Before, the broken
+// link, the loop and the pipe were dropped without a word and the exit
+// status was 0.
+func TestBulkDirectoryEntries(t *testing.T) {
+	dir := t.TempDir()
+	karate, err := filepath.Abs("../../testdata/karate.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []struct{ target, name string }{
+		{karate, "a.txt"},
+		{filepath.Join(dir, "missing.txt"), "b-broken"},
+		{filepath.Join(dir, "c-loop"), "c-loop"},
+		{t.TempDir(), "e-dirlink"},
+		{karate, "f-filelink"},
+		{filepath.Join(dir, "missing.txt"), ".hidden-broken"},
+	} {
+		if err := os.Symlink(l.target, filepath.Join(dir, l.name)); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := exec.Command("mkfifo", filepath.Join(dir, "d-fifo")).Run() == nil
+	want := []struct{ name, err string }{
+		{"a.txt", ""},
+		{"b-broken", "reading graph: open " + filepath.Join(dir, "b-broken") + ": no such file or directory"},
+		{"c-loop", "reading graph: open " + filepath.Join(dir, "c-loop") + ": too many levels of symbolic links"},
+		{"d-fifo", filepath.Join(dir, "d-fifo") + ": a named pipe, not a graph file (name it as an argument to read it)"},
+		{"f-filelink", ""},
+	}
+	if !fifo {
+		t.Log("no named pipes here")
+		want = slices.Delete(want, 3, 4)
+	}
+	code, out, errs := run(t, "", "bulk", dir)
+	objs := jsonLines(t, out)
+	if code != exitFail || len(objs) != len(want) {
+		t.Fatalf("exit %d (%s), %d lines for %d entries:\n%s", code, errs, len(objs), len(want), out)
+	}
+	for i, w := range want {
+		o := objs[i]
+		if o["id"] != filepath.Join(dir, w.name) {
+			t.Errorf("line %d: id %v, want %s", i+1, o["id"], w.name)
+		}
+		if e, _ := o["error"].(string); e != w.err || (w.err == "" && o["vertices"] != float64(34)) {
+			t.Errorf("%s: %v, want error %q", w.name, o, w.err)
+		}
+	}
+	// Named as arguments, the broken link and the loop give the same lines.
+	code, out, _ = run(t, "", "bulk", filepath.Join(dir, "b-broken"), filepath.Join(dir, "c-loop"))
+	if objs := jsonLines(t, out); code != exitFail || len(objs) != 2 || objs[0]["error"] != want[1].err || objs[1]["error"] != want[2].err {
+		t.Fatalf("as arguments: exit %d\n%s", code, out)
 	}
 }
 
