@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -48,7 +50,9 @@ else the largest vertex id + 1) is the vertex count, edges are [u, v] or
 [u, v, w] (every edge with a weight or none, as in edge lists; integer or
 decimal weights) and directed (optional) defaults to --directed (a line
 that contradicts a --directed given explicitly is an error). Vertex ids
-count from 0 unless --one-based.
+count from 0 unless --one-based. Stdin whose first line is not a JSON
+object (an edge list, say) is refused at once: name graph files as
+arguments.
 
 Output: JSON Lines with "id" and the fields of stats --json (vertices,
 diameter, radius, aspl, connected, reachable_pairs, center, periphery,
@@ -69,17 +73,20 @@ before them are done. Flags: those of stats but --no-aspl and --explain,
 // runBulk is apsp bulk.
 func runBulk(e *env, args []string) error {
 	f, _ := newFlags("bulk")
+	// Stats' flags but --explain (and --no-aspl, which stats alone has).
+	f.fs = withoutFlag(f.fs, "explain")
 	var csvOut bool
 	var group int
 	f.fs.BoolVar(&csvOut, "csv", false, "write CSV (a header line, then a row per graph) instead of JSON Lines")
 	f.fs.IntVar(&group, "group", 0, "graphs a group of the GPU bulk search, each group written when done (0: automatic)")
 	pos, err := f.parse(e, mustCommand("bulk"), args, 1, math.MaxInt)
 	if err != nil {
+		if strings.Contains(err.Error(), "flag provided but not defined: -explain") {
+			return usagef("--explain is per graph: run apsp stats --explain FILE")
+		}
 		return err
 	}
 	switch {
-	case f.showPlan:
-		return usagef("--explain is per graph: run apsp stats --explain FILE")
 	case csvOut && f.json:
 		return usagef("--csv and --json exclude each other (JSON Lines is the default)")
 	case group < 0:
@@ -119,6 +126,19 @@ func runBulk(e *env, args []string) error {
 		return fmt.Errorf("%d of %d graphs failed", b.failed, b.count)
 	}
 	return nil
+}
+
+// withoutFlag returns a flag set of fs's flags but name, bound to the same
+// variables (the flag package cannot remove one).
+func withoutFlag(fs *flag.FlagSet, name string) *flag.FlagSet {
+	out := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	out.SetOutput(io.Discard)
+	fs.VisitAll(func(fl *flag.Flag) {
+		if fl.Name != name {
+			out.Var(fl.Value, fl.Name, fl.Usage)
+		}
+	})
+	return out
 }
 
 // bulk is one apsp bulk run.
@@ -379,7 +399,15 @@ type source struct {
 	e      *env
 	inputs []input
 	stdin  *graph.JSONLineReader
-	total  float64 // the inputs' total weight, or 0 when unknown
+	first  *stdinLine // stdin's first line, read ahead to tell JSON Lines
+	total  float64    // the inputs' total weight, or 0 when unknown
+}
+
+// stdinLine is what JSONLineReader.Next returned.
+type stdinLine struct {
+	line      []byte
+	lineNo, n int
+	err       error
 }
 
 // input is a file (path), a directory that holds no file (err), or stdin.
@@ -446,6 +474,19 @@ func newSource(e *env, args []string) (*source, error) {
 		}
 		files += found
 	}
+	if stdin {
+		// Stdin must be JSON Lines: an edge list piped in would be an
+		// error line per line. Tell it by the first line, before any
+		// graph is computed.
+		s.stdin = graph.NewJSONLineReader(e.stdin, "stdin")
+		s.stdin.MaxLine = maxLine
+		first := &stdinLine{}
+		first.line, first.lineNo, first.n, first.err = s.stdin.Next()
+		if errors.Is(first.err, graph.ErrNotJSONLines) {
+			return nil, notJSONLines(first)
+		}
+		s.first = first
+	}
 	switch {
 	case !stdin:
 		s.total = float64(files)
@@ -458,6 +499,19 @@ func newSource(e *env, args []string) (*source, error) {
 		}
 	}
 	return s, nil
+}
+
+// notJSONLines is the error for stdin whose first line is not a JSON
+// object.
+func notJSONLines(first *stdinLine) error {
+	start := "does not start with '{'"
+	if first.line != nil {
+		head := bytes.TrimLeft(first.line, " \t\r")
+		start = fmt.Sprintf("starts with %q, not '{'", head[:min(len(head), 16)])
+	}
+	return &renamed{fmt.Sprintf("stdin is not JSON Lines (line %d %s): bulk - reads one graph a line, "+
+		`such as {"edges": [[0,1],[1,2]]}; to compute a graph file (an edge list, .mtx, .gr), pass it as a file argument (apsp bulk FILE)`,
+		first.lineNo, start), first.err}
 }
 
 // fileKind names the type of a file that is neither regular nor a
@@ -486,18 +540,22 @@ func (s *source) next() ([]*item, error) {
 			bytes += int(min(in.size, int64(chunkBytes)))
 			continue
 		}
-		if s.stdin == nil {
-			s.stdin = graph.NewJSONLineReader(s.e.stdin, "stdin")
-			s.stdin.MaxLine = maxLine
+		var line []byte
+		var lineNo, n int
+		var err error
+		if s.first != nil {
+			line, lineNo, n, err = s.first.line, s.first.lineNo, s.first.n, s.first.err
+			s.first = nil
+		} else {
+			line, lineNo, n, err = s.stdin.Next()
 		}
-		line, lineNo, n, err := s.stdin.Next()
 		bytes += n
 		switch {
 		case errors.Is(err, io.EOF):
 			s.inputs = s.inputs[1:]
-		case errors.Is(err, graph.ErrLineTooLong) || (errors.Is(err, graph.ErrNotJSONLines) && line == nil):
+		case errors.Is(err, graph.ErrLineTooLong):
 			chunk = append(chunk, &item{id: lineID(lineNo), lineNo: lineNo, weight: float64(n), err: err})
-		case err != nil && !errors.Is(err, graph.ErrNotJSONLines):
+		case err != nil:
 			return nil, err
 		default:
 			chunk = append(chunk, &item{id: lineID(lineNo), line: line, lineNo: lineNo, weight: float64(n)})

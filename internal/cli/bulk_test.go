@@ -311,6 +311,55 @@ func TestBulkStdin(t *testing.T) {
 	}
 }
 
+// TestBulkStdinNotJSONLines: stdin whose first line that is not blank
+// does not start with '{' (an edge list, a Matrix Market file) fails once,
+// before any graph is computed, with one sentence saying that bulk -
+// reads JSON Lines and how to pass a graph file; before, each of its lines
+// was an error line of its own.
+func TestBulkStdinNotJSONLines(t *testing.T) {
+	mtx, err := os.ReadFile("../../testdata/small.mtx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, stdin, start string
+		args               []string
+	}{
+		{"edge list", "0 1\n1 2\n2 3\n", `line 1 starts with "0 1"`, nil},
+		{"blank lines first", "\n  \n0 1 5\n", `line 3 starts with "0 1 5"`, nil},
+		{"matrix market", string(mtx), `line 1 starts with "%%MatrixMarket m"`, nil},
+		{"after a file", "0 1\n", `line 1 starts with "0 1"`, []string{"../../testdata/karate.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.stdin, append(append([]string{"bulk"}, tc.args...), "-")...)
+			want := "apsp bulk: stdin is not JSON Lines (" + tc.start + ", not '{'): bulk - reads one graph a line, " +
+				`such as {"edges": [[0,1],[1,2]]}; to compute a graph file (an edge list, .mtx, .gr), pass it as a file argument (apsp bulk FILE)` + "\n"
+			if code != exitFail || out != "" || errs != want {
+				t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errs, want)
+			}
+		})
+	}
+}
+
+// TestBulkHelp: bulk -h lists its own flags and not --explain, which it
+// refuses (per graph: stats --explain).
+func TestBulkHelp(t *testing.T) {
+	code, out, _ := run(t, "", "bulk", "-h")
+	_, flags, _ := strings.Cut(out, "\nflags:\n")
+	for _, f := range []string{"-csv", "-group", "-reachable", "-device"} {
+		if !strings.Contains(flags, "  "+f+" ") && !strings.Contains(flags, "  "+f+"\n") {
+			t.Errorf("bulk -h does not list %s", f)
+		}
+	}
+	if code != exitOK || strings.Contains(flags, "-explain") || strings.Contains(flags, "-no-aspl") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, _, errs := run(t, "", "bulk", "--explain", "x")
+	if code != exitUsage || !strings.Contains(errs, "--explain is per graph: run apsp stats --explain FILE") {
+		t.Fatalf("bulk --explain: exit %d: %s", code, errs)
+	}
+}
+
 // TestBulkStdinFlags: --one-based, --unweighted, --vertices and
 // --directed apply to JSON lines; a line's "directed" may not contradict
 // --directed given on the command line.
