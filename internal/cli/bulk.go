@@ -20,16 +20,19 @@ import (
 	"github.com/apsp/apsp/encode"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/par"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // apsp bulk: many graphs, one result line each, in input order.
 //
 // The inputs are read and computed in chunks of at most chunkGraphs graphs
-// and chunkBytes of input (files' sizes, JSON lines): each chunk's graphs
-// are read on every
-// thread, then computed by apsp.StatsBatch, then written, so that memory
-// stays bounded by a chunk however many graphs come and results appear as
-// chunks finish.
+// and chunkBytes of input (files' sizes, JSON lines; less when memory is
+// short, see readAhead): each chunk's graphs are read on every thread,
+// then computed by apsp.StatsBatch, then written, so that memory stays
+// bounded by a chunk however many graphs come and results appear as
+// chunks finish. A graph refused for memory, when read or computed, is
+// read and computed again alone, so that a graph stats can compute does
+// not fail for what its neighbours hold.
 var (
 	chunkGraphs = 1024 // a GPU bulk search wants hundreds of graphs
 	chunkBytes  = 64 << 20
@@ -141,6 +144,16 @@ func withoutFlag(fs *flag.FlagSet, name string) *flag.FlagSet {
 	return out
 }
 
+// readAhead is how many bytes of input, and of graphs read, bulk holds
+// ahead of the computation: chunkBytes, or a quarter of the memory free
+// when that is less, so that what is held leaves the computation the most.
+func readAhead() int {
+	if avail, ok := sysmem.Available(); ok && avail/4 < uint64(chunkBytes) {
+		return max(int(avail/4), 1)
+	}
+	return chunkBytes
+}
+
 // bulk is one apsp bulk run.
 type bulk struct {
 	e        *env
@@ -194,13 +207,16 @@ func (b *bulk) run(src *source) error {
 // thread at a time, and computes and writes them in order. The graphs held
 // at once are bounded by their size in memory, not by their input's: a
 // short JSON line or a Matrix Market header may claim a huge graph. When
-// what is held passes chunkBytes the held graphs are computed and
-// released; a graph refused for memory while others were held is read
-// again alone, so that it fails only if it cannot fit by itself.
+// what is held passes readAhead the held graphs are computed and
+// released; a graph refused for memory is read again once the others
+// held are computed and released and what they left collected, so that it
+// fails only if it cannot fit by itself (and compute reads one refused
+// for its computation again the same way).
 func (b *bulk) chunk(items []*item) error {
 	ctx := b.e.ctx
 	var held []*item
 	var mem uint64
+	budget := uint64(readAhead())
 	flush := func() error {
 		err := b.compute(held)
 		held, mem = nil, 0
@@ -212,7 +228,7 @@ func (b *bulk) chunk(items []*item) error {
 			return err
 		}
 		for i, it := range win {
-			if errors.Is(it.err, graph.ErrTooLarge) && it.path+string(it.line) != "" && (len(held) > 0 || len(win) > 1) {
+			if errors.Is(it.err, graph.ErrTooLarge) && it.path+string(it.line) != "" {
 				if err := flush(); err != nil {
 					return err
 				}
@@ -238,7 +254,7 @@ func (b *bulk) chunk(items []*item) error {
 			if it.g != nil {
 				mem += graph.MemoryNeeded(it.g.N(), it.g.Arcs(), it.g.Weighted())
 			}
-			if mem >= uint64(chunkBytes) {
+			if mem >= budget {
 				if err := flush(); err != nil {
 					return err
 				}
@@ -280,6 +296,10 @@ func (b *bulk) compute(items []*item) error {
 	for k, i := range at {
 		graphOf[i] = k
 	}
+	// A graph the batch refused for memory is computed again alone,
+	// after the batch: the memory it lacked may have been what the other
+	// graphs held, or left for the collector.
+	retry := make([]bool, len(items))
 	next := 0 // the next item to write
 	var werr error
 	bctx, stop := context.WithCancel(ctx)
@@ -287,7 +307,7 @@ func (b *bulk) compute(items []*item) error {
 	emit := func(graphs int) { // graphs [0, graphs) are final
 		for werr == nil && next < len(items) {
 			it := items[next]
-			if graphOf[next] >= graphs {
+			if graphOf[next] >= graphs || retry[next] {
 				return // its graph is not final yet
 			}
 			if it.err != nil && ctx.Err() != nil && errors.Is(it.err, ctx.Err()) {
@@ -306,8 +326,12 @@ func (b *bulk) compute(items []*item) error {
 		for k := lo; k < hi; k++ {
 			i := at[k]
 			results[i] = stats[k-lo]
-			if errs[k-lo] != nil {
-				items[i].err = b.explain(errs[k-lo], items[i])
+			switch err := errs[k-lo]; {
+			case err == nil:
+			case errors.Is(err, graph.ErrTooLarge) && bctx.Err() == nil:
+				retry[i] = true
+			default:
+				items[i].err = b.explain(err, items[i])
 			}
 		}
 		emit(hi)
@@ -320,7 +344,50 @@ func (b *bulk) compute(items []*item) error {
 	}
 	apsp.StatsBatchWith(bctx, gs, opt, apsp.BatchOptions{GroupSize: b.group, Ready: ready})
 	emit(len(gs))
+	released := false
+	for _, i := range at {
+		if !retry[i] || werr != nil {
+			continue
+		}
+		if !released {
+			// Release every graph, those to compute again too (read
+			// again, one at a time): the results are kept.
+			for k, j := range at {
+				items[j].g, gs[k] = nil, nil
+			}
+			released = true
+		}
+		b.alone(items[i], &results[i])
+		retry[i] = false
+		emit(len(gs))
+		if werr == nil {
+			werr = b.out.Flush()
+		}
+	}
 	return werr
+}
+
+// alone reads and computes an item again, alone: what was released counts
+// against a Go memory limit until collected, so collect it first, and
+// again after the reading.
+func (b *bulk) alone(it *item, result **apsp.Stats) {
+	ctx := b.e.ctx
+	if err := ctx.Err(); err != nil {
+		it.err = b.explain(err, it)
+		return
+	}
+	runtime.GC()
+	b.load(it)
+	if it.err != nil {
+		return
+	}
+	runtime.GC()
+	stats, errs := apsp.StatsBatchWith(ctx, []*graph.Graph{it.g}, b.opt, apsp.BatchOptions{GroupSize: b.group})
+	it.g = nil
+	*result = stats[0]
+	if errs[0] != nil {
+		it.err = b.explain(errs[0], it)
+	}
 }
 
 // write writes one item's result line.
@@ -531,13 +598,13 @@ func fileKind(m os.FileMode) string {
 // next returns the next chunk of items, empty at the end.
 func (s *source) next() ([]*item, error) {
 	var chunk []*item
-	bytes := 0
-	for len(chunk) < chunkGraphs && bytes < chunkBytes && len(s.inputs) > 0 {
+	bytes, budget := 0, readAhead()
+	for len(chunk) < chunkGraphs && bytes < budget && len(s.inputs) > 0 {
 		in := s.inputs[0]
 		if !in.stdin {
 			chunk = append(chunk, &item{id: jsonString(in.path), path: in.path, weight: 1, err: in.err})
 			s.inputs = s.inputs[1:]
-			bytes += int(min(in.size, int64(chunkBytes)))
+			bytes += int(min(in.size, int64(budget)))
 			continue
 		}
 		var line []byte

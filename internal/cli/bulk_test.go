@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -451,6 +452,65 @@ func TestBulkUsage(t *testing.T) {
 	code, out, _ = run(t, "", "bulk", "no-such-file.txt")
 	if o := jsonLines(t, out); code != exitFail || !strings.Contains(fmt.Sprint(o[0]["error"]), "no such file") {
 		t.Fatalf("exit %d: %s", code, out)
+	}
+}
+
+// bulkMemoryEnv names, in the child process of TestBulkUnderMemoryLimit,
+// the directory of its graphs.
+const bulkMemoryEnv = "APSP_TEST_BULK_MEMORY_DIR"
+
+// bulkMemoryLimit is the child's GOMEMLIMIT: stats computes one of the
+// test's graphs (40 000 vertices, 4-regular: bitbfs needs 21.4 MiB of
+// working memory) within it with room to spare, but not two at once.
+const bulkMemoryLimit = "44MiB"
+
+// TestBulkUnderMemoryLimit: a graph that stats computes alone under
+// GOMEMLIMIT does not fail in bulk for want of memory its neighbours hold
+// or held. Before, the second and third of three copies failed with
+// "graph too large": the previous graph's working memory, released but not
+// yet collected, still counted against the limit. Run in a child process,
+// whose only memory is the test's.
+func TestBulkUnderMemoryLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("computes four graphs of 40 000 vertices")
+	}
+	dir := t.TempDir()
+	g, err := gen.Make("regular", "n=40000", "d=4", "seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"r1.txt", "r2.txt", "r3.txt"} {
+		writeEdgeList(t, filepath.Join(dir, name), g)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBulkMemoryChild$", "-test.v")
+	cmd.Env = append(os.Environ(), bulkMemoryEnv+"="+dir, "GOMEMLIMIT="+bulkMemoryLimit)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestBulkMemoryChild") {
+		t.Fatalf("under GOMEMLIMIT=%s: %v\n%s", bulkMemoryLimit, err, out)
+	}
+}
+
+// TestBulkMemoryChild is TestBulkUnderMemoryLimit's child: stats on one
+// graph, then bulk on three copies, every one computed.
+func TestBulkMemoryChild(t *testing.T) {
+	dir := os.Getenv(bulkMemoryEnv)
+	if dir == "" {
+		t.Skip("run by TestBulkUnderMemoryLimit")
+	}
+	files := []string{filepath.Join(dir, "r1.txt"), filepath.Join(dir, "r2.txt"), filepath.Join(dir, "r3.txt")}
+	// The limit leaves stats room for one graph, else the test proves
+	// nothing.
+	want := statsObject(t, "", "--quiet", "--threads", "2", files[0])["aspl"]
+	runtime.GC() // as in a process of its own
+	code, out, errs := run(t, "", "bulk", "--quiet", "--threads", "2", files[0], files[1], files[2])
+	objs := jsonLines(t, out)
+	if code != exitOK || len(objs) != len(files) {
+		t.Fatalf("bulk: exit %d (%s), %d lines:\n%s", code, errs, len(objs), out)
+	}
+	for i, o := range objs {
+		if o["id"] != files[i] || o["error"] != nil || o["aspl"] != want {
+			t.Errorf("%s: %v", files[i], o["error"])
+		}
 	}
 }
 
