@@ -236,7 +236,7 @@ func (p *jsonScanner) syntax(what string) error {
 
 // object reads the line's object into a jsonGraph whose ID and Edges are
 // the values' bytes (Edges checked for brackets and number characters
-// only; addEdges reads it). The id is set as soon as it is read, for the
+// only; addJSONEdges reads it). The id is set as soon as it is read, for the
 // error line.
 func (p *jsonScanner) object() (jsonGraph, error) {
 	var jg jsonGraph
