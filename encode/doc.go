@@ -1,7 +1,26 @@
 // Package encode writes apsp's results: distance matrices as TSV or NumPy
-// .npy arrays, streamed a row at a time (Distances.Row), and any result as
-// indented JSON. The apsp command line uses it; so can services and bulk
-// runs, which then write the same bytes.
+// .npy arrays, streamed a row at a time (Distances.Row); Stats and Summary
+// records; and any result as indented JSON. The apsp command line uses it;
+// so can services and bulk runs, which then write the same bytes.
+//
+// # Stats and Summary
+//
+// StatsText writes a Stats as apsp stats prints it, a "name  value" line
+// per measure; JSON writes it as stats --json does. Many graphs' records go
+// through a StatsWriter (or SummaryWriter), one record a graph with the
+// graph's id, in the order written, as apsp bulk writes them:
+//
+//   - JSON Lines (NewStatsJSONL, NewSummaryJSONL): an object a line,
+//     "id" first, then the fields of the record's JSON; a failed graph is
+//     {"id": ..., "error": "why"}.
+//   - CSV (NewStatsCSV, NewSummaryCSV): a header line (StatsCSVHeader,
+//     SummaryCSVHeader: "id", the JSON field names, "error"), then a row
+//     per graph, with inf and nan as words and vertex lists
+//     space-separated; a failed graph's row holds only its id and the
+//     error.
+//
+// Ids are JSON values (a string or a number), written as given in JSON
+// Lines and as text in CSV (a string without its quotes).
 //
 // # Unreachable pairs
 //

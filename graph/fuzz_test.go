@@ -2,7 +2,9 @@ package graph
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -553,4 +555,151 @@ func readSeed(t *testing.T, path string) ([]byte, []bool) {
 		}
 	}
 	return []byte(s), bools
+}
+
+// FuzzReadJSONLines reads an input of JSON Lines a line at a time
+// (JSONLineReader) and each line's graph (ReadJSONLine). No input may
+// panic; the lines must account for every byte of the input; a graph
+// accepted must come from a line encoding/json finds valid, hold every
+// graph's invariants (checkGraph), have the directedness, id and vertex
+// count the line says, and be read again the same.
+func FuzzReadJSONLines(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "\n \n", "{}", "{}\n{}\n", "0 1\n1 2\n", "\n[1,2]\n{}\n",
+		`{"id":"path","edges":[[0,1],[1,2],[2,3]]}`,
+		`{"id": 7, "n": 5, "edges": [[0,1,2.5],[1,2,1],[2,0,4]], "directed": true}`,
+		`{"edges":[[0,1],[1,2,3]]}`, `{"id":"malformed","edges":[[0,1]`,
+		`{"id":"neg","directed":true,"edges":[[0,1,-2],[1,0,1]]}`, `{"id":"empty","n":0}`,
+		`{"id":"range","n":2,"edges":[[0,2]]}`, `{"id":"unknown","nodes":3}`, `{"id":"type","n":"3"}`,
+		`{"id":"weight","edges":[[0,1,1e400]]}`, `{"id":"frac","edges":[[0.5,1]]}`, `{"id":"last","n":3}`,
+		`{"id":"a","edges":[[1,2,5],[2,3,7]]}`, `{"id":"b","edges":[[0,1]],"directed":false}`,
+		`{"id":null,"n":null,"edges":null,"directed":null}`, `{"\u0069d":"x\/y","n":1}`, `{"n":3,"n":4}`,
+		`{"edges":[[0,1,-0.0],[1,2,1e-3],[2,0,1E+2]]}`, `{"edges":[[0,1,9223372036854775807],[1,2,-9223372036854775808]]}`,
+		`{"edges":[[0,1,1e-400]]}`, `{"edges":[[0,2147483647]]}`, `{"n":3000000000}`, `{"n":99999999}`,
+		` { "id" : -0.5e+3 , "edges" : [ [ 0 , 1 ] ] } ` + "\r\n" + `{"id":"\u00e9\n\"q\"","n":1}`,
+		`{"edges":[[0,1]]}` + "\n" + strings.Repeat(" ", 600) + "{}\n" + `{"edges":[` + strings.Repeat("[0,1],", 100) + "[0,1]]}\n{}",
+	} {
+		f.Add([]byte(s), false, false, false, false)
+		f.Add([]byte(s), true, true, true, true)
+		f.Add([]byte(s), true, false, false, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, oneBased, unweighted, directedSet bool) {
+		setHeadroom()
+		opt := ReadOptions{Directed: directed, OneBased: oneBased, Unweighted: unweighted, DirectedSet: directedSet}
+		r := NewJSONLineReader(bytes.NewReader(data), "fuzz")
+		r.MaxLine = 512
+		total, last, calls := 0, 0, 0
+		for {
+			line, lineNo, size, err := r.Next()
+			total += size
+			if err == io.EOF {
+				if line != nil || total != len(data) {
+					t.Fatalf("at the end: line %q, %d bytes taken of %d", line, total, len(data))
+				}
+				return
+			}
+			calls++
+			if lineNo <= last || size <= 0 {
+				t.Fatalf("line %d after line %d, %d bytes", lineNo, last, size)
+			}
+			last = lineNo
+			switch {
+			case errors.Is(err, ErrLineTooLong):
+				if line != nil {
+					t.Fatalf("a long line returned")
+				}
+				continue
+			case errors.Is(err, ErrNotJSONLines):
+				if calls != 1 || bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) {
+					t.Fatalf("line %d %q: %v", lineNo, line, err)
+				}
+				if line == nil {
+					continue // too long as well
+				}
+			case err != nil:
+				t.Fatalf("line %d: %v", lineNo, err)
+			}
+			if len(line) > r.MaxLine || bytes.IndexByte(line, '\n') >= 0 || len(bytes.TrimSpace(line)) == 0 {
+				t.Fatalf("line %d: %q", lineNo, line)
+			}
+			checkJSONLine(t, line, lineNo, opt)
+		}
+	})
+}
+
+// checkJSONLine checks ReadJSONLine on one line against encoding/json.
+func checkJSONLine(t *testing.T, line []byte, lineNo int, opt ReadOptions) {
+	t.Helper()
+	id, g, err := ReadJSONLine(line, "fuzz", lineNo, opt)
+	if id != nil && !json.Valid(id) {
+		t.Fatalf("line %d: id %q is not JSON", lineNo, id)
+	}
+	if err != nil {
+		var pe *ParseError
+		if g != nil || !errors.As(err, &pe) || pe.File != "fuzz" || pe.Line != lineNo {
+			t.Fatalf("line %d: error %v (graph %v)", lineNo, err, g != nil)
+		}
+		return
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(line, &obj); err != nil {
+		t.Fatalf("line %d %q accepted, but encoding/json says %v", lineNo, line, err)
+	}
+	null := func(k string) bool { return obj[k] == nil || string(obj[k]) == "null" }
+	if null("id") != (id == nil) || (id != nil && !bytes.Equal(id, obj["id"])) {
+		t.Fatalf("line %d: id %s, the line's %s", lineNo, id, obj["id"])
+	}
+	wantDirected := opt.Directed
+	if !null("directed") {
+		wantDirected = string(obj["directed"]) == "true"
+	}
+	checkGraph(t, g, wantDirected)
+	var edges [][]json.Number
+	if !null("edges") {
+		dec := json.NewDecoder(bytes.NewReader(obj["edges"]))
+		dec.UseNumber()
+		if err := dec.Decode(&edges); err != nil {
+			t.Fatalf("line %d: edges %s: %v", lineNo, obj["edges"], err)
+		}
+	}
+	wantN := 0
+	if !null("n") {
+		n, err := strconv.Atoi(string(obj["n"]))
+		if err != nil {
+			t.Fatalf("line %d: n %s accepted", lineNo, obj["n"])
+		}
+		wantN = n
+	} else {
+		for _, e := range edges {
+			for _, x := range e[:2] {
+				v, err := strconv.ParseInt(string(x), 10, 64)
+				if err != nil {
+					t.Fatalf("line %d: vertex id %s accepted", lineNo, x)
+				}
+				if opt.OneBased {
+					v--
+				}
+				wantN = max(wantN, int(v)+1)
+			}
+		}
+	}
+	maxArcs := len(edges)
+	if !g.Directed() {
+		maxArcs *= 2
+	}
+	if g.N() != wantN || g.Arcs() > maxArcs || (opt.Unweighted && g.Weighted()) {
+		t.Fatalf("line %d: %d vertices, %d arcs, %v; want %d vertices, at most %d arcs (%d edges)",
+			lineNo, g.N(), g.Arcs(), g.Kind(), wantN, maxArcs, len(edges))
+	}
+	// Read again, the same graph.
+	id2, g2, err := ReadJSONLine(bytes.Clone(line), "fuzz", lineNo, opt)
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		// The limit follows the memory free at the time of each read.
+	case err != nil || !bytes.Equal(id, id2):
+		t.Fatalf("line %d read again: id %s, %v", lineNo, id2, err)
+	default:
+		wrSameGraph(t, g2, g)
+	}
 }

@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -18,37 +17,45 @@ import (
 	"strings"
 
 	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/encode"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/par"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // apsp bulk: many graphs, one result line each, in input order.
 //
 // The inputs are read and computed in chunks of at most chunkGraphs graphs
-// and chunkBytes of input (files' sizes, JSON lines): each chunk's graphs
-// are read on every
-// thread, then computed by apsp.StatsBatch, then written, so that memory
-// stays bounded by a chunk however many graphs come and results appear as
-// chunks finish.
+// and chunkBytes of input (files' sizes, JSON lines; less when memory is
+// short, see readAhead): each chunk's graphs are read on every thread,
+// then computed by apsp.StatsBatch, then written, so that memory stays
+// bounded by a chunk however many graphs come and results appear as
+// chunks finish. A graph refused for memory, when read or computed, is
+// read and computed again alone, so that a graph stats can compute does
+// not fail for what its neighbours hold.
 var (
 	chunkGraphs = 1024 // a GPU bulk search wants hundreds of graphs
 	chunkBytes  = 64 << 20
 	// maxLine is the longest JSON line read; a longer one is refused (its
 	// graph belongs in a file).
-	maxLine = 256 << 20
+	maxLine = graph.DefaultMaxJSONLine
 )
 
 const bulkLong = `Computes the stats of many graphs and writes one result a line, in input
 order. The inputs are graph files (any format stats reads; the id is the
 path), directories (their files, sorted by name; hidden files and
-subdirectories are skipped), or - for JSON Lines on stdin, one graph a line:
+subdirectories are skipped, and any other entry that cannot be read as a
+graph file, such as a broken link or a named pipe, gives an error line), or
+- for JSON Lines on stdin, one graph a line:
   {"id": "g1", "n": 4, "edges": [[0,1],[1,2,5],[2,3]], "directed": false}
 where id (a string or number; default "stdin:LINE") is echoed, n (optional;
 else the largest vertex id + 1) is the vertex count, edges are [u, v] or
 [u, v, w] (every edge with a weight or none, as in edge lists; integer or
 decimal weights) and directed (optional) defaults to --directed (a line
 that contradicts a --directed given explicitly is an error). Vertex ids
-count from 0 unless --one-based.
+count from 0 unless --one-based. Stdin whose first line is not a JSON
+object (an edge list, say) is refused at once: name graph files as
+arguments.
 
 Output: JSON Lines with "id" and the fields of stats --json (vertices,
 diameter, radius, aspl, connected, reachable_pairs, center, periphery,
@@ -69,17 +76,20 @@ before them are done. Flags: those of stats but --no-aspl and --explain,
 // runBulk is apsp bulk.
 func runBulk(e *env, args []string) error {
 	f, _ := newFlags("bulk")
+	// Stats' flags but --explain (and --no-aspl, which stats alone has).
+	f.fs = withoutFlag(f.fs, "explain")
 	var csvOut bool
 	var group int
 	f.fs.BoolVar(&csvOut, "csv", false, "write CSV (a header line, then a row per graph) instead of JSON Lines")
 	f.fs.IntVar(&group, "group", 0, "graphs a group of the GPU bulk search, each group written when done (0: automatic)")
 	pos, err := f.parse(e, mustCommand("bulk"), args, 1, math.MaxInt)
 	if err != nil {
+		if strings.Contains(err.Error(), "flag provided but not defined: -explain") {
+			return usagef("--explain is per graph: run apsp stats --explain FILE")
+		}
 		return err
 	}
 	switch {
-	case f.showPlan:
-		return usagef("--explain is per graph: run apsp stats --explain FILE")
 	case csvOut && f.json:
 		return usagef("--csv and --json exclude each other (JSON Lines is the default)")
 	case group < 0:
@@ -101,9 +111,9 @@ func runBulk(e *env, args []string) error {
 	b.progress = opt.Progress
 	b.opt.Progress = nil
 	if csvOut {
-		b.out = newCSVOut(e.stdout)
+		b.out = encode.NewStatsCSV(e.stdout)
 	} else {
-		b.out = &jsonOut{w: bufio.NewWriter(e.stdout)}
+		b.out = encode.NewStatsJSONL(e.stdout)
 	}
 	src, err := newSource(e, pos)
 	if err != nil {
@@ -121,6 +131,29 @@ func runBulk(e *env, args []string) error {
 	return nil
 }
 
+// withoutFlag returns a flag set of fs's flags but name, bound to the same
+// variables (the flag package cannot remove one).
+func withoutFlag(fs *flag.FlagSet, name string) *flag.FlagSet {
+	out := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	out.SetOutput(io.Discard)
+	fs.VisitAll(func(fl *flag.Flag) {
+		if fl.Name != name {
+			out.Var(fl.Value, fl.Name, fl.Usage)
+		}
+	})
+	return out
+}
+
+// readAhead is how many bytes of input, and of graphs read, bulk holds
+// ahead of the computation: chunkBytes, or a quarter of the memory free
+// when that is less, so that what is held leaves the computation the most.
+func readAhead() int {
+	if avail, ok := sysmem.Available(); ok && avail/4 < uint64(chunkBytes) {
+		return max(int(avail/4), 1)
+	}
+	return chunkBytes
+}
+
 // bulk is one apsp bulk run.
 type bulk struct {
 	e        *env
@@ -129,7 +162,7 @@ type bulk struct {
 	opt      apsp.Options
 	threads  int
 	group    int // apsp.BatchOptions.GroupSize
-	out      output
+	out      encode.StatsWriter
 	progress func(float64) // the bar, or nil
 	total    float64       // the inputs' total weight (0: unknown, no bar)
 	done     float64       // the weight of the items written
@@ -152,7 +185,7 @@ type item struct {
 
 // run reads, computes and writes the inputs chunk by chunk.
 func (b *bulk) run(src *source) error {
-	defer b.out.flush()
+	defer b.out.Flush()
 	for {
 		chunk, err := src.next()
 		if err != nil {
@@ -164,7 +197,7 @@ func (b *bulk) run(src *source) error {
 		if err := b.chunk(chunk); err != nil {
 			return err
 		}
-		if err := b.out.flush(); err != nil {
+		if err := b.out.Flush(); err != nil {
 			return err
 		}
 	}
@@ -174,13 +207,16 @@ func (b *bulk) run(src *source) error {
 // thread at a time, and computes and writes them in order. The graphs held
 // at once are bounded by their size in memory, not by their input's: a
 // short JSON line or a Matrix Market header may claim a huge graph. When
-// what is held passes chunkBytes the held graphs are computed and
-// released; a graph refused for memory while others were held is read
-// again alone, so that it fails only if it cannot fit by itself.
+// what is held passes readAhead the held graphs are computed and
+// released; a graph refused for memory is read again once the others
+// held are computed and released and what they left collected, so that it
+// fails only if it cannot fit by itself (and compute reads one refused
+// for its computation again the same way).
 func (b *bulk) chunk(items []*item) error {
 	ctx := b.e.ctx
 	var held []*item
 	var mem uint64
+	budget := uint64(readAhead())
 	flush := func() error {
 		err := b.compute(held)
 		held, mem = nil, 0
@@ -192,7 +228,7 @@ func (b *bulk) chunk(items []*item) error {
 			return err
 		}
 		for i, it := range win {
-			if errors.Is(it.err, graph.ErrTooLarge) && it.path+string(it.line) != "" && (len(held) > 0 || len(win) > 1) {
+			if errors.Is(it.err, graph.ErrTooLarge) && it.path+string(it.line) != "" {
 				if err := flush(); err != nil {
 					return err
 				}
@@ -218,7 +254,7 @@ func (b *bulk) chunk(items []*item) error {
 			if it.g != nil {
 				mem += graph.MemoryNeeded(it.g.N(), it.g.Arcs(), it.g.Weighted())
 			}
-			if mem >= uint64(chunkBytes) {
+			if mem >= budget {
 				if err := flush(); err != nil {
 					return err
 				}
@@ -260,6 +296,10 @@ func (b *bulk) compute(items []*item) error {
 	for k, i := range at {
 		graphOf[i] = k
 	}
+	// A graph the batch refused for memory is computed again alone,
+	// after the batch: the memory it lacked may have been what the other
+	// graphs held, or left for the collector.
+	retry := make([]bool, len(items))
 	next := 0 // the next item to write
 	var werr error
 	bctx, stop := context.WithCancel(ctx)
@@ -267,7 +307,7 @@ func (b *bulk) compute(items []*item) error {
 	emit := func(graphs int) { // graphs [0, graphs) are final
 		for werr == nil && next < len(items) {
 			it := items[next]
-			if graphOf[next] >= graphs {
+			if graphOf[next] >= graphs || retry[next] {
 				return // its graph is not final yet
 			}
 			if it.err != nil && ctx.Err() != nil && errors.Is(it.err, ctx.Err()) {
@@ -286,13 +326,17 @@ func (b *bulk) compute(items []*item) error {
 		for k := lo; k < hi; k++ {
 			i := at[k]
 			results[i] = stats[k-lo]
-			if errs[k-lo] != nil {
-				items[i].err = b.explain(errs[k-lo], items[i])
+			switch err := errs[k-lo]; {
+			case err == nil:
+			case errors.Is(err, graph.ErrTooLarge) && bctx.Err() == nil:
+				retry[i] = true
+			default:
+				items[i].err = b.explain(err, items[i])
 			}
 		}
 		emit(hi)
 		if werr == nil {
-			werr = b.out.flush()
+			werr = b.out.Flush()
 		}
 		if werr != nil {
 			stop() // nothing more can be written (a closed pipe): stop computing
@@ -300,7 +344,50 @@ func (b *bulk) compute(items []*item) error {
 	}
 	apsp.StatsBatchWith(bctx, gs, opt, apsp.BatchOptions{GroupSize: b.group, Ready: ready})
 	emit(len(gs))
+	released := false
+	for _, i := range at {
+		if !retry[i] || werr != nil {
+			continue
+		}
+		if !released {
+			// Release every graph, those to compute again too (read
+			// again, one at a time): the results are kept.
+			for k, j := range at {
+				items[j].g, gs[k] = nil, nil
+			}
+			released = true
+		}
+		b.alone(items[i], &results[i])
+		retry[i] = false
+		emit(len(gs))
+		if werr == nil {
+			werr = b.out.Flush()
+		}
+	}
 	return werr
+}
+
+// alone reads and computes an item again, alone: what was released counts
+// against a Go memory limit until collected, so collect it first, and
+// again after the reading.
+func (b *bulk) alone(it *item, result **apsp.Stats) {
+	ctx := b.e.ctx
+	if err := ctx.Err(); err != nil {
+		it.err = b.explain(err, it)
+		return
+	}
+	runtime.GC()
+	b.load(it)
+	if it.err != nil {
+		return
+	}
+	runtime.GC()
+	stats, errs := apsp.StatsBatchWith(ctx, []*graph.Graph{it.g}, b.opt, apsp.BatchOptions{GroupSize: b.group})
+	it.g = nil
+	*result = stats[0]
+	if errs[0] != nil {
+		it.err = b.explain(errs[0], it)
+	}
 }
 
 // write writes one item's result line.
@@ -308,11 +395,11 @@ func (b *bulk) write(it *item, s *apsp.Stats) error {
 	b.count++
 	if it.err != nil {
 		b.failed++
-		return b.out.fail(it.id, it.err.Error())
+		return b.out.Fail(it.id, it.err.Error())
 	}
 	out := *s
 	out.Center, out.Periphery = shift(s.Center, it.base), shift(s.Periphery, it.base)
-	return b.out.stats(it.id, &out)
+	return b.out.Stats(it.id, &out)
 }
 
 // explain restates a computation's error as stats does: after the
@@ -336,10 +423,17 @@ func (b *bulk) load(it *item) {
 		return
 	}
 	if it.path == "" {
-		var id []byte
-		id, it.g, it.err = parseLine(it.line, it.lineNo, b.ropt)
+		id, g, err := graph.ReadJSONLine(it.line, "stdin", it.lineNo, b.ropt)
 		if id != nil {
 			it.id = id
+		}
+		switch {
+		case err != nil:
+			it.err = err
+		case g.N() == 0:
+			it.err = fmt.Errorf(`stdin:%d: %w (no edges and no "n")`, it.lineNo, apsp.ErrEmptyGraph)
+		default:
+			it.g = g
 		}
 		if b.ropt.OneBased {
 			it.base = 1
@@ -371,9 +465,16 @@ func (b *bulk) load(it *item) {
 type source struct {
 	e      *env
 	inputs []input
-	stdin  *bufio.Reader
-	lineNo int
-	total  float64 // the inputs' total weight, or 0 when unknown
+	stdin  *graph.JSONLineReader
+	first  *stdinLine // stdin's first line, read ahead to tell JSON Lines
+	total  float64    // the inputs' total weight, or 0 when unknown
+}
+
+// stdinLine is what JSONLineReader.Next returned.
+type stdinLine struct {
+	line      []byte
+	lineNo, n int
+	err       error
 }
 
 // input is a file (path), a directory that holds no file (err), or stdin.
@@ -413,15 +514,25 @@ func newSource(e *env, args []string) (*source, error) {
 		}
 		found := 0
 		for _, d := range entries {
-			p := filepath.Join(a, d.Name())
 			if strings.HasPrefix(d.Name(), ".") {
-				continue
+				continue // hidden
 			}
-			st, err := os.Stat(p)
-			if err != nil || !st.Mode().IsRegular() {
-				continue // a subdirectory, a broken link, a FIFO or device (opening one could block)
+			p := filepath.Join(a, d.Name())
+			in := input{path: p}
+			st, err := os.Stat(p) // through links
+			switch {
+			case err != nil:
+				// A broken link or a loop: reading it says what is wrong,
+				// as for a file named as an argument.
+			case st.IsDir():
+				continue // a subdirectory
+			case !st.Mode().IsRegular():
+				// A named pipe or a device: opening one could block.
+				in.err = fmt.Errorf("%s: %s, not a graph file (name it as an argument to read it)", p, fileKind(st.Mode()))
+			default:
+				in.size = st.Size()
 			}
-			s.inputs = append(s.inputs, input{path: p, size: st.Size()})
+			s.inputs = append(s.inputs, in)
 			found++
 		}
 		if found == 0 {
@@ -429,6 +540,19 @@ func newSource(e *env, args []string) (*source, error) {
 			found++
 		}
 		files += found
+	}
+	if stdin {
+		// Stdin must be JSON Lines: an edge list piped in would be an
+		// error line per line. Tell it by the first line, before any
+		// graph is computed.
+		s.stdin = graph.NewJSONLineReader(e.stdin, "stdin")
+		s.stdin.MaxLine = maxLine
+		first := &stdinLine{}
+		first.line, first.lineNo, first.n, first.err = s.stdin.Next()
+		if errors.Is(first.err, graph.ErrNotJSONLines) {
+			return nil, notJSONLines(first)
+		}
+		s.first = first
 	}
 	switch {
 	case !stdin:
@@ -444,80 +568,68 @@ func newSource(e *env, args []string) (*source, error) {
 	return s, nil
 }
 
+// notJSONLines is the error for stdin whose first line is not a JSON
+// object.
+func notJSONLines(first *stdinLine) error {
+	start := "does not start with '{'"
+	if first.line != nil {
+		head := bytes.TrimLeft(first.line, " \t\r")
+		start = fmt.Sprintf("starts with %q, not '{'", head[:min(len(head), 16)])
+	}
+	return &renamed{fmt.Sprintf("stdin is not JSON Lines (line %d %s): bulk - reads one graph a line, "+
+		`such as {"edges": [[0,1],[1,2]]}; to compute a graph file (an edge list, .mtx, .gr), pass it as a file argument (apsp bulk FILE)`,
+		first.lineNo, start), first.err}
+}
+
+// fileKind names the type of a file that is neither regular nor a
+// directory.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
+}
+
 // next returns the next chunk of items, empty at the end.
 func (s *source) next() ([]*item, error) {
 	var chunk []*item
-	bytes := 0
-	for len(chunk) < chunkGraphs && bytes < chunkBytes && len(s.inputs) > 0 {
+	bytes, budget := 0, readAhead()
+	for len(chunk) < chunkGraphs && bytes < budget && len(s.inputs) > 0 {
 		in := s.inputs[0]
 		if !in.stdin {
 			chunk = append(chunk, &item{id: jsonString(in.path), path: in.path, weight: 1, err: in.err})
 			s.inputs = s.inputs[1:]
-			bytes += int(min(in.size, int64(chunkBytes)))
+			bytes += int(min(in.size, int64(budget)))
 			continue
 		}
-		if s.stdin == nil {
-			s.stdin = bufio.NewReaderSize(s.e.stdin, 1<<20)
+		var line []byte
+		var lineNo, n int
+		var err error
+		if s.first != nil {
+			line, lineNo, n, err = s.first.line, s.first.lineNo, s.first.n, s.first.err
+			s.first = nil
+		} else {
+			line, lineNo, n, err = s.stdin.Next()
 		}
-		line, n, err := readLine(s.stdin)
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, errLongLine) {
-			return nil, fmt.Errorf("reading stdin: %w", err)
-		}
-		if n > 0 || err == nil {
-			s.lineNo++
-		}
-		bytes += len(line)
+		bytes += n
 		switch {
-		case errors.Is(err, errLongLine):
-			chunk = append(chunk, &item{id: lineID(s.lineNo), lineNo: s.lineNo, weight: float64(n),
-				err: fmt.Errorf("stdin:%d: %w: over %d bytes", s.lineNo, err, maxLine)})
-		case len(bytesTrim(line)) > 0:
-			chunk = append(chunk, &item{id: lineID(s.lineNo), line: line, lineNo: s.lineNo, weight: float64(n)})
-		}
-		if errors.Is(err, io.EOF) {
+		case errors.Is(err, io.EOF):
 			s.inputs = s.inputs[1:]
+		case errors.Is(err, graph.ErrLineTooLong):
+			chunk = append(chunk, &item{id: lineID(lineNo), lineNo: lineNo, weight: float64(n), err: err})
+		case err != nil:
+			return nil, err
+		default:
+			chunk = append(chunk, &item{id: lineID(lineNo), line: line, lineNo: lineNo, weight: float64(n)})
 		}
 	}
 	return chunk, nil
 }
-
-// errLongLine is a JSON line beyond maxLine bytes.
-var errLongLine = errors.New("line too long (put a graph this large in a file)")
-
-// readLine reads one line without its newline and returns it with the
-// bytes it took; io.EOF at the end of the input (with the last line, if it
-// had no newline). A line beyond maxLine is skipped to its end and
-// reported as errLongLine.
-func readLine(r *bufio.Reader) ([]byte, int, error) {
-	var line []byte
-	n := 0
-	long := false
-	for {
-		part, err := r.ReadSlice('\n')
-		n += len(part)
-		if !long {
-			if len(line)+len(part) > maxLine {
-				long, line = true, nil
-			} else {
-				line = append(line, part...)
-			}
-		}
-		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			continue
-		case err == nil && long:
-			return nil, n, errLongLine
-		case err == nil:
-			return line[:len(line)-1], n, nil
-		case long:
-			return nil, n, errLongLine
-		default:
-			return line, n, err // io.EOF or a read error
-		}
-	}
-}
-
-func bytesTrim(b []byte) []byte { return bytes.TrimSpace(b) }
 
 // lineID is the id of a line that names none.
 func lineID(line int) []byte { return jsonString("stdin:" + strconv.Itoa(line)) }
@@ -525,656 +637,4 @@ func lineID(line int) []byte { return jsonString("stdin:" + strconv.Itoa(line)) 
 func jsonString(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
-}
-
-// jsonGraph is one line of stdin.
-type jsonGraph struct {
-	ID       json.RawMessage `json:"id"`
-	N        *int64          `json:"n"`
-	Edges    json.RawMessage `json:"edges"`
-	Directed *bool           `json:"directed"`
-}
-
-// lineError is an error in the JSON line lineNo.
-func lineError(lineNo int, format string, args ...any) error {
-	return fmt.Errorf("stdin:%d: %s", lineNo, fmt.Sprintf(format, args...))
-}
-
-// parseLine builds the graph of a JSON line and returns it with the line's
-// id (nil when it has none or the line does not get as far), also when the
-// graph is refused. The line is read strictly (valid JSON; an object of
-// the fields id, n, edges and directed only, each of its type; ids below
-// n) and the graph built by graph.Builder, which refuses a vertex count or
-// arcs that do not fit in memory. Errors name the line.
-func parseLine(line []byte, lineNo int, opt graph.ReadOptions) ([]byte, *graph.Graph, error) {
-	sc := &lineScanner{s: line}
-	jg, err := sc.object()
-	if err != nil {
-		return jg.ID, nil, lineError(lineNo, "%v", err)
-	}
-	g, err := buildLine(&jg, lineNo, opt)
-	return jg.ID, g, err
-}
-
-// lineScanner reads a JSON line in one pass: encoding/json validated and
-// decoded each line's (large) edges array twice, which measured slower
-// than the graph's computation.
-type lineScanner struct {
-	s []byte
-	i int
-}
-
-func (p *lineScanner) ws() {
-	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
-		p.i++
-	}
-}
-
-// next is the byte after blanks, 0 at the end.
-func (p *lineScanner) next() byte {
-	p.ws()
-	if p.i == len(p.s) {
-		return 0
-	}
-	return p.s[p.i]
-}
-
-// syntax is a JSON syntax error at the scanner's position.
-func (p *lineScanner) syntax(what string) error {
-	if p.i >= len(p.s) {
-		return fmt.Errorf("bad JSON: %s, found the end of the line", what)
-	}
-	return fmt.Errorf("bad JSON at byte %d: %s, found %q", p.i+1, what, p.s[p.i])
-}
-
-// object reads the line's object into a jsonGraph whose ID and Edges are
-// the values' bytes (Edges checked for brackets and number characters
-// only; addEdges reads it). The id is set as soon as it is read, for the
-// error line.
-func (p *lineScanner) object() (jsonGraph, error) {
-	var jg jsonGraph
-	switch c := p.next(); {
-	case c == 0:
-		return jg, errors.New("no JSON object")
-	case c != '{':
-		return jg, fmt.Errorf("the line is not a JSON object (it starts with %q)", c)
-	}
-	p.i++
-	seen := map[string]bool{}
-	for first := true; ; first = false {
-		c := p.next()
-		if c == '}' && first {
-			p.i++
-			break
-		}
-		key, err := p.str()
-		if err != nil {
-			return jg, err
-		}
-		name := string(key[1 : len(key)-1])
-		if bytes.IndexByte(key, '\\') >= 0 {
-			_ = json.Unmarshal(key, &name) // valid: str checked it
-		}
-		if p.next() != ':' {
-			return jg, p.syntax("':' after a field name")
-		}
-		p.i++
-		p.ws()
-		if seen[name] {
-			return jg, fmt.Errorf("field %q given twice", name)
-		}
-		seen[name] = true
-		if err := p.field(&jg, name); err != nil {
-			return jg, err
-		}
-		switch p.next() {
-		case ',':
-			p.i++
-			continue
-		case '}':
-			p.i++
-		default:
-			return jg, p.syntax("',' or '}' after a field")
-		}
-		break
-	}
-	if p.next() != 0 {
-		return jg, p.syntax("the end of the line after the object")
-	}
-	return jg, nil
-}
-
-// field reads the value of the field name.
-func (p *lineScanner) field(jg *jsonGraph, name string) error {
-	switch name {
-	case "id":
-		switch c := p.next(); {
-		case c == '"':
-			tok, err := p.str()
-			jg.ID = tok
-			return err
-		case c == '-' || (c >= '0' && c <= '9'):
-			tok, err := p.num()
-			jg.ID = tok
-			return err
-		case p.lit("null"):
-			return nil
-		}
-		return p.wrongType(name, "a string or a number")
-	case "n":
-		if p.lit("null") {
-			return nil
-		}
-		if c := p.next(); c != '-' && (c < '0' || c > '9') {
-			return p.wrongType(name, "an integer")
-		}
-		tok, err := p.num()
-		if err != nil {
-			return err
-		}
-		v, err := strconv.ParseInt(string(tok), 10, 64)
-		if err != nil {
-			return fmt.Errorf(`"n": %s is not a vertex count (0..%d)`, tok, graph.MaxVertices)
-		}
-		jg.N = &v
-		return nil
-	case "directed":
-		for _, b := range []bool{true, false} {
-			if p.lit(strconv.FormatBool(b)) {
-				jg.Directed = &b
-				return nil
-			}
-		}
-		if p.lit("null") {
-			return nil
-		}
-		return p.wrongType(name, "true or false")
-	case "edges":
-		if p.lit("null") {
-			return nil
-		}
-		if p.next() != '[' {
-			return p.wrongType(name, "an array of [u, v] or [u, v, w]")
-		}
-		start, depth := p.i, 0
-		for ; p.i < len(p.s); p.i++ {
-			switch c := p.s[p.i]; c {
-			case '[':
-				depth++
-			case ']':
-				depth--
-			case ',', ' ', '\t', '\n', '\r', '-', '+', '.', 'e', 'E':
-			default:
-				if c < '0' || c > '9' {
-					return fmt.Errorf(`"edges": byte %d: %q in an array of [u, v] or [u, v, w] of numbers`, p.i+1, c)
-				}
-			}
-			if depth == 0 {
-				p.i++
-				jg.Edges = p.s[start:p.i]
-				return nil
-			}
-		}
-		return p.syntax(`']' to close "edges"`)
-	}
-	return fmt.Errorf("unknown field %q (a line has id, n, edges and directed)", name)
-}
-
-// wrongType reports a field whose value is of another JSON type.
-func (p *lineScanner) wrongType(name, want string) error {
-	what := "a value"
-	switch c := p.next(); {
-	case c == '"':
-		what = "a string"
-	case c == '{':
-		what = "an object"
-	case c == '[':
-		what = "an array"
-	case c == 't' || c == 'f':
-		what = "a boolean"
-	case c == 'n':
-		what = "null"
-	case c == '-' || (c >= '0' && c <= '9'):
-		what = "a number"
-	case c == 0:
-		return p.syntax("a value")
-	}
-	return fmt.Errorf("%q: %s where %s was expected", name, what, want)
-}
-
-// lit consumes the literal word if it comes next.
-func (p *lineScanner) lit(word string) bool {
-	p.ws()
-	if bytes.HasPrefix(p.s[p.i:], []byte(word)) {
-		p.i += len(word)
-		return true
-	}
-	return false
-}
-
-// str reads a JSON string and returns it with its quotes.
-func (p *lineScanner) str() ([]byte, error) {
-	if p.next() != '"' {
-		return nil, p.syntax("a string")
-	}
-	start := p.i
-	for p.i++; p.i < len(p.s); p.i++ {
-		switch c := p.s[p.i]; {
-		case c == '"':
-			p.i++
-			return p.s[start:p.i], nil
-		case c < 0x20:
-			return nil, p.syntax("a character of the string (control characters must be escaped)")
-		case c == '\\':
-			p.i++
-			if p.i == len(p.s) {
-				return nil, p.syntax("an escape")
-			}
-			switch p.s[p.i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				for range 4 {
-					p.i++
-					if p.i == len(p.s) || !isHex(p.s[p.i]) {
-						return nil, p.syntax("a hexadecimal digit of a \\u escape")
-					}
-				}
-			default:
-				return nil, p.syntax("an escape")
-			}
-		}
-	}
-	return nil, p.syntax("'\"' to close the string")
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-// num reads a JSON number.
-func (p *lineScanner) num() ([]byte, error) {
-	p.ws()
-	n := jsonNumber(p.s[p.i:])
-	if n == 0 {
-		return nil, p.syntax("a number")
-	}
-	tok := p.s[p.i : p.i+n]
-	p.i += n
-	return tok, nil
-}
-
-// jsonNumber returns the length of the JSON number b starts with
-// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?), or 0 when it does not
-// start with one.
-func jsonNumber(b []byte) int {
-	i := 0
-	digits := func() int {
-		k := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i, k = i+1, k+1
-		}
-		return k
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case digits() == 0:
-		return 0
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return 0
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return 0
-		}
-	}
-	return i
-}
-
-// buildLine builds a decoded line's graph.
-func buildLine(jg *jsonGraph, lineNo int, opt graph.ReadOptions) (*graph.Graph, error) {
-	directed := opt.Directed
-	if jg.Directed != nil {
-		if opt.DirectedSet && *jg.Directed != opt.Directed {
-			return nil, lineError(lineNo, `"directed": %v contradicts --directed=%v`, *jg.Directed, opt.Directed)
-		}
-		directed = *jg.Directed
-	}
-	b := graph.NewBuilder(directed)
-	// Room for every edge first (the brackets bound the edges): the
-	// builder then checks the memory once, for the vertices too, rather
-	// than again as its buffer grows; each check reads the system's
-	// limits, about 0.1 ms.
-	// The shortest edge, "[0,1],", takes 6 bytes: a line of brackets alone
-	// reserves no more than its edges could need.
-	if m := min(bytes.Count(jg.Edges, []byte{'['})-1, len(jg.Edges)/6); m > 0 {
-		b.Grow(m)
-	}
-	n := -1
-	if jg.N != nil {
-		if *jg.N < 0 || *jg.N > graph.MaxVertices {
-			return nil, lineError(lineNo, `"n": %d is not a vertex count (0..%d)`, *jg.N, graph.MaxVertices)
-		}
-		n = int(*jg.N)
-		if err := b.SetVertices(n); err != nil {
-			return nil, lineError(lineNo, "%v", err)
-		}
-	}
-	if opt.Vertices > 0 {
-		if err := b.SetVertices(opt.Vertices); err != nil {
-			return nil, lineError(lineNo, "%v", err)
-		}
-	}
-	if len(jg.Edges) > 0 && string(jg.Edges) != "null" {
-		if err := addEdges(b, jg.Edges, n, opt); err != nil {
-			return nil, lineError(lineNo, "%v", err)
-		}
-	}
-	g := b.Build()
-	if g.N() == 0 {
-		return nil, lineError(lineNo, `%v (no edges and no "n")`, apsp.ErrEmptyGraph)
-	}
-	return g, nil
-}
-
-// addEdges adds the edges of a JSON array of [u, v] or [u, v, w] to b;
-// every edge has a weight or none does (unless opt.Unweighted, which
-// ignores them). The array holds only brackets, commas, blanks and number
-// characters (lineScanner checked it); its shape and numbers are checked
-// here.
-func addEdges(b *graph.Builder, raw []byte, n int, opt graph.ReadOptions) error {
-	p := &edgeScanner{s: raw}
-	if !p.take('[') {
-		return errors.New(`"edges" must be an array of [u, v] or [u, v, w]`)
-	}
-	if p.take(']') {
-		return nil
-	}
-	weighted := -1 // unknown until the first edge
-	for k := 1; ; k++ {
-		if !p.take('[') {
-			return fmt.Errorf("edge %d: not an array [u, v] or [u, v, w]", k)
-		}
-		var nums [3][]byte
-		count := 0
-		for {
-			num := p.number()
-			if num == nil {
-				return fmt.Errorf("edge %d: its entries must be JSON numbers", k)
-			}
-			if count == 3 {
-				return fmt.Errorf("edge %d: more than 3 entries", k)
-			}
-			nums[count] = num
-			count++
-			if p.take(']') {
-				break
-			}
-			if !p.take(',') {
-				return fmt.Errorf("edge %d: not an array of numbers", k)
-			}
-		}
-		if count < 2 {
-			return fmt.Errorf("edge %d: want [u, v] or [u, v, w]", k)
-		}
-		u, err := vertexID(nums[0], n, opt.OneBased)
-		if err != nil {
-			return fmt.Errorf("edge %d: %v", k, err)
-		}
-		v, err := vertexID(nums[1], n, opt.OneBased)
-		if err != nil {
-			return fmt.Errorf("edge %d: %v", k, err)
-		}
-		if !opt.Unweighted {
-			has := 0
-			if count == 3 {
-				has = 1
-			}
-			if weighted >= 0 && has != weighted {
-				return fmt.Errorf("edge %d: every edge must have a weight or none (edge 1 has %d entries, this one %d; --unweighted ignores weights)", k, 2+weighted, count)
-			}
-			weighted = has
-		}
-		switch {
-		case opt.Unweighted || count == 2:
-			err = b.AddEdge(u, v)
-		default:
-			err = addWeighted(b, u, v, nums[2])
-		}
-		if err != nil {
-			return fmt.Errorf("edge %d: %w", k, err)
-		}
-		if p.take(']') {
-			return nil
-		}
-		if !p.take(',') {
-			return errors.New(`"edges" must be an array of [u, v] or [u, v, w]`)
-		}
-	}
-}
-
-// vertexID reads a vertex id: an integer from 0 (1 when oneBased), below
-// n when n >= 0.
-func vertexID(b []byte, n int, oneBased bool) (int, error) {
-	var v int64
-	if len(b) <= 18 && !bytes.ContainsAny(b, "-.eE") {
-		// Plain digits (a JSON number without sign, point or exponent)
-		// that cannot overflow: most ids, read without strconv's copy.
-		for _, c := range b {
-			v = v*10 + int64(c-'0')
-		}
-	} else {
-		var err error
-		if v, err = strconv.ParseInt(string(b), 10, 64); err != nil {
-			return 0, fmt.Errorf("vertex id %s is not an integer", b)
-		}
-	}
-	if oneBased {
-		if v < 1 {
-			return 0, fmt.Errorf("vertex id %d is below 1 (--one-based)", v)
-		}
-		v--
-	}
-	if v < 0 {
-		return 0, fmt.Errorf("negative vertex id %d", v)
-	}
-	if n >= 0 && v >= int64(n) {
-		return 0, fmt.Errorf(`vertex id %s is not below "n": %d`, b, n)
-	}
-	if v >= graph.MaxVertices {
-		return 0, fmt.Errorf("vertex id %d: %w", v, graph.ErrTooLarge)
-	}
-	return int(v), nil
-}
-
-// addWeighted adds an edge with the weight literal w: an integer literal
-// is an exact int64, any other number a float64, with the edge lists' rules
-// (no overflow, no underflow to 0, -0 is 0).
-func addWeighted(b *graph.Builder, u, v int, w []byte) error {
-	if !bytes.ContainsAny(w, ".eE") {
-		x, err := strconv.ParseInt(string(w), 10, 64)
-		if err != nil {
-			return fmt.Errorf("weight %s does not fit in a 64-bit integer", w)
-		}
-		return b.AddIntEdge(u, v, x)
-	}
-	x, err := strconv.ParseFloat(string(w), 64)
-	if err != nil {
-		if math.IsInf(x, 0) {
-			return fmt.Errorf("weight %s overflows float64 (largest is %.2g)", w, math.MaxFloat64)
-		}
-		return fmt.Errorf("bad weight %s", w)
-	}
-	if x == 0 {
-		mant, _, _ := strings.Cut(strings.ToLower(string(w)), "e")
-		if strings.Trim(mant, "-+0.") != "" {
-			return fmt.Errorf("weight %s underflows to 0 in float64 (smallest positive is %.2g)", w, math.SmallestNonzeroFloat64)
-		}
-		x = 0 // -0 becomes +0
-	}
-	return b.AddFloatEdge(u, v, x)
-}
-
-// edgeScanner walks the edges array.
-type edgeScanner struct {
-	s []byte
-	i int
-}
-
-func (p *edgeScanner) skip() {
-	for p.i < len(p.s) && (p.s[p.i] == ' ' || p.s[p.i] == '\t' || p.s[p.i] == '\n' || p.s[p.i] == '\r') {
-		p.i++
-	}
-}
-
-// take consumes c (after blanks) if it comes next.
-func (p *edgeScanner) take(c byte) bool {
-	p.skip()
-	if p.i < len(p.s) && p.s[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
-}
-
-// number consumes a JSON number and returns its literal, or nil.
-func (p *edgeScanner) number() []byte {
-	p.skip()
-	start := p.i
-	for p.i < len(p.s) {
-		c := p.s[p.i]
-		if (c < '0' || c > '9') && c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E' {
-			break
-		}
-		p.i++
-	}
-	if p.i == start || jsonNumber(p.s[start:p.i]) != p.i-start {
-		return nil
-	}
-	return p.s[start:p.i]
-}
-
-// output writes result lines.
-type output interface {
-	stats(id []byte, s *apsp.Stats) error
-	fail(id []byte, why string) error
-	flush() error
-}
-
-// jsonOut writes JSON Lines: the stats --json fields after "id".
-type jsonOut struct {
-	w   *bufio.Writer
-	buf bytes.Buffer
-}
-
-func (o *jsonOut) encode(v any) ([]byte, error) {
-	o.buf.Reset()
-	enc := json.NewEncoder(&o.buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return o.buf.Bytes(), nil
-}
-
-func (o *jsonOut) stats(id []byte, s *apsp.Stats) error {
-	b, err := o.encode(s)
-	if err != nil {
-		return err
-	}
-	o.w.WriteString(`{"id":`)
-	o.w.Write(id)
-	o.w.WriteByte(',')
-	_, err = o.w.Write(b[1:]) // the object's fields after its '{', and the newline
-	return err
-}
-
-func (o *jsonOut) fail(id []byte, why string) error {
-	b, err := o.encode(struct {
-		ID    json.RawMessage `json:"id"`
-		Error string          `json:"error"`
-	}{id, why})
-	if err != nil {
-		return err
-	}
-	_, err = o.w.Write(b)
-	return err
-}
-
-func (o *jsonOut) flush() error { return o.w.Flush() }
-
-// csvColumns are the CSV header: "id", the stats --json field names bulk
-// writes (TestBulkCSVColumns keeps them in step with Stats), and "error".
-var csvColumns = []string{"id", "vertices", "arcs", "edges", "directed", "weighted", "connected", "reachable_only",
-	"diameter", "radius", "aspl", "reachable_pairs", "center", "periphery", "algorithm", "device", "lanes", "threads",
-	"seconds", "error"}
-
-// csvOut writes CSV under a header line.
-type csvOut struct {
-	w      *csv.Writer
-	header bool
-}
-
-func newCSVOut(w io.Writer) *csvOut { return &csvOut{w: csv.NewWriter(w)} }
-
-// idText is an id as a CSV field: a JSON string unquoted, a number as is.
-func idText(id []byte) string {
-	var s string
-	if json.Unmarshal(id, &s) == nil {
-		return s
-	}
-	return string(id)
-}
-
-func (o *csvOut) row(r []string) error {
-	if !o.header {
-		o.header = true
-		if err := o.w.Write(csvColumns); err != nil {
-			return err
-		}
-	}
-	return o.w.Write(r)
-}
-
-func (o *csvOut) stats(id []byte, s *apsp.Stats) error {
-	list := func(vs []int) string {
-		parts := make([]string, len(vs))
-		for i, v := range vs {
-			parts[i] = strconv.Itoa(v)
-		}
-		return strings.Join(parts, " ")
-	}
-	return o.row([]string{idText(id), strconv.Itoa(s.Vertices), strconv.Itoa(s.Arcs), strconv.Itoa(s.Edges),
-		strconv.FormatBool(s.Directed), strconv.FormatBool(s.Weighted), strconv.FormatBool(s.Connected),
-		strconv.FormatBool(s.Reachable), s.Diameter.String(), s.Radius.String(), s.ASPL.String(),
-		strconv.FormatInt(s.ReachablePairs, 10), list(s.Center), list(s.Periphery), s.Algorithm, s.Device, s.Lanes,
-		strconv.Itoa(s.Threads), strconv.FormatFloat(s.Seconds, 'g', -1, 64), ""})
-}
-
-func (o *csvOut) fail(id []byte, why string) error {
-	r := make([]string, len(csvColumns))
-	r[0], r[len(r)-1] = idText(id), why
-	return o.row(r)
-}
-
-func (o *csvOut) flush() error {
-	if !o.header { // no graph at all: the header still says what would come
-		o.header = true
-		if err := o.w.Write(csvColumns); err != nil {
-			return err
-		}
-	}
-	o.w.Flush()
-	return o.w.Error()
 }

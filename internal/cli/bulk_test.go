@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -169,6 +170,67 @@ func TestBulkDirectory(t *testing.T) {
 	}
 }
 
+// TestBulkDirectoryEntries: every entry of a directory but hidden files
+// and subdirectories gets a line, in name order: a broken link and a link
+// loop an error line each, as when named as arguments, a named pipe an
+// error line without being opened (which would block), a link to a file
+// its result; a link to a directory is a subdirectory. Before, the broken
+// link, the loop and the pipe were dropped without a word and the exit
+// status was 0.
+func TestBulkDirectoryEntries(t *testing.T) {
+	dir := t.TempDir()
+	karate, err := filepath.Abs("../../testdata/karate.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []struct{ target, name string }{
+		{karate, "a.txt"},
+		{filepath.Join(dir, "missing.txt"), "b-broken"},
+		{filepath.Join(dir, "c-loop"), "c-loop"},
+		{t.TempDir(), "e-dirlink"},
+		{karate, "f-filelink"},
+		{filepath.Join(dir, "missing.txt"), ".hidden-broken"},
+	} {
+		if err := os.Symlink(l.target, filepath.Join(dir, l.name)); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fifo := exec.Command("mkfifo", filepath.Join(dir, "d-fifo")).Run() == nil
+	want := []struct{ name, err string }{
+		{"a.txt", ""},
+		{"b-broken", "reading graph: open " + filepath.Join(dir, "b-broken") + ": no such file or directory"},
+		{"c-loop", "reading graph: open " + filepath.Join(dir, "c-loop") + ": too many levels of symbolic links"},
+		{"d-fifo", filepath.Join(dir, "d-fifo") + ": a named pipe, not a graph file (name it as an argument to read it)"},
+		{"f-filelink", ""},
+	}
+	if !fifo {
+		t.Log("no named pipes here")
+		want = slices.Delete(want, 3, 4)
+	}
+	code, out, errs := run(t, "", "bulk", dir)
+	objs := jsonLines(t, out)
+	if code != exitFail || len(objs) != len(want) {
+		t.Fatalf("exit %d (%s), %d lines for %d entries:\n%s", code, errs, len(objs), len(want), out)
+	}
+	for i, w := range want {
+		o := objs[i]
+		if o["id"] != filepath.Join(dir, w.name) {
+			t.Errorf("line %d: id %v, want %s", i+1, o["id"], w.name)
+		}
+		if e, _ := o["error"].(string); e != w.err || (w.err == "" && o["vertices"] != float64(34)) {
+			t.Errorf("%s: %v, want error %q", w.name, o, w.err)
+		}
+	}
+	// Named as arguments, the broken link and the loop give the same lines.
+	code, out, _ = run(t, "", "bulk", filepath.Join(dir, "b-broken"), filepath.Join(dir, "c-loop"))
+	if objs := jsonLines(t, out); code != exitFail || len(objs) != 2 || objs[0]["error"] != want[1].err || objs[1]["error"] != want[2].err {
+		t.Fatalf("as arguments: exit %d\n%s", code, out)
+	}
+}
+
 func writeEdgeList(t *testing.T, path string, g *graph.Graph) {
 	t.Helper()
 	f, err := os.Create(path)
@@ -250,6 +312,55 @@ func TestBulkStdin(t *testing.T) {
 	}
 }
 
+// TestBulkStdinNotJSONLines: stdin whose first line that is not blank
+// does not start with '{' (an edge list, a Matrix Market file) fails once,
+// before any graph is computed, with one sentence saying that bulk -
+// reads JSON Lines and how to pass a graph file; before, each of its lines
+// was an error line of its own.
+func TestBulkStdinNotJSONLines(t *testing.T) {
+	mtx, err := os.ReadFile("../../testdata/small.mtx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, stdin, start string
+		args               []string
+	}{
+		{"edge list", "0 1\n1 2\n2 3\n", `line 1 starts with "0 1"`, nil},
+		{"blank lines first", "\n  \n0 1 5\n", `line 3 starts with "0 1 5"`, nil},
+		{"matrix market", string(mtx), `line 1 starts with "%%MatrixMarket m"`, nil},
+		{"after a file", "0 1\n", `line 1 starts with "0 1"`, []string{"../../testdata/karate.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := run(t, tc.stdin, append(append([]string{"bulk"}, tc.args...), "-")...)
+			want := "apsp bulk: stdin is not JSON Lines (" + tc.start + ", not '{'): bulk - reads one graph a line, " +
+				`such as {"edges": [[0,1],[1,2]]}; to compute a graph file (an edge list, .mtx, .gr), pass it as a file argument (apsp bulk FILE)` + "\n"
+			if code != exitFail || out != "" || errs != want {
+				t.Fatalf("exit %d, stdout %q, stderr\n%s\nwant\n%s", code, out, errs, want)
+			}
+		})
+	}
+}
+
+// TestBulkHelp: bulk -h lists its own flags and not --explain, which it
+// refuses (per graph: stats --explain).
+func TestBulkHelp(t *testing.T) {
+	code, out, _ := run(t, "", "bulk", "-h")
+	_, flags, _ := strings.Cut(out, "\nflags:\n")
+	for _, f := range []string{"-csv", "-group", "-reachable", "-device"} {
+		if !strings.Contains(flags, "  "+f+" ") && !strings.Contains(flags, "  "+f+"\n") {
+			t.Errorf("bulk -h does not list %s", f)
+		}
+	}
+	if code != exitOK || strings.Contains(flags, "-explain") || strings.Contains(flags, "-no-aspl") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	code, _, errs := run(t, "", "bulk", "--explain", "x")
+	if code != exitUsage || !strings.Contains(errs, "--explain is per graph: run apsp stats --explain FILE") {
+		t.Fatalf("bulk --explain: exit %d: %s", code, errs)
+	}
+}
+
 // TestBulkStdinFlags: --one-based, --unweighted, --vertices and
 // --directed apply to JSON lines; a line's "directed" may not contradict
 // --directed given on the command line.
@@ -278,6 +389,12 @@ func TestBulkStdinFlags(t *testing.T) {
 	}
 }
 
+// bulkCSVHeader is the header bulk --csv writes (encode.StatsCSVHeader,
+// spelled out: the command's output must not change with the encoder).
+var bulkCSVHeader = []string{"id", "vertices", "arcs", "edges", "directed", "weighted", "connected", "reachable_only",
+	"diameter", "radius", "aspl", "reachable_pairs", "center", "periphery", "algorithm", "device", "lanes", "threads",
+	"seconds", "error"}
+
 // TestBulkCSV: a header of id, the stats --json field names and error,
 // then a row per graph in order; an error row holds only id and error.
 func TestBulkCSV(t *testing.T) {
@@ -289,10 +406,10 @@ func TestBulkCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 4 || !slices.Equal(rows[0], csvColumns) {
+	if len(rows) != 4 || !slices.Equal(rows[0], bulkCSVHeader) {
 		t.Fatalf("rows %q", rows)
 	}
-	col := func(row []string, name string) string { return row[slices.Index(csvColumns, name)] }
+	col := func(row []string, name string) string { return row[slices.Index(bulkCSVHeader, name)] }
 	karate, bad, disc := rows[1], rows[2], rows[3]
 	if col(karate, "id") != "../../testdata/karate.txt" || col(karate, "diameter") != "5" || col(karate, "aspl") != "2.408199643493761" ||
 		col(karate, "center") != "0 1 2 3 8 13 19 31" || col(karate, "error") != "" || col(karate, "algorithm") != "bitbfs" {
@@ -306,32 +423,8 @@ func TestBulkCSV(t *testing.T) {
 	}
 	// No graph at all still writes the header.
 	code, out, _ = run(t, "", "bulk", "--csv", "-")
-	if code != exitOK || out != strings.Join(csvColumns, ",")+"\n" {
+	if code != exitOK || out != strings.Join(bulkCSVHeader, ",")+"\n" {
 		t.Fatalf("exit %d: %q", code, out)
-	}
-}
-
-// TestBulkCSVColumns keeps the CSV columns the stats --json field names
-// (those bulk computes: not no_aspl and traversals, which only stats
-// --no-aspl and the bounds method set).
-func TestBulkCSVColumns(t *testing.T) {
-	b, err := json.Marshal(apsp.Stats{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	want := slices.Clone(csvColumns[1 : len(csvColumns)-1])
-	slices.Sort(keys)
-	slices.Sort(want)
-	if !slices.Equal(keys, want) {
-		t.Fatalf("Stats JSON fields %v, CSV columns %v", keys, want)
 	}
 }
 
@@ -362,104 +455,62 @@ func TestBulkUsage(t *testing.T) {
 	}
 }
 
-// TestLineScannerAgainstJSON: the hand-written JSON line reader refuses
-// every line encoding/json finds invalid (random mutations of valid
-// lines), and reads random valid lines — ids, numbers and blanks in every
-// form JSON allows — as the graphs they describe.
-func TestLineScannerAgainstJSON(t *testing.T) {
-	rng := rand.New(rand.NewPCG(6, 1))
-	blank := func() string { return []string{"", " ", "\t", " \r\n "}[rng.IntN(4)] }
-	ids := []string{`"a"`, `"\u00e9\n\"q\""`, `7`, `-0.5e+3`, `null`, `"x\/y"`}
-	type want struct {
-		n, arcs  int
-		directed bool
-		kind     graph.WeightKind
+// bulkMemoryEnv names, in the child process of TestBulkUnderMemoryLimit,
+// the directory of its graphs.
+const bulkMemoryEnv = "APSP_TEST_BULK_MEMORY_DIR"
+
+// bulkMemoryLimit is the child's GOMEMLIMIT: stats computes one of the
+// test's graphs (40 000 vertices, 4-regular: bitbfs needs 21.4 MiB of
+// working memory) within it with room to spare, but not two at once.
+const bulkMemoryLimit = "44MiB"
+
+// TestBulkUnderMemoryLimit: a graph that stats computes alone under
+// GOMEMLIMIT does not fail in bulk for want of memory its neighbours hold
+// or held. Before, the second and third of three copies failed with
+// "graph too large": the previous graph's working memory, released but not
+// yet collected, still counted against the limit. Run in a child process,
+// whose only memory is the test's.
+func TestBulkUnderMemoryLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("computes four graphs of 40 000 vertices")
 	}
-	valid := func() (string, want) {
-		n := 1 + rng.IntN(6)
-		directed := rng.IntN(2) == 0
-		weighted := rng.IntN(3)
-		var fields []string
-		fields = append(fields, `"id"`+blank()+":"+blank()+ids[rng.IntN(len(ids))])
-		fields = append(fields, `"n":`+blank()+strconv.Itoa(n))
-		fields = append(fields, `"directed":`+blank()+strconv.FormatBool(directed))
-		b := graph.NewBuilder(directed)
-		must := func(err error) {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		must(b.SetVertices(n))
-		var edges []string
-		for range rng.IntN(8) {
-			u, v := rng.IntN(n), rng.IntN(n)
-			e := blank() + "[" + blank() + strconv.Itoa(u) + blank() + "," + blank() + strconv.Itoa(v)
-			switch weighted {
-			case 0:
-				must(b.AddEdge(u, v))
-			case 1:
-				w := rng.Int64N(20) - 5
-				if directed == false {
-					w = rng.Int64N(20)
-				}
-				e += "," + blank() + strconv.FormatInt(w, 10)
-				must(b.AddIntEdge(u, v, w))
-			case 2:
-				w := float64(rng.IntN(100)) / 8
-				lit := []string{strconv.FormatFloat(w, 'f', -1, 64), strconv.FormatFloat(w, 'e', -1, 64),
-					strings.ToUpper(strconv.FormatFloat(w, 'e', 3, 64))}[rng.IntN(3)]
-				if !strings.ContainsAny(lit, ".eE") {
-					lit += ".0"
-				}
-				x, _ := strconv.ParseFloat(lit, 64)
-				e += "," + blank() + lit
-				must(b.AddFloatEdge(u, v, x))
-			}
-			edges = append(edges, e+blank()+"]"+blank())
-		}
-		fields = append(fields, `"edges":`+blank()+"["+strings.Join(edges, ",")+"]")
-		rng.Shuffle(len(fields), func(i, j int) { fields[i], fields[j] = fields[j], fields[i] })
-		g := b.Build()
-		return blank() + "{" + blank() + strings.Join(fields, ","+blank()) + blank() + "}" + blank(),
-			want{g.N(), g.Arcs(), g.Directed(), g.Kind()}
+	dir := t.TempDir()
+	g, err := gen.Make("regular", "n=40000", "d=4", "seed=1")
+	if err != nil {
+		t.Fatal(err)
 	}
-	mutants := 0
-	for range 3000 {
-		line, w := valid()
-		if !json.Valid([]byte(line)) {
-			t.Fatalf("the test made invalid JSON: %s", line)
-		}
-		_, g, err := parseLine([]byte(line), 1, graph.ReadOptions{})
-		if err != nil {
-			if !strings.Contains(err.Error(), "negative cycle") && !strings.Contains(err.Error(), "no vertices") {
-				t.Fatalf("%s: %v", line, err)
-			}
-		} else if (want{g.N(), g.Arcs(), g.Directed(), g.Kind()}) != w {
-			t.Fatalf("%s: graph %d vertices %d arcs directed %v %s, want %+v", line, g.N(), g.Arcs(), g.Directed(), g.Kind(), w)
-		}
-		// Mutate a byte, drop one or insert one.
-		b := []byte(line)
-		i := rng.IntN(len(b))
-		const alphabet = "{}[],:\"\\ -+.eE0123456789tfnulx\x01"
-		c := alphabet[rng.IntN(len(alphabet))]
-		switch rng.IntN(3) {
-		case 0:
-			b[i] = c
-		case 1:
-			b = append(b[:i], b[i+1:]...)
-		default:
-			b = append(b[:i], append([]byte{c}, b[i:]...)...)
-		}
-		if json.Valid(b) {
-			continue
-		}
-		mutants++
-		if _, _, err := parseLine(b, 1, graph.ReadOptions{}); err == nil {
-			t.Fatalf("invalid JSON accepted: %s", b)
-		}
+	for _, name := range []string{"r1.txt", "r2.txt", "r3.txt"} {
+		writeEdgeList(t, filepath.Join(dir, name), g)
 	}
-	if mutants < 1000 {
-		t.Fatalf("only %d invalid mutants", mutants)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestBulkMemoryChild$", "-test.v")
+	cmd.Env = append(os.Environ(), bulkMemoryEnv+"="+dir, "GOMEMLIMIT="+bulkMemoryLimit)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestBulkMemoryChild") {
+		t.Fatalf("under GOMEMLIMIT=%s: %v\n%s", bulkMemoryLimit, err, out)
+	}
+}
+
+// TestBulkMemoryChild is TestBulkUnderMemoryLimit's child: stats on one
+// graph, then bulk on three copies, every one computed.
+func TestBulkMemoryChild(t *testing.T) {
+	dir := os.Getenv(bulkMemoryEnv)
+	if dir == "" {
+		t.Skip("run by TestBulkUnderMemoryLimit")
+	}
+	files := []string{filepath.Join(dir, "r1.txt"), filepath.Join(dir, "r2.txt"), filepath.Join(dir, "r3.txt")}
+	// The limit leaves stats room for one graph, else the test proves
+	// nothing.
+	want := statsObject(t, "", "--quiet", "--threads", "2", files[0])["aspl"]
+	runtime.GC() // as in a process of its own
+	code, out, errs := run(t, "", "bulk", "--quiet", "--threads", "2", files[0], files[1], files[2])
+	objs := jsonLines(t, out)
+	if code != exitOK || len(objs) != len(files) {
+		t.Fatalf("bulk: exit %d (%s), %d lines:\n%s", code, errs, len(objs), out)
+	}
+	for i, o := range objs {
+		if o["id"] != files[i] || o["error"] != nil || o["aspl"] != want {
+			t.Errorf("%s: %v", files[i], o["error"])
+		}
 	}
 }
 

@@ -103,46 +103,13 @@ func runStats(e *env, args []string) error {
 		return err
 	}
 	base := f.base(path)
+	out := *s
+	out.Center = shift(s.Center, base)
+	out.Periphery = shift(s.Periphery, base)
 	if f.json {
-		out := *s
-		out.Center = shift(s.Center, base)
-		out.Periphery = shift(s.Periphery, base)
 		return writeJSON(e.stdout, out)
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	kind := "undirected"
-	if s.Directed {
-		kind = "directed"
-	}
-	fmt.Fprintf(tw, "vertices\t%d\n", s.Vertices)
-	fmt.Fprintf(tw, "edges\t%d (%s, %d arcs)\n", s.Edges, kind, s.Arcs)
-	fmt.Fprintf(tw, "weighted\t%v\n", yesNo(s.Weighted))
-	conn := "connected"
-	if s.Directed {
-		conn = "strongly connected"
-	}
-	fmt.Fprintf(tw, "%s\t%s\n", conn, yesNo(s.Connected))
-	if s.Reachable {
-		fmt.Fprintf(tw, "measures over\treachable pairs only\n")
-	}
-	fmt.Fprintf(tw, "diameter\t%v\n", s.Diameter)
-	fmt.Fprintf(tw, "radius\t%v\n", s.Radius)
-	if !s.NoASPL {
-		fmt.Fprintf(tw, "aspl\t%v\n", s.ASPL)
-		fmt.Fprintf(tw, "reachable pairs\t%d of %d\n", s.ReachablePairs, int64(s.Vertices)*int64(s.Vertices-1))
-		fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, base))
-		fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, base))
-	}
-	if s.Traversals > 0 {
-		fmt.Fprintf(tw, "traversals\t%d breadth-first searches\n", s.Traversals)
-	}
-	if s.Device == "cpu" {
-		fmt.Fprintf(tw, "algorithm\t%s (cpu, %s lanes, %d threads)\n", s.Algorithm, s.Lanes, s.Threads)
-	} else {
-		fmt.Fprintf(tw, "algorithm\t%s (%s, %s lanes)\n", s.Algorithm, s.Device, s.Lanes)
-	}
-	fmt.Fprintf(tw, "seconds\t%.3f\n", s.Seconds)
-	return tw.Flush()
+	return encode.StatsText(e.stdout, &out)
 }
 
 func yesNo(b bool) string {
@@ -158,26 +125,6 @@ func shift(vs []int, base int) []int {
 		out[i] = v + base
 	}
 	return out
-}
-
-// vertexList prints up to 10 vertices and the count.
-func vertexList(vs []int, base int) string {
-	const show = 10
-	var b strings.Builder
-	for i, v := range vs {
-		if i == show {
-			b.WriteString(" ...")
-			break
-		}
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.Itoa(v + base))
-	}
-	if len(vs) > show {
-		fmt.Fprintf(&b, " (%d vertices)", len(vs))
-	}
-	return b.String()
 }
 
 func runDiameter(e *env, args []string) error {
