@@ -14,8 +14,7 @@ import (
 
 // TestTable runs every summary engine and layout under test (engines,
 // configs), the Briefs, the histograms, the matrix and From on every
-// unweighted
-// case of the testgraphs table, against the table's answers.
+// unweighted case of the testgraphs table, against the table's answers.
 func TestTable(t *testing.T) {
 	ctx := context.Background()
 	ran := 0
