@@ -20,7 +20,8 @@ type Edge struct {
 // models:
 //
 //   - M == 0: each pair of distinct vertices — ordered when Directed, u < v
-//     otherwise — is an edge with probability P (Gilbert's G(n, p));
+//     otherwise — is an edge with probability P (Gilbert's G(n, p)); with P
+//     == 0 too the graph has no edge and nothing is drawn;
 //   - M > 0: M edges are drawn with both ends uniform, so that repeats
 //     occur (the builder keeps the lightest of parallel edges); a
 //     self-loop is kept when Loops (the builder drops it, noting a
@@ -150,6 +151,9 @@ func RandomEdges(rng *rand.Rand, s Spec) []Edge {
 			add(u, v)
 		}
 		return edges
+	}
+	if s.P <= 0 {
+		return nil // no coin drawn: M == 0 with P == 0 is the empty graph
 	}
 	for u := range n {
 		first := 0
