@@ -11,6 +11,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // testGraph is a graph together with its own adjacency lists, so that the
@@ -88,14 +89,11 @@ func (tg testGraph) reference() (*Summary, []int32) {
 	return s, m
 }
 
+// randomGraph is testgraphs' G(n, p), unweighted, with its own lists.
 func randomGraph(t testing.TB, rng *rand.Rand, n int, directed bool, p float64) testGraph {
 	var edges [][2]int
-	for u := range n {
-		for v := range n {
-			if (directed || u < v) && rng.Float64() < p {
-				edges = append(edges, [2]int{u, v})
-			}
-		}
+	for _, e := range testgraphs.RandomEdges(rng, testgraphs.Spec{N: n, P: p, Directed: directed}) {
+		edges = append(edges, [2]int{e.U, e.V})
 	}
 	// A few self-loops and repeated edges, which the builder drops.
 	if n > 0 && rng.IntN(4) == 0 {

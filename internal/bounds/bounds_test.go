@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 type edge struct{ u, v int }
@@ -143,10 +144,12 @@ func randomTree(rng *rand.Rand, n int) []edge {
 	return es
 }
 
+// randomEdges is testgraphs' M model: m edges of uniform ends, self-loops
+// and repeats included.
 func randomEdges(rng *rand.Rand, n, m int) []edge {
 	var es []edge
-	for range m {
-		es = append(es, edge{rng.IntN(n), rng.IntN(n)})
+	for _, e := range testgraphs.RandomEdges(rng, testgraphs.Spec{N: n, M: m, Loops: true}) {
+		es = append(es, edge{e.U, e.V})
 	}
 	return es
 }

@@ -9,24 +9,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
-
-func randomIntGraph(rng *rand.Rand, n int, p float64, lo, hi int64) *graph.Graph {
-	b := graph.NewBuilder(true)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
-	}
-	for u := 0; u < n; u++ {
-		for v := 0; v < n; v++ {
-			if u != v && rng.Float64() < p {
-				if err := b.AddIntEdge(u, v, lo+rng.Int64N(hi-lo+1)); err != nil {
-					panic(err)
-				}
-			}
-		}
-	}
-	return b.Build()
-}
 
 // TestBlockedKernelsAgree runs the reference and the blocked engine with
 // the fast and the scalar kernels on every lane kind the graph's plan allows
@@ -44,7 +28,7 @@ func TestBlockedKernelsAgree(t *testing.T) {
 		if trial%4 == 3 {
 			lo = -1 // negative arcs: Normalize's rule on every kind
 		}
-		g := randomIntGraph(rng, n, 0.05, lo, hi)
+		g := testgraphs.Random(rng, testgraphs.Spec{N: n, P: 0.05, Directed: true, Kind: graph.IntWeights, Lo: lo, Hi: hi})
 		if FindNegativeCycle(ctx, g) != nil {
 			continue
 		}
@@ -150,7 +134,7 @@ func TestInt32BoundaryExact(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	g := randomIntGraph(rng, 300, 0.05, 1, 10)
+	g := testgraphs.Random(rng, testgraphs.Spec{N: 300, P: 0.05, Directed: true, Kind: graph.IntWeights, Lo: 1, Hi: 10})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	m, _ := lanes.NewMatrix[int32](g, TileSize(300, 64))

@@ -7,33 +7,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
-
-// randomGraph has n vertices and about m arcs (self-loops and repeats
-// included before the builder drops repeats), with weights of kind k.
-func randomGraph(t *testing.T, rng *rand.Rand, n, m int, directed bool, k graph.WeightKind) *graph.Graph {
-	t.Helper()
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		t.Fatal(err)
-	}
-	for range m {
-		u, v := rng.IntN(n), rng.IntN(n)
-		var err error
-		switch k {
-		case graph.Unweighted:
-			err = b.AddEdge(u, v)
-		case graph.IntWeights:
-			err = b.AddIntEdge(u, v, rng.Int64N(200)-50)
-		case graph.FloatWeights:
-			err = b.AddFloatEdge(u, v, rng.Float64()*10-1)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b.Build()
-}
 
 // reversed builds g's transpose the long way, through the builder. The
 // builder keeps no self-loops, only the first negative one's vertex, which
@@ -102,15 +77,18 @@ func sameGraph(t *testing.T, got, want *graph.Graph) {
 // gives the graph back.
 func TestGraphTranspose(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	// About m arcs, self-loops and repeats included before the builder
+	// drops them, negative ones too.
+	lengths := map[graph.WeightKind][2]int64{graph.IntWeights: {-50, 149}, graph.FloatWeights: {-1, 9}}
 	for _, k := range []graph.WeightKind{graph.Unweighted, graph.IntWeights, graph.FloatWeights} {
 		for _, size := range [][2]int{{0, 0}, {1, 3}, {7, 20}, {50, 400}, {300, 900}} {
-			g := randomGraph(t, rng, size[0], size[1], true, k)
+			g := testgraphs.Random(rng, testgraphs.Spec{N: size[0], M: size[1], Loops: true, Directed: true, Kind: k, Lo: lengths[k][0], Hi: lengths[k][1]})
 			tr := g.Transpose()
 			sameGraph(t, tr, reversed(t, g))
 			sameGraph(t, tr.Transpose(), g)
 		}
 	}
-	u := randomGraph(t, rng, 40, 100, false, graph.IntWeights)
+	u := testgraphs.Random(rng, testgraphs.Spec{N: 40, M: 100, Loops: true, Kind: graph.IntWeights, Lo: -50, Hi: 149})
 	if u.Transpose() != u {
 		t.Fatal("an undirected graph's transpose is not the graph itself")
 	}
@@ -118,7 +96,7 @@ func TestGraphTranspose(t *testing.T) {
 
 // TestOf checks that Of gives the graph's own arcs.
 func TestOf(t *testing.T) {
-	g := randomGraph(t, rand.New(rand.NewPCG(3, 4)), 100, 500, true, graph.Unweighted)
+	g := testgraphs.Random(rand.New(rand.NewPCG(3, 4)), testgraphs.Spec{N: 100, M: 500, Loops: true, Directed: true})
 	a := csr.Of(g)
 	if a.N() != g.N() || len(a.Heads) != g.Arcs() {
 		t.Fatalf("n=%d arcs=%d, want %d %d", a.N(), len(a.Heads), g.N(), g.Arcs())
@@ -134,7 +112,7 @@ func TestOf(t *testing.T) {
 // u→v appears once as v→u, heads increasing within each vertex.
 func TestTransposeCSR(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	g := randomGraph(t, rng, 200, 1500, true, graph.Unweighted)
+	g := testgraphs.Random(rng, testgraphs.Spec{N: 200, M: 1500, Loops: true, Directed: true})
 	a := csr.Of(g)
 	tr := a.Transpose()
 	if tr.N() != a.N() || len(tr.Heads) != len(a.Heads) {
@@ -183,7 +161,7 @@ func TestBFS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := range 40 {
 		n := 1 + rng.IntN(120)
-		g := randomGraph(t, rng, n, rng.IntN(3*n+1), trial%2 == 0, graph.Unweighted)
+		g := testgraphs.Random(rng, testgraphs.Spec{N: n, M: rng.IntN(3*n + 1), Loops: true, Directed: trial%2 == 0})
 		a := csr.Of(g)
 		src := int32(rng.IntN(n))
 		// Vertices of colour 0 are marked -2; others stay -1.

@@ -108,6 +108,12 @@ var rules = []rule{
 		Never: []string{".", "graph/..."},
 	},
 	{
+		Why:    "the shared test graphs and their known answers are for tests only (internal/testgraphs)",
+		From:   []string{"..."},
+		Except: []string{"internal/testgraphs"},
+		Never:  []string{"internal/testgraphs"},
+	},
+	{
 		Why:    "the library never depends on the command line",
 		From:   []string{"..."},
 		Except: programs,

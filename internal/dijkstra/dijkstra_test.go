@@ -12,77 +12,8 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
-
-// spec describes a random test graph.
-type spec struct {
-	n        int
-	directed bool
-	kind     graph.WeightKind
-	p        float64 // arc probability
-	parts    int     // arcs only join vertices of the same part (mod parts)
-	lo, hi   int64   // integer lengths, or the float range
-	// potential > 0 adds h(u) − h(v) to every arc of a directed graph with
-	// h in [−potential, 0], giving negative arcs but no negative cycle.
-	potential int64
-}
-
-func (s spec) String() string {
-	dir := "undirected"
-	if s.directed {
-		dir = "directed"
-	}
-	return fmt.Sprintf("n=%d/%s/%v/p=%.2f/parts=%d/w=%d..%d/h=%d", s.n, dir, s.kind, s.p, s.parts, s.lo, s.hi, s.potential)
-}
-
-func (s spec) build(rng *rand.Rand) *graph.Graph {
-	b := graph.NewBuilder(s.directed)
-	must(b.SetVertices(s.n))
-	h := make([]int64, s.n)
-	hf := make([]float64, s.n)
-	if s.potential > 0 {
-		for i := range h {
-			h[i] = -rng.Int64N(s.potential + 1)
-			// Multiples of 1/8 keep h(u) − h(v) exact, so that zero-length
-			// cycles (base 0) do not round to negative ones.
-			hf[i] = -float64(rng.Int64N(8*s.potential+1)) / 8
-		}
-	}
-	parts := max(s.parts, 1)
-	edges := 0
-	for u := 0; u < s.n; u++ {
-		first := 0
-		if !s.directed {
-			first = u + 1
-		}
-		for v := first; v < s.n; v++ {
-			if u == v || u%parts != v%parts || rng.Float64() >= s.p {
-				continue
-			}
-			// The first edge has the base length lo exactly, so that the
-			// queue choice (which looks at the extremes) is predictable.
-			exactLo := edges == 0
-			edges++
-			switch s.kind {
-			case graph.Unweighted:
-				must(b.AddEdge(u, v))
-			case graph.IntWeights:
-				w := s.lo + rng.Int64N(s.hi-s.lo+1)
-				if exactLo {
-					w = s.lo
-				}
-				must(b.AddIntEdge(u, v, w+h[u]-h[v]))
-			case graph.FloatWeights:
-				w := float64(s.lo) + rng.Float64()*float64(s.hi-s.lo)
-				if exactLo {
-					w = float64(s.lo)
-				}
-				must(b.AddFloatEdge(u, v, w+hf[u]-hf[v]))
-			}
-		}
-	}
-	return b.Build()
-}
 
 func must(err error) {
 	if err != nil {
@@ -90,25 +21,26 @@ func must(err error) {
 	}
 }
 
-// randomSpecs returns count random specs; negative ones (for Johnson) are
-// directed with potentials.
-func randomSpecs(rng *rand.Rand, count int, negative bool) []spec {
+// randomSpecs returns count random specs: every weight kind, directed or
+// not, sparse to dense, in up to 3 parts, lengths from 0, 1 or 5 spanning
+// up to 10⁶; negative ones (for Johnson) are directed with potentials.
+func randomSpecs(rng *rand.Rand, count int, negative bool) []testgraphs.Spec {
 	kinds := []graph.WeightKind{graph.Unweighted, graph.IntWeights, graph.FloatWeights}
-	specs := make([]spec, count)
+	specs := make([]testgraphs.Spec, count)
 	for i := range specs {
-		s := spec{
-			n:        1 + rng.IntN(60),
-			directed: rng.IntN(2) == 0,
-			kind:     kinds[rng.IntN(3)],
-			p:        []float64{0.02, 0.08, 0.2, 0.5}[rng.IntN(4)],
-			parts:    []int{1, 1, 2, 3}[rng.IntN(4)],
-			lo:       []int64{0, 1, 5}[rng.IntN(3)],
+		s := testgraphs.Spec{
+			N:        1 + rng.IntN(60),
+			Directed: rng.IntN(2) == 0,
+			Kind:     kinds[rng.IntN(3)],
+			P:        []float64{0.02, 0.08, 0.2, 0.5}[rng.IntN(4)],
+			Parts:    []int{1, 1, 2, 3}[rng.IntN(4)],
+			Lo:       []int64{0, 1, 5}[rng.IntN(3)],
 		}
-		s.hi = s.lo + []int64{0, 3, 100, 1e6}[rng.IntN(4)]
+		s.Hi = s.Lo + []int64{0, 3, 100, 1e6}[rng.IntN(4)]
 		if negative {
-			s.directed = true
-			s.kind = kinds[1+rng.IntN(2)]
-			s.potential = []int64{2, 10, 1000}[rng.IntN(3)]
+			s.Directed = true
+			s.Kind = kinds[1+rng.IntN(2)]
+			s.Potential = []int64{2, 10, 1000}[rng.IntN(3)]
 		}
 		specs[i] = s
 	}
@@ -254,8 +186,15 @@ func fillAny(ctx context.Context, g *graph.Graph, a *lanes.Matrix[int32], b *lan
 // Fill into every lane type that holds g's distances, with padded strides.
 func checkGraph(t *testing.T, name string, g *graph.Graph, engs []engine, threads int) {
 	t.Helper()
-	ctx := context.Background()
 	mi, mf := oracle(t, g)
+	checkAgainst(t, name, g, engs, threads, mi, mf)
+}
+
+// checkAgainst is checkGraph with the oracle's answer given: exact
+// distances mi, or float ones mf.
+func checkAgainst(t *testing.T, name string, g *graph.Graph, engs []engine, threads int, mi *lanes.Matrix[int64], mf *lanes.Matrix[float64]) {
+	t.Helper()
+	ctx := context.Background()
 	want := expectedRows(mi, mf)
 	for _, e := range engs {
 		label := name + "/" + e.name
@@ -311,7 +250,7 @@ func must2(t *testing.T, name string, err error) {
 func TestRandomNonNegative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i, s := range randomSpecs(rng, 800, false) {
-		g := s.build(rng)
+		g := testgraphs.Random(rng, s)
 		checkGraph(t, fmt.Sprintf("#%d/%v", i, s), g, engines, 1+i%3)
 	}
 }
@@ -323,7 +262,7 @@ func TestRandomNegative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	negatives := 0
 	for i, s := range randomSpecs(rng, 600, true) {
-		g := s.build(rng)
+		g := testgraphs.Random(rng, s)
 		if g.HasNegativeWeights() {
 			negatives++
 		}
@@ -530,11 +469,11 @@ func TestFillNarrowKinds(t *testing.T) {
 	ctx := context.Background()
 	tried := map[lanes.Kind]int{}
 	for trial := 0; trial < 60; trial++ {
-		s := spec{n: 1 + rng.IntN(40), directed: trial%2 == 0, kind: graph.IntWeights, p: 0.1, parts: 1 + trial%3, lo: 0, hi: []int64{1, 3, 50}[trial%3]}
-		if s.directed && trial%5 == 4 {
-			s.potential = 2 // negative arcs for Johnson
+		s := testgraphs.Spec{N: 1 + rng.IntN(40), Directed: trial%2 == 0, Kind: graph.IntWeights, P: 0.1, Parts: 1 + trial%3, Lo: 0, Hi: []int64{1, 3, 50}[trial%3]}
+		if s.Directed && trial%5 == 4 {
+			s.Potential = 2 // negative arcs for Johnson
 		}
-		g := s.build(rng)
+		g := testgraphs.Random(rng, s)
 		plan, err := lanes.PlanFor(g)
 		if err != nil {
 			t.Fatal(err)
@@ -593,10 +532,10 @@ func fillKind[T lanes.Lane](t *testing.T, ctx context.Context, name string, g *g
 func TestCancel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	gs := map[string]*graph.Graph{
-		"int":   spec{n: 300, kind: graph.IntWeights, p: 0.05, lo: 1, hi: 100}.build(rng),
-		"float": spec{n: 300, kind: graph.FloatWeights, p: 0.05, lo: 1, hi: 100}.build(rng),
-		"neg":   spec{n: 300, directed: true, kind: graph.IntWeights, p: 0.05, lo: 1, hi: 100, potential: 50}.build(rng),
-		"bfs":   spec{n: 300, kind: graph.Unweighted, p: 0.05}.build(rng),
+		"int":   testgraphs.Random(rng, testgraphs.Spec{N: 300, Kind: graph.IntWeights, P: 0.05, Lo: 1, Hi: 100}),
+		"float": testgraphs.Random(rng, testgraphs.Spec{N: 300, Kind: graph.FloatWeights, P: 0.05, Lo: 1, Hi: 100}),
+		"neg":   testgraphs.Random(rng, testgraphs.Spec{N: 300, Directed: true, Kind: graph.IntWeights, P: 0.05, Lo: 1, Hi: 100, Potential: 50}),
+		"bfs":   testgraphs.Random(rng, testgraphs.Spec{N: 300, Kind: graph.Unweighted, P: 0.05}),
 	}
 	for name, g := range gs {
 		for _, e := range engines {
@@ -628,7 +567,7 @@ func TestCancel(t *testing.T) {
 // TestProgress checks that progress rises to exactly 1.
 func TestProgress(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	g := spec{n: 1000, kind: graph.IntWeights, p: 0.01, lo: 1, hi: 9}.build(rng)
+	g := testgraphs.Random(rng, testgraphs.Spec{N: 1000, Kind: graph.IntWeights, P: 0.01, Lo: 1, Hi: 9})
 	var got []float64
 	if _, err := Rows(context.Background(), g, 2, func(f float64) { got = append(got, f) }); err != nil {
 		t.Fatal(err)

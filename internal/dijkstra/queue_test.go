@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // TestQueueChoice builds graphs that steer each kind of queue (bucket ring of
@@ -17,22 +18,22 @@ import (
 func TestQueueChoice(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	cases := []struct {
-		s    spec
+		s    testgraphs.Spec
 		want string
 	}{
-		{spec{n: 300, p: 0.3, kind: graph.IntWeights, lo: 1, hi: 100}, "*dijkstra.intBuckets[int32]"},
-		{spec{n: 300, p: 0.3, kind: graph.IntWeights, lo: 1, hi: 1}, "*dijkstra.intBuckets[int32]"},
-		{spec{n: 120, p: 0.1, kind: graph.IntWeights, lo: 5, hi: 500, directed: true}, "*dijkstra.intBuckets[int32]"},
-		{spec{n: 120, p: 0.1, kind: graph.IntWeights, lo: 0, hi: 3}, "*dijkstra.intBuckets[int32]"},
-		{spec{n: 120, p: 0.1, kind: graph.IntWeights, lo: 1, hi: 1e6}, "*dijkstra.intRadix[int32]"},
-		{spec{n: 120, p: 0.1, kind: graph.IntWeights, lo: 1 << 40, hi: 1<<40 + 100}, "*dijkstra.intBuckets[int64]"},
-		{spec{n: 120, p: 0.1, kind: graph.IntWeights, lo: 1, hi: 1 << 40}, "*dijkstra.intRadix[int64]"},
-		{spec{n: 300, p: 0.3, kind: graph.FloatWeights, lo: 1, hi: 100}, "*dijkstra.floatBuckets"},
-		{spec{n: 120, p: 0.1, kind: graph.FloatWeights, lo: 0, hi: 100, directed: true}, "*dijkstra.floatRadix"},
-		{spec{n: 120, p: 0.1, kind: graph.Unweighted}, "*dijkstra.bfs"},
+		{testgraphs.Spec{N: 300, P: 0.3, Kind: graph.IntWeights, Lo: 1, Hi: 100}, "*dijkstra.intBuckets[int32]"},
+		{testgraphs.Spec{N: 300, P: 0.3, Kind: graph.IntWeights, Lo: 1, Hi: 1}, "*dijkstra.intBuckets[int32]"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.IntWeights, Lo: 5, Hi: 500, Directed: true}, "*dijkstra.intBuckets[int32]"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.IntWeights, Lo: 0, Hi: 3}, "*dijkstra.intBuckets[int32]"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.IntWeights, Lo: 1, Hi: 1e6}, "*dijkstra.intRadix[int32]"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.IntWeights, Lo: 1 << 40, Hi: 1<<40 + 100}, "*dijkstra.intBuckets[int64]"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.IntWeights, Lo: 1, Hi: 1 << 40}, "*dijkstra.intRadix[int64]"},
+		{testgraphs.Spec{N: 300, P: 0.3, Kind: graph.FloatWeights, Lo: 1, Hi: 100}, "*dijkstra.floatBuckets"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.FloatWeights, Lo: 0, Hi: 100, Directed: true}, "*dijkstra.floatRadix"},
+		{testgraphs.Spec{N: 120, P: 0.1, Kind: graph.Unweighted}, "*dijkstra.bfs"},
 	}
 	for _, c := range cases {
-		g := c.s.build(rng)
+		g := testgraphs.Random(rng, c.s)
 		j, err := plainJob(g)
 		if err != nil {
 			t.Fatal(err)
@@ -53,7 +54,7 @@ func TestQueueChoice(t *testing.T) {
 
 	// Johnson's reweighted integer lengths include zeros: width-1 buckets
 	// whose current bucket refills.
-	g = spec{n: 200, p: 0.05, directed: true, kind: graph.IntWeights, lo: 0, hi: 20, potential: 100}.build(rng)
+	g = testgraphs.Random(rng, testgraphs.Spec{N: 200, P: 0.05, Directed: true, Kind: graph.IntWeights, Lo: 0, Hi: 20, Potential: 100})
 	j, err := johnsonJob(context.Background(), g)
 	if err != nil {
 		t.Fatal(err)

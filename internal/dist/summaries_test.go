@@ -14,6 +14,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // runSummaries runs Summaries on every rank of a fake world of size ranks
@@ -55,20 +56,14 @@ func TestSummariesAgreeWithFW(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial, n := range []int{1, 2, 7, 33, 100, 131} {
 		for _, weighted := range []bool{false, true} {
-			b := graph.NewBuilder(trial%2 == 0)
-			must(t, b.SetVertices(n))
-			for u := range n {
-				for v := range n {
-					if u != v && rng.Float64() < []float64{0.03, 0.1, 0.3}[trial%3] {
-						if weighted {
-							must(t, b.AddIntEdge(u, v, 1+rng.Int64N(50)))
-						} else {
-							must(t, b.AddEdge(u, v))
-						}
-					}
-				}
+			s := testgraphs.Spec{N: n, Directed: trial%2 == 0, P: []float64{0.03, 0.1, 0.3}[trial%3], Lo: 1, Hi: 50}
+			if !s.Directed {
+				s.P = 1 - (1-s.P)*(1-s.P) // either way round, as the arcs were drawn
 			}
-			g := b.Build()
+			if weighted {
+				s.Kind = graph.IntWeights
+			}
+			g := testgraphs.Random(rng, s)
 			want := referenceRows(t, g)
 			for _, ranks := range []int{1, 2, 3, 4, 6} {
 				for _, tile := range []int{4, 16} {
@@ -178,4 +173,35 @@ func referenceRows(t *testing.T, g *graph.Graph) []reduce.Row {
 		t.Fatal(err)
 	}
 	return ref.Rows(1)
+}
+
+// TestSummariesOnTable runs every case of the testgraphs table over 1 to
+// 4 ranks: the rows of the cases with non-negative integer lengths are
+// the table's; float lengths and negative arcs (negative cycles too) are
+// refused with ErrNotDistributable.
+func TestSummariesOnTable(t *testing.T) {
+	for i := range testgraphs.Cases {
+		c := &testgraphs.Cases[i]
+		lo, _ := c.Graph.IntWeightRange()
+		refused := c.Kind == graph.FloatWeights || lo < 0 || c.Graph.HasNegativeWeights()
+		want := c.Rows(true)
+		for _, ranks := range []int{1, 2, 3, 4} {
+			for _, tile := range []int{4, 16} {
+				name := fmt.Sprintf("%s/ranks=%d/tile=%d", c.Name, ranks, tile)
+				got, err := runSummaries(t, c.Graph, ranks, tile)
+				if refused {
+					if !errors.Is(err, ErrNotDistributable) {
+						t.Fatalf("%s: %v, want ErrNotDistributable", name, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("%s: rows %+v, want %+v", name, got, want)
+				}
+			}
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // spider is an undirected graph: a hub (vertex 0, the largest degree) with
@@ -226,7 +227,6 @@ func TestPackedLanesRandom(t *testing.T) {
 	for i := range 60 {
 		n := 40 + rng.IntN(120)
 		directed := i%3 == 0
-		b := graph.NewBuilder(directed)
 		// A sparse random graph whose weight scale sets its distances
 		// around 62 or 16 382.
 		scale := []int64{1, 3, 8, 300, 1200}[i%5]
@@ -234,16 +234,7 @@ func TestPackedLanesRandom(t *testing.T) {
 		if i%7 == 0 {
 			arcs = n / 2 // disconnected
 		}
-		for range arcs {
-			u, v := rng.IntN(n), rng.IntN(n)
-			if u == v {
-				continue
-			}
-			if err := b.AddIntEdge(u, v, rng.Int64N(scale+1)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		g := b.Build()
+		g := testgraphs.Random(rng, testgraphs.Spec{N: n, M: arcs, Directed: directed, Kind: graph.IntWeights, Lo: 0, Hi: scale})
 		lp, err := lanes.PlanFor(g)
 		if err != nil {
 			t.Fatal(err)

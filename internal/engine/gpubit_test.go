@@ -12,6 +12,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 func bitProblem(t testing.TB, g *graph.Graph) *Problem {
@@ -109,19 +110,7 @@ func TestBitEngineMatchesBitbfs(t *testing.T) {
 	var gs []*graph.Graph
 	for i := range 12 {
 		n := 1 + rng.IntN(1500)
-		b := graph.NewBuilder(i%2 == 0)
-		if err := b.SetVertices(n); err != nil {
-			t.Fatal(err)
-		}
-		for range n * (1 + i%4) {
-			u, v := rng.IntN(n), rng.IntN(n)
-			if u != v {
-				if err := b.AddEdge(u, v); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		gs = append(gs, b.Build())
+		gs = append(gs, testgraphs.Random(rng, testgraphs.Spec{N: n, M: n * (1 + i%4), Directed: i%2 == 0}))
 	}
 	gs = append(gs, pathGraph(t, 300))
 	gpuE, cpuE := BitEngine(), bfsEngine{bitParallel: true}

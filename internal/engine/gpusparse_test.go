@@ -12,6 +12,7 @@ import (
 	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // sparseProblem plans g for an engine as the planner does: the narrowest
@@ -80,16 +81,7 @@ func TestSparseEngineCaps(t *testing.T) {
 func TestSparseEstimates(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	mk := func(n, m int) *graph.Graph {
-		b := graph.NewBuilder(false)
-		if err := b.SetVertices(n); err != nil {
-			t.Fatal(err)
-		}
-		for range m {
-			if err := b.AddIntEdge(rng.IntN(n), rng.IntN(n), 1+rng.Int64N(100)); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return b.Build()
+		return testgraphs.Random(rng, testgraphs.Spec{N: n, M: m, Loops: true, Kind: graph.IntWeights, Lo: 1, Hi: 100})
 	}
 	s := SSSPEngine()
 	est := func(g *graph.Graph) float64 { return s.Estimate(sparseProblem(t, s, g)) }
@@ -124,34 +116,11 @@ func TestSparseEstimates(t *testing.T) {
 	}
 }
 
-// sparseTestGraph is a random graph: p an arc, inside parts components,
-// lengths 0..100 (integer, float or unweighted).
+// sparseTestGraph is a random graph: testgraphs' G(n, p) inside parts
+// components, lengths 0..100 (integer, float or unweighted; a few more
+// zeros, so that float graphs have them too).
 func sparseTestGraph(rng *rand.Rand, n, parts int, p float64, directed bool, kind graph.WeightKind) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
-	}
-	for u := range n {
-		for v := range n {
-			if u == v || (!directed && v < u) || u%parts != v%parts || rng.Float64() >= p {
-				continue
-			}
-			w := rng.Int64N(101)
-			var err error
-			switch kind {
-			case graph.IntWeights:
-				err = b.AddIntEdge(u, v, w)
-			case graph.FloatWeights:
-				err = b.AddFloatEdge(u, v, float64(w)*rng.Float64())
-			default:
-				err = b.AddEdge(u, v)
-			}
-			if err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
+	return testgraphs.Random(rng, testgraphs.Spec{N: n, P: p, Parts: parts, Directed: directed, Kind: kind, Lo: 0, Hi: 100, Zeros: 0.01})
 }
 
 func rowsAgree(got, want reduce.Row, float bool) bool {

@@ -18,37 +18,20 @@ import (
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
-// fwGraph is a random graph of n vertices with about deg arcs a vertex,
-// weights 1..100 (or, with negative, potential-shifted weights: negative
-// arcs but no negative cycle), directed or not.
+// fwGraph is a random graph of n vertices with about deg arcs a vertex
+// (testgraphs' M model, n·deg/2 draws, no self-loop), weights 1..100 (or,
+// with negative, shifted by potentials of up to 39: negative arcs but no
+// negative cycle; directed only, an undirected negative edge being a
+// cycle), directed or not.
 func fwGraph(rng *rand.Rand, n, deg int, directed, negative bool) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
+	s := testgraphs.Spec{N: n, M: n * deg / 2, Directed: directed, Kind: graph.IntWeights, Lo: 1, Hi: 100}
+	if negative {
+		s.Potential = 39
 	}
-	h := make([]int64, n)
-	for i := range h {
-		h[i] = rng.Int64N(40)
-	}
-	if n > 1 {
-		for range n * deg / 2 {
-			u, v := rng.IntN(n), rng.IntN(n)
-			if u == v {
-				continue
-			}
-			w := 1 + rng.Int64N(100)
-			if negative {
-				// Directed only: an undirected negative edge is a cycle.
-				w += h[u] - h[v]
-			}
-			if err := b.AddIntEdge(u, v, w); err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
+	return testgraphs.Random(rng, s)
 }
 
 // fwCase is a mixed batch: sizes 0..1100 (tile and warp multiples and
@@ -825,23 +808,10 @@ func TestBulkFWFillPacked(t *testing.T) {
 	}
 }
 
-// weightedGraph is a random graph of n vertices, about deg arcs a vertex,
-// weights 1..maxW (1: unweighted), directed or not.
+// weightedGraph is a random graph of n vertices, about deg arcs a vertex
+// (as fwGraph), weights 1..maxW (1: unweighted), directed or not.
 func weightedGraph(rng *rand.Rand, n, deg int, maxW int64, directed bool) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
-	}
-	for range n * deg / 2 {
-		u, v := rng.IntN(n), rng.IntN(n)
-		if u == v {
-			continue
-		}
-		if err := b.AddIntEdge(u, v, 1+rng.Int64N(maxW)); err != nil {
-			panic(err)
-		}
-	}
-	g := b.Build()
+	g := testgraphs.Random(rng, testgraphs.Spec{N: n, M: n * deg / 2, Directed: directed, Kind: graph.IntWeights, Lo: 1, Hi: maxW})
 	if maxW == 1 {
 		g = g.Unweighted()
 	}

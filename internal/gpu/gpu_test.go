@@ -11,6 +11,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // requireGPU skips without a GPU (CI has none), or fails when
@@ -34,36 +35,19 @@ func open(t *testing.T) *Session {
 	return s
 }
 
+// randomGraph is the GPU tests' random graph: testgraphs' G(n, p) with
+// lengths 1..50 (floats in [1, 51)), shifted by potentials of up to 29
+// when negative (directed only: an undirected negative edge is a negative
+// cycle).
 func randomGraph(rng *rand.Rand, n int, p float64, directed, negative, float bool) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
+	s := testgraphs.Spec{N: n, P: p, Directed: directed, Kind: graph.IntWeights, Lo: 1, Hi: 50}
+	if float {
+		s.Kind, s.Hi = graph.FloatWeights, 51
 	}
-	h := make([]int64, n)
-	for i := range h {
-		h[i] = rng.Int64N(30)
+	if negative {
+		s.Potential = 29
 	}
-	for u := 0; u < n; u++ {
-		for v := 0; v < n; v++ {
-			if u == v || (!directed && v < u) || rng.Float64() >= p {
-				continue
-			}
-			w := 1 + rng.Int64N(50)
-			if negative {
-				w += h[u] - h[v] // cycles keep their positive length
-			}
-			var err error
-			if float {
-				err = b.AddFloatEdge(u, v, float64(w)+rng.Float64())
-			} else {
-				err = b.AddIntEdge(u, v, w)
-			}
-			if err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
+	return testgraphs.Random(rng, s)
 }
 
 // TestKernelsAgreeWithCPU runs both kernels in several shapes on random

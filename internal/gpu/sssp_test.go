@@ -12,6 +12,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // TestPlanSSSP checks the layout without a GPU (H100 figures: 132 SMs,
@@ -125,39 +126,16 @@ func TestArcLanes(t *testing.T) {
 	}
 }
 
-// sparseGraph is a random graph for the per-source engines: arcs with
-// probability p inside each of parts components (so that many pairs are
-// unreachable when parts > 1), lengths 0..maxW (a fifth of them 0 when
-// zeros), integer or float, or unweighted.
+// sparseGraph is a random graph for the per-source engines: testgraphs'
+// G(n, p) inside parts components (so that many pairs are unreachable
+// when parts > 1), lengths 1..100 (a fifth of them 0 when zeros), integer
+// or float, or unweighted.
 func sparseGraph(rng *rand.Rand, n, parts int, p float64, directed bool, kind graph.WeightKind, zeros bool) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
+	s := testgraphs.Spec{N: n, P: p, Parts: parts, Directed: directed, Kind: kind, Lo: 1, Hi: 100}
+	if zeros {
+		s.Zeros = 0.2
 	}
-	for u := range n {
-		for v := range n {
-			if u == v || (!directed && v < u) || u%parts != v%parts || rng.Float64() >= p {
-				continue
-			}
-			w := 1 + rng.Int64N(100)
-			if zeros && rng.IntN(5) == 0 {
-				w = 0
-			}
-			var err error
-			switch kind {
-			case graph.IntWeights:
-				err = b.AddIntEdge(u, v, w)
-			case graph.FloatWeights:
-				err = b.AddFloatEdge(u, v, float64(w)*rng.Float64())
-			default:
-				err = b.AddEdge(u, v)
-			}
-			if err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
+	return testgraphs.Random(rng, s)
 }
 
 // refRows is the reference: Floyd–Warshall in float64 on the CPU, and each
