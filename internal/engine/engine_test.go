@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
@@ -82,3 +83,27 @@ func TestCheck(t *testing.T) {
 }
 
 var errNonNil = errors.New("any error")
+
+// TestGPUFWLanesFollowTheGraph: gpu-multi and gpu-single take their lanes'
+// class from the graph, so float32 named for an integer graph is refused
+// (it computed int32 and was read as float32: every measure came out 0).
+func TestGPUFWLanesFollowTheGraph(t *testing.T) {
+	b := graph.NewBuilder(false)
+	if err := b.AddIntEdge(0, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.AddIntEdge(1, 2, 3); err != nil {
+		t.Fatal(err)
+	}
+	g := b.Build()
+	lp, err := lanes.PlanFor(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []Engine{GPUEngine(gpuMulti), GPUEngine(gpuSingle)} {
+		err := e.Supports(&Problem{Graph: g, Plan: lp, Lanes: lanes.Float32})
+		if err == nil || !strings.Contains(err.Error(), "not float32") {
+			t.Errorf("%s: float32 lanes on an integer graph: %v", e.Name(), err)
+		}
+	}
+}

@@ -153,8 +153,16 @@ func (e gpuEngine) Caps() Caps {
 		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
 }
 
-// Supports finds every GPU asked for (the runtime lists the GPUs once).
-func (e gpuEngine) Supports(p *Problem) error { return multiGPU(p) }
+// Supports finds every GPU asked for (the runtime lists the GPUs once). Its
+// kernels take their lanes from the graph: an integer graph in integer
+// lanes, a float graph in float32, so float32 lanes named for an integer
+// graph are refused (they would compute int32 and be read as float32).
+func (e gpuEngine) Supports(p *Problem) error {
+	if p.Lanes.IsFloat() != (p.Graph.Kind() == graph.FloatWeights) {
+		return fmt.Errorf("computes %s graphs in %s lanes, not %s", p.Graph.Kind(), map[bool]string{true: "float32", false: "int16/int32"}[p.Graph.Kind() == graph.FloatWeights], p.Lanes)
+	}
+	return multiGPU(p)
+}
 
 // WorkBytes is the host side: for a matrix the pooled page-locked transfer
 // buffer (4 bytes a cell, or the packed lane's bytes) and the result in its
