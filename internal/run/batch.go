@@ -70,6 +70,9 @@ type BatchOptions struct {
 	// Keep, when not nil, is an Evaluator's plan kept across calls: the
 	// workers start from it and leave theirs there.
 	Keep *Kept
+	// Engines are the batch engines offered the graphs, in order (nil:
+	// engine.Batches()).
+	Engines []engine.BatchEngine
 }
 
 // Batch computes Stats(ctx, graphs[i], o) for every graph, results and
@@ -109,6 +112,10 @@ func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo Batch
 	opt.Notice = b.notice
 	opt.Progress = nil // the batch reports progress itself
 	b.opt = &opt
+	b.engines = bo.Engines
+	if b.engines == nil {
+		b.engines = engine.Batches()
+	}
 	b.run()
 	return stats, errs
 }
@@ -136,6 +143,7 @@ type batch struct {
 	summary bool  // only a Summary's fields are asked for
 	keep    *Kept // an Evaluator's plan across calls, or nil
 	small   Small
+	engines []engine.BatchEngine
 
 	progress     func(float64) // the caller's Progress, or nil
 	callerNotice func(string)  // the caller's Notice, or nil
@@ -164,7 +172,7 @@ func (b *batch) run() {
 	for i := range todo {
 		todo[i] = i
 	}
-	for _, e := range engine.Batches() {
+	for _, e := range b.engines {
 		if len(todo) == 0 {
 			return
 		}
