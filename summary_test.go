@@ -219,3 +219,25 @@ func TestSummaryEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEvaluatorGPUOne is BenchmarkSummaryBatchGPUOne through an
+// Evaluator: the search loop's call on the GPU (issue 25's bar: at most
+// 0.05 ms a call at n = 1 024).
+func BenchmarkEvaluatorGPUOne(b *testing.B) {
+	if !hasGPU() {
+		gputest.Skip(b, "no GPU")
+	}
+	gs := loopGraphs64(b)
+	ctx := context.Background()
+	ev, err := NewEvaluator(Options{Device: "gpu"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	call := func(g *graph.Graph) {
+		s, err := ev.Summary(ctx, g)
+		if err != nil || s.Algorithm != engine.BulkName {
+			b.Fatalf("%v, %+v", err, s)
+		}
+	}
+	timeOneGraphCalls(b, gs, call)
+}
