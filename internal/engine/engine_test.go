@@ -84,9 +84,10 @@ func TestCheck(t *testing.T) {
 
 var errNonNil = errors.New("any error")
 
-// TestGPUFWLanesFollowTheGraph: gpu-multi and gpu-single take their lanes'
-// class from the graph, so float32 named for an integer graph is refused
-// (it computed int32 and was read as float32: every measure came out 0).
+// TestGPUFWLanesFollowTheGraph: the GPU engines take their lanes' class
+// from the graph, so float32 named for an integer graph is refused before
+// it runs (gpu-multi and gpu-single computed int32 that was read as
+// float32: every measure came out 0).
 func TestGPUFWLanesFollowTheGraph(t *testing.T) {
 	b := graph.NewBuilder(false)
 	if err := b.AddIntEdge(0, 1, 2); err != nil {
@@ -100,7 +101,7 @@ func TestGPUFWLanesFollowTheGraph(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range []Engine{GPUEngine(gpuMulti), GPUEngine(gpuSingle)} {
+	for _, e := range []Engine{GPUEngine(gpuMulti), GPUEngine(gpuSingle), SSSPEngine(), MinPlusEngine()} {
 		err := e.Supports(&Problem{Graph: g, Plan: lp, Lanes: lanes.Float32})
 		if err == nil || !strings.Contains(err.Error(), "not float32") {
 			t.Errorf("%s: float32 lanes on an integer graph: %v", e.Name(), err)

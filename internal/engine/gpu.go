@@ -153,15 +153,28 @@ func (e gpuEngine) Caps() Caps {
 		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
 }
 
-// Supports finds every GPU asked for (the runtime lists the GPUs once). Its
-// kernels take their lanes from the graph: an integer graph in integer
-// lanes, a float graph in float32, so float32 lanes named for an integer
-// graph are refused (they would compute int32 and be read as float32).
+// Supports finds every GPU asked for (the runtime lists the GPUs once).
 func (e gpuEngine) Supports(p *Problem) error {
-	if p.Lanes.IsFloat() != (p.Graph.Kind() == graph.FloatWeights) {
-		return fmt.Errorf("computes %s graphs in %s lanes, not %s", p.Graph.Kind(), map[bool]string{true: "float32", false: "int16/int32"}[p.Graph.Kind() == graph.FloatWeights], p.Lanes)
+	if err := lanesFollowGraph(p); err != nil {
+		return err
 	}
 	return multiGPU(p)
+}
+
+// lanesFollowGraph refuses lanes of the other class than the graph's: the
+// GPU kernels take their lanes from the graph (an integer graph in integer
+// lanes, a float graph in float32), so float32 named for an integer graph
+// would compute int32 and be read as float32.
+func lanesFollowGraph(p *Problem) error {
+	float := p.Graph.Kind() == graph.FloatWeights
+	if p.Lanes.IsFloat() == float {
+		return nil
+	}
+	want := "integer"
+	if float {
+		want = "float32"
+	}
+	return fmt.Errorf("computes %s graphs in %s lanes, not %s", p.Graph.Kind(), want, p.Lanes)
 }
 
 // WorkBytes is the host side: for a matrix the pooled page-locked transfer
@@ -225,7 +238,11 @@ func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
 	}
 	j := gpu.Job{Graph: p.Graph, Ordinal: p.Ordinal, Kernel: e.kernel, MaxReal: math.MaxInt32}
 	if p.Graph.Kind() != graph.FloatWeights {
-		j.MaxReal = int32(min(p.Plan.MaxReal, math.MaxInt32))
+		// Values above MaxReal are infinity plus negative lengths. A
+		// plan whose real distances are all ≤ 0 has MaxReal 0, which the
+		// job reads as "none given" (infinity − 1, so infinity − 2 would
+		// read as a distance): 1 is as sound a bound and is honoured.
+		j.MaxReal = int32(max(min(p.Plan.MaxReal, math.MaxInt32), 1))
 	}
 	// Packed lanes only where the plan holds them (never negative lengths:
 	// the kernels compare lanes as unsigned, and sums must stay below the

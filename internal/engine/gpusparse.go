@@ -34,7 +34,12 @@ func (gpuSSSPEngine) Caps() Caps {
 }
 
 // Supports finds every GPU asked for.
-func (gpuSSSPEngine) Supports(p *Problem) error { return multiGPU(p) }
+func (gpuSSSPEngine) Supports(p *Problem) error {
+	if err := lanesFollowGraph(p); err != nil {
+		return err
+	}
+	return multiGPU(p)
+}
 
 // WorkBytes is the host side: the page-locked arcs and summaries or rows
 // of distances (gpu.SSSPHostBytes), plus the rows for a summary or the
@@ -101,7 +106,12 @@ func (gpuMinPlusEngine) Caps() Caps {
 }
 
 // Supports finds the GPU asked for; it refuses several.
-func (e gpuMinPlusEngine) Supports(p *Problem) error { return oneGPU(e.Name(), p) }
+func (e gpuMinPlusEngine) Supports(p *Problem) error {
+	if err := lanesFollowGraph(p); err != nil {
+		return err
+	}
+	return oneGPU(e.Name(), p)
+}
 
 // WorkBytes is the page-locked buffer (the padded matrix when it comes
 // back, else the arcs and summaries) and the result.
