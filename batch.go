@@ -61,9 +61,10 @@ type BatchOptions struct {
 	// overlapping the previous group's kernels on another CUDA stream, and
 	// each group is reduced to Stats as soon as its rows are back. A small
 	// b gives the first results sooner, a large one more graphs a second
-	// (docs/perf.md). 0 chooses 2048 graphs. It also bounds the rows held
-	// before reduction (56 bytes a vertex): at most four groups' (with the
-	// default two streams) at once. Negative is invalid.
+	// (docs/perf.md, "Streaming groups: latency against throughput").
+	// 0 chooses 2048 graphs. It also bounds the rows held before reduction
+	// (56 bytes a vertex): at most four groups' (with the default two
+	// streams) at once. Negative is invalid.
 	GroupSize int
 	// Ready, when set, is called with each run [lo, hi) of graphs whose
 	// results have become final, in input order (lo is the previous
