@@ -17,19 +17,19 @@ import (
 // then fail with ctx.Err().
 //
 // The batch is spread over the CPU threads opt.Threads allows (0: all):
-// graphs whose estimated time on one thread is short (a quarter of a
-// second; an unweighted 16-regular graph up to about 20 000 vertices, a
-// dense weighted one up to about 1 300) run one per worker goroutine, each
-// on one thread — several threads per graph only when there are fewer
-// graphs than threads — and larger ones, or those planned on a GPU, run
-// after them one at a time with every thread. Each worker keeps its
-// goroutine and its last plan across graphs: unweighted graphs of the
-// same size and direction reuse the plan (engine, lanes, memory estimate)
-// without resolving it again. "auto" chooses each graph's engine as
-// ComputeStats would with every thread, so Stats.Algorithm is what
-// ComputeStats reports; Stats.Threads and Stats.Seconds are the graph's
-// own (1 for a small graph in a large batch; the seconds of its
-// computation, not of the batch).
+// graphs whose estimated time on one thread is short (a quarter of a second
+// by the engine's estimate, which admits unweighted sparse graphs of many
+// thousands of vertices but dense weighted ones only of about a thousand)
+// run one per worker goroutine, each on one thread — several threads per
+// graph only when there are fewer graphs than threads — and larger ones, or
+// those planned on a GPU, run after them one at a time with every thread.
+// Each worker keeps its goroutine and its last plan across graphs:
+// unweighted graphs of the same size and direction reuse the plan (engine,
+// lanes, memory estimate) without resolving it again. "auto" chooses each
+// graph's engine as ComputeStats would with every thread, so
+// Stats.Algorithm is what ComputeStats reports; Stats.Threads and
+// Stats.Seconds are the graph's own (1 for a small graph in a large batch;
+// the seconds of its computation, not of the batch).
 //
 // Before that, the batch engines (GPU bulk kernels that compute many small
 // graphs a launch) take the graphs they fit, when the engine is left to
@@ -61,9 +61,10 @@ type BatchOptions struct {
 	// overlapping the previous group's kernels on another CUDA stream, and
 	// each group is reduced to Stats as soon as its rows are back. A small
 	// b gives the first results sooner, a large one more graphs a second
-	// (docs/perf.md). 0 chooses 2048 graphs. It also bounds the rows held
-	// before reduction (56 bytes a vertex): at most four groups' (with the
-	// default two streams) at once. Negative is invalid.
+	// (docs/perf.md, "Streaming groups: latency against throughput").
+	// 0 chooses 2048 graphs. It also bounds the rows held before reduction
+	// (56 bytes a vertex): at most four groups' (with the default two
+	// streams) at once. Negative is invalid.
 	GroupSize int
 	// Ready, when set, is called with each run [lo, hi) of graphs whose
 	// results have become final, in input order (lo is the previous

@@ -21,14 +21,14 @@ func Devices() ([]DeviceInfo, error) {
 
 // WarmUp opens the GPUs that opt.Device names ("gpu", "gpu:N", a list or
 // "gpu:all"), one after another: it loads the driver and creates each
-// context, most of the 0.2–0.25 s that the first computation on an H100
-// host pays otherwise (the kernels still load on first use). A program can
-// call it in a goroutine while it reads its graph, as apsp stats does; a
-// computation that starts meanwhile waits for the opening under the
-// runtime's lock, and tries again itself if the opening failed. With a
-// list or "gpu:all" every GPU named is opened, also those a small graph
-// would leave idle. It does nothing for "cpu", "auto" and "" (which may
-// not use a GPU), and its error is the opening's.
+// context, most of the start-up that the first computation on a GPU pays
+// otherwise (the kernels still load on first use; docs/perf.md, "The GPU
+// runtime: repeated calls"). A program can call it in a goroutine while it
+// reads its graph, as apsp stats does; a computation that starts meanwhile
+// waits for the opening under the runtime's lock, and tries again itself if
+// the opening failed. With a list or "gpu:all" every GPU named is opened,
+// also those a small graph would leave idle. It does nothing for "cpu",
+// "auto" and "" (which may not use a GPU), and its error is the opening's.
 func WarmUp(opt Options) error {
 	o, err := opt.parse()
 	if err != nil || o.Device.Kind != "gpu" {

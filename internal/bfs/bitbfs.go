@@ -83,21 +83,19 @@ func (c config) parts() int {
 // ranks' shares, are the same whatever each host's W.
 const shareChunk = 512
 
-// defaultConfig gives threads separate batches while their scratch fits
-// a memory budget together, and lets spare threads share the levels of a
+// defaultConfig gives threads separate batches while their scratch fits a
+// memory budget together, and lets spare threads share the levels of a
 // batch: those of a small graph, which has fewer batches than threads, and
 // of a huge one, whose scratch is too large to repeat. Separate batches
 // measured faster wherever they fit, also when a batch's frontier is
-// larger than a core's cache: n = 65536, degree 16, 0.67 s against 0.89 s
-// for shared levels on the two-core VM, 0.22 s against 0.81 s on the 16
-// cores of the H100 host (BenchmarkBitRowsLoopLayout, docs/perf.md). A
-// level is split into parts of at least minPart vertices: the parts run on
-// a par.Team (a barrier of 1–2 µs on 16 cores), and each part reads
-// frontier lines that the other parts' cores wrote at the last level, so
-// small parts lose more to moving lines than they gain: n = 1024, degree
-// 16, on the 16 cores of the H100 host took 136–146 µs as two batches of
-// four parts of 256 vertices against 161–229 µs with eight parts of 128
-// (two runs of BenchmarkBitRowsLoopLayout).
+// larger than a core's cache, with few cores and with many
+// (BenchmarkBitRowsLoopLayout; docs/perf.md, "One graph at a time, against
+// ODP"). A level is split into parts of at least minPart vertices: the
+// parts run on a par.Team (at the cost of its barrier), and each part
+// reads frontier lines that the other parts' cores wrote at the last
+// level, so small parts lose more to moving lines than they gain: at
+// n = 1024, degree 16, two batches of four parts of 256 vertices beat
+// eight parts of 128 (BenchmarkBitRowsLoopLayout).
 func defaultConfig(threads, n int) config {
 	const (
 		scratchBudget = 256 << 20 // bytes of visited, cur and next the workers may hold together
@@ -106,18 +104,16 @@ func defaultConfig(threads, n int) config {
 		// pulls about minShare vertices a level or more.
 		// Its parts read lines the group's other cores wrote, as above,
 		// but it meets the others at a spinning barrier rather than a
-		// fork and join, and steals parts left over: on the 16 cores of
-		// the H100 host, n = 1024, degree 16 (two batches, level 1 from
-		// the arcs; medians of a search's calls, three rounds of one
-		// run), groups of five workers (205 vertices each) took 68–75
-		// µs a call, four 72–79, six 73–76, eight 74–79 with a tail of
-		// calls over 100 µs (docs/perf.md, sixth pass).
+		// fork and join, and steals parts left over. At n = 1024 it makes
+		// groups of five workers (205 vertices each), which beat groups of
+		// four, six and eight on many cores (docs/perf.md, "How the
+		// 16-core layout was chosen (sixth pass)").
 		minShare = 200
 	)
 	w := words()
 	// Workers beyond the Go processors would spin against each other (a
-	// team's helpers wait by spinning): n = 1024 took 1.0 ms with 8
-	// threads on one processor against 0.22 ms with one.
+	// team's helpers wait by spinning): at n = 1024, 8 threads on one
+	// processor were several times slower than one.
 	t := min(par.Threads(threads), runtime.GOMAXPROCS(0))
 	batches := max(1, (n+64*w-1)/(64*w))
 	scratch := max(1, 3*8*w*n)
@@ -181,7 +177,8 @@ func searchBrief(ctx context.Context, g *graph.Graph, cfg config, progress func(
 // distance (index 0 unused), from which the diameter, the ASPL and
 // whether every pair is connected follow, without any per-vertex total.
 // On a small graph in a search loop, adding up and merging those totals
-// took a tenth of a call on 16 cores.
+// was a noticeable share of a call (docs/perf.md, "One graph at a time,
+// against ODP").
 func BitHist(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) ([]int64, error) {
 	return searchHist(ctx, g, defaultConfig(threads, g.N()), progress)
 }
@@ -627,8 +624,8 @@ func (b *batcher) setSources(first, count, lo, hi int) (covered, arcs int) {
 	cur, visited := b.cur[:n*w], b.visited[:n*w]
 	// Source s = first+i has bit i, and the sources' arcs are one
 	// difference of offsets: a lockstep group waits for its workers'
-	// sources (on the 2-vCPU VM, 512 sources took 2–4 µs with a degree
-	// read for each, 1–2 µs so).
+	// sources (reading each source's degree instead about doubled that
+	// wait).
 	for s := lo; s < hi; s++ {
 		i := s - first
 		j, bit := s*w+i>>6, uint64(1)<<(i&63)
@@ -873,10 +870,10 @@ func (b *batcher) pullRange(lo, hi int, list, cnts []int32) (count, full int) {
 // alone, with no frontier line. That costs more instructions a vertex
 // than the pull, whose lines are in the core's cache when one core
 // searches the batch, and pays where the group's other cores wrote them
-// (lockstep). On the 2-vCPU VM at n = 1024, degree 16
-// (BitBriefLockstep): two workers sharing each batch, 118–126 µs against
-// 125–133; a thread a batch, 78–81 µs against 73–76. Without the
-// assembly (w = 8, AVX-512) it is the pull.
+// (lockstep): at n = 1024, degree 16 (BitBriefLockstep), it was faster
+// with workers sharing each batch and slower with a thread a batch
+// (docs/perf.md, "How the 16-core layout was chosen (sixth pass)").
+// Without the assembly (w = 8, AVX-512) it is the pull.
 func (b *batcher) pullFirst(lo, hi int, list, cnts []int32) (count, full int) {
 	if !b.cfg.noAsm {
 		if count, full, ok := firstAsm(b, lo, hi, list, cnts); ok {

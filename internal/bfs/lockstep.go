@@ -20,8 +20,8 @@ import (
 // Each worker owns a stretch of the vertices: it clears their words of
 // visited, cur and next as each batch starts, and their totals once, in
 // parallel and in its own core's cache, where the other layout clears
-// whole arrays on one core as each batch starts and ends (on the 16-core
-// host, a quarter of a 1024-vertex call). The batchers' buffers are thus
+// whole arrays on one core as each batch starts and ends (with many cores,
+// a large share of a small graph's call). The batchers' buffers are thus
 // taken as they are from the pool, and left dirty.
 //
 // When the groups are done, the whole team meets at one more barrier and

@@ -55,7 +55,7 @@ type Options struct {
 	// Threads bounds the goroutines (<= 0: one per usable CPU). Only the
 	// forward and backward searches of a directed pivot pass run
 	// concurrently; every other search depends on the bounds the previous
-	// one left, and on the 2-core machine this was tuned on, choosing
+	// one left, and where this was tuned, with few cores, choosing
 	// several sources per round to search them at once only added
 	// searches.
 	Threads int

@@ -44,7 +44,7 @@
 // components) also renumbers the vertices in visiting order into the
 // package's own adjacency arrays, so that later searches walk memory mostly
 // in order; on a randomly numbered geometric graph of 10^6 vertices that
-// made a search several times faster (150 ms to 20-60 ms).
+// made a search several times faster.
 //
 // Result.Traversals counts every breadth-first search, forward or backward,
 // including those first ones.

@@ -24,9 +24,9 @@ func (c component) size() int { return int(c.last-c.first) + 1 }
 
 // undirected holds the per-vertex eccentricity bounds lo <= e(v) <= hi of
 // an undirected graph. It searches from one source at a time: each choice
-// depends on the bounds the previous search left, and on the 2-core
-// machine this was tuned on two concurrent searches took as long as two in
-// a row, so choosing two sources per round only added searches.
+// depends on the bounds the previous search left, and where this was
+// tuned, with few cores, two concurrent searches took as long as two in a
+// row, so choosing two sources per round only added searches.
 type undirected struct {
 	ctx    context.Context
 	adj    *csr.CSR

@@ -15,9 +15,8 @@ const DefaultTile = 64
 // TileFor returns the tile width for lanes of kind: tile when nonzero,
 // else 128 for the byte and word lanes (a 128×128 tile is 16 KiB of int8,
 // 32 KiB of int16: two and four 64-byte vectors a row for their kernels;
-// BenchmarkBlockedTiles at n = 2048 on the shared 2-core Xeon, family 6
-// model 207, gave int8 194, 234 and 222·10⁹ relaxations/s with tiles of
-// 64, 128 and 256, int16 120, 134 and 122·10⁹) and DefaultTile otherwise.
+// in BenchmarkBlockedTiles 128 beat 64 and 256 for both: docs/perf.md,
+// "CPU: blocked Floyd–Warshall") and DefaultTile otherwise.
 func TileFor(kind lanes.Kind, tile int) int {
 	switch {
 	case tile != 0:

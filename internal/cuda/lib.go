@@ -76,8 +76,9 @@ type API struct {
 	cuCtxEnablePeerAccess func(peer uintptr, flags uint32) Result
 
 	// NVRTC is opened on the first compile (loadNVRTC): with every cubin
-	// in the disk cache a process never needs it, and its dlopen took
-	// 8–11 ms of a GPU's start on the H100 machines (docs/perf.md).
+	// in the disk cache a process never needs it, and its dlopen is a
+	// noticeable part of a GPU's start (docs/perf.md, "The GPU runtime:
+	// repeated calls").
 	nvrtcOnce              sync.Once
 	nvrtcErr               error
 	nvrtcVersion           func(major, minor *int32) NVRTCResult

@@ -58,8 +58,8 @@ func gpuName(ordinal int) string {
 // BulkWins reports whether "auto" should search the graphs gs (each
 // BulkFits) with the bulk search rather than one per CPU thread: only when
 // a GPU is already open in this process (auto never pays the driver's and
-// the context's start-up, about 0.3 s, for a batch) and the bulk search's
-// estimate is below the CPU's with threads threads.
+// the context's start-up for a batch) and the bulk search's estimate is
+// below the CPU's with threads threads.
 func BulkWins(gs []*graph.Graph, threads int) bool {
 	if gpu.Opened() == 0 || len(gs) == 0 {
 		return false
@@ -69,10 +69,10 @@ func BulkWins(gs []*graph.Graph, threads int) bool {
 
 // BulkSeconds is the bulk search's estimated time for gs, the reduction
 // of its rows on the host included: a fixed 0.1 ms a call and 3.5 ns per
-// vertex and per four arcs, fitted to 1000 random 16-regular graphs of
-// 1024 vertices in 15–29 µs a graph on an H100 with 16 host cores
-// (docs/perf.md, "Many graphs"; the search alone took 6–7 µs a graph and
-// 1.4 µs at 256 vertices).
+// vertex and per four arcs, fitted to batches of random 16-regular graphs
+// of 1024 vertices with the rows reduced on every host core (docs/perf.md,
+// "Many graphs: `StatsBatch` and `apsp bulk`"), where the host's share
+// was most of a graph's time and the search the lesser part.
 func BulkSeconds(gs []*graph.Graph) float64 {
 	t := 1e-4
 	for _, g := range gs {

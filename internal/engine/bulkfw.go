@@ -21,8 +21,8 @@ const BulkFWName = "gpu-bulk-fw"
 // BulkFWMaxN is the largest graph a batch sends to the bulk
 // Floyd–Warshall. gpu.BulkFWRows takes up to 16 384 vertices, but beyond a
 // couple of thousand a graph's n³ work hides the one-graph engine's
-// per-call cost (about 0.15 ms) and the one-graph engine keeps its other
-// options (paths, float32 lanes).
+// per-call cost (GPUStartSeconds once a GPU is open) and the one-graph
+// engine keeps its other options (paths, float32 lanes).
 const BulkFWMaxN = 2048
 
 // BulkFWFits reports whether a batch sends g to the bulk Floyd–Warshall:
@@ -59,9 +59,9 @@ func BulkFWWins(gs []*graph.Graph, threads int) bool {
 // BulkFWSeconds is the bulk Floyd–Warshall's estimated time for gs: a
 // fixed 0.2 ms a call, the host's lane plan, upload and conversion (about
 // 0.3 µs a graph and 5 ns a vertex and an arc), and n³ relaxations at
-// 10^13 a second (measured on an H100, docs/perf.md "Bulk Floyd–Warshall
-// on the GPU": 11–13.7·10^12 a second from 128 vertices up, 5·10^12 at 16,
-// where the host's share dominates anyway).
+// 10^13 a second (fitted to the kernels' rate from 128 vertices up,
+// docs/perf.md, "Bulk Floyd–Warshall on the GPU"; smaller graphs run at a
+// lower rate, where the host's share dominates anyway).
 func BulkFWSeconds(gs []*graph.Graph) float64 {
 	t := 2e-4
 	for _, g := range gs {

@@ -8,20 +8,19 @@ import (
 )
 
 // The cost model behind "auto", fitted to the measurements in docs/perf.md
-// (the 2-core development VM, `apsp stats --json --algo X` on random regular graphs):
-// the blocked CPU engine does about 10^10 relaxations a second per core
-// after about 0.3 ms of set-up; bit-parallel BFS touches every arc once per
-// level for each batch of 512 sources (about 2.5 ns each, with about a dozen
-// levels on sparse graphs) and spends about 0.2 ns a pair summing rows,
-// after 0.1 ms of set-up (n = 128: 0.14 ms against blocked's 0.7 ms;
-// n = 20 000, degree 4: 0.11 s; n = 100 000: 3.0 s, estimated 3.3 s);
-// Dijkstra costs about 8 ns per arc and 20 ns per vertex for each source
-// after 0.1 ms of set-up (karate: 0.17 ms); a GPU costs about 0.3 s to
-// start the first time in a process (the runtime keeps it open; 0.2–0.3 s
-// on an H100 with the kernels cached) and about 0.15 ms a call after that
-// (n = 1024 on an H100: 0.53 ms a call, 0.40 ms of it the kernel), and
-// runs 1.2·10^13 relaxations a second. On unweighted graphs
-// bitbfs is estimated (and measured) faster than blocked at every size.
+// (the CPU engines to `apsp stats --json --algo X` on random regular
+// graphs, "CPU: sparse and unweighted graphs"; the GPU's Floyd–Warshall to
+// "GPU: blocked Floyd–Warshall on one graph" and "The GPU runtime:
+// repeated calls"): the blocked CPU engine does about 10^10 relaxations a
+// second per core after about 0.3 ms of set-up; bit-parallel BFS touches
+// every arc once per level for each batch of 512 sources (about 2.5 ns
+// each, with about a dozen levels on sparse graphs) and spends about 0.2 ns
+// a pair summing rows, after 0.1 ms of set-up; Dijkstra costs about 8 ns
+// per arc and 20 ns per vertex for each source after 0.1 ms of set-up; a
+// GPU costs about 0.3 s to start the first time in a process (the runtime
+// keeps it open) and about 0.15 ms a call after that (GPUStartSeconds), and
+// runs 1.2·10^13 relaxations a second. On unweighted graphs bitbfs is
+// estimated (and measured) faster than blocked at every size.
 // The oracle and the one-source-at-a-time BFS are never picked (Caps.Auto
 // false) and get the dense or per-source figure of their faster twins.
 
@@ -30,9 +29,9 @@ func (fw) Estimate(p *Problem) float64 { return blockedSeconds(p) * 20 }
 func (blocked) Estimate(p *Problem) float64 { return blockedSeconds(p) }
 
 // blockedSeconds is the blocked engine's time: 10^10 int32 relaxations a
-// second a core, and per lane kind as measured at n = 4096 on the 2-core
-// development VM (docs/perf.md, "Packed lanes on the CPU"): int16 about 2.1
-// times and int8 about 4 times the int32 rate, counted as 2 and 3.5.
+// second a core, and int16 lanes counted at 2 and int8 lanes at 3.5 times
+// the int32 rate, a little under the speed-ups measured for the packed
+// lanes (docs/perf.md, "Packed lanes on the CPU").
 func blockedSeconds(p *Problem) float64 {
 	n := float64(p.Graph.N())
 	rate := 1e10
@@ -68,11 +67,11 @@ func (e dijkstraEngine) Estimate(p *Problem) float64 {
 
 // gpuEngine (blocked Floyd–Warshall on the GPU) costs the GPU's start, n³
 // relaxations, and host work an arc: the lanes' distance bound (a search),
-// the arcs' copy and the matrix built from them. On an H100 `ComputeStats`
-// of unweighted random regular graphs took 1.6–2.8 ns an arc beyond the
-// kernels (n = 4 096 and 8 192, degrees 1 024 and 2 048: BenchmarkGPUCrossover,
-// docs/perf.md); without it auto took Floyd–Warshall for dense graphs that
-// gpu-bitbfs ran 2–9× faster.
+// the arcs' copy and the matrix built from them. The host's share is
+// fitted to `ComputeStats` of dense unweighted random regular graphs beyond
+// the kernels (BenchmarkGPUCrossover; docs/perf.md, "Packed lanes on the
+// GPU"); without it auto took Floyd–Warshall for dense graphs that
+// gpu-bitbfs ran several times faster.
 func (gpuEngine) Estimate(p *Problem) float64 {
 	n, arcs := float64(p.Graph.N()), float64(p.Graph.Arcs())
 	start := GPUStartSeconds()
@@ -84,12 +83,11 @@ func (gpuEngine) Estimate(p *Problem) float64 {
 // searched at once (2^21/n batches of 2048 sources up to 2^19 vertices,
 // 1024 beyond, at least one) with a read of the device's counters per
 // group, each level's scan of the arcs and visited rows, and its gathers.
-// On an H100 (docs/perf.md) random regular graphs ran at 6·10^12 to
-// 8·10^12 bytes a second counted as levels·arcs·n/8 (every level reading
-// every arc's row once per batch; the frontier bitmap and the covered check
-// skip most of them): 8.4 ms for n = 65 536, degree 16; 0.18 s for 262 144,
-// degree 32; 3.58 s for 10^6, degree 32 (device time); the constants below
-// are rounded towards slower. The levels come from one BFS (the
+// The constants below are fitted to the device time of random regular
+// graphs (docs/perf.md, "gpu-bitbfs on large sparse graphs"), the gathers
+// counted as levels·arcs·n/8 bytes (every level reading every arc's row
+// once per batch; the frontier bitmap and the covered check skip most of
+// them), and rounded towards slower. The levels come from one BFS (the
 // eccentricity of vertex 0, a lower bound of the diameter; bitbfs's
 // estimate where vertex 0 reaches little), so that a graph of long paths,
 // where the GPU pays a launch and a full scan a level and the CPU pushes a

@@ -13,11 +13,10 @@ const maxSSSPLevels = 32
 // gpu-sssp (internal/gpu/sssp.go) costs the GPU's start, the host's copy of
 // the arcs, and per source its arcs (each relaxed a few times over: the
 // frontier relaxation re-relaxes a vertex whose distance drops again) and
-// its row of n lanes (init, reduce). On an H100 (docs/perf.md, gnp graphs,
-// weights 1..100, device time) a source's arc cost 1.6·10^-11 s (n = 2048,
-// degree 4) to 4.7·10^-11 s (n = 8192, degree 32), 3.3·10^-11 s at n = 32 768;
-// rows past shared memory (global rows, n = 70 000, degree 6) 1.3·10^-10 s.
-// The constants take the slowest of each.
+// its row of n lanes (init, reduce). The constants were fitted to device
+// time on gnp graphs with weights 1..100 (docs/perf.md, "gpu-sssp and
+// gpu-minplus"), rows in shared memory and rows past it (global rows),
+// each taking the slowest cost a source's arc was measured at.
 //
 // Those graphs had a few breadth-first levels; a graph of long paths (a
 // road network, a grid) makes each source's frontier relaxation run a

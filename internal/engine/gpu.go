@@ -217,8 +217,9 @@ func OpenGPUs(ordinals []int, all bool) error {
 			return err
 		}
 	}
-	// At once: a context takes about 0.1 s to create (docs/perf.md), and
-	// the runtime opens different GPUs concurrently.
+	// At once: creating a context is a large share of a GPU's start
+	// (docs/perf.md, "The GPU runtime: repeated calls"), and the runtime
+	// opens different GPUs concurrently.
 	errs := make([]error, len(ordinals))
 	var wg sync.WaitGroup
 	for i, o := range ordinals {

@@ -27,7 +27,8 @@ func (gpuSSSPEngine) Name() string { return "gpu-sssp" }
 // Floyd–Warshall: the lane plan refuses lengths float32 cannot hold). No
 // negative arcs: the relaxation order assumes none. Auto: AutoGPUFor picks
 // it for weighted graphs where its estimate beats the Floyd–Warshall's
-// (sparse ones: measured 6× faster at n = 8192, degree 4, on an H100).
+// (sparse ones, where it measured several times faster: docs/perf.md,
+// "gpu-sssp and gpu-minplus").
 // It splits its sources over several GPUs.
 func (gpuSSSPEngine) Caps() Caps {
 	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Auto: true, MultiGPU: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}

@@ -8,11 +8,11 @@ import (
 )
 
 // DefaultSpin is how long a Team's idle helpers keep looking for the next
-// Run before they park. Waking a parked goroutine's thread took 50–130 µs
-// on the 2-vCPU development VM (a fork-join of two 50 µs halves ran in
-// 100 µs, not 50), which is the whole of a 1024-vertex evaluation; a
-// search loop calls again well within this window, so its helpers never
-// park. OpenMP runtimes do the same (GOMP_SPINCOUNT).
+// Run before they park. Waking a parked goroutine's thread can cost as much
+// as a whole evaluation of a small graph (a fork-join of two halves then
+// takes as long as both in turn; docs/perf.md, "One graph at a time,
+// against ODP"); a search loop calls again well within this window, so its
+// helpers never park. OpenMP runtimes do the same (GOMP_SPINCOUNT).
 const DefaultSpin = 200 * time.Microsecond
 
 // Team is a fixed set of goroutines that run one function together,
@@ -101,7 +101,7 @@ func (t *Team) Run(fn func(worker int)) {
 // without a processor of their own (more teams than CPUs) still run,
 // seldom enough that the scheduler stays out of the way of a busy team. A
 // yield goes through the global run queue under the scheduler's lock; 15
-// helpers yielding every microsecond made a 16-core team slower than one
+// helpers yielding every microsecond made a team of 16 slower than one
 // thread.
 const yieldEvery = 1 << 14
 

@@ -14,27 +14,25 @@ import (
 // may spend boundsShare of the estimated all-pairs time (AllPairsSeconds:
 // the CPU engine auto would pick) and then hands over to the all-pairs
 // path, so the worst case is about 1.25 times the all-pairs time when the
-// estimate is right (bitbfs on random 4-regular graphs, n = 100 000: 3.0 s
-// measured, 3.3 s estimated).
+// estimate is right (for bitbfs on random regular graphs it is close:
+// docs/perf.md, "CPU: sparse and unweighted graphs").
 //
 // boundsUnitSeconds converts that time into searches: the cost of one
 // unit of bounds.Options.Budget's work (a vertex reached or an arc
-// scanned, with the bookkeeping around each search), measured on the
-// 2-core development machine on random graphs, whose searches jump around
-// memory most: 5.4 ns at n = 20 000 and 7.7 ns at n = 100 000 for
-// 4-regular graphs (3.5 s for 6 564 searches, 325 s for 84 253); 4.5 ns
-// for a random digraph of n = 20 000 and out-degree 4 made strongly
-// connected by a Hamiltonian cycle, 8.6 ns for one without the cycle, with
-// --reachable. Real networks, searched in the renumbered order, cost less
+// scanned, with the bookkeeping around each search), fitted to bounds
+// runs on random graphs, whose searches jump around memory most (random
+// regular graphs, and random digraphs with and without --reachable; the
+// cost a unit grows with n; docs/perf.md, "CPU: sparse and unweighted
+// graphs"). Real networks, searched in the renumbered order, cost less
 // per unit, so they get more searches than the share says.
 //
 // boundsMinSeconds is a floor: on small graphs the share of the estimate
 // (microseconds) is below what a few searches cost, so the budget is at
 // least this much — but never more than the all-pairs estimate itself, so
 // that a small expander, where bounds needs a search from almost every
-// vertex, costs at most about twice the all-pairs run (n = 1024, degree
-// 16: a 1 ms floor made ComputeExtremes ten times slower than
-// ComputeStats, 1.5 against 0.14 ms on 2 cores).
+// vertex, costs at most about twice the all-pairs run (without that cap,
+// the floor alone made ComputeExtremes on a 1024-vertex 16-regular graph
+// an order of magnitude slower than ComputeStats).
 const (
 	boundsShare       = 0.25
 	boundsUnitSeconds = 6e-9

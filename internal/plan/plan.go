@@ -141,8 +141,9 @@ func problem(e engine.Engine, g *graph.Graph, req Request, lp lanes.Plan, dev De
 // two) can pay: packed lanes asked for, an engine named that offers them,
 // or "auto" on a weighted graph. Under "auto" an unweighted graph goes to a
 // breadth-first engine (int32), which beat Floyd–Warshall even in int8 at
-// every density measured (docs/perf.md, "Packed lanes on the CPU"); in a
-// search loop of 1024-vertex graphs the searches were 8 % of a call.
+// every density measured (docs/perf.md, "Packed lanes on the CPU"), and
+// in a search loop of small graphs the bounding searches are a visible
+// share of a call.
 func packedMatters(g *graph.Graph, req Request) bool {
 	if req.LanesNamed {
 		return req.Lanes.Packed() > 1

@@ -57,8 +57,7 @@ func BriefToFill(n int) *Brief {
 
 // Release gives b back for a later NewBrief; b must not be used after. A
 // search loop makes a Brief a call: reusing it saves the allocation, which
-// on the H100 host cost more than clearing (fresh pages fault at about
-// 1 µs each; docs/perf.md).
+// cost more than clearing (fresh pages fault when first touched).
 func (b *Brief) Release() { briefs.Put(b) }
 
 // briefs holds released Briefs (a sync.Pool: the collector empties it when

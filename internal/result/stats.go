@@ -294,9 +294,9 @@ func extremesBrief(s *Stats, b *reduce.Brief, reachable, finite, lists bool) {
 // other (the search loop's case): the eccentricities are the plain
 // integers ecc, none infinite or empty. Its passes have no data-dependent
 // branch: on a random regular graph the eccentricities alternate between
-// two values at random, and the earlier form with comparisons took 0.4 ms
-// of a 10.9 ms gpu-bitbfs call at 65 536 vertices on the H100 host, most
-// of it mispredicted branches (docs/perf.md).
+// two values at random, and the earlier form with comparisons spent a
+// visible share of a large gpu-bitbfs call's host work in mispredicted
+// branches (docs/perf.md, "gpu-bitbfs on large sparse graphs").
 func extremesConnected(s *Stats, ecc []int64, lists bool) {
 	radius, diameter := ecc[0], ecc[0]
 	for _, e := range ecc {

@@ -21,11 +21,12 @@ import (
 // goroutine, each on one thread, so a batch of them costs no thread
 // start-up or barrier per graph and keeps every core busy; larger graphs,
 // and graphs planned on a GPU, run afterwards one at a time with every
-// thread (a GPU serialises its calls anyway). With DefaultSmall an
-// unweighted 16-regular graph is small up to about 20 000 vertices and a
-// dense weighted one up to about 1 300: the bounds keep long runs, whose
-// memory times the workers could exhaust the machine and whose results
-// would otherwise wait for the slowest, one at a time.
+// thread (a GPU serialises its calls anyway). With DefaultSmall and the
+// engines' estimates, unweighted sparse graphs of many thousands of
+// vertices are small but dense weighted ones only up to about a thousand
+// vertices: the bounds keep long runs, whose memory times the workers
+// could exhaust the machine and whose results would otherwise wait for the
+// slowest, one at a time.
 type Small struct {
 	Seconds float64
 	Bytes   uint64

@@ -163,12 +163,13 @@ func Fits(need uint64, allocs int) (h Headroom, avail uint64, fits bool) {
 //
 // A bound already exceeded gives 0 bytes.
 //
-// MemAvailable and the cgroup's bounds come from files whose reading took
-// 0.4 ms on the 16-core H100 host, 4 % of a 65 536-vertex gpu-bitbfs
-// call: they are read again only once the last reading is fileBoundsAge
-// old (or Forget was called), and until then taken from it less what the
-// Go runtime has come to hold since. The Go memory limit and the rlimits
-// are read every time.
+// MemAvailable and the cgroup's bounds come from files whose reading is a
+// visible share of a fast call (a large gpu-bitbfs search, a search loop's
+// graph; docs/perf.md, "Many graphs: `StatsBatch` and `apsp bulk`"): they
+// are read again only once the last reading is fileBoundsAge old (or
+// Forget was called), and until then taken from it less what the Go
+// runtime has come to hold since. The Go memory limit and the rlimits are
+// read every time.
 func Bounds() []Headroom {
 	out := readings.files(time.Now(), goHeld(), systemBounds)
 	if lim := debug.SetMemoryLimit(-1); lim > 0 && lim < math.MaxInt64 {

@@ -69,7 +69,8 @@ type API struct {
 // and on shared machines a program that uses it can put the host's GPUs
 // out of service; and connections are made when a communicator is created
 // (NCCL_RUNTIME_CONNECT=0), not at its first broadcast, where between
-// processes they cost about 0.8 s inside the computation (docs/perf.md).
+// processes their set-up lands inside the computation's first round
+// (docs/perf.md, "Several hosts through MPI").
 func Load() (*API, error) {
 	for _, kv := range [][2]string{{"NCCL_NVLS_ENABLE", "0"}, {"NCCL_RUNTIME_CONNECT", "0"}} {
 		if _, set := os.LookupEnv(kv[0]); !set {
