@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/apsp/apsp/internal/run"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/apsp/apsp/internal/run"
 
 	"github.com/apsp/apsp/graph"
 )

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/apsp/apsp/internal/run"
 	"math/rand/v2"
 	"slices"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/apsp/apsp/internal/run"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"

@@ -3,9 +3,10 @@ package apsp
 import (
 	"context"
 	"fmt"
-	"github.com/apsp/apsp/internal/run"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/apsp/apsp/internal/run"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"

@@ -3,13 +3,14 @@ package apsp
 import (
 	"context"
 	"errors"
-	"github.com/apsp/apsp/internal/run"
 	"math"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/apsp/apsp/internal/run"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/comm"

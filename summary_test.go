@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/apsp/apsp/internal/result"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/apsp/apsp/internal/result"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"

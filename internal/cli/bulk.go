@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -76,12 +75,6 @@ before them are done. Flags: those of stats but --no-aspl and --explain,
 // runBulk is apsp bulk.
 func runBulk(e *env, args []string) error {
 	f, _ := newFlags("bulk")
-	// Stats' flags but --explain (and --no-aspl, which stats alone has).
-	f.fs = withoutFlag(f.fs, "explain")
-	var csvOut bool
-	var group int
-	f.fs.BoolVar(&csvOut, "csv", false, "write CSV (a header line, then a row per graph) instead of JSON Lines")
-	f.fs.IntVar(&group, "group", 0, "graphs a group of the GPU bulk search, each group written when done (0: automatic)")
 	pos, err := f.parse(e, mustCommand("bulk"), args, 1, math.MaxInt)
 	if err != nil {
 		if strings.Contains(err.Error(), "flag provided but not defined: -explain") {
@@ -90,10 +83,10 @@ func runBulk(e *env, args []string) error {
 		return err
 	}
 	switch {
-	case csvOut && f.json:
+	case f.csv && f.json:
 		return usagef("--csv and --json exclude each other (JSON Lines is the default)")
-	case group < 0:
-		return usagef("--group %d: want 0 (automatic) or a number of graphs", group)
+	case f.group < 0:
+		return usagef("--group %d: want 0 (automatic) or a number of graphs", f.group)
 	}
 	if stdins := len(slices.DeleteFunc(slices.Clone(pos), func(a string) bool { return a != "-" })); stdins > 1 {
 		return usagef("stdin (-) given %d times", stdins)
@@ -107,10 +100,10 @@ func runBulk(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := &bulk{e: e, f: f, ropt: ropt, opt: opt, threads: par.Threads(f.threads), group: group}
+	b := &bulk{e: e, f: f, ropt: ropt, opt: opt, threads: par.Threads(f.threads), group: f.group}
 	b.progress = opt.Progress
 	b.opt.Progress = nil
-	if csvOut {
+	if f.csv {
 		b.out = encode.NewStatsCSV(e.stdout)
 	} else {
 		b.out = encode.NewStatsJSONL(e.stdout)
@@ -129,19 +122,6 @@ func runBulk(e *env, args []string) error {
 		return fmt.Errorf("%d of %d graphs failed", b.failed, b.count)
 	}
 	return nil
-}
-
-// withoutFlag returns a flag set of fs's flags but name, bound to the same
-// variables (the flag package cannot remove one).
-func withoutFlag(fs *flag.FlagSet, name string) *flag.FlagSet {
-	out := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
-	out.SetOutput(io.Discard)
-	fs.VisitAll(func(fl *flag.Flag) {
-		if fl.Name != name {
-			out.Var(fl.Value, fl.Name, fl.Usage)
-		}
-	})
-	return out
 }
 
 // readAhead is how many bytes of input, and of graphs read, bulk holds

@@ -359,6 +359,10 @@ func TestBulkHelp(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "--explain is per graph: run apsp stats --explain FILE") {
 		t.Fatalf("bulk --explain: exit %d: %s", code, errs)
 	}
+	// apsp help bulk prints the same page, from the same flags.
+	if code, help, _ := run(t, "", "help", "bulk"); code != exitOK || help != out {
+		t.Fatalf("apsp help bulk (exit %d) differs from bulk -h:\n%s", code, help)
+	}
 }
 
 // TestBulkStdinFlags: --one-based, --unweighted, --vertices and

@@ -5,12 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/apsp/apsp"
 	"io"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/apsp/apsp"
 )
 
 // Exit statuses.

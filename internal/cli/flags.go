@@ -43,6 +43,8 @@ type flagSet struct {
 	device      string
 	quiet       bool
 	showPlan    bool // --explain
+	csv         bool // bulk --csv
+	group       int  // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
@@ -98,7 +100,13 @@ func newFlags(cmd string) (*flagSet, error) {
 	fs.StringVar(&f.lanes, "lanes", "auto", "lanes to compute in: auto, int8, int16, int32, int64, float32, float64 (auto: the narrowest the engine offers and the graph's distances provably fit; a kind they may not fit is an error)")
 	fs.StringVar(&f.device, "device", "auto", "where to compute: auto, cpu, gpu, gpu:N, or several GPUs: gpu:all or a list gpu:0,1 (gpu-bitbfs and gpu-sssp split their sources over them, gpu-multi and gpu-single the rows of one matrix)")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar, and no notice (such as no GPU used)")
-	fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
+	if cmd == "bulk" {
+		// Stats' flags but --explain, which is per graph, and --no-aspl.
+		fs.BoolVar(&f.csv, "csv", false, "write CSV (a header line, then a row per graph) instead of JSON Lines")
+		fs.IntVar(&f.group, "group", 0, "graphs a group of the GPU bulk search, each group written when done (0: automatic)")
+	} else {
+		fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
+	}
 	if cmd != "dist" && cmd != "path" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
 	}
