@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"time"
@@ -14,9 +13,6 @@ import (
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
-
-//go:embed kernels/bitbfs.cu
-var bitbfsSource string
 
 // BitResult is what BitRows found: every vertex's row summary and the
 // histogram of distances.
@@ -237,7 +233,7 @@ func (l paddedLayout) chunks() int { return len(l.starts) - 1 }
 func (l paddedLayout) fill(g *graph.Graph, off []int64, heads []int32, c0, c1 int) {
 	a := csr.Of(g)
 	n := g.N()
-	parallel(c1-c0, 4, func(lo, hi int) {
+	Parallel(c1-c0, 4, func(lo, hi int) {
 		for c := c0 + lo; c < c0+hi; c++ {
 			l.fillChunk(a, n, off, heads, c)
 		}
@@ -313,8 +309,8 @@ func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
 		}
 		k := &bitKernels{}
 		var err error
-		if k.compiled, err = loadKernels(call, bitbfsSource, "bitbfs.cu", opts,
-			kernel{fn: &k.init, name: "bitbfs_init"}, kernel{fn: &k.level, name: "bitbfs_level"}, kernel{fn: &k.merge, name: "bitbfs_merge"}); err != nil {
+		if k.compiled, err = LoadKernels(call, BitBFSSource, "bitbfs.cu", opts,
+			Entry{Fn: &k.init, Name: "bitbfs_init"}, Entry{Fn: &k.level, Name: "bitbfs_level"}, Entry{Fn: &k.merge, Name: "bitbfs_merge"}); err != nil {
 			return nil, err
 		}
 		return k, nil
@@ -351,7 +347,7 @@ func BitRows(ctx context.Context, ordinal int, g *graph.Graph) (*BitResult, erro
 
 // BitRowsOn is BitRows over the GPUs listed (distinct ordinals, as
 // CheckAll checks): the batches of sources are dealt out to them in groups
-// (splitWork), every GPU searches its own at once, and their totals are
+// (gpu.SplitWork), every GPU searches its own at once, and their totals are
 // merged on the host (per vertex the sums and reach add, the eccentricity
 // is the largest; the histograms add), bit-identical to one GPU's result.
 // A GPU that fails fails the call, with an error naming it.
@@ -366,12 +362,12 @@ func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*
 // bitSplit deals the batches of sources of an n-vertex run in cfg's layout
 // to k GPUs, in chunks of a group (the slots the default plan searches at
 // once; one batch for a matrix).
-func bitSplit(n int, cfg bitConfig, k int, dist bool) ([][]span, error) {
+func bitSplit(n int, cfg bitConfig, k int, dist bool) ([][]Span, error) {
 	p, err := planBit(n, 0, cfg, ^uint64(0)>>2, dist)
 	if err != nil {
 		return nil, err
 	}
-	return splitWork(p.batches, p.slots, k), nil
+	return SplitWork(p.batches, p.slots, k), nil
 }
 
 func bitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*BitResult, error) {
@@ -410,7 +406,7 @@ func bitBriefOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConf
 // eccentricity and the histogram of distances (the pairs at each
 // distance), as reduce.BriefOf fills it from rows.
 func briefOfTotals(b *reduce.Brief, reach, ecc []uint32, hist []int64) {
-	parallel(len(reach), 1<<16, func(lo, hi int) { // one goroutine up to 2^17: waking others costs more
+	Parallel(len(reach), 1<<16, func(lo, hi int) { // one goroutine up to 2^17: waking others costs more
 		for v := lo; v < hi; v++ {
 			b.Reach[v] = int32(reach[v])
 			if reach[v] > 0 {
@@ -440,7 +436,7 @@ func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 	single := len(ordinals) == 1
 	tot := &bitTotals{}
 	timings := make([]BitTiming, len(ordinals))
-	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		return runBit(c, g, cfg, spans[i], &timings[i], func(sums []uint64, reach, ecc []uint32, hist []int64) {
 			if single {
 				deliver(sums, reach, ecc, hist)
@@ -456,26 +452,14 @@ func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 		deliver(tot.sums, tot.reach, tot.ecc, tot.hist)
 		res.PerGPU = timings
 	}
-	res.Timing = slowest(timings, func(t BitTiming) float64 { return t.Total })
-	res.Device = deviceName(ordinals, devs)
+	res.Timing = Slowest(timings, func(t BitTiming) float64 { return t.Total })
+	res.Device = DeviceName(ordinals, devs)
 	for i, d := range devs {
 		if d != nil {
 			d.AddTiming(timings[i].Search, timings[i].Total)
 		}
 	}
 	return nil
-}
-
-// slowest is the timing of the GPU whose total was longest.
-func slowest[T any](ts []T, total func(T) float64) T {
-	var out T
-	best := -1.0
-	for _, t := range ts {
-		if x := total(t); x > best {
-			out, best = t, x
-		}
-	}
-	return out
 }
 
 // BitMatrix computes the distance matrix of an unweighted graph with the
@@ -486,7 +470,7 @@ func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, strin
 }
 
 // BitMatrixOn is BitMatrix over the GPUs listed: each GPU searches its
-// batches (splitWork, a batch at a time) and copies their columns into the
+// batches (gpu.SplitWork, a batch at a time) and copies their columns into the
 // one matrix.
 func BitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph) ([]int32, string, error) {
 	return bitMatrixOn(ctx, ordinals, g, bitConfig{})
@@ -510,7 +494,7 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 		return nil, "", err
 	}
 	timings := make([]BitTiming, len(ordinals))
-	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		return runBit(c, g, cfg, spans[i], &timings[i], nil, dist)
 	})
 	if err != nil {
@@ -521,7 +505,7 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 			d.AddTiming(timings[i].Search, timings[i].Total)
 		}
 	}
-	return dist, deviceName(ordinals, devs), nil
+	return dist, DeviceName(ordinals, devs), nil
 }
 
 // runBit runs the search of the batches of spans on the owner goroutine:
@@ -532,7 +516,7 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 // the device, copied back with the histogram and handed to take while
 // they lie in page-locked memory. With dist, the run is one batch a group
 // and each batch's distance block is copied back into dist.
-func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitTiming,
+func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []Span, tm *BitTiming,
 	take func(sums []uint64, reach, ecc []uint32, hist []int64), dist []int32) error {
 	wall := time.Now()
 	n := g.N()
@@ -606,8 +590,8 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 	type group struct{ first, count int }
 	var groups []group
 	for _, sp := range spans {
-		for b := sp.lo; b < sp.hi; b += p.slots {
-			groups = append(groups, group{b, min(p.slots, sp.hi-b)})
+		for b := sp.Lo; b < sp.Hi; b += p.slots {
+			groups = append(groups, group{b, min(p.slots, sp.Hi-b)})
 		}
 	}
 	tm.Groups = len(groups)
@@ -779,7 +763,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []span, tm *BitT
 func bitSummaries(sums []uint64, reach, ecc []uint32) []reduce.Row {
 	n := len(sums)
 	rows := make([]reduce.Row, n)
-	parallel(n, 1<<11, func(lo, hi int) {
+	Parallel(n, 1<<11, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			r := reduce.Row{Reach: int64(reach[v]), MaxI: int64(ecc[v]), Unreach: int(reach[v]) < n-1}
 			r.Sum.Add(int64(sums[v]))
@@ -818,7 +802,7 @@ func copyDist(c *gpurt.Call, p bitPlan, batch int, distD uint64, host unsafe.Poi
 	n, first := p.n, batch*p.size
 	count := min(p.size, n-first)
 	block := unsafe.Slice((*int32)(host), n*p.size)
-	parallel(n, 1024, func(lo, hi int) {
+	Parallel(n, 1024, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			copy(dist[v*n+first:v*n+first+count], block[v*p.size:v*p.size+count])
 		}

@@ -2,11 +2,8 @@ package gpu
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
-	goruntime "runtime"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -16,9 +13,6 @@ import (
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
-
-//go:embed kernels/bulkbfs.cu
-var bulkSource string
 
 // BulkMaxN is the most vertices a graph of BulkRows may have: a thread block
 // searches a graph with one thread per vertex, and blocks have at most 1024
@@ -199,7 +193,7 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 		// Every kernel may take all the shared memory a block can have.
 		k := &bulkKernels{}
 		most := call.Dev().Info.MaxShared
-		var ks []kernel
+		var ks []Entry
 		for p, prefix := range []string{"bulk_", "bulk_sum_"} {
 			fn, wide := &k.fn, &k.wide
 			if p == 1 {
@@ -207,15 +201,15 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			}
 			for wi, w := range []string{"h1", "w1", "w2", "w4"} {
 				for sh, suffix := range []string{"gl", "sh"} {
-					ks = append(ks, kernel{fn: &fn[wi][sh], name: prefix + w + "_" + suffix, shared: most})
+					ks = append(ks, Entry{Fn: &fn[wi][sh], Name: prefix + w + "_" + suffix, Shared: most})
 				}
 			}
 			for sh, suffix := range []string{"gl", "sh"} {
-				ks = append(ks, kernel{fn: &wide[sh], name: prefix + "h1_" + suffix + "_i32", shared: most})
+				ks = append(ks, Entry{Fn: &wide[sh], Name: prefix + "h1_" + suffix + "_i32", Shared: most})
 			}
 		}
 		var err error
-		if k.compiled, err = loadKernels(call, bulkSource, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
+		if k.compiled, err = LoadKernels(call, BulkBFSSource, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
 			return nil, err
 		}
 		return k, nil
@@ -434,7 +428,7 @@ func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkCo
 		}
 		return out.rows, tm, nil
 	}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
+	d, err := Do(ctx, ordinal, func(c *gpurt.Call) error {
 		k, err := bulkModule(c, cfg.MinBlocks)
 		if err != nil {
 			return err
@@ -610,27 +604,6 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	return ch
 }
 
-// parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines, in
-// contiguous parts of at least minPart.
-func parallel(n, minPart int, f func(lo, hi int)) {
-	workers := max(1, min(goruntime.GOMAXPROCS(0), n/max(1, minPart)))
-	if workers == 1 {
-		f(0, n)
-		return
-	}
-	part := (n + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < n; lo += part {
-		hi := min(lo+part, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
-}
-
 // narrow writes the heads in 16 bits, two a word (little-endian: the
 // first in the low half), for n ≤ BulkMaxN; a pair a store.
 func narrow(dst []uint32, heads []int32) {
@@ -665,7 +638,7 @@ func (ch *bulkChunk) grain() int {
 func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 	words := int((ch.inBytes - ch.csrRegionAt) / 4)
 	region := unsafe.Slice((*int32)(unsafe.Add(ch.host, ch.csrRegionAt)), words)
-	parallel(ch.hi-ch.lo, ch.grain(), func(a, b int) {
+	Parallel(ch.hi-ch.lo, ch.grain(), func(a, b int) {
 		for i := a; i < b; i++ {
 			g := gs[ch.lo+i]
 			arrays := csr.Of(g)
@@ -895,7 +868,7 @@ func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
 	}
 	res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows)
 	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
-	parallel(ch.hi-ch.lo, ch.grain(), func(lo, hi int) {
+	Parallel(ch.hi-ch.lo, ch.grain(), func(lo, hi int) {
 		total := 0
 		for _, g := range gs[ch.lo+lo : ch.lo+hi] {
 			total += g.N()

@@ -232,7 +232,7 @@ func TestBulkRowsRefuses(t *testing.T) {
 func regulars(tb testing.TB, count, n, d, seed int) []*graph.Graph {
 	tb.Helper()
 	gs := make([]*graph.Graph, count)
-	parallel(count, 16, func(lo, hi int) {
+	Parallel(count, 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), fmt.Sprintf("d=%d", d), fmt.Sprintf("seed=%d", seed+i))
 			if err != nil {
@@ -615,13 +615,13 @@ func BenchmarkRuntimeRoundTrip(b *testing.B) {
 				}
 				return nil
 			}
-			if _, err := do(ctx, 0, f); err != nil {
+			if _, err := Do(ctx, 0, f); err != nil {
 				b.Fatal(err)
 			}
 			var wall []time.Duration
 			for b.Loop() {
 				start := time.Now()
-				if _, err := do(ctx, 0, f); err != nil {
+				if _, err := Do(ctx, 0, f); err != nil {
 					b.Fatal(err)
 				}
 				wall = append(wall, time.Since(start))

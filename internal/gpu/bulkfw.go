@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,9 +14,6 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
-
-//go:embed kernels/bulkfw.cu
-var bulkFWSource string
 
 // BulkFWMaxN is the most vertices a graph of BulkFWRows may have: its
 // int32 matrix is then 1 GiB, and a chunk holds at least one.
@@ -257,7 +253,7 @@ func admit(gs []*graph.Graph, c bulkFWConfig) ([]int32, []int, []error) {
 	maxReal := make([]int32, len(gs))
 	packs := make([]int, len(gs))
 	errs := make([]error, len(gs))
-	parallel(len(gs), 16, func(lo, hi int) {
+	Parallel(len(gs), 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			maxReal[i], packs[i], errs[i] = admitOne(gs[i], gs[i] != nil && c.packs(gs[i].N()))
 		}
@@ -446,7 +442,7 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 		rowAt[j] = row
 		row += g.N()
 	}
-	parallel(len(ch.graphs), 64, func(lo, hi int) {
+	Parallel(len(ch.graphs), 64, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			g := gs[ch.graphs[j]]
 			n, arcs := g.N(), g.Arcs()
@@ -517,33 +513,33 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 			if tile < 128 {
 				c = ConfigFor(Multi, 1024, lanes.Int16) // the 64-wide one
 			}
-			k.tdim, k.trows, minb = c.TDim, c.rows(), max(c.MinBlocks, 1)
+			k.tdim, k.trows, minb = c.TDim, c.Rows(), max(c.MinBlocks, 1)
 			lane = []string{"-DLANE_I16"}
 		}
 		opts := append(lane, fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), fmt.Sprintf("-DTROWS=%d", k.trows),
 			"-DBK=32", fmt.Sprintf("-DMINB=%d", minb))
-		ks := []kernel{{fn: &k.init, name: "bfw_init"}, {fn: &k.reduce, name: "bfw_reduce"}, {fn: &k.pivot, name: "bfw_pivot"},
-			{fn: &k.panel, name: "bfw_panel"}, {fn: &k.panelMP, name: "bfw_panel_mp"}, {fn: &k.rest, name: "bfw_rest"},
-			{fn: &k.single, name: "bfw_single"}, {fn: &k.seedsA, name: "seeds_a"}, {fn: &k.seedsB, name: "seeds_b"},
-			{fn: &k.seedsC, name: "seeds_c"}, {fn: &k.colwise, name: "colwise_fw"}, {fn: &k.colwiseTo, name: "colwise_to"},
-			{fn: &k.colwiseFro, name: "colwise_from"}}
+		ks := []Entry{{Fn: &k.init, Name: "bfw_init"}, {Fn: &k.reduce, Name: "bfw_reduce"}, {Fn: &k.pivot, Name: "bfw_pivot"},
+			{Fn: &k.panel, Name: "bfw_panel"}, {Fn: &k.panelMP, Name: "bfw_panel_mp"}, {Fn: &k.rest, Name: "bfw_rest"},
+			{Fn: &k.single, Name: "bfw_single"}, {Fn: &k.seedsA, Name: "seeds_a"}, {Fn: &k.seedsB, Name: "seeds_b"},
+			{Fn: &k.seedsC, Name: "seeds_c"}, {Fn: &k.colwise, Name: "colwise_fw"}, {Fn: &k.colwiseTo, Name: "colwise_to"},
+			{Fn: &k.colwiseFro, Name: "colwise_from"}}
 		// The register kernels of each {stride, rows} shape, then the fused
 		// ones, which build their block's graphs in shared memory.
 		shapes := [...][2]int{{16, 4}, {16, 8}, {32, 4}, {32, 8}, {64, 8}, {128, 8}}
 		var reg, fused [len(shapes)]*cuda.Function
 		for i, sr := range shapes {
-			ks = append(ks, kernel{fn: &reg[i], name: fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1])},
-				kernel{fn: &fused[i], name: fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1]), shared: fusedShared})
+			ks = append(ks, Entry{Fn: &reg[i], Name: fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1])},
+				Entry{Fn: &fused[i], Name: fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1]), Shared: fusedShared})
 		}
 		var err error
-		if k.compiled, err = loadKernels(call, fwSource+"\n"+bulkFWSource, "bulkfw.cu", opts, ks...); err != nil {
+		if k.compiled, err = LoadKernels(call, FWSource+"\n"+BulkFWSource, "bulkfw.cu", opts, ks...); err != nil {
 			return nil, err
 		}
 		for i, sr := range shapes {
 			k.reg[sr], k.fused[sr] = reg[i], fused[i]
 		}
 		k.inplace = (tile*tile/pack + 4*tile) * 4
-		k.product = productShared(tile, pack)
+		k.product = ProductShared(tile, pack)
 		if s := max(k.inplace, k.product); s > dev.Info.MaxShared {
 			return nil, fmt.Errorf("bulk FW tile %d needs %d bytes of shared memory per block; this GPU allows %d", tile, s, dev.Info.MaxShared)
 		}
@@ -596,7 +592,7 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 	if !work {
 		return res, tm, nil
 	}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error {
+	d, err := Do(ctx, ordinal, func(c *gpurt.Call) error {
 		cfg := cfg
 		if cfg.ChunkBytes == 0 {
 			cfg.ChunkBytes = chunkBytes(c, cfg.Matrices)
@@ -991,7 +987,7 @@ func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWRe
 		cells := ch.stride * ch.stride
 		all := unsafe.Slice((*int32)(host), cells*len(ch.graphs))
 		all16 := unsafe.Slice((*int16)(host), cells*len(ch.graphs))
-		parallel(len(ch.graphs), 8, func(lo, hi int) {
+		Parallel(len(ch.graphs), 8, func(lo, hi int) {
 			for j := lo; j < hi; j++ {
 				i := ch.graphs[j]
 				data := make([]int32, cells)
@@ -1034,7 +1030,7 @@ func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWRe
 		at[j] = row
 		row += gs[i].N()
 	}
-	parallel(len(ch.graphs), 64, func(lo, hi int) {
+	Parallel(len(ch.graphs), 64, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := ch.graphs[j]
 			n := gs[i].N()

@@ -489,7 +489,7 @@ func benchInputs(sets, count int, seed *uint64, gen func(rng *rand.Rand, i int) 
 	for s := range inputs {
 		*seed++
 		set, sd := make([]*graph.Graph, count), *seed
-		parallel(count, 256, func(lo, hi int) {
+		Parallel(count, 256, func(lo, hi int) {
 			rng := rand.New(rand.NewPCG(sd, uint64(lo)))
 			for i := lo; i < hi; i++ {
 				set[i] = gen(rng, i)
@@ -568,7 +568,7 @@ func TestBulkFWBench(t *testing.T) {
 	}
 	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
-		_, err := do(ctx, 0, func(c *gpurt.Call) error {
+		_, err := Do(ctx, 0, func(c *gpurt.Call) error {
 			k, err := fwModule(c, tile, 1)
 			if err != nil {
 				return err
@@ -987,7 +987,7 @@ func TestBulkFW16Bench(t *testing.T) {
 	}
 	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
-		_, err := do(ctx, 0, func(c *gpurt.Call) error {
+		_, err := Do(ctx, 0, func(c *gpurt.Call) error {
 			k, err := fwModule(c, tile, 2)
 			if err != nil {
 				return err

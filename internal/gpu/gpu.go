@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	_ "embed"
 	"fmt"
 	"math"
 	goruntime "runtime"
@@ -11,9 +10,6 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/lanes"
 )
-
-//go:embed kernels/fw.cu
-var fwSource string
 
 // Kernel names a form of the GPU algorithm.
 type Kernel int
@@ -69,8 +65,8 @@ func (c Config) Pack() int {
 // LaneBytes is the bytes of one matrix cell.
 func (c Config) LaneBytes() int { return 4 / c.Pack() }
 
-// rows is the threads across a tile's rows.
-func (c Config) rows() int {
+// Rows is the threads across a tile's Rows.
+func (c Config) Rows() int {
 	if c.TRows > 0 {
 		return c.TRows
 	}
@@ -169,7 +165,7 @@ func (c Config) Check() error {
 	if c.Coarse < 0 || (c.Coarse > 0 && (c.Kernel != Multi || c.Tile <= 0 || c.Coarse%c.Tile != 0)) {
 		return fmt.Errorf("GPU coarse pivot block %d with the %v kernel and tile %d: want 0, or a multiple of the tile with gpu-multi", c.Coarse, c.Kernel, c.Tile)
 	}
-	words, rows := c.Tile/c.Pack(), c.rows()
+	words, rows := c.Tile/c.Pack(), c.Rows()
 	if c.TDim <= 0 || rows <= 0 || c.Tile <= 0 || c.Tile%32 != 0 || words%(4*c.TDim) != 0 || c.Tile%(4*rows) != 0 || c.TDim*rows > 1024 {
 		return fmt.Errorf("GPU tile %d (%d words a row) with %d×%d threads: the tile must be a multiple of 32 and of 4×%d rows, its words of 4×%d, and at most 1024 threads",
 			c.Tile, words, c.TDim, rows, rows, c.TDim)
@@ -285,10 +281,10 @@ func LaneAt(words []uint32, c Config, i int) uint32 {
 	return words[i]
 }
 
-// productShared is the min-plus product's shared memory in bytes: two
+// ProductShared is the min-plus product's shared memory in bytes: two
 // k-slices (of 32) of A (packed) and B, padded by four words a row, and
 // for packed lanes the A slice spread to one lane a word.
-func productShared(tile, pack int) int {
+func ProductShared(tile, pack int) int {
 	words := 2 * (tile*(32/pack+4) + 32*(tile/pack+4))
 	if pack > 1 {
 		words += tile * (32 + 4)

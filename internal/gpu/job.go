@@ -2,68 +2,16 @@ package gpu
 
 import (
 	"context"
-	"errors"
 	"math"
 	goruntime "runtime"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/internal/cuda"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
-
-// ErrNoGPU is matched by every error that means no usable GPU: no driver,
-// no GPU, a GPU number out of range (see gpu/runtime).
-var ErrNoGPU = gpurt.ErrNoGPU
-
-// DeviceInfo describes a GPU.
-type DeviceInfo = cuda.Info
-
-// Devices lists the GPUs (read once per process by the runtime), or says
-// why there are none (matching ErrNoGPU).
-func Devices() ([]DeviceInfo, error) { return gpurt.Default().Devices() }
-
-// Check says whether GPU ordinal exists (matching ErrNoGPU if not),
-// without opening it.
-func Check(ordinal int) error { return gpurt.Default().Check(ordinal) }
-
-// Close releases the process's GPUs: contexts, modules and pooled memory.
-// Later calls open them again.
-func Close() error { return gpurt.Default().Close() }
-
-// Totals returns what the calls on GPU ordinal measured with CUDA events
-// since it was opened, and false when it is not open.
-func Totals(ordinal int) (gpurt.Timing, bool) {
-	if gpurt.Default().Check(ordinal) != nil {
-		return gpurt.Timing{}, false
-	}
-	d, err := gpurt.Default().Device(ordinal)
-	if err != nil {
-		return gpurt.Timing{}, false
-	}
-	return d.Timing(), true
-}
-
-// SetupTimes returns how long loading the driver took and how long opening
-// GPU ordinal (context, stream, events) took, 0 for what has not happened.
-func SetupTimes(ordinal int) (load, open time.Duration) {
-	rt := gpurt.Default()
-	load = rt.LoadTime()
-	if rt.Check(ordinal) == nil {
-		if d, err := rt.Device(ordinal); err == nil {
-			open = d.OpenTime
-		}
-	}
-	return load, open
-}
-
-// Opened counts the GPUs the process's runtime has opened (re-opens after
-// Close included): 0 means the next call pays the set-up.
-func Opened() int { return gpurt.Default().Opened() }
 
 // Job is one all-pairs computation of a graph on a GPU.
 type Job struct {
@@ -100,27 +48,6 @@ func (j Job) problem() Problem {
 	return Problem{N: n, Stride: Stride(n, j.Kernel), Config: c, MaxReal: maxReal}
 }
 
-// do runs f on GPU ordinal; if the runtime was closed between finding the
-// GPU and running f, it runs f once more on the re-opened GPU. An error that
-// leaves the context unusable closes the GPU, so that the next call opens
-// it afresh.
-func do(ctx context.Context, ordinal int, f func(*gpurt.Call) error) (*gpurt.Device, error) {
-	for try := 0; ; try++ {
-		d, err := gpurt.Default().Device(ordinal)
-		if err != nil {
-			return nil, err
-		}
-		err = d.Do(ctx, f)
-		if errors.Is(err, cuda.ErrClosed) && try == 0 {
-			continue
-		}
-		if cuda.Sticky(err) {
-			_ = gpurt.Default().Forget(ordinal)
-		}
-		return d, err
-	}
-}
-
 // RowsResult is the per-source summaries of a job.
 type RowsResult struct {
 	Rows      []reduce.Row
@@ -135,7 +62,7 @@ type RowsResult struct {
 func Rows(ctx context.Context, j Job) (*RowsResult, error) {
 	p := j.problem()
 	res := &Result{NegVertex: -1}
-	d, err := do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sink{}, res) })
+	d, err := Do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sink{}, res) })
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +110,7 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 		convert(host, out, p.MaxReal)
 		return nil
 	}}
-	d, err := do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sk, res) })
+	d, err := Do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sk, res) })
 	if err != nil {
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func TestConfigForLanes(t *testing.T) {
 					}
 					// The product's shared memory for MinBlocks blocks fits an
 					// H100 SM (228 KiB, 1 KiB reserved a block).
-					if sh := productShared(c.Tile, c.Pack()); max(c.MinBlocks, 1)*(sh+1024) > 228<<10 {
+					if sh := ProductShared(c.Tile, c.Pack()); max(c.MinBlocks, 1)*(sh+1024) > 228<<10 {
 						t.Errorf("%v n=%d: %d blocks of %d shared bytes", kind, n, c.MinBlocks, sh)
 					}
 				}
@@ -181,7 +181,7 @@ func TestPackedLanesAgreeWithCPU(t *testing.T) {
 					}
 				}
 				for _, c := range configs {
-					comparePacked(t, ctx, s, g, ref, c, fmt.Sprintf("%s/%v/W%d/T%dx%d", name, k, c.Tile, c.TDim, c.rows()))
+					comparePacked(t, ctx, s, g, ref, c, fmt.Sprintf("%s/%v/W%d/T%dx%d", name, k, c.Tile, c.TDim, c.Rows()))
 					checked++
 				}
 				checkPackedJob(t, ctx, g, ref, k, kind, name+"/job/"+k.String())
@@ -388,7 +388,7 @@ func TestLanePerf(t *testing.T) {
 				if ceil[kind] > 0 {
 					frac = fmt.Sprintf("%.0f%%", 100*rate/ceil[kind])
 				}
-				line := fmt.Sprintf("| %d | %v | %v W%d T%dx%d B%d C%d | %.4f | %.2f | %s | %v |", n, kind, k, c.Tile, c.TDim, c.rows(), c.MinBlocks, c.Coarse,
+				line := fmt.Sprintf("| %d | %v | %v W%d T%dx%d B%d C%d | %.4f | %.2f | %s | %v |", n, kind, k, c.Tile, c.TDim, c.Rows(), c.MinBlocks, c.Coarse,
 					med, rate/1e12, frac, times)
 				t.Log(line)
 				table = append(table, line)

@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -14,9 +13,6 @@ import (
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
-
-//go:embed kernels/minplus.cu
-var minplusSource string
 
 // minplusTile is minplus.cu's MP_TILE: the stride is a multiple of it.
 const minplusTile = 64
@@ -58,8 +54,8 @@ func minplusModule(call *gpurt.Call, float bool) (*minplusKernels, error) {
 		}
 		k := &minplusKernels{}
 		var err error
-		if k.compiled, err = loadKernels(call, minplusSource, "minplus.cu", opts,
-			kernel{fn: &k.init, name: "minplus_init"}, kernel{fn: &k.square, name: "minplus_square"}, kernel{fn: &k.reduce, name: "minplus_reduce"}); err != nil {
+		if k.compiled, err = LoadKernels(call, MinPlusSource, "minplus.cu", opts,
+			Entry{Fn: &k.init, Name: "minplus_init"}, Entry{Fn: &k.square, Name: "minplus_square"}, Entry{Fn: &k.reduce, Name: "minplus_reduce"}); err != nil {
 			return nil, err
 		}
 		return k, nil
@@ -85,7 +81,7 @@ func MinPlusProducts(n int) int {
 // relaxations, so it does log₂ n times their work. With dense the matrix
 // comes back; else only the rows' summaries.
 func MinPlus(ctx context.Context, ordinal int, g *graph.Graph, float, dense bool) (*MinPlusResult, error) {
-	if err := arcLanes(g, float); err != nil {
+	if err := CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-minplus: %w", err)
 	}
 	n := g.N()
@@ -93,7 +89,7 @@ func MinPlus(ctx context.Context, ordinal int, g *graph.Graph, float, dense bool
 	if n == 0 {
 		return res, nil
 	}
-	d, err := do(ctx, ordinal, func(c *gpurt.Call) error { return runMinPlus(c, g, float, dense, res) })
+	d, err := Do(ctx, ordinal, func(c *gpurt.Call) error { return runMinPlus(c, g, float, dense, res) })
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +129,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 	if err != nil {
 		return err
 	}
-	fillArcs(g, host, float)
+	FillArcs(g, host, float)
 	csrD, err := c.Mem(csrBytes)
 	if err != nil {
 		return err
@@ -235,7 +231,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 	} else {
 		res.Int = make([]int32, n*n)
 	}
-	parallel(n, 256, func(lo, hi int) {
+	Parallel(n, 256, func(lo, hi int) {
 		for u := lo; u < hi; u++ {
 			row := lanes[u*stride : u*stride+n]
 			if float {

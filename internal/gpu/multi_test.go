@@ -21,7 +21,7 @@ import (
 
 // checkSplit says whether spans cover [0, total) exactly once, each span
 // non-empty and within unit units.
-func checkSplit(t *testing.T, name string, spans [][]span, total, unit, k int) {
+func checkSplit(t *testing.T, name string, spans [][]Span, total, unit, k int) {
 	t.Helper()
 	if len(spans) != k {
 		t.Fatalf("%s: %d workers, want %d", name, len(spans), k)
@@ -29,10 +29,10 @@ func checkSplit(t *testing.T, name string, spans [][]span, total, unit, k int) {
 	seen := make([]int, total)
 	for w, ss := range spans {
 		for _, s := range ss {
-			if s.lo >= s.hi || s.lo < 0 || s.hi > total || (k > 1 && s.hi-s.lo > max(unit, 1)) {
+			if s.Lo >= s.Hi || s.Lo < 0 || s.Hi > total || (k > 1 && s.Hi-s.Lo > max(unit, 1)) {
 				t.Fatalf("%s: worker %d has span %v", name, w, s)
 			}
-			for u := s.lo; u < s.hi; u++ {
+			for u := s.Lo; u < s.Hi; u++ {
 				seen[u]++
 			}
 		}
@@ -54,9 +54,9 @@ func TestSplitWork(t *testing.T) {
 		{977, 2, 2}, {128, 8, 2}, {32, 32, 2}, {32, 32, 3}, {1000, 7, 4}, {10, 0, 3}, {65535, 1, 8},
 	} {
 		name := fmt.Sprintf("%d units of %d to %d", tt.total, tt.unit, tt.k)
-		spans := splitWork(tt.total, tt.unit, tt.k)
+		spans := SplitWork(tt.total, tt.unit, tt.k)
 		checkSplit(t, name, spans, tt.total, tt.unit, tt.k)
-		if tt.k == 1 && tt.total > 0 && (len(spans[0]) != 1 || spans[0][0] != (span{0, tt.total})) {
+		if tt.k == 1 && tt.total > 0 && (len(spans[0]) != 1 || spans[0][0] != (Span{0, tt.total})) {
 			t.Fatalf("%s: one worker got %v, want one span", name, spans[0])
 		}
 		busy, lo, hi := 0, tt.total, 0
@@ -102,10 +102,10 @@ func TestSplitWork(t *testing.T) {
 // of spans (size sources a batch): per vertex v, over the sources s of its
 // batches that reach v, the sum and count of d(s, v) and its largest, and
 // the histogram — from the CPU's distance matrix (-1 for no path).
-func bitPartial(dist []int32, n, size int, spans []span) (sums []uint64, reach, ecc []uint32, hist []int64) {
+func bitPartial(dist []int32, n, size int, spans []Span) (sums []uint64, reach, ecc []uint32, hist []int64) {
 	sums, reach, ecc, hist = make([]uint64, n), make([]uint32, n), make([]uint32, n), make([]int64, n)
 	for _, sp := range spans {
-		for s := sp.lo * size; s < min(sp.hi*size, n); s++ {
+		for s := sp.Lo * size; s < min(sp.Hi*size, n); s++ {
 			for v := range n {
 				if d := dist[s*n+v]; d > 0 {
 					sums[v] += uint64(d)
@@ -137,7 +137,7 @@ func TestBitTotalsMergeEqualsWhole(t *testing.T) {
 		}
 		size := []int{1, 7, 64, 128}[i%4]
 		batches := (n + size - 1) / size
-		wSums, wReach, wEcc, wHist := bitPartial(dist, n, size, []span{{0, batches}})
+		wSums, wReach, wEcc, wHist := bitPartial(dist, n, size, []Span{{0, batches}})
 		wantRows, wantHist := bitSummaries(wSums, wReach, wEcc), trimHist(wHist)
 		if i%5 == 0 {
 			// The whole agrees with the CPU's bitbfs (rows of an undirected
@@ -149,8 +149,8 @@ func TestBitTotalsMergeEqualsWhole(t *testing.T) {
 		for k := 1; k <= 6; k++ {
 			for _, unit := range []int{1, 2, 5} {
 				tot := &bitTotals{}
-				for _, ss := range splitWork(batches, unit, k) {
-					if len(ss) > 0 { // as onEach: a GPU without batches does not run
+				for _, ss := range SplitWork(batches, unit, k) {
+					if len(ss) > 0 { // as OnEach: a GPU without batches does not run
 						tot.add(bitPartial(dist, n, size, ss))
 					}
 				}
@@ -220,12 +220,12 @@ func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 						si = make([]uint64, n)
 					}
 					for _, sp := range spans[w] {
-						copy(r[sp.lo:sp.hi], reach[sp.lo:sp.hi])
-						copy(m[sp.lo:sp.hi], maxv[sp.lo:sp.hi])
+						copy(r[sp.Lo:sp.Hi], reach[sp.Lo:sp.Hi])
+						copy(m[sp.Lo:sp.Hi], maxv[sp.Lo:sp.Hi])
 						if float {
-							copy(sf[sp.lo:sp.hi], sumF[sp.lo:sp.hi])
+							copy(sf[sp.Lo:sp.Hi], sumF[sp.Lo:sp.Hi])
 						} else {
-							copy(si[sp.lo:sp.hi], sumI[sp.lo:sp.hi])
+							copy(si[sp.Lo:sp.Hi], sumI[sp.Lo:sp.Hi])
 						}
 					}
 					tot.add(r, m, si, sf)
@@ -245,7 +245,7 @@ func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 // with an error naming it and matching ErrNoGPU; without a GPU, every one
 // fails so.
 func TestOnEachNamesTheFailingGPU(t *testing.T) {
-	_, err := onEach(context.Background(), []int{0, 99}, func(int) bool { return true }, func(i int, c *gpurt.Call) error { return nil })
+	_, err := OnEach(context.Background(), []int{0, 99}, func(int) bool { return true }, func(i int, c *gpurt.Call) error { return nil })
 	if !errors.Is(err, ErrNoGPU) {
 		t.Fatalf("gpu:0,99: %v, want ErrNoGPU", err)
 	}
@@ -259,7 +259,7 @@ func TestOnEachNamesTheFailingGPU(t *testing.T) {
 	// A worker's own failure wins over the others' cancellation.
 	if _, derr := Devices(); derr == nil {
 		boom := errors.New("boom")
-		_, err := onEach(context.Background(), []int{0, 0}, func(int) bool { return true }, func(i int, c *gpurt.Call) error {
+		_, err := OnEach(context.Background(), []int{0, 0}, func(int) bool { return true }, func(i int, c *gpurt.Call) error {
 			if i == 1 {
 				return boom
 			}

@@ -309,7 +309,7 @@ func multiFWLinked(ctx context.Context, ordinals []int, p Problem, g *graph.Grap
 		workers[i] = i
 	}
 	devs, err := m.onAll(ctx, ordinals, workers)
-	name := deviceName(ordinals, devs)
+	name := DeviceName(ordinals, devs)
 	if err != nil {
 		return name, err
 	}
@@ -330,7 +330,7 @@ func multiFWLinked(ctx context.Context, ordinals []int, p Problem, g *graph.Grap
 
 // onAll runs this process's workers at once (workers[i] on GPU
 // ordinals[i]), one goroutine a GPU, each on its GPU's owner goroutine (as
-// onEach does). A worker that fails cancels the others, and its error,
+// gpu.OnEach does). A worker that fails cancels the others, and its error,
 // naming its GPU, is the one returned. A worker's call that never ran
 // (cancelled while queued, or its GPU did not open) still leaves the end
 // barrier, which the others wait at.
@@ -346,7 +346,7 @@ func (m *mgRun) onAll(ctx context.Context, ordinals, workers []int) ([]*gpurt.De
 		go func() {
 			defer wg.Done()
 			w := workers[i]
-			d, err := do(ctx, o, func(c *gpurt.Call) error { return m.worker(w, c) })
+			d, err := Do(ctx, o, func(c *gpurt.Call) error { return m.worker(w, c) })
 			m.leave(w)
 			devs[i] = d
 			if err != nil {

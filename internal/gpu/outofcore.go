@@ -405,7 +405,7 @@ func stripProduct(st *cuda.Stream, k *kernels, p Problem, cm, am, bm uint64, row
 		return nil
 	}
 	n, k32, sk, sks, rsk, rsks := int32(p.Stride), int32(kdim), int32(skip), int32(skips), int32(rskip), int32(rskips)
-	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
+	block := [3]uint32{uint32(c.TDim * c.Rows()), 1, 1}
 	return k.strip.LaunchOn(st, [3]uint32{uint32(cols), uint32(rowTiles), 1}, block, uint32(k.product),
 		unsafe.Pointer(&cm), unsafe.Pointer(&am), unsafe.Pointer(&bm), unsafe.Pointer(&n), unsafe.Pointer(&k32),
 		unsafe.Pointer(&sk), unsafe.Pointer(&sks), unsafe.Pointer(&rsk), unsafe.Pointer(&rsks))

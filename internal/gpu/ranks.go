@@ -105,7 +105,7 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 		world.Abort(err)
 		return nil, err
 	}
-	name := fmt.Sprintf("%s, %d ranks", deviceName([]int{ordinal}, devs), world.Size())
+	name := fmt.Sprintf("%s, %d ranks", DeviceName([]int{ordinal}, devs), world.Size())
 	return rowsResultOf(res, p, name), nil
 }
 
@@ -285,7 +285,7 @@ func BitBriefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *gra
 	reach, ecc := make([]uint32, n), make([]uint32, n)
 	var hist []int64
 	var timing BitTiming
-	devs, err := onEach(ctx, []int{ordinal}, func(int) bool { return len(mine) > 0 }, func(_ int, c *gpurt.Call) error {
+	devs, err := OnEach(ctx, []int{ordinal}, func(int) bool { return len(mine) > 0 }, func(_ int, c *gpurt.Call) error {
 		return runBit(c, g, bitConfig{}, mine, &timing, func(_ []uint64, r, e []uint32, h []int64) {
 			copy(reach, r)
 			copy(ecc, e)
@@ -305,5 +305,5 @@ func BitBriefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *gra
 		world.Abort(err)
 		return nil, "", err
 	}
-	return b, fmt.Sprintf("%s, %d ranks", deviceName([]int{ordinal}, devs), size), nil
+	return b, fmt.Sprintf("%s, %d ranks", DeviceName([]int{ordinal}, devs), size), nil
 }

@@ -33,7 +33,7 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 	key.Kernel, key.Coarse = 0, 0 // the same kernels serve both
 	return gpurt.Cached(call, moduleKey{key}, func() (*kernels, error) {
 		dev := call.Dev()
-		opts := []string{fmt.Sprintf("-DTILE=%d", c.Tile), fmt.Sprintf("-DTDIM=%d", c.TDim), fmt.Sprintf("-DTROWS=%d", c.rows()),
+		opts := []string{fmt.Sprintf("-DTILE=%d", c.Tile), fmt.Sprintf("-DTDIM=%d", c.TDim), fmt.Sprintf("-DTROWS=%d", c.Rows()),
 			"-DBK=32", fmt.Sprintf("-DMINB=%d", max(c.MinBlocks, 1))}
 		switch {
 		case c.Float:
@@ -45,16 +45,16 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 		}
 		k := &kernels{}
 		var err error
-		if k.compiled, err = loadKernels(call, fwSource, "fw.cu", opts,
-			kernel{fn: &k.pivot, name: "fw_pivot"}, kernel{fn: &k.panel, name: "fw_panel"}, kernel{fn: &k.rest, name: "fw_rest"},
-			kernel{fn: &k.single, name: "fw_single"}, kernel{fn: &k.reduce, name: "fw_reduce"}, kernel{fn: &k.init, name: "fw_init"},
-			kernel{fn: &k.strip, name: "fw_strip"}); err != nil {
+		if k.compiled, err = LoadKernels(call, FWSource, "fw.cu", opts,
+			Entry{Fn: &k.pivot, Name: "fw_pivot"}, Entry{Fn: &k.panel, Name: "fw_panel"}, Entry{Fn: &k.rest, Name: "fw_rest"},
+			Entry{Fn: &k.single, Name: "fw_single"}, Entry{Fn: &k.reduce, Name: "fw_reduce"}, Entry{Fn: &k.init, Name: "fw_init"},
+			Entry{Fn: &k.strip, Name: "fw_strip"}); err != nil {
 			return nil, err
 		}
 		// In-place tiles keep the pivot tile in shared memory; the product
 		// stages two k-slices.
 		inplace := (c.Tile*c.Tile/c.Pack() + 4*c.Tile) * 4
-		k.product = productShared(c.Tile, c.Pack())
+		k.product = ProductShared(c.Tile, c.Pack())
 		k.shared = max(inplace, k.product)
 		if k.shared > dev.Info.MaxShared {
 			return nil, fmt.Errorf("tile %d needs %d bytes of shared memory per block; this GPU allows %d", c.Tile, k.shared, dev.Info.MaxShared)
@@ -334,7 +334,7 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 	c := p.Config
 	n := int32(p.Stride)
 	m := int32(p.Stride / c.Tile)
-	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
+	block := [3]uint32{uint32(c.TDim * c.Rows()), 1, 1}
 	shared := uint32(k.shared)
 	if c.Kernel == Single {
 		// flags holds the task counter, then the per-tile completion counts.
@@ -364,7 +364,7 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 func fwBlock(call *gpurt.Call, k *kernels, c Config, d uint64, pitch, tiles int) error {
 	st := call.Stream()
 	n, m := int32(pitch), int32(tiles)
-	block := [3]uint32{uint32(c.TDim * c.rows()), 1, 1}
+	block := [3]uint32{uint32(c.TDim * c.Rows()), 1, 1}
 	shared := uint32(k.shared)
 	for z := int32(0); z < m; z++ {
 		if z%16 == 0 {

@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/apsp/apsp/internal/cuda"
@@ -44,9 +43,6 @@ type Result struct {
 	// through the GPU (outofcore.go); Timing then has the wall time only.
 	OutOfCore bool
 }
-
-// ErrDoesNotFit is wrapped when the matrix exceeds device memory.
-var ErrDoesNotFit = errors.New("distance matrix does not fit in GPU memory")
 
 // Session is a GPU of the process's runtime (package gpu/runtime): its
 // context, modules and memory are opened once and kept for every later

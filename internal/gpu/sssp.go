@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"math"
@@ -14,13 +13,6 @@ import (
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
-
-//go:embed kernels/sssp.cu
-var ssspSource string
-
-// ErrNegativeArc is wrapped when gpu-sssp or gpu-minplus is given a graph
-// with a negative arc: their relaxations need lengths of at least zero.
-var ErrNegativeArc = errors.New("has a negative arc length")
 
 // SSSPTiming is what a gpu-sssp run measured: CUDA events in milliseconds,
 // host wall time, and the layout.
@@ -170,80 +162,10 @@ func ssspModule(call *gpurt.Call, key ssspModuleKey) (*ssspKernels, error) {
 		}
 		k := &ssspKernels{}
 		var err error
-		if k.compiled, err = loadKernels(call, ssspSource, "sssp.cu", opts, kernel{fn: &k.rows, name: "sssp_rows"}); err != nil {
+		if k.compiled, err = LoadKernels(call, SSSPSource, "sssp.cu", opts, Entry{Fn: &k.rows, Name: "sssp_rows"}); err != nil {
 			return nil, err
 		}
 		return k, nil
-	})
-}
-
-// arcLanes checks g's arcs for gpu-sssp and gpu-minplus: no negative
-// length, integers below the int32 lanes' infinity (the lane plan bounds
-// every path when it holds int32).
-func arcLanes(g *graph.Graph, float bool) error {
-	switch {
-	case !g.Weighted():
-		return nil
-	case g.Kind() == graph.FloatWeights:
-		lo, hi := g.FloatWeightRange()
-		if lo < 0 {
-			return fmt.Errorf("graph %w (%g)", ErrNegativeArc, lo)
-		}
-		if hi > math.MaxFloat32 {
-			return fmt.Errorf("arc length %g exceeds float32", hi)
-		}
-		return nil
-	}
-	if float {
-		return errors.New("integer weights need int32 lanes")
-	}
-	lo, hi := g.IntWeightRange()
-	if lo < 0 {
-		return fmt.Errorf("graph %w (%d)", ErrNegativeArc, lo)
-	}
-	if hi >= int64(InfInt32) {
-		return fmt.Errorf("arc length %d reaches the int32 lanes' infinity", hi)
-	}
-	return nil
-}
-
-// fillArcs writes g's arcs into host: offsets (n+1 int64), heads (int32)
-// and lengths as lane bits (1 for an unweighted graph; float -0 as +0).
-func fillArcs(g *graph.Graph, host unsafe.Pointer, float bool) {
-	n, m := g.N(), g.Arcs()
-	off := unsafe.Slice((*int64)(host), n+1)
-	heads := unsafe.Slice((*int32)(unsafe.Add(host, 8*(n+1))), m)
-	w := unsafe.Slice((*uint32)(unsafe.Add(host, 8*(n+1)+4*m)), m)
-	pos := int64(0)
-	for u := range n {
-		off[u] = pos
-		pos += int64(g.Degree(u))
-	}
-	off[n] = pos
-	one := uint32(1)
-	if float {
-		one = math.Float32bits(1)
-	}
-	parallel(n, 1<<12, func(lo, hi int) {
-		for u := lo; u < hi; u++ {
-			at := off[u]
-			copy(heads[at:], g.Neighbors(u))
-			dst := w[at : at+int64(g.Degree(u))]
-			switch g.Kind() {
-			case graph.FloatWeights:
-				for i, x := range g.FloatWeights(u) {
-					dst[i] = math.Float32bits(float32(x) + 0) // -0 + 0 is +0
-				}
-			case graph.IntWeights:
-				for i, x := range g.IntWeights(u) {
-					dst[i] = uint32(x)
-				}
-			default:
-				for i := range dst {
-					dst[i] = one
-				}
-			}
-		}
 	})
 }
 
@@ -269,15 +191,15 @@ func ssspRows(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg 
 }
 
 // ssspSplit deals the n sources to k GPUs: four ranges a GPU, taken in
-// turn across the vertices (splitWork), so that a GPU's share is spread
+// turn across the vertices (gpu.SplitWork), so that a GPU's share is spread
 // over the graph, yet each range still fills a launch on graphs of a few
 // thousand vertices.
-func ssspSplit(n, k int) [][]span {
-	return splitWork(n, (n+4*k-1)/max(1, 4*k), k)
+func ssspSplit(n, k int) [][]Span {
+	return SplitWork(n, (n+4*k-1)/max(1, 4*k), k)
 }
 
 func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPResult, error) {
-	if err := arcLanes(g, float); err != nil {
+	if err := CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
 	res := &SSSPResult{Rows: []reduce.Row{}}
@@ -289,7 +211,7 @@ func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool,
 	single := len(ordinals) == 1
 	tot := &ssspTotals{}
 	timings := make([]SSSPTiming, len(ordinals))
-	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		sums, err := runSSSP(c, g, float, cfg, &timings[i], nil, spans[i])
 		if err != nil {
 			return err
@@ -309,8 +231,8 @@ func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool,
 		res.Rows = ssspRowsOf(tot.reach, tot.maxv, tot.sumI, tot.sumF)
 		res.PerGPU = timings
 	}
-	res.Timing = slowest(timings, func(t SSSPTiming) float64 { return t.Total })
-	res.Device = deviceName(ordinals, devs)
+	res.Timing = Slowest(timings, func(t SSSPTiming) float64 { return t.Total })
+	res.Device = DeviceName(ordinals, devs)
 	for i, d := range devs {
 		if d != nil {
 			d.AddTiming(timings[i].Search, timings[i].Total)
@@ -336,7 +258,7 @@ func ssspMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool, cf
 }
 
 func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPMatrixResult, error) {
-	if err := arcLanes(g, float); err != nil {
+	if err := CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
 	n := g.N()
@@ -358,15 +280,15 @@ func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float boo
 	}
 	spans := ssspSplit(n, len(ordinals))
 	timings := make([]SSSPTiming, len(ordinals))
-	devs, err := onEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		_, err := runSSSP(c, g, float, cfg, &timings[i], bits, spans[i])
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	out.Timing = slowest(timings, func(t SSSPTiming) float64 { return t.Total })
-	out.Device = deviceName(ordinals, devs)
+	out.Timing = Slowest(timings, func(t SSSPTiming) float64 { return t.Total })
+	out.Device = DeviceName(ordinals, devs)
 	for i, d := range devs {
 		if d != nil {
 			d.AddTiming(timings[i].Search, timings[i].Total)
@@ -381,7 +303,7 @@ func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float boo
 // come back after each) queue on the stream; it returns the page-locked
 // summaries (reach int32[n], max lane bits uint32[n], sums uint64 or
 // float64 [n]; zero for the sources of no span), valid until the call ends.
-func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSPTiming, dist []uint32, spans []span) (unsafe.Pointer, error) {
+func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSPTiming, dist []uint32, spans []Span) (unsafe.Pointer, error) {
 	wall := time.Now()
 	defer func() { tm.Wall = time.Since(wall) }()
 	n, m := g.N(), g.Arcs()
@@ -409,7 +331,7 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 	if err != nil {
 		return nil, err
 	}
-	fillArcs(g, host, float)
+	FillArcs(g, host, float)
 	csrD, err := c.Mem(p.csrBytes)
 	if err != nil {
 		return nil, err
@@ -460,8 +382,8 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 	type launch struct{ first, count int }
 	var launches []launch
 	for _, sp := range spans {
-		for first := sp.lo; first < sp.hi; first += step {
-			launches = append(launches, launch{first, min(step, sp.hi-first)})
+		for first := sp.Lo; first < sp.Hi; first += step {
+			launches = append(launches, launch{first, min(step, sp.Hi-first)})
 		}
 	}
 	for li, l := range launches {

@@ -118,7 +118,7 @@ func TestArcLanes(t *testing.T) {
 		{name: "int in float lanes", g: build(func(b *graph.Builder) error { return b.AddIntEdge(0, 1, 3) }), float: true},
 	}
 	for _, c := range cases {
-		err := arcLanes(c.g, c.float)
+		err := CheckArcs(c.g, c.float)
 		if (err == nil) != c.ok || (c.neg && !errors.Is(err, ErrNegativeArc)) {
 			t.Errorf("%s: %v", c.name, err)
 		}
