@@ -5,9 +5,8 @@ import (
 	"errors"
 	"time"
 
-	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
-
 	"github.com/apsp/apsp/internal/cuda"
+	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 )
 
 // ErrNoGPU is matched by every error that means no usable GPU: no driver,

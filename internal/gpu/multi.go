@@ -199,46 +199,6 @@ func (t *bitTotals) add(sums []uint64, reach, ecc []uint32, hist []int64) {
 	})
 }
 
-// ssspTotals merges the partial summaries of gpu-sssp workers: each GPU
-// zeroes its summaries, then writes those of its own sources, so reach and
-// sums add (a source's from one GPU, zeros from the others) and the
-// maximum takes the largest (lane bits of non-negative values order as
-// the values).
-type ssspTotals struct {
-	mu    sync.Mutex
-	reach []int32
-	maxv  []uint32
-	sumI  []uint64
-	sumF  []float64
-}
-
-// add merges out, laid out as runSSSP's summaries (reach int32[n], max
-// uint32[n], sums uint64 or float64 [n]).
-func (t *ssspTotals) add(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(reach)
-	if t.reach == nil {
-		t.reach, t.maxv = make([]int32, n), make([]uint32, n)
-		if sumF != nil {
-			t.sumF = make([]float64, n)
-		} else {
-			t.sumI = make([]uint64, n)
-		}
-	}
-	Parallel(n, 1<<14, func(lo, hi int) {
-		for u := lo; u < hi; u++ {
-			t.reach[u] += reach[u]
-			t.maxv[u] = max(t.maxv[u], maxv[u])
-			if sumF != nil {
-				t.sumF[u] += sumF[u]
-			} else {
-				t.sumI[u] += sumI[u]
-			}
-		}
-	})
-}
-
 // Parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines, in
 // contiguous parts of at least minPart.
 func Parallel(n, minPart int, f func(lo, hi int)) {

@@ -1,4 +1,4 @@
-package gpu
+package sssp
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/minplus"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -45,14 +47,14 @@ func TestSSSPCrossover(t *testing.T) {
 		{"sssp-b128", sssp(ssspConfig{Block: 128})},
 		{"sssp-b512", sssp(ssspConfig{Block: 512})},
 		{"gpu-fw", func(g *graph.Graph) ([]reduce.Row, float64, error) {
-			r, err := Rows(ctx, Job{Graph: g, Kernel: AutoKernel(g.N()), MaxReal: InfInt32 - 1})
+			r, err := gpu.Rows(ctx, gpu.Job{Graph: g, Kernel: gpu.AutoKernel(g.N()), MaxReal: gpu.InfInt32 - 1})
 			if err != nil {
 				return nil, 0, err
 			}
 			return r.Rows, r.Timing.Total, nil
 		}},
 		{"gpu-minplus", func(g *graph.Graph) ([]reduce.Row, float64, error) {
-			r, err := MinPlus(ctx, 0, g, false, false)
+			r, err := minplus.Rows(ctx, gpu.OnGPU(0), g, false)
 			if err != nil {
 				return nil, 0, err
 			}

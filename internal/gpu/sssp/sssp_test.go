@@ -1,4 +1,4 @@
-package gpu
+package sssp
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/minplus"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -52,7 +54,7 @@ func TestPlanSSSP(t *testing.T) {
 				if err == nil {
 					t.Fatalf("planned %+v, want an error", p)
 				}
-				if c.notFits && !errors.Is(err, ErrDoesNotFit) {
+				if c.notFits && !errors.Is(err, gpu.ErrDoesNotFit) {
 					t.Fatalf("%v does not match ErrDoesNotFit", err)
 				}
 				return
@@ -76,52 +78,6 @@ func TestPlanSSSP(t *testing.T) {
 				t.Fatalf("chunk %d, need %d of %d", p.chunk, p.deviceNeed, c.free)
 			}
 		})
-	}
-}
-
-// TestMinPlusProducts: ⌈log₂(n−1)⌉ squarings reach paths of n−1 arcs, one
-// more confirms.
-func TestMinPlusProducts(t *testing.T) {
-	for _, c := range []struct{ n, want int }{{1, 1}, {2, 1}, {3, 2}, {5, 3}, {6, 4}, {1024, 11}, {1025, 11}, {1026, 12}, {8192, 14}} {
-		if got := MinPlusProducts(c.n); got != c.want {
-			t.Errorf("MinPlusProducts(%d) = %d, want %d", c.n, got, c.want)
-		}
-	}
-}
-
-// TestArcLanes: negative arcs and lengths past the lanes are refused before
-// the GPU is touched.
-func TestArcLanes(t *testing.T) {
-	build := func(add func(b *graph.Builder) error) *graph.Graph {
-		b := graph.NewBuilder(true)
-		if err := b.SetVertices(3); err != nil {
-			t.Fatal(err)
-		}
-		if err := add(b); err != nil {
-			t.Fatal(err)
-		}
-		return b.Build()
-	}
-	cases := []struct {
-		name  string
-		g     *graph.Graph
-		float bool
-		neg   bool
-		ok    bool
-	}{
-		{name: "unweighted", g: build(func(b *graph.Builder) error { return b.AddEdge(0, 1) }), ok: true},
-		{name: "zero", g: build(func(b *graph.Builder) error { return b.AddIntEdge(0, 1, 0) }), ok: true},
-		{name: "negative int", g: build(func(b *graph.Builder) error { return b.AddIntEdge(0, 1, -1) }), neg: true},
-		{name: "negative float", g: build(func(b *graph.Builder) error { return b.AddFloatEdge(0, 1, -0.5) }), float: true, neg: true},
-		{name: "float", g: build(func(b *graph.Builder) error { return b.AddFloatEdge(0, 1, 0.5) }), float: true, ok: true},
-		{name: "int at infinity", g: build(func(b *graph.Builder) error { return b.AddIntEdge(0, 1, int64(InfInt32)) })},
-		{name: "int in float lanes", g: build(func(b *graph.Builder) error { return b.AddIntEdge(0, 1, 3) }), float: true},
-	}
-	for _, c := range cases {
-		err := CheckArcs(c.g, c.float)
-		if (err == nil) != c.ok || (c.neg && !errors.Is(err, ErrNegativeArc)) {
-			t.Errorf("%s: %v", c.name, err)
-		}
 	}
 }
 
@@ -225,7 +181,7 @@ func checkMatrix(t *testing.T, name string, ref *lanes.Matrix[float64], ints []i
 				continue
 			}
 			got := float64(ints[u*n+v])
-			if ints[u*n+v] == InfInt32 {
+			if ints[u*n+v] == gpu.InfInt32 {
 				got = math.Inf(1)
 			}
 			if got != want {
@@ -277,15 +233,15 @@ func TestSSSPAndMinPlusAgreeWithCPU(t *testing.T) {
 					runs += 2
 				}
 				name := fmt.Sprintf("minplus trial %d n=%d %s directed=%v parts=%d", trial, n, kind, directed, parts)
-				mp, err := MinPlus(ctx, 0, g, float, true)
+				mp, err := minplus.Matrix(ctx, gpu.OnGPU(0), g, float)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				checkMatrix(t, name, ref, mp.Int, mp.Float)
-				if mp.Timing.Products > MinPlusProducts(n) {
-					t.Fatalf("%s: %d products, at most %d", name, mp.Timing.Products, MinPlusProducts(n))
+				if mp.Timing.Products > minplus.Products(n) {
+					t.Fatalf("%s: %d products, at most %d", name, mp.Timing.Products, minplus.Products(n))
 				}
-				mr, err := MinPlus(ctx, 0, g, float, false)
+				mr, err := minplus.Rows(ctx, gpu.OnGPU(0), g, float)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}

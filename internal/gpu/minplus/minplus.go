@@ -1,4 +1,4 @@
-package gpu
+package minplus
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -17,8 +18,8 @@ import (
 // minplusTile is minplus.cu's MP_TILE: the stride is a multiple of it.
 const minplusTile = 64
 
-// MinPlusTiming is what a gpu-minplus run measured (CUDA events, ms).
-type MinPlusTiming struct {
+// Timing is what a gpu-minplus run measured (CUDA events, ms).
+type Timing struct {
 	Build    float64 // the arcs' copy and the initial matrix
 	Square   float64 // every squaring, the reads of the changed flag included
 	Out      float64 // the reduction and its copy, or the matrix's copy
@@ -28,15 +29,15 @@ type MinPlusTiming struct {
 	Compiled bool
 }
 
-// MinPlusResult is gpu-minplus's answer: summaries (Rows) or the matrix
-// (Int with InfInt32, or Float with +Inf, n×n row-major).
-type MinPlusResult struct {
+// Result is gpu-minplus's answer: summaries (Rows) or the matrix
+// (Int with gpu.InfInt32, or Float with +Inf, n×n row-major).
+type Result struct {
 	N      int
 	Rows   []reduce.Row
 	Int    []int32
 	Float  []float32
 	Device string
-	Timing MinPlusTiming
+	Timing Timing
 }
 
 type minplusKernels struct {
@@ -54,18 +55,18 @@ func minplusModule(call *gpurt.Call, float bool) (*minplusKernels, error) {
 		}
 		k := &minplusKernels{}
 		var err error
-		if k.compiled, err = LoadKernels(call, MinPlusSource, "minplus.cu", opts,
-			Entry{Fn: &k.init, Name: "minplus_init"}, Entry{Fn: &k.square, Name: "minplus_square"}, Entry{Fn: &k.reduce, Name: "minplus_reduce"}); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, gpu.MinPlusSource, "minplus.cu", opts,
+			gpu.Entry{Fn: &k.init, Name: "minplus_init"}, gpu.Entry{Fn: &k.square, Name: "minplus_square"}, gpu.Entry{Fn: &k.reduce, Name: "minplus_reduce"}); err != nil {
 			return nil, err
 		}
 		return k, nil
 	})
 }
 
-// MinPlusProducts is the most squarings gpu-minplus runs for n vertices:
+// Products is the most squarings gpu-minplus runs for n vertices:
 // after k of them the matrix holds every shortest path of at most 2^k arcs,
 // and a shortest path has at most n−1; one more confirms nothing changes.
-func MinPlusProducts(n int) int {
+func Products(n int) int {
 	k := 0
 	for 1<<k < n-1 {
 		k++
@@ -73,23 +74,44 @@ func MinPlusProducts(n int) int {
 	return k + 1
 }
 
-// MinPlus runs gpu-minplus on GPU ordinal: the distance matrix of g (arcs
-// of length at least 0) by repeated min-plus squaring, D ← D ⊗ D until a
-// product changes nothing (at most MinPlusProducts(n)), in int32 lanes (the
-// caller's lane plan must hold them) or float32 (float). It is an
+// Rows runs gpu-minplus on the one GPU of place (OnGPU, or OnGPUs of one;
+// others are refused with gpu.ErrPlacement): the distance matrix of g
+// (arcs of length at least 0) by repeated min-plus squaring, D ← D ⊗ D
+// until a product changes nothing (at most Products(n)), in int32 lanes
+// (the caller's lane plan must hold them) or float32 (float). It is an
 // independent check of the Floyd–Warshall engines: every product is n³
-// relaxations, so it does log₂ n times their work. With dense the matrix
-// comes back; else only the rows' summaries.
-func MinPlus(ctx context.Context, ordinal int, g *graph.Graph, float, dense bool) (*MinPlusResult, error) {
-	if err := CheckArcs(g, float); err != nil {
+// relaxations, so it does log₂ n times their work. Only the rows'
+// summaries come back (Result.Rows).
+func Rows(ctx context.Context, place gpu.Placement, g *graph.Graph, float bool) (*Result, error) {
+	ordinal, ok := place.One()
+	if !ok {
+		return nil, gpu.Refuse("gpu-minplus", "the rows", place)
+	}
+	return minPlus(ctx, ordinal, g, float, false)
+}
+
+// Matrix is Rows with the distance matrix copied back instead of the
+// summaries (Result.Int or Result.Float).
+func Matrix(ctx context.Context, place gpu.Placement, g *graph.Graph, float bool) (*Result, error) {
+	ordinal, ok := place.One()
+	if !ok {
+		return nil, gpu.Refuse("gpu-minplus", "the matrix", place)
+	}
+	return minPlus(ctx, ordinal, g, float, true)
+}
+
+// minPlus runs gpu-minplus on GPU ordinal, the matrix coming back with
+// dense, else the rows' summaries.
+func minPlus(ctx context.Context, ordinal int, g *graph.Graph, float, dense bool) (*Result, error) {
+	if err := gpu.CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-minplus: %w", err)
 	}
 	n := g.N()
-	res := &MinPlusResult{N: n, Rows: []reduce.Row{}}
+	res := &Result{N: n, Rows: []reduce.Row{}}
 	if n == 0 {
 		return res, nil
 	}
-	d, err := Do(ctx, ordinal, func(c *gpurt.Call) error { return runMinPlus(c, g, float, dense, res) })
+	d, err := gpu.Do(ctx, ordinal, func(c *gpurt.Call) error { return runMinPlus(c, g, float, dense, res) })
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +120,7 @@ func MinPlus(ctx context.Context, ordinal int, g *graph.Graph, float, dense bool
 	return res, nil
 }
 
-func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusResult) error {
+func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *Result) error {
 	wall := time.Now()
 	tm := &res.Timing
 	defer func() { tm.Wall = time.Since(wall) }()
@@ -112,7 +134,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 	}
 	if need := 4*cells + csrBytes + 16*uint64(n) + 64<<20; need > free {
 		return fmt.Errorf("%w: gpu-minplus needs %.2f GiB for %d vertices; the GPU has %.2f GiB free",
-			ErrDoesNotFit, float64(need)/(1<<30), n, float64(free)/(1<<30))
+			gpu.ErrDoesNotFit, float64(need)/(1<<30), n, float64(free)/(1<<30))
 	}
 	k, err := minplusModule(c, float)
 	if err != nil {
@@ -129,7 +151,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 	if err != nil {
 		return err
 	}
-	FillArcs(g, host, float)
+	gpu.FillArcs(g, host, float)
 	csrD, err := c.Mem(csrBytes)
 	if err != nil {
 		return err
@@ -151,7 +173,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 		return err
 	}
 	offD, headsD, wD := csrD, csrD+8*uint64(n+1), csrD+8*uint64(n+1)+4*uint64(m)
-	inf, maxReal := uint32(InfInt32), uint32(InfInt32-1)
+	inf, maxReal := uint32(gpu.InfInt32), uint32(gpu.InfInt32-1)
 	if float {
 		inf, maxReal = math.Float32bits(float32(math.Inf(1))), math.Float32bits(math.MaxFloat32)
 	}
@@ -167,7 +189,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 	changedD := auxD + 16*uint64(n)
 	changedH := (*int32)(host) // the arcs are on the device already
 	tiles := uint32(stride / minplusTile)
-	for range MinPlusProducts(n) {
+	for range Products(n) {
 		if err := c.Ctx.Err(); err != nil {
 			return err
 		}
@@ -231,7 +253,7 @@ func runMinPlus(c *gpurt.Call, g *graph.Graph, float, dense bool, res *MinPlusRe
 	} else {
 		res.Int = make([]int32, n*n)
 	}
-	Parallel(n, 256, func(lo, hi int) {
+	gpu.Parallel(n, 256, func(lo, hi int) {
 		for u := lo; u < hi; u++ {
 			row := lanes[u*stride : u*stride+n]
 			if float {
@@ -265,9 +287,10 @@ func minplusSummaries(out unsafe.Pointer, n int, float bool) []reduce.Row {
 	return rows
 }
 
-// MinPlusHostBytes bounds the page-locked host memory MinPlus takes: the
-// arcs, or the padded matrix when it comes back (dense).
-func MinPlusHostBytes(n, arcs int, dense bool) uint64 {
+// HostBytes bounds the page-locked host memory Rows (dense false) or
+// Matrix (dense true) takes: the arcs, or the padded matrix when it comes
+// back.
+func HostBytes(n, arcs int, dense bool) uint64 {
 	csr := (8*uint64(n+1) + 8*uint64(arcs) + 15) &^ 15
 	if !dense {
 		return max(csr, 16*uint64(n)+16)

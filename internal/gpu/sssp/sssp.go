@@ -1,22 +1,24 @@
-package gpu
+package sssp
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// SSSPTiming is what a gpu-sssp run measured: CUDA events in milliseconds,
+// Timing is what a gpu-sssp run measured: CUDA events in milliseconds,
 // host wall time, and the layout.
-type SSSPTiming struct {
+type Timing struct {
 	Upload   float64 // the arcs' copy
 	Search   float64 // every source's search and summary (and the rows' copies, for a matrix)
 	Download float64 // the summaries
@@ -29,24 +31,24 @@ type SSSPTiming struct {
 	Compiled        bool
 }
 
-// SSSPResult is every source's summary from SSSPRows.
-type SSSPResult struct {
+// Result is every source's summary from Rows.
+type Result struct {
 	Rows   []reduce.Row
 	Device string
 	// Timing is the run's (with several GPUs, the one that took longest);
 	// PerGPU is each GPU's, in the order listed, when there were several.
-	Timing SSSPTiming
-	PerGPU []SSSPTiming
+	Timing Timing
+	PerGPU []Timing
 }
 
-// SSSPMatrixResult is the distance matrix from SSSPMatrix, n×n row-major:
-// Int (InfInt32 for no path) for integer lanes, Float (+Inf) for float32.
-type SSSPMatrixResult struct {
+// MatrixResult is the distance matrix from Matrix, n×n row-major:
+// Int (gpu.InfInt32 for no path) for integer lanes, Float (+Inf) for float32.
+type MatrixResult struct {
 	N      int
 	Int    []int32
 	Float  []float32
 	Device string
-	Timing SSSPTiming
+	Timing Timing
 }
 
 // ssspConfig shapes a run; the zero value is the default.
@@ -88,7 +90,7 @@ func planSSSP(n, arcs, sms, maxShared int, free uint64, cfg ssspConfig, dense bo
 	}
 	if p.dynShared > maxShared {
 		return p, fmt.Errorf("%w: gpu-sssp's marks of %d vertices need %d bytes of shared memory a block; the GPU allows %d",
-			ErrDoesNotFit, n, p.dynShared, maxShared)
+			gpu.ErrDoesNotFit, n, p.dynShared, maxShared)
 	}
 	perSM := max(1, min(16, (maxShared+ssspReserved)/(p.dynShared+ssspReserved+64)))
 	if !p.shared {
@@ -136,7 +138,7 @@ func planSSSP(n, arcs, sms, maxShared int, free uint64, cfg ssspConfig, dense bo
 	p.chunk = max(p.grid, min(n, 64*p.grid))
 	if p.deviceNeed > free {
 		return p, fmt.Errorf("%w: gpu-sssp needs %.2f GiB for %d vertices and %d arcs; the GPU has %.2f GiB free",
-			ErrDoesNotFit, float64(p.deviceNeed)/(1<<30), n, arcs, float64(free)/(1<<30))
+			gpu.ErrDoesNotFit, float64(p.deviceNeed)/(1<<30), n, arcs, float64(free)/(1<<30))
 	}
 	return p, nil
 }
@@ -162,31 +164,41 @@ func ssspModule(call *gpurt.Call, key ssspModuleKey) (*ssspKernels, error) {
 		}
 		k := &ssspKernels{}
 		var err error
-		if k.compiled, err = LoadKernels(call, SSSPSource, "sssp.cu", opts, Entry{Fn: &k.rows, Name: "sssp_rows"}); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, gpu.SSSPSource, "sssp.cu", opts, gpu.Entry{Fn: &k.rows, Name: "sssp_rows"}); err != nil {
 			return nil, err
 		}
 		return k, nil
 	})
 }
 
-// SSSPRows runs gpu-sssp on GPU ordinal: a shortest-path search from every
-// source of g (arcs of length at least 0), many sources at once, each
-// source's row reduced on the device; only n summaries cross the bus. With
-// float, the lanes are float32 (for float graphs); else int32, which the
-// caller's lane plan must hold (lanes.Plan.Holds(lanes.Int32)).
-func SSSPRows(ctx context.Context, ordinal int, g *graph.Graph, float bool) (*SSSPResult, error) {
-	return ssspRowsOn(ctx, []int{ordinal}, g, float, ssspConfig{})
-}
-
-// SSSPRowsOn is SSSPRows over the GPUs listed (distinct ordinals): the
-// sources are dealt out to them in ranges (ssspSplit), every GPU searches
-// its own at once, and the summaries are merged on the host, bit-identical
-// to one GPU's. A GPU that fails fails the call, with an error naming it.
-func SSSPRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool) (*SSSPResult, error) {
+// Rows runs gpu-sssp at place: a shortest-path search from every source
+// of g (arcs of length at least 0), many sources at once, each source's
+// row reduced on the device; only n summaries cross the bus. With float,
+// the lanes are float32 (for float graphs); else int32, which the caller's
+// lane plan must hold (lanes.Plan.Holds(lanes.Int32)).
+//
+// On several GPUs (OnGPUs, distinct ordinals, or OnAll) the sources are
+// dealt out to them in ranges (ssspSplit), every GPU searches its own at
+// once, and the summaries are merged on the host, bit-identical to one
+// GPU's; a GPU that fails fails the call, with an error naming it. MPI
+// ranks are refused (gpu.ErrPlacement).
+func Rows(ctx context.Context, place gpu.Placement, g *graph.Graph, float bool) (*Result, error) {
+	ordinals, err := gpus(place, "the rows")
+	if err != nil {
+		return nil, err
+	}
 	return ssspRowsOn(ctx, ordinals, g, float, ssspConfig{})
 }
 
-func ssspRows(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPResult, error) {
+// gpus is the GPUs of place, or the refusal of ranks.
+func gpus(place gpu.Placement, what string) ([]int, error) {
+	if _, _, ok := place.Ranks(); ok {
+		return nil, gpu.Refuse("gpu-sssp", what, place)
+	}
+	return place.GPUs()
+}
+
+func ssspRows(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*Result, error) {
 	return ssspRowsOn(ctx, []int{ordinal}, g, float, cfg)
 }
 
@@ -194,15 +206,15 @@ func ssspRows(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg 
 // turn across the vertices (gpu.SplitWork), so that a GPU's share is spread
 // over the graph, yet each range still fills a launch on graphs of a few
 // thousand vertices.
-func ssspSplit(n, k int) [][]Span {
-	return SplitWork(n, (n+4*k-1)/max(1, 4*k), k)
+func ssspSplit(n, k int) [][]gpu.Span {
+	return gpu.SplitWork(n, (n+4*k-1)/max(1, 4*k), k)
 }
 
-func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPResult, error) {
-	if err := CheckArcs(g, float); err != nil {
+func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*Result, error) {
+	if err := gpu.CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
-	res := &SSSPResult{Rows: []reduce.Row{}}
+	res := &Result{Rows: []reduce.Row{}}
 	n := g.N()
 	if n == 0 {
 		return res, nil
@@ -210,8 +222,8 @@ func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool,
 	spans := ssspSplit(n, len(ordinals))
 	single := len(ordinals) == 1
 	tot := &ssspTotals{}
-	timings := make([]SSSPTiming, len(ordinals))
-	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	timings := make([]Timing, len(ordinals))
+	devs, err := gpu.OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		sums, err := runSSSP(c, g, float, cfg, &timings[i], nil, spans[i])
 		if err != nil {
 			return err
@@ -231,8 +243,8 @@ func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool,
 		res.Rows = ssspRowsOf(tot.reach, tot.maxv, tot.sumI, tot.sumF)
 		res.PerGPU = timings
 	}
-	res.Timing = Slowest(timings, func(t SSSPTiming) float64 { return t.Total })
-	res.Device = DeviceName(ordinals, devs)
+	res.Timing = gpu.Slowest(timings, func(t Timing) float64 { return t.Total })
+	res.Device = gpu.DeviceName(ordinals, devs)
 	for i, d := range devs {
 		if d != nil {
 			d.AddTiming(timings[i].Search, timings[i].Total)
@@ -241,28 +253,28 @@ func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool,
 	return res, nil
 }
 
-// SSSPMatrix runs the same search as SSSPRows and returns the distance
-// matrix; rows come back a launch of sources at a time.
-func SSSPMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool) (*SSSPMatrixResult, error) {
-	return ssspMatrixOn(ctx, []int{ordinal}, g, float, ssspConfig{})
-}
-
-// SSSPMatrixOn is SSSPMatrix over the GPUs listed: each GPU's sources'
-// rows go straight into the one matrix.
-func SSSPMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool) (*SSSPMatrixResult, error) {
+// Matrix runs the same search as Rows at place and returns the distance
+// matrix; rows come back a launch of sources at a time. On several GPUs
+// each GPU's sources' rows go straight into the one matrix. MPI ranks are
+// refused (gpu.ErrPlacement).
+func Matrix(ctx context.Context, place gpu.Placement, g *graph.Graph, float bool) (*MatrixResult, error) {
+	ordinals, err := gpus(place, "the matrix")
+	if err != nil {
+		return nil, err
+	}
 	return ssspMatrixOn(ctx, ordinals, g, float, ssspConfig{})
 }
 
-func ssspMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPMatrixResult, error) {
+func ssspMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*MatrixResult, error) {
 	return ssspMatrixOn(ctx, []int{ordinal}, g, float, cfg)
 }
 
-func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*SSSPMatrixResult, error) {
-	if err := CheckArcs(g, float); err != nil {
+func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*MatrixResult, error) {
+	if err := gpu.CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
 	n := g.N()
-	out := &SSSPMatrixResult{N: n}
+	out := &MatrixResult{N: n}
 	var bits []uint32
 	if float {
 		out.Float = make([]float32, n*n)
@@ -279,16 +291,16 @@ func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float boo
 		return out, nil
 	}
 	spans := ssspSplit(n, len(ordinals))
-	timings := make([]SSSPTiming, len(ordinals))
-	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	timings := make([]Timing, len(ordinals))
+	devs, err := gpu.OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		_, err := runSSSP(c, g, float, cfg, &timings[i], bits, spans[i])
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	out.Timing = Slowest(timings, func(t SSSPTiming) float64 { return t.Total })
-	out.Device = DeviceName(ordinals, devs)
+	out.Timing = gpu.Slowest(timings, func(t Timing) float64 { return t.Total })
+	out.Device = gpu.DeviceName(ordinals, devs)
 	for i, d := range devs {
 		if d != nil {
 			d.AddTiming(timings[i].Search, timings[i].Total)
@@ -303,7 +315,7 @@ func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float boo
 // come back after each) queue on the stream; it returns the page-locked
 // summaries (reach int32[n], max lane bits uint32[n], sums uint64 or
 // float64 [n]; zero for the sources of no span), valid until the call ends.
-func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSPTiming, dist []uint32, spans []Span) (unsafe.Pointer, error) {
+func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *Timing, dist []uint32, spans []gpu.Span) (unsafe.Pointer, error) {
 	wall := time.Now()
 	defer func() { tm.Wall = time.Since(wall) }()
 	n, m := g.N(), g.Arcs()
@@ -331,7 +343,7 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 	if err != nil {
 		return nil, err
 	}
-	FillArcs(g, host, float)
+	gpu.FillArcs(g, host, float)
 	csrD, err := c.Mem(p.csrBytes)
 	if err != nil {
 		return nil, err
@@ -369,7 +381,7 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *SSSP
 	}
 	offD, headsD, wD := csrD, csrD+8*uint64(n+1), csrD+8*uint64(n+1)+4*uint64(m)
 	reachD, maxD, sumD := sumsD, sumsD+4*uint64(n), sumsD+8*uint64(n)
-	inf := uint32(InfInt32)
+	inf := uint32(gpu.InfInt32)
 	if float {
 		inf = math.Float32bits(float32(math.Inf(1)))
 	}
@@ -475,11 +487,11 @@ func ssspRowsOf(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) []r
 	return rows
 }
 
-// SSSPHostBytes bounds the page-locked host memory SSSPRows (dense false)
-// or SSSPMatrix (dense true) takes for n vertices and arcs arcs: the arcs,
+// HostBytes bounds the page-locked host memory Rows (dense false) or
+// Matrix (dense true) takes for n vertices and arcs arcs: the arcs,
 // then the summaries or a launch's rows (256 MiB, or 4096 rows when those
 // are more: no GPU runs more sources at once).
-func SSSPHostBytes(n, arcs int, dense bool) uint64 {
+func HostBytes(n, arcs int, dense bool) uint64 {
 	nn := uint64(n)
 	csr := (8*(nn+1) + 8*uint64(arcs) + 15) &^ 15
 	out := 16 * nn
@@ -487,4 +499,44 @@ func SSSPHostBytes(n, arcs int, dense bool) uint64 {
 		out = max(out, min(nn, max(4096, (256<<20)/max(1, 4*nn)))*4*nn)
 	}
 	return csr + out
+}
+
+// ssspTotals merges the partial summaries of gpu-sssp workers: each GPU
+// zeroes its summaries, then writes those of its own sources, so reach and
+// sums add (a source's from one GPU, zeros from the others) and the
+// maximum takes the largest (lane bits of non-negative values order as
+// the values).
+type ssspTotals struct {
+	mu    sync.Mutex
+	reach []int32
+	maxv  []uint32
+	sumI  []uint64
+	sumF  []float64
+}
+
+// add merges out, laid out as runSSSP's summaries (reach int32[n], max
+// uint32[n], sums uint64 or float64 [n]).
+func (t *ssspTotals) add(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(reach)
+	if t.reach == nil {
+		t.reach, t.maxv = make([]int32, n), make([]uint32, n)
+		if sumF != nil {
+			t.sumF = make([]float64, n)
+		} else {
+			t.sumI = make([]uint64, n)
+		}
+	}
+	gpu.Parallel(n, 1<<14, func(lo, hi int) {
+		for u := lo; u < hi; u++ {
+			t.reach[u] += reach[u]
+			t.maxv[u] = max(t.maxv[u], maxv[u])
+			if sumF != nil {
+				t.sumF[u] += sumF[u]
+			} else {
+				t.sumI[u] += sumI[u]
+			}
+		}
+	})
 }

@@ -1,0 +1,17 @@
+package sssp
+
+import (
+	"testing"
+
+	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gputest"
+)
+
+// requireGPU skips without a GPU (CI has none), or fails when
+// APSP_REQUIRE_GPU=1 says there must be one.
+func requireGPU(t testing.TB) {
+	t.Helper()
+	if _, err := gpu.Devices(); err != nil {
+		gputest.Skip(t, "no GPU: %v", err)
+	}
+}
