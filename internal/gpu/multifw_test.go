@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -657,4 +658,64 @@ func (h *distHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// envInt and envInts are copies of the bulk tests' (package gpu/bulk): families share no test code.
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+func envInts(name string, def []int) []int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if v, err := strconv.Atoi(f); err == nil && v > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// fwGraph and sameRow are copies of the bulk Floyd–Warshall tests' (package gpu/bulk): families share no test code.
+
+// fwGraph is a random graph of n vertices with about deg arcs a vertex,
+// weights 1..100 (or, with negative, potential-shifted weights: negative
+// arcs but no negative cycle), directed or not.
+func fwGraph(rng *rand.Rand, n, deg int, directed, negative bool) *graph.Graph {
+	b := graph.NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	h := make([]int64, n)
+	for i := range h {
+		h[i] = rng.Int64N(40)
+	}
+	if n > 1 {
+		for range n * deg / 2 {
+			u, v := rng.IntN(n), rng.IntN(n)
+			if u == v {
+				continue
+			}
+			w := 1 + rng.Int64N(100)
+			if negative {
+				// Directed only: an undirected negative edge is a cycle.
+				w += h[u] - h[v]
+			}
+			if err := b.AddIntEdge(u, v, w); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return b.Build()
+}
+
+func sameRow(a, b reduce.Row) bool {
+	return a.Reach == b.Reach && a.Unreach == b.Unreach && (a.Reach == 0 || a.MaxI == b.MaxI) && a.Sum.Float() == b.Sum.Float()
 }

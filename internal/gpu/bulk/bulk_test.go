@@ -1,4 +1,4 @@
-package gpu
+package bulk
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -49,14 +50,14 @@ func bulkGraph(rng *rand.Rand, n, deg int, directed bool, isolated float64) *gra
 }
 
 // bulkCases returns count random graphs of every shape the kernels meet:
-// sizes at the word and warp edges and random ones up to BulkMaxN,
+// sizes at the word and warp edges and random ones up to MaxN,
 // directed or not, sparse (disconnected) to dense (the arcs too many for
 // shared memory), with isolated vertices.
 func bulkCases(rng *rand.Rand, count int) []*graph.Graph {
 	edges := []int{1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 255, 256, 257, 300, 511, 512, 513, 700, 1000, 1023, 1024}
 	var gs []*graph.Graph
 	for i := 0; i < count; i++ {
-		n := 1 + rng.IntN(BulkMaxN)
+		n := 1 + rng.IntN(MaxN)
 		if i < len(edges) {
 			n = edges[i]
 		}
@@ -160,18 +161,18 @@ func TestBulkRowsMatchesBitRows(t *testing.T) {
 		want[i] = wantRows(t, g)
 	}
 	matched := 0
-	// BulkRows itself: the whole set, then one graph a call.
-	got, err := BulkRows(ctx, 0, gs)
+	// Rows itself: the whole set, then one graph a call.
+	got, err := Rows(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	matched += sameRows(t, "BulkRows(all)", gs, want, got)
+	matched += sameRows(t, "Rows(all)", gs, want, got)
 	for i := 0; i < len(gs); i += 7 {
-		got, err := BulkRows(ctx, 0, gs[i:i+1])
+		got, err := Rows(ctx, gpu.OnGPU(0), gs[i:i+1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		matched += sameRows(t, fmt.Sprintf("BulkRows(graph %d)", i), gs[i:i+1], want[i:i+1], got)
+		matched += sameRows(t, fmt.Sprintf("Rows(graph %d)", i), gs[i:i+1], want[i:i+1], got)
 	}
 	// Every shape.
 	for _, w := range []int{0, 1, 2, 4} {
@@ -194,11 +195,11 @@ func TestBulkRowsMatchesBitRows(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d graph results (%d distinct graphs, n = 0..%d) matched bfs.BitRows exactly", matched, len(gs), BulkMaxN)
+	t.Logf("%d graph results (%d distinct graphs, n = 0..%d) matched bfs.BitRows exactly", matched, len(gs), MaxN)
 }
 
 // TestBulkRowsRefuses needs no GPU: weighted graphs and graphs above
-// BulkMaxN are refused before the device is touched.
+// MaxN are refused before the device is touched.
 func TestBulkRowsRefuses(t *testing.T) {
 	b := graph.NewBuilder(true)
 	if err := b.SetVertices(3); err != nil {
@@ -208,14 +209,14 @@ func TestBulkRowsRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	weighted := b.Build()
-	big := bulkGraph(rand.New(rand.NewPCG(1, 2)), BulkMaxN+1, 2, false, 0)
+	big := bulkGraph(rand.New(rand.NewPCG(1, 2)), MaxN+1, 2, false, 0)
 	for _, c := range []struct {
 		name string
 		gs   []*graph.Graph
 	}{{"weighted", []*graph.Graph{weighted}}, {"too large", []*graph.Graph{big}}, {"nil", []*graph.Graph{nil}}} {
-		_, err := BulkRows(context.Background(), 0, c.gs)
-		if !errors.Is(err, ErrBulkGraph) {
-			t.Errorf("%s: got %v, want ErrBulkGraph", c.name, err)
+		_, err := Rows(context.Background(), gpu.OnGPU(0), c.gs)
+		if !errors.Is(err, ErrGraph) {
+			t.Errorf("%s: got %v, want ErrGraph", c.name, err)
 		}
 	}
 	for _, c := range []bulkConfig{{Words: 3}, {Heads: 8}, {Heads: 32, Words: 1}} {
@@ -223,7 +224,7 @@ func TestBulkRowsRefuses(t *testing.T) {
 			t.Errorf("%+v: want an error", c)
 		}
 	}
-	if got, err := BulkRows(context.Background(), 0, nil); err != nil || len(got) != 0 {
+	if got, err := Rows(context.Background(), gpu.OnGPU(0), nil); err != nil || len(got) != 0 {
 		t.Errorf("no graphs: got %v, %v", got, err)
 	}
 }
@@ -232,7 +233,7 @@ func TestBulkRowsRefuses(t *testing.T) {
 func regulars(tb testing.TB, count, n, d, seed int) []*graph.Graph {
 	tb.Helper()
 	gs := make([]*graph.Graph, count)
-	Parallel(count, 16, func(lo, hi int) {
+	gpu.Parallel(count, 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), fmt.Sprintf("d=%d", d), fmt.Sprintf("seed=%d", seed+i))
 			if err != nil {
@@ -272,7 +273,7 @@ func BenchmarkBulkRows(b *testing.B) {
 	type variant struct {
 		name string
 		cfg  bulkConfig
-		sums bool // BulkSummaries: no rows
+		sums bool // Summaries: no rows
 	}
 	variants := []variant{{"auto", bulkConfig{}, false}, {"W1", bulkConfig{Words: 1}, false}, {"events", bulkConfig{Events: 1}, false},
 		{"summaries", bulkConfig{}, true}, {"summaries/rowsums", bulkConfig{RowSums: true}, true}}
@@ -314,7 +315,7 @@ func BenchmarkBulkRows(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					sums := make([]BulkSummary, 1)
+					sums := make([]Summary, 1)
 					if _, _, err := bulkRunInto(ctx, 0, gs[:1], v.cfg, &bulkOut{sums: sums}, nil); err != nil {
 						b.Fatal(err)
 					}
@@ -344,7 +345,7 @@ func BenchmarkBulkRows(b *testing.B) {
 						start := time.Now()
 						var err error
 						if v.sums {
-							sums := make([]BulkSummary, len(part))
+							sums := make([]Summary, len(part))
 							_, tm, err = bulkRunInto(ctx, 0, part, v.cfg, &bulkOut{sums: sums}, nil)
 						} else {
 							rows, tm, err = bulkRows(ctx, 0, part, v.cfg)
@@ -615,13 +616,13 @@ func BenchmarkRuntimeRoundTrip(b *testing.B) {
 				}
 				return nil
 			}
-			if _, err := Do(ctx, 0, f); err != nil {
+			if _, err := gpu.Do(ctx, 0, f); err != nil {
 				b.Fatal(err)
 			}
 			var wall []time.Duration
 			for b.Loop() {
 				start := time.Now()
-				if _, err := Do(ctx, 0, f); err != nil {
+				if _, err := gpu.Do(ctx, 0, f); err != nil {
 					b.Fatal(err)
 				}
 				wall = append(wall, time.Since(start))
@@ -696,7 +697,7 @@ func TestBulkUnits(t *testing.T) {
 }
 
 // TestBulkGroupsEmulated runs every group's chunks through the CPU
-// emulation of the kernels, planned as BulkStream plans them (few graphs
+// emulation of the kernels, planned as Stream plans them (few graphs
 // a group: split batches, half words), and compares with bfs.BitRows.
 func TestBulkGroupsEmulated(t *testing.T) {
 	rng := rand.New(rand.NewPCG(43, 44))
@@ -724,7 +725,7 @@ func TestBulkGroupsEmulated(t *testing.T) {
 		sameRows(t, fmt.Sprintf("groups of %d", b), gs, want, out)
 	}
 	// Summaries straight from the output, against the CPU's rows.
-	sums := make([]BulkSummary, len(gs))
+	sums := make([]Summary, len(gs))
 	for _, u := range bulkChunks(gs, bulkChunkBytes) {
 		ch := planChunk(132, gs, u[0], u[1], bulkConfig{})
 		buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
@@ -761,9 +762,9 @@ func TestBulkSummariesEmulated(t *testing.T) {
 		}
 		for _, idx := range [][2]int{{0, len(gs)}, {len(gs) - 1, len(gs)}, {len(gs) - 3, len(gs) - 2}, {5, 6}} {
 			part, want := gs[idx[0]:idx[1]], want[idx[0]:idx[1]]
-			sums := make([]BulkSummary, len(part))
+			sums := make([]Summary, len(part))
 			for i, g := range part {
-				sums[i] = BulkSummary{Connected: g.N() <= 1} // as bulkRunInto, where no chunk has vertices
+				sums[i] = Summary{Connected: g.N() <= 1} // as bulkRunInto, where no chunk has vertices
 			}
 			for _, b := range bulkChunks(part, cb) {
 				ch := planChunk(132, part, b[0], b[1], c)
@@ -794,7 +795,7 @@ func TestBulkSummariesEmulated(t *testing.T) {
 	}
 }
 
-// TestBulkSummariesMatchesBitRows compares BulkSummaries's device
+// TestBulkSummariesMatchesBitRows compares Summaries's device
 // reduction, in every batch size and shape, with the CPU's rows, on the
 // whole set of graphs and one graph a call.
 func TestBulkSummariesMatchesBitRows(t *testing.T) {
@@ -818,13 +819,13 @@ func TestBulkSummariesMatchesBitRows(t *testing.T) {
 		if err := c.check(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		sums := make([]BulkSummary, len(gs))
+		sums := make([]Summary, len(gs))
 		if _, _, err := bulkRunInto(ctx, 0, gs, c, &bulkOut{sums: sums}, nil); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		sameSummaries(t, name+" (all)", gs, want, sums)
 		for i := len(gs) - 1; i >= 0; i -= 5 {
-			one := make([]BulkSummary, 1)
+			one := make([]Summary, 1)
 			if _, _, err := bulkRunInto(ctx, 0, gs[i:i+1], c, &bulkOut{sums: one}, nil); err != nil {
 				t.Fatalf("%s: graph %d: %v", name, i, err)
 			}
@@ -833,9 +834,9 @@ func TestBulkSummariesMatchesBitRows(t *testing.T) {
 	}
 }
 
-// summaryOf is the BulkSummary of a graph's rows.
-func summaryOf(n int, rows []reduce.Row) BulkSummary {
-	s := BulkSummary{Vertices: n, Connected: true}
+// summaryOf is the Summary of a graph's rows.
+func summaryOf(n int, rows []reduce.Row) Summary {
+	s := Summary{Vertices: n, Connected: true}
 	for _, r := range rows {
 		s.Pairs += r.Reach
 		s.Sum += int64(r.Sum.Float())
@@ -846,7 +847,7 @@ func summaryOf(n int, rows []reduce.Row) BulkSummary {
 }
 
 // sameSummaries compares summaries with the CPU's rows'.
-func sameSummaries(t *testing.T, name string, gs []*graph.Graph, want [][]reduce.Row, got []BulkSummary) {
+func sameSummaries(t *testing.T, name string, gs []*graph.Graph, want [][]reduce.Row, got []Summary) {
 	t.Helper()
 	if len(got) != len(gs) {
 		t.Fatalf("%s: %d summaries for %d graphs", name, len(got), len(gs))
@@ -872,9 +873,9 @@ func TestBulkStreamRefuses(t *testing.T) {
 		{"negative group", gs, StreamConfig{Group: -1}, nil},
 		{"no streams", gs, StreamConfig{Streams: -1}, nil},
 		{"too many streams", gs, StreamConfig{Streams: MaxStreams + 1}, nil},
-		{"nil graph", []*graph.Graph{nil}, StreamConfig{}, ErrBulkGraph},
+		{"nil graph", []*graph.Graph{nil}, StreamConfig{}, ErrGraph},
 	} {
-		err := BulkStream(context.Background(), 0, c.gs, c.sc, never)
+		err := Stream(context.Background(), gpu.OnGPU(0), c.gs, c.sc, never)
 		if err == nil || (c.is != nil && !errors.Is(err, c.is)) {
 			t.Errorf("%s: got %v", c.name, err)
 		}
@@ -882,7 +883,7 @@ func TestBulkStreamRefuses(t *testing.T) {
 	// Graphs without vertices need no GPU: every group comes back at once.
 	empty := []*graph.Graph{graph.NewBuilder(false).Build(), graph.NewBuilder(true).Build(), graph.NewBuilder(false).Build()}
 	var got [][2]int
-	err := BulkStream(context.Background(), 0, empty, StreamConfig{Group: 2}, func(lo, hi int, rows [][]reduce.Row) error {
+	err := Stream(context.Background(), gpu.OnGPU(0), empty, StreamConfig{Group: 2}, func(lo, hi int, rows [][]reduce.Row) error {
 		if len(rows) != hi-lo {
 			t.Errorf("[%d, %d): %d rows", lo, hi, len(rows))
 		}
@@ -894,7 +895,7 @@ func TestBulkStreamRefuses(t *testing.T) {
 	}
 }
 
-// TestBulkStreamMatchesBitRows runs BulkStream on a GPU in groups of 1, 3,
+// TestBulkStreamMatchesBitRows runs Stream on a GPU in groups of 1, 3,
 // 64 and more than the batch, over 1 to MaxStreams streams: groups come in
 // order, of b graphs but the last, each graph's rows equal bfs.BitRows'.
 // Then an onGroup error and a cancelled context stop a batch midway, and
@@ -918,7 +919,7 @@ func TestBulkStreamMatchesBitRows(t *testing.T) {
 			name := fmt.Sprintf("group %d, %d streams", b, streams)
 			got := make([][]reduce.Row, len(gs))
 			next := 0
-			err := BulkStream(ctx, 0, gs, StreamConfig{Group: b, Streams: streams}, func(lo, hi int, rows [][]reduce.Row) error {
+			err := Stream(ctx, gpu.OnGPU(0), gs, StreamConfig{Group: b, Streams: streams}, func(lo, hi int, rows [][]reduce.Row) error {
 				size := b
 				if size == 0 {
 					size = len(gs)
@@ -942,7 +943,7 @@ func TestBulkStreamMatchesBitRows(t *testing.T) {
 	// An onGroup error stops the batch: no group after it.
 	stop := errors.New("enough")
 	calls := 0
-	err := BulkStream(ctx, 0, gs, StreamConfig{Group: 5, Streams: 3}, func(lo, hi int, rows [][]reduce.Row) error {
+	err := Stream(ctx, gpu.OnGPU(0), gs, StreamConfig{Group: 5, Streams: 3}, func(lo, hi int, rows [][]reduce.Row) error {
 		calls++
 		if calls == 2 {
 			return stop
@@ -955,7 +956,7 @@ func TestBulkStreamMatchesBitRows(t *testing.T) {
 	// A context cancelled midway.
 	cctx, cancel := context.WithCancel(ctx)
 	calls = 0
-	err = BulkStream(cctx, 0, gs, StreamConfig{Group: 4, Streams: 2}, func(lo, hi int, rows [][]reduce.Row) error {
+	err = Stream(cctx, gpu.OnGPU(0), gs, StreamConfig{Group: 4, Streams: 2}, func(lo, hi int, rows [][]reduce.Row) error {
 		if calls++; calls == 3 {
 			cancel()
 		}
@@ -965,23 +966,23 @@ func TestBulkStreamMatchesBitRows(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || calls >= len(gs)/4 {
 		t.Fatalf("cancelled: got %v after %d groups", err, calls)
 	}
-	got, err := BulkRows(ctx, 0, gs)
+	got, err := Rows(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	matched += sameRows(t, "BulkRows after the stopped batches", gs, want, got)
+	matched += sameRows(t, "Rows after the stopped batches", gs, want, got)
 	// Summaries, of the whole batch and of one graph a call.
-	sums, err := BulkSummaries(ctx, 0, gs)
+	sums, err := Summaries(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameSummaries(t, "BulkSummaries", gs, want, sums)
+	sameSummaries(t, "Summaries", gs, want, sums)
 	for i := 0; i < len(gs); i += 5 {
-		one, err := BulkSummaries(ctx, 0, gs[i:i+1])
+		one, err := Summaries(ctx, gpu.OnGPU(0), gs[i:i+1])
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameSummaries(t, fmt.Sprintf("BulkSummaries(graph %d)", i), gs[i:i+1], want[i:i+1], one)
+		sameSummaries(t, fmt.Sprintf("Summaries(graph %d)", i), gs[i:i+1], want[i:i+1], one)
 	}
 	t.Logf("%d graph results matched bfs.BitRows (groups of 1, 3, 64, all, more than all; 1-4 streams)", matched)
 }
@@ -1068,7 +1069,7 @@ func TestNarrow(t *testing.T) {
 	for n := 0; n <= 19; n++ {
 		heads := make([]int32, n)
 		for i := range heads {
-			heads[i] = int32((i*389 + 7) % BulkMaxN)
+			heads[i] = int32((i*389 + 7) % MaxN)
 		}
 		dst := make([]uint32, (n+1)/2+1)
 		dst[len(dst)-1] = 0xdeadbeef

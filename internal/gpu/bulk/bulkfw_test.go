@@ -1,4 +1,4 @@
-package gpu
+package bulk
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
@@ -207,8 +208,8 @@ func TestBulkFWMatchesCPU(t *testing.T) {
 		for i, g := range in {
 			switch {
 			case g == nil || g.Kind() == graph.FloatWeights:
-				if !errors.Is(res.errs[i], ErrBulkFWGraph) || res.rows[i] != nil {
-					t.Fatalf("%s: graph %d: error %v, rows %v; want ErrBulkFWGraph", c.name, i, res.errs[i], res.rows[i] != nil)
+				if !errors.Is(res.errs[i], ErrFWGraph) || res.rows[i] != nil {
+					t.Fatalf("%s: graph %d: error %v, rows %v; want ErrFWGraph", c.name, i, res.errs[i], res.rows[i] != nil)
 				}
 			case g.N() == 40 && g.HasNegativeWeights() && g.Arcs() == 40:
 				if !errors.As(res.errs[i], &neg) || neg.Vertex < 20 {
@@ -218,7 +219,7 @@ func TestBulkFWMatchesCPU(t *testing.T) {
 		}
 		t.Logf("%s: %d graphs, %d chunks, %d launches, kernel %.3f ms", c.name, len(in), tm.Chunks, tm.Launches, tm.Kernel)
 	}
-	ms, errs, err := BulkFWMatrices(ctx, 0, gs)
+	ms, errs, err := FWMatrices(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestBulkFWMatchesCPU(t *testing.T) {
 		for u := 0; u < g.N(); u++ {
 			for v := 0; v < g.N(); v++ {
 				got, want := m.At(u, v), refs[i].At(u, v)
-				if (math.IsInf(want, 1) && got != InfInt32) || (!math.IsInf(want, 1) && float64(got) != want) {
+				if (math.IsInf(want, 1) && got != gpu.InfInt32) || (!math.IsInf(want, 1) && float64(got) != want) {
 					t.Fatalf("matrices: graph %d (n=%d) d(%d,%d) = %d, want %v", i, g.N(), u, v, got, want)
 				}
 			}
@@ -275,8 +276,8 @@ func TestBulkFWAdmit(t *testing.T) {
 		var neg *NegativeCycleError
 		switch {
 		case c.refused:
-			if !errors.Is(err, ErrBulkFWGraph) {
-				t.Errorf("%s: %v, want ErrBulkFWGraph", c.name, err)
+			if !errors.Is(err, ErrFWGraph) {
+				t.Errorf("%s: %v, want ErrFWGraph", c.name, err)
 			}
 		case c.cycle != nil:
 			if !errors.As(err, &neg) || !contains(c.cycle, neg.Vertex) {
@@ -338,7 +339,7 @@ func TestBulkFWChunks(t *testing.T) {
 		gs = append(gs, fwGraph(rng, n, 3, true, false))
 	}
 	errs := make([]error, len(gs))
-	errs[1] = ErrBulkFWGraph // refused graphs are left out
+	errs[1] = ErrFWGraph // refused graphs are left out
 	cases := []struct {
 		cfg     bulkFWConfig
 		strides map[int]int // n -> stride
@@ -489,7 +490,7 @@ func benchInputs(sets, count int, seed *uint64, gen func(rng *rand.Rand, i int) 
 	for s := range inputs {
 		*seed++
 		set, sd := make([]*graph.Graph, count), *seed
-		Parallel(count, 256, func(lo, hi int) {
+		gpu.Parallel(count, 256, func(lo, hi int) {
 			rng := rand.New(rand.NewPCG(sd, uint64(lo)))
 			for i := lo; i < hi; i++ {
 				set[i] = gen(rng, i)
@@ -539,7 +540,7 @@ func TestBulkFWBench(t *testing.T) {
 	big := uint64(16 << 30) // one chunk: every graph in one launch sequence
 	auto := form{"ours", bulkFWConfig{ChunkBytes: big}}
 	chunked := form{"ours, 256 MiB chunks (pipelined)", bulkFWConfig{ChunkBytes: 256 << 20}}
-	defaults := form{"ours, BulkFWRows's chunks", bulkFWConfig{}}
+	defaults := form{"ours, FWRows's chunks", bulkFWConfig{}}
 	ours := func(tile int) form {
 		return form{fmt.Sprintf("ours(tile %d)", tile), bulkFWConfig{LargeTile: tile, ChunkBytes: big}}
 	}
@@ -568,7 +569,7 @@ func TestBulkFWBench(t *testing.T) {
 	}
 	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
-		_, err := Do(ctx, 0, func(c *gpurt.Call) error {
+		_, err := gpu.Do(ctx, 0, func(c *gpurt.Call) error {
 			k, err := fwModule(c, tile, 1)
 			if err != nil {
 				return err
@@ -731,8 +732,8 @@ func TestBulkFWAdmitLanes(t *testing.T) {
 	if _, pack, err := admitOne(g, true); err != nil || pack != 2 {
 		t.Errorf("int16 only: pack %d, %v", pack, err)
 	}
-	if _, _, err := admitOne(g, false); !errors.Is(err, ErrBulkFWGraph) {
-		t.Errorf("int16 only, int32 forced: %v, want ErrBulkFWGraph", err)
+	if _, _, err := admitOne(g, false); !errors.Is(err, ErrFWGraph) {
+		t.Errorf("int16 only, int32 forced: %v, want ErrFWGraph", err)
 	}
 }
 
@@ -775,7 +776,7 @@ func TestBulkFWSplitLanes(t *testing.T) {
 		packs = append(packs, 1+i%3%2) // 1, 2, 1, 1, 2, 1, ...
 	}
 	errs := make([]error, len(gs))
-	errs[7] = ErrBulkFWGraph
+	errs[7] = ErrFWGraph
 	for _, cfg := range []bulkFWConfig{{ChunkBytes: 1 << 30}, {ChunkBytes: 256 << 10}, {LargeTile: 64, ChunkBytes: 64 << 10}} {
 		seen := map[int]bool{}
 		for _, ch := range planFWChunks(gs, packs, errs, cfg) {
@@ -928,7 +929,7 @@ func TestBulkFWInt16MatchesCPU(t *testing.T) {
 		checkFWRows(t, c.name, gs, want, res.rows, res.errs)
 		t.Logf("%s: %d graphs (%d int16), %d chunks, %d launches, kernel %.3f ms", c.name, len(gs), packed, tm.Chunks, tm.Launches, tm.Kernel)
 	}
-	ms, errs, err := BulkFWMatrices(ctx, 0, gs)
+	ms, errs, err := FWMatrices(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -939,7 +940,7 @@ func TestBulkFWInt16MatchesCPU(t *testing.T) {
 		for u := 0; u < g.N(); u++ {
 			for v := 0; v < g.N(); v++ {
 				got, want := ms[i].At(u, v), refs[i].At(u, v)
-				if (math.IsInf(want, 1) && got != InfInt32) || (!math.IsInf(want, 1) && float64(got) != want) {
+				if (math.IsInf(want, 1) && got != gpu.InfInt32) || (!math.IsInf(want, 1) && float64(got) != want) {
 					t.Fatalf("matrices: graph %d (n=%d) d(%d,%d) = %d, want %v", i, g.N(), u, v, got, want)
 				}
 			}
@@ -949,7 +950,7 @@ func TestBulkFWInt16MatchesCPU(t *testing.T) {
 
 // TestBulkFW16Bench is a test-binary mode (APSP_BULKFW16_BENCH=1) for the
 // GPU machine: int16×2 lanes against int32 on the same graphs (stride 16
-// packed with PackSmall, which BulkFWRows does not set; weights
+// packed with PackSmall, which FWRows does not set; weights
 // 1..APSP_BULKFW16_MAXW, default 10, so that int16 holds them; about 8
 // arcs a vertex, half directed). Each case first checks the int16 rows
 // against the int32 rows for every graph and 4 graphs against the CPU,
@@ -987,7 +988,7 @@ func TestBulkFW16Bench(t *testing.T) {
 	}
 	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
-		_, err := Do(ctx, 0, func(c *gpurt.Call) error {
+		_, err := gpu.Do(ctx, 0, func(c *gpurt.Call) error {
 			k, err := fwModule(c, tile, 2)
 			if err != nil {
 				return err

@@ -1,4 +1,4 @@
-package gpu
+package bulk
 
 import (
 	"context"
@@ -10,37 +10,53 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// BulkMaxN is the most vertices a graph of BulkRows may have: a thread block
+// MaxN is the most vertices a graph of Rows may have: a thread block
 // searches a graph with one thread per vertex, and blocks have at most 1024
 // threads.
-const BulkMaxN = 1024
+const MaxN = 1024
 
-// ErrBulkGraph is wrapped by BulkRows's refusals of a graph it cannot
-// search: weighted, or more than BulkMaxN vertices.
-var ErrBulkGraph = errors.New("graph not supported by the GPU bulk search")
+// ErrGraph is wrapped by Rows's refusals of a graph it cannot
+// search: weighted, or more than MaxN vertices.
+var ErrGraph = errors.New("graph not supported by the GPU bulk search")
 
-// BulkRows computes, for each unweighted graph of gs (directed or not, at
-// most BulkMaxN vertices), every source's summary: Reach (vertices other
+// Rows computes, for each unweighted graph of gs (directed or not, at
+// most MaxN vertices), every source's summary: Reach (vertices other
 // than the source it reaches), Unreach (some vertex is not reached), MaxI
 // (the eccentricity over the reached vertices) and Sum (the sum of the
 // distances to them) — what internal/bfs.BitRows gives. The graphs are
-// searched together on GPU ordinal by a bit-parallel breadth-first search,
+// searched together on the one GPU of place (OnGPU, or OnGPUs of one;
+// others are refused with gpu.ErrPlacement) by a bit-parallel breadth-first search,
 // a thread block per graph (or per part of its sources when there are few
 // graphs); only the per-vertex summaries come back over the bus. The result
 // has one slice per graph, in order.
-func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, error) {
+func Rows(ctx context.Context, place gpu.Placement, gs []*graph.Graph) ([][]reduce.Row, error) {
+	ordinal, err := one(place, "the bulk search", "the rows")
+	if err != nil {
+		return nil, err
+	}
 	rows, _, err := bulkRows(ctx, ordinal, gs, bulkConfig{})
 	return rows, err
 }
 
-// BulkSummary is what a search loop asks of a graph (Graph Golf's
+// one is the GPU of place, which must be one GPU of this process: the
+// bulk families run a batch on one GPU.
+func one(place gpu.Placement, family, what string) (int, error) {
+	ordinal, ok := place.One()
+	if !ok {
+		return 0, gpu.Refuse(family, what, place)
+	}
+	return ordinal, nil
+}
+
+// Summary is what a search loop asks of a graph (Graph Golf's
 // annealing: its diameter and average shortest path length), without the
 // per-vertex rows.
-type BulkSummary struct {
+type Summary struct {
 	Vertices int
 	// Pairs counts the ordered pairs (u, v), u ≠ v, with a path from u to
 	// v; Sum is the sum of their distances (the ASPL is Sum/Pairs).
@@ -52,17 +68,20 @@ type BulkSummary struct {
 	Connected bool
 }
 
-// BulkSummaries is BulkRows reduced to one BulkSummary a graph: the GPU
+// Summaries is Rows reduced to one Summary a graph: the GPU
 // reduces each graph's per-vertex summaries itself and writes 16 bytes a
 // graph straight into page-locked host memory, so that no copy back is
 // queued and no rows are built.
-func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BulkSummary, error) {
+func Summaries(ctx context.Context, place gpu.Placement, gs []*graph.Graph) ([]Summary, error) {
+	ordinal, err := one(place, "the bulk search", "the summaries")
+	if err != nil {
+		return nil, err
+	}
 	if err := checkBulk(gs); err != nil {
 		return nil, err
 	}
-	sums := make([]BulkSummary, len(gs))
-	_, _, err := bulkRunInto(ctx, ordinal, gs, bulkConfig{}, &bulkOut{sums: sums}, nil)
-	if err != nil {
+	sums := make([]Summary, len(gs))
+	if _, _, err := bulkRunInto(ctx, ordinal, gs, bulkConfig{}, &bulkOut{sums: sums}, nil); err != nil {
 		return nil, err
 	}
 	return sums, nil
@@ -72,10 +91,10 @@ func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BulkS
 // is set, its summary alone.
 type bulkOut struct {
 	rows [][]reduce.Row
-	sums []BulkSummary
+	sums []Summary
 }
 
-// bulkConfig shapes a bulk run; the zero value is BulkRows's choice.
+// bulkConfig shapes a bulk run; the zero value is Rows's choice.
 type bulkConfig struct {
 	// Words is W, the 64-bit words of sources per vertex in a batch (64·W
 	// sources): 1, 2 or 4. 0 takes bulkWords for batches that fill the GPU
@@ -95,7 +114,7 @@ type bulkConfig struct {
 	ChunkBytes int
 	// Split is how many blocks share a graph's batches (0: choose).
 	Split int
-	// Group is b, the graphs of a group (BulkStream): each group is cut
+	// Group is b, the graphs of a group (Stream): each group is cut
 	// into chunks of its own and delivered as soon as they are done. 0:
 	// the whole batch is one group.
 	Group int
@@ -118,19 +137,19 @@ type bulkConfig struct {
 	// levels whatever its sources: on an H100, one graph of 1 024
 	// vertices took the same 18 µs kernel in 32, 64 or 128 blocks.
 	Sources int
-	// RowSums makes BulkSummaries reduce per-vertex rows on the host, as
-	// BulkRows copies them back, instead of on the device (comparisons).
+	// RowSums makes Summaries reduce per-vertex rows on the host, as
+	// Rows copies them back, instead of on the device (comparisons).
 	RowSums bool
-	// CopyOut makes BulkSummaries copy the graphs' 16 bytes back after
+	// CopyOut makes Summaries copy the graphs' 16 bytes back after
 	// the kernels, instead of each graph's last block writing them into
 	// the page-locked buffer itself (comparisons).
 	CopyOut bool
-	// sums is set by bulkRunInto for BulkSummaries without RowSums: the
+	// sums is set by bulkRunInto for Summaries without RowSums: the
 	// bulk_sum_* kernels, 16 bytes a graph out.
 	sums bool
 }
 
-// MaxStreams is the most streams BulkStream spreads a batch's groups over.
+// MaxStreams is the most streams Stream spreads a batch's groups over.
 const MaxStreams = 4
 
 const (
@@ -193,7 +212,7 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 		// Every kernel may take all the shared memory a block can have.
 		k := &bulkKernels{}
 		most := call.Dev().Info.MaxShared
-		var ks []Entry
+		var ks []gpu.Entry
 		for p, prefix := range []string{"bulk_", "bulk_sum_"} {
 			fn, wide := &k.fn, &k.wide
 			if p == 1 {
@@ -201,15 +220,15 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			}
 			for wi, w := range []string{"h1", "w1", "w2", "w4"} {
 				for sh, suffix := range []string{"gl", "sh"} {
-					ks = append(ks, Entry{Fn: &fn[wi][sh], Name: prefix + w + "_" + suffix, Shared: most})
+					ks = append(ks, gpu.Entry{Fn: &fn[wi][sh], Name: prefix + w + "_" + suffix, Shared: most})
 				}
 			}
 			for sh, suffix := range []string{"gl", "sh"} {
-				ks = append(ks, Entry{Fn: &wide[sh], Name: prefix + "h1_" + suffix + "_i32", Shared: most})
+				ks = append(ks, gpu.Entry{Fn: &wide[sh], Name: prefix + "h1_" + suffix + "_i32", Shared: most})
 			}
 		}
 		var err error
-		if k.compiled, err = LoadKernels(call, BulkBFSSource, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, gpu.BulkBFSSource, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
 			return nil, err
 		}
 		return k, nil
@@ -253,11 +272,11 @@ func checkBulk(gs []*graph.Graph) error {
 	for i, g := range gs {
 		switch {
 		case g == nil:
-			return fmt.Errorf("%w: graph %d is nil", ErrBulkGraph, i)
+			return fmt.Errorf("%w: graph %d is nil", ErrGraph, i)
 		case g.Weighted():
-			return fmt.Errorf("%w: graph %d has %s weights; the bulk search takes unweighted graphs", ErrBulkGraph, i, g.Kind())
-		case g.N() > BulkMaxN:
-			return fmt.Errorf("%w: graph %d has %d vertices; the bulk search takes at most %d", ErrBulkGraph, i, g.N(), BulkMaxN)
+			return fmt.Errorf("%w: graph %d has %s weights; the bulk search takes unweighted graphs", ErrGraph, i, g.Kind())
+		case g.N() > MaxN:
+			return fmt.Errorf("%w: graph %d has %d vertices; the bulk search takes at most %d", ErrGraph, i, g.N(), MaxN)
 		}
 	}
 	return nil
@@ -292,12 +311,12 @@ func (c bulkConfig) check() error {
 	return nil
 }
 
-// StreamConfig shapes BulkStream.
+// StreamConfig shapes Stream.
 type StreamConfig struct {
 	// Group is b, the graphs of a group: the batch is cut into groups of b
 	// graphs (the last one shorter), and each group's rows are delivered
 	// as soon as they are in host memory. 0 makes the whole batch one
-	// group, as BulkRows.
+	// group, as Rows.
 	Group int
 	// Streams is how many CUDA streams the groups take in turn, 1 to
 	// MaxStreams (0: 2), so that a group's copies overlap the kernels of
@@ -305,13 +324,13 @@ type StreamConfig struct {
 	Streams int
 }
 
-// BulkStream is BulkRows delivered group by group, the low-latency bulk
+// Stream is Rows delivered group by group, the low-latency bulk
 // search of the thesis (§3.5, §4.5): gs is cut into groups of sc.Group
 // graphs; each group's copy in, kernels and copy out are queued on one of
 // sc.Streams streams in turn while the host fills the next group and
 // converts the last one's summaries; and onGroup(lo, hi, rows) is called
 // for each group [lo, hi) in order, on the caller's goroutine, as soon as
-// its rows are in host memory (rows[k] is graph lo+k's, as BulkRows gives
+// its rows are in host memory (rows[k] is graph lo+k's, as Rows gives
 // them; onGroup may keep them). A small group comes back after a short
 // time; a large one uses the GPU better: docs/perf.md gives the trade.
 // The search runs ahead of onGroup by a few groups: up to sc.Streams + 2
@@ -319,7 +338,11 @@ type StreamConfig struct {
 // be queued, and the one onGroup has). An error
 // of onGroup stops the search and is returned; a cancelled ctx stops it
 // between chunks.
-func BulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, sc StreamConfig, onGroup func(lo, hi int, rows [][]reduce.Row) error) error {
+func Stream(ctx context.Context, place gpu.Placement, gs []*graph.Graph, sc StreamConfig, onGroup func(lo, hi int, rows [][]reduce.Row) error) error {
+	ordinal, err := one(place, "the bulk search", "the stream of rows")
+	if err != nil {
+		return err
+	}
 	cfg := bulkConfig{Group: sc.Group, Streams: sc.Streams}
 	if err := cfg.check(); err != nil {
 		return err
@@ -370,7 +393,7 @@ func BulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, sc StreamCo
 	return cbErr
 }
 
-// bulkRows is BulkRows with a configuration, returning the timing too.
+// bulkRows is Rows with a configuration, returning the timing too.
 func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkConfig) ([][]reduce.Row, bulkTiming, error) {
 	if err := checkBulk(gs); err != nil {
 		return nil, bulkTiming{}, err
@@ -423,12 +446,12 @@ func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkCo
 		}
 		for i, g := range gs {
 			if out.sums != nil {
-				out.sums[i] = BulkSummary{Connected: g.N() <= 1}
+				out.sums[i] = Summary{Connected: g.N() <= 1}
 			}
 		}
 		return out.rows, tm, nil
 	}
-	d, err := Do(ctx, ordinal, func(c *gpurt.Call) error {
+	d, err := gpu.Do(ctx, ordinal, func(c *gpurt.Call) error {
 		k, err := bulkModule(c, cfg.MinBlocks)
 		if err != nil {
 			return err
@@ -500,7 +523,7 @@ func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
 }
 
 // csrWords is the int32 words of g's arcs as uploaded: n+1 offsets, then
-// the heads in 16 bits (n ≤ BulkMaxN), two a word, or in 32 when wide.
+// the heads in 16 bits (n ≤ MaxN), two a word, or in 32 when wide.
 func csrWords(g *graph.Graph, wide bool) int {
 	if wide {
 		return g.N() + 1 + g.Arcs()
@@ -605,7 +628,7 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 }
 
 // narrow writes the heads in 16 bits, two a word (little-endian: the
-// first in the low half), for n ≤ BulkMaxN; a pair a store.
+// first in the low half), for n ≤ MaxN; a pair a store.
 func narrow(dst []uint32, heads []int32) {
 	pairs := len(heads) / 2
 	d, h := dst[:pairs], heads[:2*pairs]
@@ -638,7 +661,7 @@ func (ch *bulkChunk) grain() int {
 func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 	words := int((ch.inBytes - ch.csrRegionAt) / 4)
 	region := unsafe.Slice((*int32)(unsafe.Add(ch.host, ch.csrRegionAt)), words)
-	Parallel(ch.hi-ch.lo, ch.grain(), func(a, b int) {
+	gpu.Parallel(ch.hi-ch.lo, ch.grain(), func(a, b int) {
 		for i := a; i < b; i++ {
 			g := gs[ch.lo+i]
 			arrays := csr.Of(g)
@@ -868,7 +891,7 @@ func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
 	}
 	res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows)
 	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
-	Parallel(ch.hi-ch.lo, ch.grain(), func(lo, hi int) {
+	gpu.Parallel(ch.hi-ch.lo, ch.grain(), func(lo, hi int) {
 		total := 0
 		for _, g := range gs[ch.lo+lo : ch.lo+hi] {
 			total += g.N()
@@ -890,11 +913,11 @@ func (ch *bulkChunk) convert(gs []*graph.Graph, out [][]reduce.Row) {
 }
 
 // summarise reduces the chunk's summaries, in its page-locked output, to
-// one BulkSummary a graph.
-func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []BulkSummary) {
+// one Summary a graph.
+func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []Summary) {
 	if ch.rows == 0 {
 		for i := ch.lo; i < ch.hi; i++ {
-			sums[i] = BulkSummary{Connected: gs[i].N() <= 1}
+			sums[i] = Summary{Connected: gs[i].N() <= 1}
 		}
 		return
 	}
@@ -905,7 +928,7 @@ func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []BulkSummary) {
 		for i := range ch.hi - ch.lo {
 			n := int64(gs[ch.lo+i].N())
 			p := int64(res[4*i])
-			sums[ch.lo+i] = BulkSummary{Vertices: int(n), Pairs: p, Sum: int64(res[4*i+1]), Diameter: int64(res[4*i+2]), Connected: p == n*(n-1)}
+			sums[ch.lo+i] = Summary{Vertices: int(n), Pairs: p, Sum: int64(res[4*i+1]), Diameter: int64(res[4*i+2]), Connected: p == n*(n-1)}
 		}
 		return
 	}
@@ -913,7 +936,7 @@ func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []BulkSummary) {
 	reach, sum, ecc := res[:ch.rows], res[ch.rows:2*ch.rows], res[2*ch.rows:]
 	for i := range ch.hi - ch.lo {
 		n, at := gs[ch.lo+i].N(), ch.rowAt[i]
-		s := BulkSummary{Vertices: n, Connected: true}
+		s := Summary{Vertices: n, Connected: true}
 		for v := at; v < at+n; v++ {
 			s.Pairs += int64(reach[v])
 			s.Sum += int64(sum[v])

@@ -1,4 +1,4 @@
-package gpu
+package bulk
 
 import (
 	"context"
@@ -10,20 +10,21 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// BulkFWMaxN is the most vertices a graph of BulkFWRows may have: its
+// FWMaxN is the most vertices a graph of FWRows may have: its
 // int32 matrix is then 1 GiB, and a chunk holds at least one.
-const BulkFWMaxN = 16384
+const FWMaxN = 16384
 
-// ErrBulkFWGraph is wrapped by the per-graph errors of BulkFWRows and
-// BulkFWMatrices for a graph the bulk Floyd–Warshall does not take: nil,
-// float weights, more than BulkFWMaxN vertices, or integer path lengths
+// ErrFWGraph is wrapped by the per-graph errors of FWRows and
+// FWMatrices for a graph the bulk Floyd–Warshall does not take: nil,
+// float weights, more than FWMaxN vertices, or integer path lengths
 // that int32 lanes cannot hold exactly (the lane plan's rule).
-var ErrBulkFWGraph = errors.New("graph not supported by the GPU bulk Floyd–Warshall")
+var ErrFWGraph = errors.New("graph not supported by the GPU bulk Floyd–Warshall")
 
 // NegativeCycleError is the per-graph error for a graph with a negative
 // cycle; Vertex lies on it.
@@ -33,21 +34,22 @@ func (e *NegativeCycleError) Error() string {
 	return fmt.Sprintf("negative cycle through vertex %d", e.Vertex)
 }
 
-// BulkFWRows computes all-pairs shortest paths of every graph of gs on GPU
-// ordinal by Floyd–Warshall, many graphs a launch, and
+// FWRows computes all-pairs shortest paths of every graph of gs on the one
+// GPU of place (OnGPU, or OnGPUs of one; others are refused with
+// gpu.ErrPlacement) by Floyd–Warshall, many graphs a launch, and
 // reduces each source's distances on the device to what the one-graph GPU
 // engine's Rows gives (reduce.Row: Reach, Unreach, MaxI, Sum), so that only
 // the summaries cross the bus. rows[i] has one Row per vertex of gs[i].
 //
 // It takes unweighted and integer-weighted graphs, directed or not, whose
-// lane plan (lanes.PlanFor) fits int32 lanes, of at most BulkFWMaxN
+// lane plan (lanes.PlanFor) fits int32 lanes, of at most FWMaxN
 // vertices; negative arcs are allowed. A graph whose plan holds int16
 // lanes (with lanes.Plan.Tighten's bound where MaxReal alone does not) and
 // has no negative length runs in packed int16×2 lanes (two relaxations an
 // instruction), as the one-graph engine would run it, but for graphs of up
 // to 16 vertices (int32 ran those faster); the others in int32, the batch
 // split by lane kind as it is by padded size. A graph it does not take gets
-// errs[i] wrapping ErrBulkFWGraph (float graphs among them: use the
+// errs[i] wrapping ErrFWGraph (float graphs among them: use the
 // one-graph engine's float32 lanes), a graph with a negative cycle a
 // *NegativeCycleError (found on the host by Bellman–Ford, O(n·m) at worst,
 // for the graphs with negative arcs only, before any lane could overflow);
@@ -65,7 +67,11 @@ func (e *NegativeCycleError) Error() string {
 //
 // kinds[i] is the lanes graph i was computed in (lanes.Int16 or
 // lanes.Int32; 0 for a graph with an error).
-func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, err error) {
+func FWRows(ctx context.Context, place gpu.Placement, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, err error) {
+	ordinal, err := one(place, "the bulk Floyd–Warshall", "the rows")
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{})
 	if err != nil {
 		return nil, nil, nil, err
@@ -83,12 +89,16 @@ func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]r
 	return res.rows, kinds, res.errs, nil
 }
 
-// BulkFWMatrices is BulkFWRows with the distance matrices copied back
+// FWMatrices is FWRows with the distance matrices copied back
 // instead of summaries: int32 lanes with lanes.Inf32 for no path (values
 // above the plan's largest real distance become Inf32; graphs computed in
 // int16 lanes are widened on the host), Size = Stride ≥ N (the padding
 // vertices are isolated).
-func BulkFWMatrices(ctx context.Context, ordinal int, gs []*graph.Graph) (ms []*lanes.Matrix[int32], errs []error, err error) {
+func FWMatrices(ctx context.Context, place gpu.Placement, gs []*graph.Graph) (ms []*lanes.Matrix[int32], errs []error, err error) {
+	ordinal, err := one(place, "the bulk Floyd–Warshall", "the matrices")
+	if err != nil {
+		return nil, nil, err
+	}
 	res, _, err := bulkFW(ctx, ordinal, gs, bulkFWConfig{Matrices: true})
 	if err != nil {
 		return nil, nil, err
@@ -107,7 +117,7 @@ const (
 	formInplace               // registers up to 128, blocked beyond with fw.cu's in-place pivot and panels (benchmark)
 )
 
-// bulkFWConfig shapes a run; the zero value is BulkFWRows's choice.
+// bulkFWConfig shapes a run; the zero value is FWRows's choice.
 type bulkFWConfig struct {
 	Form fwForm
 	// LargeTile is the blocked forms' tile: 64 or 128 (0: tileFor's choice
@@ -253,7 +263,7 @@ func admit(gs []*graph.Graph, c bulkFWConfig) ([]int32, []int, []error) {
 	maxReal := make([]int32, len(gs))
 	packs := make([]int, len(gs))
 	errs := make([]error, len(gs))
-	Parallel(len(gs), 16, func(lo, hi int) {
+	gpu.Parallel(len(gs), 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			maxReal[i], packs[i], errs[i] = admitOne(gs[i], gs[i] != nil && c.packs(gs[i].N()))
 		}
@@ -264,15 +274,15 @@ func admit(gs []*graph.Graph, c bulkFWConfig) ([]int32, []int, []error) {
 func admitOne(g *graph.Graph, pack bool) (int32, int, error) {
 	switch {
 	case g == nil:
-		return 0, 1, fmt.Errorf("%w: nil graph", ErrBulkFWGraph)
+		return 0, 1, fmt.Errorf("%w: nil graph", ErrFWGraph)
 	case g.Kind() == graph.FloatWeights:
-		return 0, 1, fmt.Errorf("%w: float weights (integer lanes only)", ErrBulkFWGraph)
-	case g.N() > BulkFWMaxN:
-		return 0, 1, fmt.Errorf("%w: %d vertices, at most %d", ErrBulkFWGraph, g.N(), BulkFWMaxN)
+		return 0, 1, fmt.Errorf("%w: float weights (integer lanes only)", ErrFWGraph)
+	case g.N() > FWMaxN:
+		return 0, 1, fmt.Errorf("%w: %d vertices, at most %d", ErrFWGraph, g.N(), FWMaxN)
 	}
 	plan, err := lanes.PlanFor(g)
 	if err != nil {
-		return 0, 1, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+		return 0, 1, fmt.Errorf("%w: %w", ErrFWGraph, err)
 	}
 	if pack && !plan.Negative {
 		// The one-graph engine's rule (engine's gpuEngine.job, with the
@@ -287,14 +297,14 @@ func admitOne(g *graph.Graph, pack bool) (int32, int, error) {
 		}
 	}
 	if err := plan.Holds(lanes.Int32); err != nil {
-		return 0, 1, fmt.Errorf("%w: %w", ErrBulkFWGraph, err)
+		return 0, 1, fmt.Errorf("%w: %w", ErrFWGraph, err)
 	}
 	if plan.Negative {
 		if v, ok := negativeCycle(g); ok {
 			return 0, 1, &NegativeCycleError{Vertex: v}
 		}
 	}
-	return int32(min(plan.MaxReal, int64(InfInt32-1))), 1, nil
+	return int32(min(plan.MaxReal, int64(gpu.InfInt32-1))), 1, nil
 }
 
 // negativeCycle runs Bellman–Ford from a virtual source joined to every
@@ -423,7 +433,7 @@ func (ch *fwChunk) inf() int32 {
 	if ch.pack == 2 {
 		return inf16
 	}
-	return InfInt32
+	return gpu.InfInt32
 }
 
 // fill writes the chunk's input into in. Packed lanes get weights clamped
@@ -442,7 +452,7 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 		rowAt[j] = row
 		row += g.N()
 	}
-	Parallel(len(ch.graphs), 64, func(lo, hi int) {
+	gpu.Parallel(len(ch.graphs), 64, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			g := gs[ch.graphs[j]]
 			n, arcs := g.N(), g.Arcs()
@@ -509,16 +519,16 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 			// The one-graph engine's shape below 16 384 vertices, whose
 			// products are the size of these (ConfigFor takes 8 × 8 a
 			// thread only for the long products of larger graphs).
-			c := ConfigFor(Multi, 4096, lanes.Int16) // the 128-wide shape
+			c := gpu.ConfigFor(gpu.Multi, 4096, lanes.Int16) // the 128-wide shape
 			if tile < 128 {
-				c = ConfigFor(Multi, 1024, lanes.Int16) // the 64-wide one
+				c = gpu.ConfigFor(gpu.Multi, 1024, lanes.Int16) // the 64-wide one
 			}
 			k.tdim, k.trows, minb = c.TDim, c.Rows(), max(c.MinBlocks, 1)
 			lane = []string{"-DLANE_I16"}
 		}
 		opts := append(lane, fmt.Sprintf("-DTILE=%d", tile), fmt.Sprintf("-DTDIM=%d", k.tdim), fmt.Sprintf("-DTROWS=%d", k.trows),
 			"-DBK=32", fmt.Sprintf("-DMINB=%d", minb))
-		ks := []Entry{{Fn: &k.init, Name: "bfw_init"}, {Fn: &k.reduce, Name: "bfw_reduce"}, {Fn: &k.pivot, Name: "bfw_pivot"},
+		ks := []gpu.Entry{{Fn: &k.init, Name: "bfw_init"}, {Fn: &k.reduce, Name: "bfw_reduce"}, {Fn: &k.pivot, Name: "bfw_pivot"},
 			{Fn: &k.panel, Name: "bfw_panel"}, {Fn: &k.panelMP, Name: "bfw_panel_mp"}, {Fn: &k.rest, Name: "bfw_rest"},
 			{Fn: &k.single, Name: "bfw_single"}, {Fn: &k.seedsA, Name: "seeds_a"}, {Fn: &k.seedsB, Name: "seeds_b"},
 			{Fn: &k.seedsC, Name: "seeds_c"}, {Fn: &k.colwise, Name: "colwise_fw"}, {Fn: &k.colwiseTo, Name: "colwise_to"},
@@ -528,18 +538,18 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 		shapes := [...][2]int{{16, 4}, {16, 8}, {32, 4}, {32, 8}, {64, 8}, {128, 8}}
 		var reg, fused [len(shapes)]*cuda.Function
 		for i, sr := range shapes {
-			ks = append(ks, Entry{Fn: &reg[i], Name: fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1])},
-				Entry{Fn: &fused[i], Name: fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1]), Shared: fusedShared})
+			ks = append(ks, gpu.Entry{Fn: &reg[i], Name: fmt.Sprintf("bfw_reg%d_%d", sr[0], sr[1])},
+				gpu.Entry{Fn: &fused[i], Name: fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1]), Shared: fusedShared})
 		}
 		var err error
-		if k.compiled, err = LoadKernels(call, FWSource+"\n"+BulkFWSource, "bulkfw.cu", opts, ks...); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, gpu.FWSource+"\n"+gpu.BulkFWSource, "bulkfw.cu", opts, ks...); err != nil {
 			return nil, err
 		}
 		for i, sr := range shapes {
 			k.reg[sr], k.fused[sr] = reg[i], fused[i]
 		}
 		k.inplace = (tile*tile/pack + 4*tile) * 4
-		k.product = ProductShared(tile, pack)
+		k.product = gpu.ProductShared(tile, pack)
 		if s := max(k.inplace, k.product); s > dev.Info.MaxShared {
 			return nil, fmt.Errorf("bulk FW tile %d needs %d bytes of shared memory per block; this GPU allows %d", tile, s, dev.Info.MaxShared)
 		}
@@ -560,7 +570,7 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 	})
 }
 
-// bulkFW is BulkFWRows and BulkFWMatrices with a configuration.
+// bulkFW is FWRows and FWMatrices with a configuration.
 func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfig) (*bulkFWResult, bulkFWTiming, error) {
 	var tm bulkFWTiming
 	cfg, err := cfg.withDefaults()
@@ -578,7 +588,7 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 	for i, g := range gs {
 		if res.errs[i] == nil && g.N() == 0 {
 			if cfg.Matrices {
-				res.matrices[i] = &lanes.Matrix[int32]{Inf: InfInt32, Data: []int32{}}
+				res.matrices[i] = &lanes.Matrix[int32]{Inf: gpu.InfInt32, Data: []int32{}}
 			} else {
 				res.rows[i] = []reduce.Row{}
 			}
@@ -592,7 +602,7 @@ func bulkFW(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkFWConfi
 	if !work {
 		return res, tm, nil
 	}
-	d, err := Do(ctx, ordinal, func(c *gpurt.Call) error {
+	d, err := gpu.Do(ctx, ordinal, func(c *gpurt.Call) error {
 		cfg := cfg
 		if cfg.ChunkBytes == 0 {
 			cfg.ChunkBytes = chunkBytes(c, cfg.Matrices)
@@ -648,7 +658,7 @@ func runFW(c *gpurt.Call, gs []*graph.Graph, chunks []*fwChunk, cfg bulkFWConfig
 		}
 		if need := gpurt.Class(most) + uint64(slots)*gpurt.Class(in+out) + 64<<20; need > free {
 			return fmt.Errorf("%w: bulk Floyd–Warshall chunk needs %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
-				ErrDoesNotFit, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+				gpu.ErrDoesNotFit, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
 		}
 	}
 	mat, err := c.Mem(most)
@@ -987,7 +997,7 @@ func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWRe
 		cells := ch.stride * ch.stride
 		all := unsafe.Slice((*int32)(host), cells*len(ch.graphs))
 		all16 := unsafe.Slice((*int16)(host), cells*len(ch.graphs))
-		Parallel(len(ch.graphs), 8, func(lo, hi int) {
+		gpu.Parallel(len(ch.graphs), 8, func(lo, hi int) {
 			for j := lo; j < hi; j++ {
 				i := ch.graphs[j]
 				data := make([]int32, cells)
@@ -997,18 +1007,18 @@ func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWRe
 					for c, x := range all16[j*cells : (j+1)*cells] {
 						data[c] = int32(x)
 						if data[c] > maxReal {
-							data[c] = InfInt32
+							data[c] = gpu.InfInt32
 						}
 					}
 				} else {
 					for c, x := range all[j*cells : (j+1)*cells] {
 						if x > maxReal {
-							x = InfInt32 // infinity plus a negative length
+							x = gpu.InfInt32 // infinity plus a negative length
 						}
 						data[c] = x
 					}
 				}
-				m := &lanes.Matrix[int32]{N: gs[i].N(), Size: ch.stride, Stride: ch.stride, Inf: InfInt32, Data: data}
+				m := &lanes.Matrix[int32]{N: gs[i].N(), Size: ch.stride, Stride: ch.stride, Inf: gpu.InfInt32, Data: data}
 				for v := 0; v < m.N; v++ {
 					if data[v*ch.stride+v] < 0 {
 						res.errs[i] = &NegativeCycleError{Vertex: v}
@@ -1030,7 +1040,7 @@ func (ch *fwChunk) collect(gs []*graph.Graph, host unsafe.Pointer, res *bulkFWRe
 		at[j] = row
 		row += gs[i].N()
 	}
-	Parallel(len(ch.graphs), 64, func(lo, hi int) {
+	gpu.Parallel(len(ch.graphs), 64, func(lo, hi int) {
 		for j := lo; j < hi; j++ {
 			i := ch.graphs[j]
 			n := gs[i].N()
