@@ -11,6 +11,7 @@ import (
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bitbfs"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -305,14 +306,15 @@ func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([
 }
 
 // RanksBrief is gpu-bitbfs's Brief over the ranks of world, a GPU each
-// (gpu.BitBriefOverRanks): the batches of sources split over the ranks.
+// (bitbfs.Brief over gpu.OverRanks): the batches of sources split over
+// the ranks.
 func RanksBrief(ctx context.Context, world comm.Comm, g *graph.Graph, ordinal int) (*reduce.Brief, error) {
-	b, _, err := gpu.BitBriefOverRanks(ctx, world, ordinal, g)
+	b, _, err := bitbfs.Brief(ctx, gpu.OverRanks(world, ordinal), g)
 	return b, err
 }
 
 // BitEngine is gpu-bitbfs: the bit-parallel multi-source BFS of
-// internal/bfs's bitbfs on a GPU, for unweighted graphs (gpu.BitRows).
+// internal/bfs's bitbfs on a GPU, for unweighted graphs (bitbfs.Rows).
 func BitEngine() Engine { return gpuBitEngine{} }
 
 // gpuBitEngine runs gpu-bitbfs: summaries and the histogram are reduced on
@@ -335,7 +337,7 @@ func (gpuBitEngine) Supports(p *Problem) error { return multiGPU(p) }
 // summary or the matrix.
 func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
-	need := gpu.BitHostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
+	need := bitbfs.HostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
 	if !dense {
 		return need + n*RowVertexBytes
 	}
@@ -343,27 +345,27 @@ func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
 }
 
 // Rows, Hist and Run split the batches of sources over every GPU asked
-// for (gpu.BitRowsOn, gpu.BitMatrixOn); the result is one GPU's, bit for
+// for (bitbfs.Rows, bitbfs.Matrix); the result is one GPU's, bit for
 // bit.
 func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := gpu.BitRowsOn(ctx, ords, p.Graph)
+	r, err := bitbfs.Rows(ctx, gpu.OnGPUs(ords), p.Graph)
 	if err != nil {
 		return nil, "", err
 	}
 	return r.Rows, r.Device, nil
 }
 
-// Brief is Rows without building the rows (gpu.BitBriefOn).
+// Brief is Rows without building the rows (bitbfs.Brief).
 func (gpuBitEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {
 		return nil, "", err
 	}
-	return gpu.BitBriefOn(ctx, ords, p.Graph)
+	return bitbfs.Brief(ctx, gpu.OnGPUs(ords), p.Graph)
 }
 
 func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
@@ -371,7 +373,7 @@ func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := gpu.BitRowsOn(ctx, ords, p.Graph)
+	r, err := bitbfs.Rows(ctx, gpu.OnGPUs(ords), p.Graph)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +386,7 @@ func (gpuBitEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, device, err := gpu.BitMatrixOn(ctx, ords, p.Graph)
+	data, device, err := bitbfs.Matrix(ctx, gpu.OnGPUs(ords), p.Graph)
 	if err != nil {
 		return nil, err
 	}

@@ -165,40 +165,6 @@ func DeviceName(ordinals []int, devs []*gpurt.Device) string {
 	return strings.Join(names, " + ") + " (" + list + ")"
 }
 
-// bitTotals merges the partial totals of gpu-bitbfs workers: per vertex the
-// sums and reach add and the eccentricity is the largest, and the
-// histograms add. Workers call add with their page-locked arrays (valid
-// only during their call), one at a time.
-type bitTotals struct {
-	mu    sync.Mutex
-	sums  []uint64
-	reach []uint32
-	ecc   []uint32
-	hist  []int64
-}
-
-func (t *bitTotals) add(sums []uint64, reach, ecc []uint32, hist []int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(sums)
-	if t.sums == nil {
-		t.sums, t.reach, t.ecc = make([]uint64, n), make([]uint32, n), make([]uint32, n)
-	}
-	if len(hist) > len(t.hist) {
-		t.hist = append(t.hist, make([]int64, len(hist)-len(t.hist))...)
-	}
-	for d, c := range hist {
-		t.hist[d] += c
-	}
-	Parallel(n, 1<<14, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			t.sums[v] += sums[v]
-			t.reach[v] += reach[v]
-			t.ecc[v] = max(t.ecc[v], ecc[v])
-		}
-	})
-}
-
 // Parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines, in
 // contiguous parts of at least minPart.
 func Parallel(n, minPart int, f func(lo, hi int)) {

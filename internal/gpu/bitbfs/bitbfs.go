@@ -1,22 +1,24 @@
-package gpu
+package bitbfs
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// BitResult is what BitRows found: every vertex's row summary and the
+// Result is what Rows found: every vertex's row summary and the
 // histogram of distances.
-type BitResult struct {
+type Result struct {
 	Rows []reduce.Row
 	// Hist[d] is the number of ordered pairs (u, v), u ≠ v, at distance d;
 	// Hist[0] is 0 and the length is the largest distance plus one (as
@@ -26,13 +28,13 @@ type BitResult struct {
 	// Timing is the run's (with several GPUs, the one that took longest);
 	// PerGPU is each GPU's, in the order listed, when there were several
 	// (zero for a GPU that got no batch).
-	Timing BitTiming
-	PerGPU []BitTiming
+	Timing Timing
+	PerGPU []Timing
 }
 
-// BitTiming is what a gpu-bitbfs run measured: CUDA events in
+// Timing is what a gpu-bitbfs run measured: CUDA events in
 // milliseconds, host wall time, and how the run was laid out.
-type BitTiming struct {
+type Timing struct {
 	Upload   float64       // the zeroing of the totals and the first group's init, overlapped with the arcs' padding on the host, then the arcs' copy, piece by piece
 	Search   float64       // the levels and merge of every group and the init of all but the first, host round trips included
 	Download float64       // the totals and the histogram
@@ -49,7 +51,7 @@ type BitTiming struct {
 	Rows, Arcs, Blocks                int64 // with stats: rows gathered, arc slots read, level blocks run
 }
 
-// bitConfig shapes a run; the zero value is BitRows's choice.
+// bitConfig shapes a run; the zero value is Rows's choice.
 type bitConfig struct {
 	Words int // W: 2, 4, 8, 16 or 32 words of sources per vertex (0: bitWords)
 	Slots int // batches searched at once (0: plan by size and memory)
@@ -185,7 +187,7 @@ func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, erro
 	const margin = 256 << 20
 	if p.fixed+p.slotBytes+margin > free {
 		return p, fmt.Errorf("%w: gpu-bitbfs needs %.2f GiB for %d vertices and %d padded arcs; the GPU has %.2f GiB free",
-			ErrDoesNotFit, float64(p.fixed+p.slotBytes+margin)/(1<<30), n, p.heads, float64(free)/(1<<30))
+			gpu.ErrDoesNotFit, float64(p.fixed+p.slotBytes+margin)/(1<<30), n, p.heads, float64(free)/(1<<30))
 	}
 	p.slots = max(1, min(p.slots, int((free-margin-p.fixed)/p.slotBytes)))
 	p.groups = (p.batches + p.slots - 1) / p.slots
@@ -233,7 +235,7 @@ func (l paddedLayout) chunks() int { return len(l.starts) - 1 }
 func (l paddedLayout) fill(g *graph.Graph, off []int64, heads []int32, c0, c1 int) {
 	a := csr.Of(g)
 	n := g.N()
-	Parallel(c1-c0, 4, func(lo, hi int) {
+	gpu.Parallel(c1-c0, 4, func(lo, hi int) {
 		for c := c0 + lo; c < c0+hi; c++ {
 			l.fillChunk(a, n, off, heads, c)
 		}
@@ -309,18 +311,18 @@ func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
 		}
 		k := &bitKernels{}
 		var err error
-		if k.compiled, err = LoadKernels(call, BitBFSSource, "bitbfs.cu", opts,
-			Entry{Fn: &k.init, Name: "bitbfs_init"}, Entry{Fn: &k.level, Name: "bitbfs_level"}, Entry{Fn: &k.merge, Name: "bitbfs_merge"}); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, gpu.BitBFSSource, "bitbfs.cu", opts,
+			gpu.Entry{Fn: &k.init, Name: "bitbfs_init"}, gpu.Entry{Fn: &k.level, Name: "bitbfs_level"}, gpu.Entry{Fn: &k.merge, Name: "bitbfs_merge"}); err != nil {
 			return nil, err
 		}
 		return k, nil
 	})
 }
 
-// BitHostBytes bounds the page-locked host memory BitRows (dense false) or
-// BitMatrix (dense true) takes for n vertices and arcs arcs: the padded
+// HostBytes bounds the page-locked host memory Rows (dense false) or
+// Matrix (dense true) takes for n vertices and arcs arcs: the padded
 // arcs, then the summaries and histogram or a batch's block of distances.
-func BitHostBytes(n, arcs int, dense bool) uint64 {
+func HostBytes(n, arcs int, dense bool) uint64 {
 	w := bitWords(n, dense)
 	nn, batches := uint64(n), uint64(n+64*w-1)/uint64(64*w)
 	arcsAt := (8*(nn+1) + 15) &^ 15
@@ -331,47 +333,57 @@ func BitHostBytes(n, arcs int, dense bool) uint64 {
 	return arcsAt + 4*(uint64(arcs)+3*nn) + 16 + out
 }
 
-// ErrBitGraph is wrapped when gpu-bitbfs is given a weighted graph.
-var ErrBitGraph = errors.New("gpu-bitbfs needs an unweighted graph")
+// ErrGraph is wrapped when gpu-bitbfs is given a weighted graph.
+var ErrGraph = errors.New("gpu-bitbfs needs an unweighted graph")
 
-// BitRows computes every vertex's row summary (reach, sum of distances,
+// Rows computes every vertex's row summary (reach, sum of distances,
 // eccentricity over the reached vertices, whether some vertex is not
 // reached) and the histogram of distances of an unweighted graph, directed
-// or not, on GPU ordinal, with a bit-parallel multi-source breadth-first
-// search (batches of 64·W sources as bit sets, as internal/bfs.BitRows);
-// the totals are reduced on the device and only n summaries and the
-// histogram cross the bus.
-func BitRows(ctx context.Context, ordinal int, g *graph.Graph) (*BitResult, error) {
-	return bitRowsOn(ctx, []int{ordinal}, g, bitConfig{})
-}
-
-// BitRowsOn is BitRows over the GPUs listed (distinct ordinals, as
-// CheckAll checks): the batches of sources are dealt out to them in groups
-// (gpu.SplitWork), every GPU searches its own at once, and their totals are
-// merged on the host (per vertex the sums and reach add, the eccentricity
-// is the largest; the histograms add), bit-identical to one GPU's result.
-// A GPU that fails fails the call, with an error naming it.
-func BitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph) (*BitResult, error) {
+// or not, at place, with a bit-parallel multi-source breadth-first search
+// (batches of 64·W sources as bit sets, as internal/bfs.BitRows); the
+// totals are reduced on the device and only n summaries and the histogram
+// cross the bus.
+//
+// On several GPUs (OnGPUs, distinct ordinals as gpu.CheckAll checks, or
+// OnAll) the batches of sources are dealt out to them in groups
+// (gpu.SplitWork), every GPU searches its own at once, and their totals
+// are merged on the host (per vertex the sums and reach add, the
+// eccentricity is the largest; the histograms add), bit-identical to one
+// GPU's result; a GPU that fails fails the call, with an error naming it.
+// MPI ranks are refused (gpu.ErrPlacement): Brief splits over them.
+func Rows(ctx context.Context, place gpu.Placement, g *graph.Graph) (*Result, error) {
+	ordinals, err := gpus(place, "the rows")
+	if err != nil {
+		return nil, err
+	}
 	return bitRowsOn(ctx, ordinals, g, bitConfig{})
 }
 
-func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*BitResult, error) {
+// gpus is the GPUs of place, or the refusal of ranks.
+func gpus(place gpu.Placement, what string) ([]int, error) {
+	if _, _, ok := place.Ranks(); ok {
+		return nil, gpu.Refuse("gpu-bitbfs", what, place)
+	}
+	return place.GPUs()
+}
+
+func bitRows(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) (*Result, error) {
 	return bitRowsOn(ctx, []int{ordinal}, g, cfg)
 }
 
 // bitSplit deals the batches of sources of an n-vertex run in cfg's layout
 // to k GPUs, in chunks of a group (the slots the default plan searches at
 // once; one batch for a matrix).
-func bitSplit(n int, cfg bitConfig, k int, dist bool) ([][]Span, error) {
+func bitSplit(n int, cfg bitConfig, k int, dist bool) ([][]gpu.Span, error) {
 	p, err := planBit(n, 0, cfg, ^uint64(0)>>2, dist)
 	if err != nil {
 		return nil, err
 	}
-	return SplitWork(p.batches, p.slots, k), nil
+	return gpu.SplitWork(p.batches, p.slots, k), nil
 }
 
-func bitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*BitResult, error) {
-	res := &BitResult{Rows: []reduce.Row{}, Hist: []int64{0}}
+func bitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*Result, error) {
+	res := &Result{Rows: []reduce.Row{}, Hist: []int64{0}}
 	err := bitSearchOn(ctx, ordinals, g, cfg, res, func(sums []uint64, reach, ecc []uint32, hist []int64) {
 		res.Rows, res.Hist = bitSummaries(sums, reach, ecc), trimHist(hist)
 	})
@@ -381,18 +393,31 @@ func bitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfi
 	return res, nil
 }
 
-// BitBriefOn is BitRowsOn reduced to what the summary measures need (see
+// Brief is Rows reduced to what the summary measures need (see
 // reduce.Brief): each source's eccentricity and reach, and the totals from
 // the histogram. It skips building n reduce.Rows, which was 0.93 ms of a
 // 10.4 ms call at 65 536 vertices on an H100 (docs/perf.md). The second
 // result is the device's name.
-func BitBriefOn(ctx context.Context, ordinals []int, g *graph.Graph) (*reduce.Brief, string, error) {
+//
+// Over MPI ranks (gpu.OverRanks) the batches of sources are split over
+// the ranks instead of the GPUs of one process, each rank searching its
+// share on its GPU (briefOverRanks, ranks.go): every rank calls Brief with
+// the same graph and gets the same Brief; failures before the search are
+// agreed (comm.ErrRankFailed), a failed search aborts world.
+func Brief(ctx context.Context, place gpu.Placement, g *graph.Graph) (*reduce.Brief, string, error) {
+	if world, ordinal, ok := place.Ranks(); ok {
+		return briefOverRanks(ctx, world, ordinal, g)
+	}
+	ordinals, err := place.GPUs()
+	if err != nil {
+		return nil, "", err
+	}
 	return bitBriefOn(ctx, ordinals, g, bitConfig{})
 }
 
 func bitBriefOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*reduce.Brief, string, error) {
 	b := reduce.NewBrief(g.N())
-	res := &BitResult{}
+	res := &Result{}
 	err := bitSearchOn(ctx, ordinals, g, cfg, res, func(_ []uint64, reach, ecc []uint32, hist []int64) {
 		briefOfTotals(b, reach, ecc, hist)
 	})
@@ -406,7 +431,7 @@ func bitBriefOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConf
 // eccentricity and the histogram of distances (the pairs at each
 // distance), as reduce.BriefOf fills it from rows.
 func briefOfTotals(b *reduce.Brief, reach, ecc []uint32, hist []int64) {
-	Parallel(len(reach), 1<<16, func(lo, hi int) { // one goroutine up to 2^17: waking others costs more
+	gpu.Parallel(len(reach), 1<<16, func(lo, hi int) { // one goroutine up to 2^17: waking others costs more
 		for v := lo; v < hi; v++ {
 			b.Reach[v] = int32(reach[v])
 			if reach[v] > 0 {
@@ -421,10 +446,10 @@ func briefOfTotals(b *reduce.Brief, reach, ecc []uint32, hist []int64) {
 // listed and hands the totals (one GPU's, or every GPU's merged) to
 // deliver, which must copy what it keeps; it sets res's Device, Timing
 // and, with several GPUs, PerGPU.
-func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig, res *BitResult,
+func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig, res *Result,
 	deliver func(sums []uint64, reach, ecc []uint32, hist []int64)) error {
 	if g.Weighted() {
-		return fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
+		return fmt.Errorf("%w (it has %s weights)", ErrGraph, g.Kind())
 	}
 	if g.N() == 0 {
 		return nil
@@ -435,8 +460,8 @@ func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 	}
 	single := len(ordinals) == 1
 	tot := &bitTotals{}
-	timings := make([]BitTiming, len(ordinals))
-	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	timings := make([]Timing, len(ordinals))
+	devs, err := gpu.OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		return runBit(c, g, cfg, spans[i], &timings[i], func(sums []uint64, reach, ecc []uint32, hist []int64) {
 			if single {
 				deliver(sums, reach, ecc, hist)
@@ -452,8 +477,8 @@ func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 		deliver(tot.sums, tot.reach, tot.ecc, tot.hist)
 		res.PerGPU = timings
 	}
-	res.Timing = Slowest(timings, func(t BitTiming) float64 { return t.Total })
-	res.Device = DeviceName(ordinals, devs)
+	res.Timing = gpu.Slowest(timings, func(t Timing) float64 { return t.Total })
+	res.Device = gpu.DeviceName(ordinals, devs)
 	for i, d := range devs {
 		if d != nil {
 			d.AddTiming(timings[i].Search, timings[i].Total)
@@ -462,17 +487,18 @@ func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 	return nil
 }
 
-// BitMatrix computes the distance matrix of an unweighted graph with the
-// same search as BitRows: dist[u·n+v] is the distance from u to v, -1 when
-// there is no path. A batch's columns come back over the bus as it ends.
-func BitMatrix(ctx context.Context, ordinal int, g *graph.Graph) ([]int32, string, error) {
-	return bitMatrixOn(ctx, []int{ordinal}, g, bitConfig{})
-}
-
-// BitMatrixOn is BitMatrix over the GPUs listed: each GPU searches its
-// batches (gpu.SplitWork, a batch at a time) and copies their columns into the
-// one matrix.
-func BitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph) ([]int32, string, error) {
+// Matrix computes the distance matrix of an unweighted graph at place
+// with the same search as Rows: dist[u·n+v] is the distance from u to v,
+// -1 when there is no path. A batch's columns come back over the bus as it
+// ends. On several GPUs each GPU searches its batches (gpu.SplitWork, a
+// batch at a time) and copies their columns into the one matrix. MPI
+// ranks are refused (gpu.ErrPlacement). The second result is the device's
+// name.
+func Matrix(ctx context.Context, place gpu.Placement, g *graph.Graph) ([]int32, string, error) {
+	ordinals, err := gpus(place, "the matrix")
+	if err != nil {
+		return nil, "", err
+	}
 	return bitMatrixOn(ctx, ordinals, g, bitConfig{})
 }
 
@@ -482,7 +508,7 @@ func bitMatrix(ctx context.Context, ordinal int, g *graph.Graph, cfg bitConfig) 
 
 func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) ([]int32, string, error) {
 	if g.Weighted() {
-		return nil, "", fmt.Errorf("%w (it has %s weights)", ErrBitGraph, g.Kind())
+		return nil, "", fmt.Errorf("%w (it has %s weights)", ErrGraph, g.Kind())
 	}
 	n := g.N()
 	dist := make([]int32, n*n)
@@ -493,8 +519,8 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 	if err != nil {
 		return nil, "", err
 	}
-	timings := make([]BitTiming, len(ordinals))
-	devs, err := OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
+	timings := make([]Timing, len(ordinals))
+	devs, err := gpu.OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		return runBit(c, g, cfg, spans[i], &timings[i], nil, dist)
 	})
 	if err != nil {
@@ -505,7 +531,7 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 			d.AddTiming(timings[i].Search, timings[i].Total)
 		}
 	}
-	return dist, DeviceName(ordinals, devs), nil
+	return dist, gpu.DeviceName(ordinals, devs), nil
 }
 
 // runBit runs the search of the batches of spans on the owner goroutine:
@@ -516,7 +542,7 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 // the device, copied back with the histogram and handed to take while
 // they lie in page-locked memory. With dist, the run is one batch a group
 // and each batch's distance block is copied back into dist.
-func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []Span, tm *BitTiming,
+func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *Timing,
 	take func(sums []uint64, reach, ecc []uint32, hist []int64), dist []int32) error {
 	wall := time.Now()
 	n := g.N()
@@ -763,7 +789,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []Span, tm *BitT
 func bitSummaries(sums []uint64, reach, ecc []uint32) []reduce.Row {
 	n := len(sums)
 	rows := make([]reduce.Row, n)
-	Parallel(n, 1<<11, func(lo, hi int) {
+	gpu.Parallel(n, 1<<11, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			r := reduce.Row{Reach: int64(reach[v]), MaxI: int64(ecc[v]), Unreach: int(reach[v]) < n-1}
 			r.Sum.Add(int64(sums[v]))
@@ -802,10 +828,44 @@ func copyDist(c *gpurt.Call, p bitPlan, batch int, distD uint64, host unsafe.Poi
 	n, first := p.n, batch*p.size
 	count := min(p.size, n-first)
 	block := unsafe.Slice((*int32)(host), n*p.size)
-	Parallel(n, 1024, func(lo, hi int) {
+	gpu.Parallel(n, 1024, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
 			copy(dist[v*n+first:v*n+first+count], block[v*p.size:v*p.size+count])
 		}
 	})
 	return nil
+}
+
+// bitTotals merges the partial totals of gpu-bitbfs workers: per vertex the
+// sums and reach add and the eccentricity is the largest, and the
+// histograms add. Workers call add with their page-locked arrays (valid
+// only during their call), one at a time.
+type bitTotals struct {
+	mu    sync.Mutex
+	sums  []uint64
+	reach []uint32
+	ecc   []uint32
+	hist  []int64
+}
+
+func (t *bitTotals) add(sums []uint64, reach, ecc []uint32, hist []int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(sums)
+	if t.sums == nil {
+		t.sums, t.reach, t.ecc = make([]uint64, n), make([]uint32, n), make([]uint32, n)
+	}
+	if len(hist) > len(t.hist) {
+		t.hist = append(t.hist, make([]int64, len(hist)-len(t.hist))...)
+	}
+	for d, c := range hist {
+		t.hist[d] += c
+	}
+	gpu.Parallel(n, 1<<14, func(lo, hi int) {
+		for v := lo; v < hi; v++ {
+			t.sums[v] += sums[v]
+			t.reach[v] += reach[v]
+			t.ecc[v] = max(t.ecc[v], ecc[v])
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package gpu
+package bitbfs
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
@@ -57,7 +58,7 @@ func TestPlanBit(t *testing.T) {
 				if err == nil {
 					t.Fatalf("planned %+v, want an error", p)
 				}
-				if c.name == "does not fit" && !errors.Is(err, ErrDoesNotFit) {
+				if c.name == "does not fit" && !errors.Is(err, gpu.ErrDoesNotFit) {
 					t.Fatalf("error %v does not match ErrDoesNotFit", err)
 				}
 				return
@@ -223,7 +224,7 @@ func cpuSummary(t testing.TB, g *graph.Graph) *bfs.Summary {
 	return s
 }
 
-func sameSummary(t *testing.T, name string, g *graph.Graph, want *bfs.Summary, got *BitResult) {
+func sameSummary(t *testing.T, name string, g *graph.Graph, want *bfs.Summary, got *Result) {
 	t.Helper()
 	if len(got.Rows) != len(want.Rows) {
 		t.Fatalf("%s (n=%d): %d rows, want %d", name, g.N(), len(got.Rows), len(want.Rows))
@@ -300,7 +301,7 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 			if !slices.Equal(dist, ref) {
 				for x := range ref {
 					if dist[x] != ref[x] {
-						t.Fatalf("graph %d (n=%d): BitMatrix[%d][%d] = %d, want %d", i, g.N(), x/g.N(), x%g.N(), dist[x], ref[x])
+						t.Fatalf("graph %d (n=%d): Matrix[%d][%d] = %d, want %d", i, g.N(), x/g.N(), x%g.N(), dist[x], ref[x])
 					}
 				}
 			}
@@ -308,22 +309,22 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 		}
 	}
 	// No vertices, and a weighted graph refused.
-	got, err := BitRows(ctx, 0, graph.NewBuilder(false).Build())
+	got, err := Rows(ctx, gpu.OnGPU(0), graph.NewBuilder(false).Build())
 	if err != nil || len(got.Rows) != 0 || !slices.Equal(got.Hist, []int64{0}) {
 		t.Fatalf("empty graph: %+v, %v", got, err)
 	}
-	if b, _, err := BitBriefOn(ctx, []int{0}, graph.NewBuilder(false).Build()); err != nil || len(b.Ecc) != 0 || b.Pairs != 0 {
+	if b, _, err := Brief(ctx, gpu.OnGPUs([]int{0}), graph.NewBuilder(false).Build()); err != nil || len(b.Ecc) != 0 || b.Pairs != 0 {
 		t.Fatalf("empty graph: Brief %+v, %v", b, err)
 	}
 	wb := graph.NewBuilder(false)
 	if err := wb.AddIntEdge(0, 1, 3); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BitRows(ctx, 0, wb.Build()); !errors.Is(err, ErrBitGraph) {
-		t.Fatalf("weighted graph: %v, want ErrBitGraph", err)
+	if _, err := Rows(ctx, gpu.OnGPU(0), wb.Build()); !errors.Is(err, ErrGraph) {
+		t.Fatalf("weighted graph: %v, want ErrGraph", err)
 	}
-	if _, _, err := BitBriefOn(ctx, []int{0}, wb.Build()); !errors.Is(err, ErrBitGraph) {
-		t.Fatalf("weighted graph: Brief %v, want ErrBitGraph", err)
+	if _, _, err := Brief(ctx, gpu.OnGPUs([]int{0}), wb.Build()); !errors.Is(err, ErrGraph) {
+		t.Fatalf("weighted graph: Brief %v, want ErrGraph", err)
 	}
 	t.Logf("%d searches matched the CPU", compared)
 }
@@ -349,17 +350,17 @@ func TestBitPerf(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("n=%d d=%d: generated in %v", n, d, time.Since(start))
-		var want *BitResult
+		var want *Result
 		if n <= 1<<16 {
 			start := time.Now()
 			s := cpuSummary(t, g)
-			want = &BitResult{Rows: s.Rows, Hist: s.Hist}
+			want = &Result{Rows: s.Rows, Hist: s.Hist}
 			t.Logf("n=%d d=%d: CPU bitbfs %v", n, d, time.Since(start))
 		}
 		for _, cfg := range bitPerfConfigs(n) {
 			// Warm up (compile, pools), then three timed runs and one with stats.
 			var times []float64
-			var last *BitResult
+			var last *Result
 			reps := 4
 			if n >= 500_000 {
 				reps = 2 // a warm-up and one timed run: the device time is scarce
