@@ -12,6 +12,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/gpu/bitbfs"
+	gpufw "github.com/apsp/apsp/internal/gpu/fw"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -148,7 +149,7 @@ func (e gpuEngine) Caps() Caps {
 	// minimum costs more instructions than the 16-bit DPX pair, so it is
 	// slower than int16 (docs/perf.md, "Packed lanes on the GPU").
 	// Several GPUs (gpu:all, gpu:0,1) share one matrix by strips of rows
-	// (gpu.MatrixOn, gpu.RowsOn; both forms then run the multi-kernel
+	// (gpufw.Matrix, gpufw.Rows; both forms then run the multi-kernel
 	// rounds).
 	return Caps{Device: GPU, Weights: AnyWeights, Negative: true, Rows: true, Auto: true, MultiGPU: true,
 		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
@@ -166,7 +167,7 @@ func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	if !dense {
 		return n * RowVertexBytes
 	}
-	stride := uint64(gpu.Stride(p.Graph.N(), e.kernel))
+	stride := uint64(gpufw.Stride(p.Graph.N(), e.kernel))
 	transfer := uint64(4)
 	if packed(p.Lanes) {
 		transfer = uint64(p.Lanes.Bytes())
@@ -202,7 +203,7 @@ func OpenGPUs(ordinals []int, all bool) error {
 	errs := make([]error, len(ordinals))
 	var wg sync.WaitGroup
 	for i, o := range ordinals {
-		wg.Go(func() { _, errs[i] = gpu.Open(o) })
+		wg.Go(func() { _, errs[i] = gpufw.Open(o) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -210,13 +211,13 @@ func OpenGPUs(ordinals []int, all bool) error {
 
 // job plans p for the GPU; negative cycles are searched for on the CPU
 // only when the graph has negative lengths.
-func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
+func (e gpuEngine) job(ctx context.Context, p *Problem) (gpufw.Job, error) {
 	if p.Plan.Negative {
 		if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
-			return gpu.Job{}, err
+			return gpufw.Job{}, err
 		}
 	}
-	j := gpu.Job{Graph: p.Graph, Ordinal: p.Ordinal, Kernel: e.kernel, MaxReal: math.MaxInt32}
+	j := gpufw.Job{Graph: p.Graph, Kernel: e.kernel, MaxReal: math.MaxInt32}
 	if p.Graph.Kind() != graph.FloatWeights {
 		j.MaxReal = int32(min(p.Plan.MaxReal, math.MaxInt32))
 	}
@@ -238,7 +239,7 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := gpu.MatrixOn(ctx, ords, j)
+	m, err := gpufw.Matrix(ctx, gpu.OnGPUs(ords), j)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +273,7 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := gpu.RowsOn(ctx, ords, j)
+	r, err := gpufw.Rows(ctx, gpu.OnGPUs(ords), j)
 	if err != nil {
 		return nil, "", err
 	}
@@ -283,9 +284,10 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 }
 
 // RanksRows is gpu-multi's Rows over the ranks of world, a GPU each
-// (gpu.RowsOverRanks; ordinal is this rank's): every rank calls it with
-// the same problem and gets every source's summary. A negative cycle is
-// searched for first, on every rank, and reported by every rank.
+// (gpufw.Rows over gpu.OverRanks; ordinal is this rank's): every rank
+// calls it with the same problem and gets every source's summary. A
+// negative cycle is searched for first, on every rank, and reported by
+// every rank.
 func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([]reduce.Row, error) {
 	// The cycle search is every rank's alike for one graph, but a rank
 	// whose search was cancelled, or whose graph differs, must not leave
@@ -294,8 +296,7 @@ func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([
 	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, err
 	}
-	j.Ordinal = ordinal
-	r, err := gpu.RowsOverRanks(ctx, world, ordinal, j)
+	r, err := gpufw.Rows(ctx, gpu.OverRanks(world, ordinal), j)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/fw"
 	"github.com/apsp/apsp/internal/gpu/minplus"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -47,7 +48,7 @@ func TestSSSPCrossover(t *testing.T) {
 		{"sssp-b128", sssp(ssspConfig{Block: 128})},
 		{"sssp-b512", sssp(ssspConfig{Block: 512})},
 		{"gpu-fw", func(g *graph.Graph) ([]reduce.Row, float64, error) {
-			r, err := gpu.Rows(ctx, gpu.Job{Graph: g, Kernel: gpu.AutoKernel(g.N()), MaxReal: gpu.InfInt32 - 1})
+			r, err := fw.Rows(ctx, gpu.OnGPU(0), fw.Job{Graph: g, Kernel: gpu.AutoKernel(g.N()), MaxReal: gpu.InfInt32 - 1})
 			if err != nil {
 				return nil, 0, err
 			}

@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/lanes"
 )
 
@@ -20,7 +21,7 @@ func TestCoarseAgreesWithCPU(t *testing.T) {
 	s := open(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(51, 52))
-	base := []Config{{Kernel: Multi, Tile: 64, TDim: 16}, {Kernel: Multi, Tile: 128, TDim: 16}, ConfigFor(Multi, 4096, lanes.Int16), ConfigFor(Multi, 32768, lanes.Int16), ConfigFor(Multi, 4096, lanes.Int8)}
+	base := []gpu.Config{{Kernel: gpu.Multi, Tile: 64, TDim: 16}, {Kernel: gpu.Multi, Tile: 128, TDim: 16}, gpu.ConfigFor(gpu.Multi, 4096, lanes.Int16), gpu.ConfigFor(gpu.Multi, 32768, lanes.Int16), gpu.ConfigFor(gpu.Multi, 4096, lanes.Int8)}
 	runs := 0
 	for trial, n := range []int{100, 300, 700, 1000, 1500} {
 		for ci, c := range base {

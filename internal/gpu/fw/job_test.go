@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 )
@@ -44,13 +45,13 @@ func near(got, want float64, float bool) bool {
 }
 
 // checkJob runs g through Rows and Matrix and compares both with the CPU.
-func checkJob(t *testing.T, ctx context.Context, g *graph.Graph, k Kernel, name string) {
+func checkJob(t *testing.T, ctx context.Context, g *graph.Graph, k gpu.Kernel, name string) {
 	t.Helper()
 	ref, plan := reference(t, g)
 	float := g.Kind() == graph.FloatWeights
 	job := Job{Graph: g, Kernel: k, MaxReal: int32(min(plan.MaxReal, math.MaxInt32))}
 	n := g.N()
-	m, err := Matrix(ctx, job)
+	m, err := Matrix(ctx, gpu.OnGPU(0), job)
 	if err != nil {
 		t.Fatalf("%s: Matrix: %v", name, err)
 	}
@@ -62,7 +63,7 @@ func checkJob(t *testing.T, ctx context.Context, g *graph.Graph, k Kernel, name 
 			var got float64
 			if float {
 				got = float64(m.Float[u*m.Stride+v])
-			} else if x := m.Int[u*m.Stride+v]; x == InfInt32 {
+			} else if x := m.Int[u*m.Stride+v]; x == gpu.InfInt32 {
 				got = math.Inf(1)
 			} else {
 				got = float64(x)
@@ -72,7 +73,7 @@ func checkJob(t *testing.T, ctx context.Context, g *graph.Graph, k Kernel, name 
 			}
 		}
 	}
-	r, err := Rows(ctx, job)
+	r, err := Rows(ctx, gpu.OnGPU(0), job)
 	if err != nil {
 		t.Fatalf("%s: Rows: %v", name, err)
 	}
@@ -126,7 +127,7 @@ func TestJobsAgreeWithCPU(t *testing.T) {
 				}
 				g = b.Build()
 			}
-			for _, k := range []Kernel{Single, Multi} {
+			for _, k := range []gpu.Kernel{gpu.Single, gpu.Multi} {
 				checkJob(t, ctx, g, k, fmt.Sprintf("n=%d/kind=%d/directed=%v/%v", n, kind, directed, k))
 			}
 		}
@@ -159,25 +160,25 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	}
 	pass := func() {
 		for _, g := range graphs {
-			for _, k := range []Kernel{Single, Multi} {
-				if _, err := Rows(ctx, Job{Graph: g, Kernel: k}); err != nil {
+			for _, k := range []gpu.Kernel{gpu.Single, gpu.Multi} {
+				if _, err := Rows(ctx, gpu.OnGPU(0), Job{Graph: g, Kernel: k}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if _, err := Matrix(ctx, Job{Graph: g, Kernel: AutoKernel(g.N())}); err != nil {
+			if _, err := Matrix(ctx, gpu.OnGPU(0), Job{Graph: g, Kernel: gpu.AutoKernel(g.N())}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	pass()
 	pass()
-	opened := Opened()
+	opened := gpu.Opened()
 	mem0, host0 := poolStats(t)
 	pass()
 	mem1, host1 := poolStats(t)
-	if mem1.Allocs != mem0.Allocs || host1.Allocs != host0.Allocs || Opened() != opened {
+	if mem1.Allocs != mem0.Allocs || host1.Allocs != host0.Allocs || gpu.Opened() != opened {
 		t.Fatalf("a warm pass allocated %d device and %d host buffers and opened %d GPUs",
-			mem1.Allocs-mem0.Allocs, host1.Allocs-host0.Allocs, Opened()-opened)
+			mem1.Allocs-mem0.Allocs, host1.Allocs-host0.Allocs, gpu.Opened()-opened)
 	}
 	t.Logf("device pool %+v, host pool %+v", mem1, host1)
 }
@@ -199,7 +200,7 @@ func TestCancelQueued(t *testing.T) {
 	<-started
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { _, err := Rows(ctx, Job{Graph: g, Kernel: Single}); errc <- err }()
+	go func() { _, err := Rows(ctx, gpu.OnGPU(0), Job{Graph: g, Kernel: gpu.Single}); errc <- err }()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
 	select {
@@ -221,7 +222,7 @@ func TestCancelQueued(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := Rows(context.Background(), Job{Graph: g, Kernel: Kernel(i % 2)})
+			r, err := Rows(context.Background(), gpu.OnGPU(0), Job{Graph: g, Kernel: gpu.Kernel(i % 2)})
 			if err != nil {
 				t.Error(err)
 				return
@@ -246,18 +247,18 @@ func TestCancelQueued(t *testing.T) {
 func TestCloseReopens(t *testing.T) {
 	requireGPU(t)
 	g := randomGraph(rand.New(rand.NewPCG(7, 8)), 300, 0.02, false, false, false)
-	if _, err := Rows(context.Background(), Job{Graph: g}); err != nil {
+	if _, err := Rows(context.Background(), gpu.OnGPU(0), Job{Graph: g}); err != nil {
 		t.Fatal(err)
 	}
-	before := Opened()
-	if err := Close(); err != nil {
+	before := gpu.Opened()
+	if err := gpu.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := Close(); err != nil { // twice is harmless
+	if err := gpu.Close(); err != nil { // twice is harmless
 		t.Fatal(err)
 	}
-	checkJob(t, context.Background(), g, Single, "after Close")
-	if Opened() != before+1 {
-		t.Fatalf("opened %d times after Close, want once", Opened()-before)
+	checkJob(t, context.Background(), g, gpu.Single, "after Close")
+	if gpu.Opened() != before+1 {
+		t.Fatalf("opened %d times after Close, want once", gpu.Opened()-before)
 	}
 }

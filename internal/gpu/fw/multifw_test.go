@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"container/heap"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -335,7 +336,7 @@ func cpuMultiFW(d []int32, pl mgPlan, late bool) error {
 func multiGPUs(t *testing.T) []int {
 	t.Helper()
 	requireGPU(t)
-	infos, err := Devices()
+	infos, err := gpu.Devices()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +376,7 @@ func mgCases(t *testing.T, rng *rand.Rand) []mgCase {
 			if err != nil {
 				t.Fatal(err)
 			}
-			j := Job{Graph: g, Kernel: Multi, MaxReal: int32(min(plan.MaxReal, math.MaxInt32))}
+			j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: int32(min(plan.MaxReal, math.MaxInt32))}
 			if kind == lanes.Int16 {
 				j.Lanes = lanes.Int16
 			}
@@ -394,7 +395,7 @@ func checkMulti(t *testing.T, ords []int, block int) {
 	for _, c := range mgCases(t, rng) {
 		name := fmt.Sprintf("%s/gpus=%v/block=%d", c.name, ords, block)
 		float := c.g.Kind() == graph.FloatWeights
-		one, err := Matrix(ctx, c.job)
+		one, err := Matrix(ctx, gpu.OnGPU(0), c.job)
 		if err != nil {
 			t.Fatalf("%s: one GPU: %v", name, err)
 		}
@@ -424,10 +425,10 @@ func checkMulti(t *testing.T, ords []int, block int) {
 					}
 				default:
 					x, y = float64(got.Int[i]), float64(one.Int[i])
-					if got.Int[i] == InfInt32 {
+					if got.Int[i] == gpu.InfInt32 {
 						x = math.Inf(1)
 					}
-					if one.Int[i] == InfInt32 {
+					if one.Int[i] == gpu.InfInt32 {
 						y = math.Inf(1)
 					}
 				}
@@ -436,7 +437,7 @@ func checkMulti(t *testing.T, ords []int, block int) {
 				}
 			}
 		}
-		oneR, err := Rows(ctx, c.job)
+		oneR, err := Rows(ctx, gpu.OnGPU(0), c.job)
 		if err != nil {
 			t.Fatalf("%s: one GPU rows: %v", name, err)
 		}
@@ -484,12 +485,12 @@ func TestMultiFWRefuses(t *testing.T) {
 	requireGPU(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	g := randomGraph(rng, 300, 0.02, true, false, false)
-	j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 	ctx := context.Background()
-	if _, err := rowsOn(ctx, []int{0, 0}, j, 0); !errors.Is(err, ErrDuplicateGPU) {
+	if _, err := rowsOn(ctx, []int{0, 0}, j, 0); !errors.Is(err, gpu.ErrDuplicateGPU) {
 		t.Errorf("gpu:0,0: %v, want ErrDuplicateGPU", err)
 	}
-	if _, err := rowsOn(ctx, []int{0, 99}, j, 0); !errors.Is(err, ErrNoGPU) || !strings.Contains(err.Error(), "gpu:99") {
+	if _, err := rowsOn(ctx, []int{0, 99}, j, 0); !errors.Is(err, gpu.ErrNoGPU) || !strings.Contains(err.Error(), "gpu:99") {
 		t.Errorf("gpu:0,99: %v, want ErrNoGPU naming gpu:99", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -530,7 +531,7 @@ func TestMultiFWWorkerFails(t *testing.T) {
 	ords := multiGPUs(t)
 	rng := rand.New(rand.NewPCG(3, 9))
 	g := randomGraph(rng, 600, 0.01, true, false, false)
-	j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 	for fail := range 2 {
 		done := make(chan error, 1)
 		go func() {
@@ -564,17 +565,17 @@ func TestMultiFWPerf(t *testing.T) {
 	ctx := context.Background()
 	// Warm up: the kernels compiled and loaded on both GPUs.
 	rng := rand.New(rand.NewPCG(7, 8))
-	warm := Job{Graph: fwGraph(rng, 3000, 8, true, false), Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	warm := Job{Graph: fwGraph(rng, 3000, 8, true, false), Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 	if _, err := rowsOn(ctx, ords, warm, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Rows(ctx, warm); err != nil {
+	if _, err := Rows(ctx, gpu.OnGPU(0), warm); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range sizes {
 		start := time.Now()
 		g := fwGraph(rng, n, 8, true, false)
-		j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+		j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 		t.Logf("n=%d: graph of %d arcs built in %v", n, g.Arcs(), time.Since(start).Round(time.Millisecond))
 		relax := float64(n) * float64(n) * float64(n)
 		wall := time.Now()
@@ -587,7 +588,7 @@ func TestMultiFWPerf(t *testing.T) {
 		checkDijkstra(t, g, got.Rows, 16, rng)
 		if n <= oneUpTo {
 			wall := time.Now()
-			one, err := Rows(ctx, Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1, Ordinal: ords[0]})
+			one, err := Rows(ctx, gpu.OnGPU(ords[0]), Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1})
 			if err != nil {
 				t.Fatalf("n=%d on one GPU: %v", n, err)
 			}

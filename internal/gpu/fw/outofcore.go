@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/sysmem"
 )
@@ -135,7 +136,7 @@ func planOutOfCore(stride, tile, laneBytes int, budget uint64) (oocPlan, error) 
 		}
 	}
 	return oocPlan{}, fmt.Errorf("%w: even out of core a %d×%d matrix needs %.2f GiB of GPU memory (a pivot strip and %d strips of %d rows); %.2f GiB are available",
-		ErrDoesNotFit, stride, stride, float64(uint64(1+oocBuffers)*uint64(tile)*p.row)/(1<<30), oocBuffers, tile, float64(budget)/(1<<30))
+		gpu.ErrDoesNotFit, stride, stride, float64(uint64(1+oocBuffers)*uint64(tile)*p.row)/(1<<30), oocBuffers, tile, float64(budget)/(1<<30))
 }
 
 // strip is a range of rows streamed through the device in a round.
@@ -172,7 +173,7 @@ func runOutOfCore(call *gpurt.Call, k *kernels, p Problem, src source, out sink,
 	bytes := uint64(p.Stride) * pl.row
 	if _, avail, fits := sysmem.Fits(bytes, 1); !fits {
 		return fmt.Errorf("%w, and out of core the %.2f GiB matrix needs page-locked host memory: %.2f GiB are available",
-			ErrDoesNotFit, float64(bytes)/(1<<30), float64(avail)/(1<<30))
+			gpu.ErrDoesNotFit, float64(bytes)/(1<<30), float64(avail)/(1<<30))
 	}
 	host, err := call.Host(bytes)
 	if err != nil {

@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 )
@@ -91,9 +92,9 @@ func TestOutOfCoreAgreesWithCPU(t *testing.T) {
 	s := open(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(21, 22))
-	configs := []Config{
-		{Kernel: Multi, Tile: 128, TDim: 16}, {Kernel: Multi, Tile: 64, TDim: 16}, {Kernel: Single, Tile: 64, TDim: 8},
-		ConfigFor(Multi, 4096, lanes.Int16),
+	configs := []gpu.Config{
+		{Kernel: gpu.Multi, Tile: 128, TDim: 16}, {Kernel: gpu.Multi, Tile: 64, TDim: 16}, {Kernel: gpu.Single, Tile: 64, TDim: 8},
+		gpu.ConfigFor(gpu.Multi, 4096, lanes.Int16),
 	}
 	runs := 0
 	for trial, n := range []int{1, 100, 257, 300, 700, 1000} {
@@ -167,7 +168,7 @@ func TestOutOfCoreAgreesWithCPU(t *testing.T) {
 	}
 	// A pivot block of ten tiles over two rounds (the planner's choice for a
 	// budget of three quarters of the matrix), in int32 and int8 lanes.
-	for _, c := range []Config{{Kernel: Multi, Tile: 128, TDim: 16}, ConfigFor(Multi, 4096, lanes.Int8)} {
+	for _, c := range []gpu.Config{{Kernel: gpu.Multi, Tile: 128, TDim: 16}, gpu.ConfigFor(gpu.Multi, 4096, lanes.Int8)} {
 		n := 1500
 		g := randomGraph(rng, n, 0.01, true, false, false)
 		if c.Lanes == lanes.Int8 {
@@ -203,7 +204,7 @@ func TestInitLanesParallel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	n, stride := 3000, 3072 // 9.4M cells: several workers
 	g := packedGraph(rng, n, lanes.Int16, 0.002, 30, true, false)
-	for _, c := range []Config{{Tile: 128}, {Tile: 128, Float: true}, ConfigFor(Multi, 4096, lanes.Int16), ConfigFor(Multi, 4096, lanes.Int8)} {
+	for _, c := range []gpu.Config{{Tile: 128}, {Tile: 128, Float: true}, gpu.ConfigFor(gpu.Multi, 4096, lanes.Int16), gpu.ConfigFor(gpu.Multi, 4096, lanes.Int8)} {
 		h := make([]uint32, stride*stride/c.Pack())
 		InitLanes(g, stride, c)(h)
 		inf := c.Inf()

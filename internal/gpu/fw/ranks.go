@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/apsp/apsp/internal/comm/nccl"
 	"github.com/apsp/apsp/internal/cuda"
 	"github.com/apsp/apsp/internal/dist"
+	"github.com/apsp/apsp/internal/gpu"
 )
 
 // One Floyd–Warshall over the ranks of an MPI job, a GPU a rank (issue 13,
@@ -25,18 +26,6 @@ import (
 // match. The owner's release of strip i waits for its own broadcast of it
 // (a rank's part of a broadcast is done when its buffer may change).
 
-// RowsOverRanks is Rows computed by the ranks of world together, each on
-// its GPU ordinal: every rank calls it with the same job (the graph is
-// checked), holds only its strips of the matrix, and gets every source's
-// summaries, the same on every rank and, for integer lanes, bit for bit
-// one GPU's. A failure that a rank finds before the ranks start to wait
-// for each other (no NCCL, no GPU, a graph that differs, too little
-// memory) is an error on every rank, wrapping comm.ErrRankFailed; a later
-// one aborts world.
-func RowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job) (*RowsResult, error) {
-	return rowsOverRanks(ctx, world, ordinal, j, ranksOpts{})
-}
-
 // ranksOpts are the tests' knobs: strips of block rows (0: the plan's),
 // and the copies queued early (as between the GPUs of one process)
 // rather than late.
@@ -45,6 +34,14 @@ type ranksOpts struct {
 	early bool
 }
 
+// rowsOverRanks is Rows computed by the ranks of world together, each on
+// its GPU ordinal: every rank calls it with the same job (the graph is
+// checked), holds only its strips of the matrix, and gets every source's
+// summaries, the same on every rank and, for integer lanes, bit for bit
+// one GPU's. A failure that a rank finds before the ranks start to wait
+// for each other (no NCCL, no GPU, a graph that differs, too little
+// memory) is an error on every rank, wrapping comm.ErrRankFailed; a later
+// one aborts world.
 func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o ranksOpts) (*RowsResult, error) {
 	p := j.problem()
 	api, err := nccl.Load()
@@ -52,7 +49,7 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 		err = p.Config.Check()
 	}
 	if err == nil {
-		err = Check(ordinal)
+		err = gpu.Check(ordinal)
 	}
 	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, err
@@ -102,7 +99,7 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 		world.Abort(err)
 		return nil, err
 	}
-	name := fmt.Sprintf("%s, %d ranks", DeviceName([]int{ordinal}, devs), world.Size())
+	name := fmt.Sprintf("%s, %d ranks", gpu.DeviceName([]int{ordinal}, devs), world.Size())
 	return rowsResultOf(res, p, name), nil
 }
 
@@ -112,7 +109,7 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 // read its GPU's UUID says so in the message, after the collective.
 func sharedGPU(ctx context.Context, world comm.Comm, ordinal int) (string, error) {
 	uuid := ""
-	infos, lerr := Devices()
+	infos, lerr := gpu.Devices()
 	for _, in := range infos {
 		if in.Ordinal == ordinal {
 			uuid = in.UUID

@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"

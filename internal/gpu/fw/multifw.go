@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 )
@@ -295,7 +296,7 @@ func multiFWLinked(ctx context.Context, ordinals []int, p Problem, g *graph.Grap
 		if slices.Contains(ordinals[:i], o) {
 			// Each GPU's worker waits for the others: one GPU listed twice
 			// would wait for itself.
-			return "", fmt.Errorf("gpu:%d: %w", o, ErrDuplicateGPU)
+			return "", fmt.Errorf("gpu:%d: %w", o, gpu.ErrDuplicateGPU)
 		}
 	}
 	pl := planMulti(p.Stride, p.Config.Tile, p.Config.LaneBytes(), len(ordinals), block)
@@ -309,7 +310,7 @@ func multiFWLinked(ctx context.Context, ordinals []int, p Problem, g *graph.Grap
 		workers[i] = i
 	}
 	devs, err := m.onAll(ctx, ordinals, workers)
-	name := DeviceName(ordinals, devs)
+	name := gpu.DeviceName(ordinals, devs)
 	if err != nil {
 		return name, err
 	}
@@ -346,7 +347,7 @@ func (m *mgRun) onAll(ctx context.Context, ordinals, workers []int) ([]*gpurt.De
 		go func() {
 			defer wg.Done()
 			w := workers[i]
-			d, err := Do(ctx, o, func(c *gpurt.Call) error { return m.worker(w, c) })
+			d, err := gpu.Do(ctx, o, func(c *gpurt.Call) error { return m.worker(w, c) })
 			m.leave(w)
 			devs[i] = d
 			if err != nil {
@@ -443,7 +444,7 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 			}
 			if need+oocMargin > free {
 				return fmt.Errorf("%w: its %d rows of the %d×%d matrix and the receive buffers need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB (several GPUs do not compute out of core)",
-					ErrDoesNotFit, pl.localRows(j), p.Stride, p.Stride, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+					gpu.ErrDoesNotFit, pl.localRows(j), p.Stride, p.Stride, float64(need)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
 			}
 		}
 		if side.base, err = call.Mem(local); err != nil {
@@ -678,17 +679,8 @@ func (m *mgRun) worker(j int, call *gpurt.Call) (err error) {
 	return nil
 }
 
-// RowsOn is Rows over the GPUs listed: one matrix split into strips of
-// rows over them (multifw.go); the summaries are one GPU's, bit for bit
-// for integer lanes. One GPU listed runs Rows.
-func RowsOn(ctx context.Context, ordinals []int, j Job) (*RowsResult, error) {
-	if len(ordinals) == 1 {
-		j.Ordinal = ordinals[0]
-		return Rows(ctx, j)
-	}
-	return rowsOn(ctx, ordinals, j, 0)
-}
-
+// rowsOn is Rows over the GPUs listed (several), block rows a strip (0:
+// planMulti's choice): one matrix split into strips of rows over them.
 func rowsOn(ctx context.Context, ordinals []int, j Job, block int) (*RowsResult, error) {
 	p := j.problem()
 	res := &Result{NegVertex: -1}
@@ -699,15 +691,7 @@ func rowsOn(ctx context.Context, ordinals []int, j Job, block int) (*RowsResult,
 	return rowsResultOf(res, p, name), nil
 }
 
-// MatrixOn is Matrix over the GPUs listed (see RowsOn).
-func MatrixOn(ctx context.Context, ordinals []int, j Job) (*MatrixResult, error) {
-	if len(ordinals) == 1 {
-		j.Ordinal = ordinals[0]
-		return Matrix(ctx, j)
-	}
-	return matrixOn(ctx, ordinals, j, 0)
-}
-
+// matrixOn is Matrix over the GPUs listed (several), block rows a strip.
 func matrixOn(ctx context.Context, ordinals []int, j Job, block int) (*MatrixResult, error) {
 	p := j.problem()
 	out := newMatrixResult(p)

@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/lanes"
 )
 
@@ -32,7 +33,7 @@ func TestPackedLayout(t *testing.T) {
 	g := b.Build()
 	const stride = 8
 	for _, kind := range packedKinds {
-		c := Config{Lanes: kind}
+		c := gpu.Config{Lanes: kind}
 		words := make([]uint32, stride*stride/c.Pack())
 		InitLanes(g, stride, c)(words)
 		want := make([]int64, stride*stride)
@@ -72,7 +73,7 @@ func TestPackedHeavyWeights(t *testing.T) {
 		g := b.Build()
 		const stride = 8
 		for _, kind := range packedKinds {
-			c := Config{Lanes: kind}
+			c := gpu.Config{Lanes: kind}
 			words := make([]uint32, stride*stride/c.Pack())
 			InitLanes(g, stride, c)(words)
 			want := min(w, int64(c.Inf()))
@@ -80,39 +81,6 @@ func TestPackedHeavyWeights(t *testing.T) {
 				t.Errorf("%v: weight %d stored as %d, want %d", kind, w, got, want)
 			}
 		}
-	}
-}
-
-// TestConfigForLanes: every default shape is valid and keeps int32's stride.
-func TestConfigForLanes(t *testing.T) {
-	for _, n := range []int{1, 100, 512, 513, 2048, 2049, 40000} {
-		for _, k := range []Kernel{Multi, Single} {
-			for _, kind := range []lanes.Kind{lanes.Int8, lanes.Int16, lanes.Int32, lanes.Float32} {
-				c := ConfigFor(k, n, kind)
-				if err := c.Check(); err != nil {
-					t.Errorf("n=%d %v %v: %v", n, k, kind, err)
-				}
-				if c.Tile != DefaultConfig(k, n, false).Tile {
-					t.Errorf("n=%d %v %v: tile %d, int32's %d", n, k, kind, c.Tile, DefaultConfig(k, n, false).Tile)
-				}
-				if kind == lanes.Int8 || kind == lanes.Int16 {
-					if c.Pack() != 4/kind.Bytes() || c.LaneBytes() != kind.Bytes() {
-						t.Errorf("%v: pack %d, %d bytes", kind, c.Pack(), c.LaneBytes())
-					}
-					// The product's shared memory for MinBlocks blocks fits an
-					// H100 SM (228 KiB, 1 KiB reserved a block).
-					if sh := ProductShared(c.Tile, c.Pack()); max(c.MinBlocks, 1)*(sh+1024) > 228<<10 {
-						t.Errorf("%v n=%d: %d blocks of %d shared bytes", kind, n, c.MinBlocks, sh)
-					}
-				}
-			}
-		}
-	}
-	if (Config{Tile: 64, TDim: 16, Lanes: lanes.Int16}).Check() == nil {
-		t.Error("64 lanes are 32 words: 16 threads of 4 words do not fit")
-	}
-	if (Config{Tile: 64, TDim: 8, Lanes: lanes.Int16, Float: true}).Check() == nil {
-		t.Error("packed float lanes accepted")
 	}
 }
 
@@ -172,12 +140,12 @@ func TestPackedLanesAgreeWithCPU(t *testing.T) {
 			g := packedGraph(rng, n, kind, p, maxW, directed, trial%2 == 1)
 			name := fmt.Sprintf("n=%d/%v/p=%v/maxW=%d/directed=%v", n, kind, p, maxW, directed)
 			ref, _ := reference(t, g)
-			for _, k := range []Kernel{Multi, Single} {
-				configs := []Config{ConfigFor(k, n, kind)}
+			for _, k := range []gpu.Kernel{gpu.Multi, gpu.Single} {
+				configs := []gpu.Config{gpu.ConfigFor(k, n, kind)}
 				if n <= 300 { // the large-graph shapes on small graphs too
-					configs = append(configs, ConfigFor(k, 4096, kind))
+					configs = append(configs, gpu.ConfigFor(k, 4096, kind))
 					if kind == lanes.Int16 { // its shape of the largest graphs
-						configs = append(configs, ConfigFor(k, 32768, kind))
+						configs = append(configs, gpu.ConfigFor(k, 32768, kind))
 					}
 				}
 				for _, c := range configs {
@@ -206,14 +174,14 @@ func TestPackedLanesSaturate(t *testing.T) {
 			}
 			g := b.Build()
 			ref, _ := reference(t, g)
-			for _, k := range []Kernel{Multi, Single} {
-				comparePacked(t, ctx, s, g, ref, ConfigFor(k, n, kind), fmt.Sprintf("saturate/%v/n=%d/%v", kind, n, k))
+			for _, k := range []gpu.Kernel{gpu.Multi, gpu.Single} {
+				comparePacked(t, ctx, s, g, ref, gpu.ConfigFor(k, n, kind), fmt.Sprintf("saturate/%v/n=%d/%v", kind, n, k))
 			}
 		}
 	}
 }
 
-func comparePacked(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, ref *lanes.Matrix[float64], c Config, name string) {
+func comparePacked(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, ref *lanes.Matrix[float64], c gpu.Config, name string) {
 	t.Helper()
 	n := g.N()
 	stride := (n + c.Tile - 1) / c.Tile * c.Tile
@@ -264,11 +232,11 @@ func checkPackedRows(t *testing.T, name string, n int, ref *lanes.Matrix[float64
 
 // checkPackedJob runs the device-built path (fw_init from the arcs), the
 // matrix copy-back and the row reduction in packed lanes.
-func checkPackedJob(t *testing.T, ctx context.Context, g *graph.Graph, ref *lanes.Matrix[float64], k Kernel, kind lanes.Kind, name string) {
+func checkPackedJob(t *testing.T, ctx context.Context, g *graph.Graph, ref *lanes.Matrix[float64], k gpu.Kernel, kind lanes.Kind, name string) {
 	t.Helper()
 	n := g.N()
 	job := Job{Graph: g, Kernel: k, Lanes: kind, MaxReal: int32(kind.InfInt() - 1)}
-	m, err := Matrix(ctx, job)
+	m, err := Matrix(ctx, gpu.OnGPU(0), job)
 	if err != nil {
 		t.Fatalf("%s: Matrix: %v", name, err)
 	}
@@ -292,7 +260,7 @@ func checkPackedJob(t *testing.T, ctx context.Context, g *graph.Graph, ref *lane
 			}
 		}
 	}
-	r, err := Rows(ctx, job)
+	r, err := Rows(ctx, gpu.OnGPU(0), job)
 	if err != nil {
 		t.Fatalf("%s: Rows: %v", name, err)
 	}
@@ -330,17 +298,17 @@ func TestLanePerf(t *testing.T) {
 			if only := os.Getenv("APSP_LANE_KINDS"); only != "" && !slices.Contains(strings.Split(only, ","), kind.String()) {
 				continue
 			}
-			k := Multi
+			k := gpu.Multi
 			if n <= 2048 {
-				k = Single
+				k = gpu.Single
 			}
-			configs := []Config{ConfigFor(k, n, kind)}
+			configs := []gpu.Config{gpu.ConfigFor(k, n, kind)}
 			if slices.Contains(alts, n) && kind == lanes.Int16 {
 				// Threads across words × rows, and blocks per SM, for tile
 				// 128: 16 rows × 4 words a thread (16×8), 8 × 4 (16×16),
 				// 8 × 8 (8×16).
-				c := ConfigFor(k, n, kind)
-				var alt []Config
+				c := gpu.ConfigFor(k, n, kind)
+				var alt []gpu.Config
 				for _, sh := range [][3]int{{16, 8, 2}, {16, 8, 3}, {16, 8, 4}, {16, 16, 2}, {8, 16, 2}, {8, 16, 3}, {8, 16, 4}} {
 					a := c
 					a.TDim, a.TRows, a.MinBlocks = sh[0], sh[1], sh[2]
@@ -350,10 +318,10 @@ func TestLanePerf(t *testing.T) {
 				}
 				configs = append(configs, alt...)
 			}
-			if k == Multi {
+			if k == gpu.Multi {
 				// APSP_LANE_COARSE: each shape also in coarse rounds with
 				// pivot blocks of these many vertices (and in tile rounds).
-				var more []Config
+				var more []gpu.Config
 				for _, c := range configs {
 					for _, cs := range envInts("APSP_LANE_COARSE", nil) {
 						c.Coarse = cs
@@ -401,7 +369,7 @@ func TestLanePerf(t *testing.T) {
 // randomLanes fills a matrix in c's lanes with pseudo-random lengths
 // 1..lane infinity/2 (some infinite), 0 on the diagonal: the kernels' time
 // does not depend on the values, but they are never all alike.
-func randomLanes(n int, c Config, seed uint32) func(host []uint32) {
+func randomLanes(n int, c gpu.Config, seed uint32) func(host []uint32) {
 	return func(h []uint32) {
 		inf := uint32(c.Inf())
 		pack := c.Pack()

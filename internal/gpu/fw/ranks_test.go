@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/comm/mpi"
 	"github.com/apsp/apsp/internal/comm/nccl"
+	"github.com/apsp/apsp/internal/gpu"
 )
 
 // overFakeRanks runs rowsOverRanks as the ranks of an in-process
@@ -50,7 +51,7 @@ func same[T any](v T, k int) []T {
 func TestRanksWithoutNCCL(t *testing.T) {
 	t.Setenv("APSP_LIBNCCL", filepath.Join(t.TempDir(), "gone.so.2"))
 	g := randomGraph(rand.New(rand.NewPCG(1, 1)), 50, 0.1, false, false, false)
-	j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 	_, errs := overFakeRanks([]int{0, 1, 2}, same(j, 3), ranksOpts{})
 	for r, err := range errs {
 		var re *comm.RankError
@@ -74,8 +75,8 @@ func TestRanksRefuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	g := randomGraph(rng, 200, 0.02, true, false, false)
 	h := randomGraph(rng, 200, 0.02, true, false, false)
-	j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
-	k := Job{Graph: h, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
+	k := Job{Graph: h, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 	tests := []struct {
 		name string
 		ords []int
@@ -126,7 +127,7 @@ func TestRanksFWTwoGPUs(t *testing.T) {
 	for _, o := range []ranksOpts{{}, {block: 128}, {block: 128, early: true}, {early: true}} {
 		for _, c := range cases {
 			name := fmt.Sprintf("%s/block=%d/early=%v", c.name, o.block, o.early)
-			one, err := Rows(ctx, c.job)
+			one, err := Rows(ctx, gpu.OnGPU(0), c.job)
 			if err != nil {
 				t.Fatalf("%s: one GPU: %v", name, err)
 			}
@@ -164,7 +165,7 @@ func TestRanksFWPerf(t *testing.T) {
 	ords := multiGPUs(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(7, 9))
-	warm := Job{Graph: fwGraph(rng, 3000, 8, true, false), Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+	warm := Job{Graph: fwGraph(rng, 3000, 8, true, false), Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 	if _, err := rowsOn(ctx, ords, warm, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestRanksFWPerf(t *testing.T) {
 	}
 	for _, n := range sizes {
 		g := fwGraph(rng, n, 8, true, false)
-		j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+		j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 		relax := float64(n) * float64(n) * float64(n)
 		peer, err := rowsOn(ctx, ords, j, 0)
 		if err != nil {
@@ -220,7 +221,7 @@ func TestRanksMPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer api.Finalize()
-	infos, err := Devices()
+	infos, err := gpu.Devices()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,10 +231,10 @@ func TestRanksMPI(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6)) // the same graphs on every rank
 	for _, n := range sizes {
 		g := fwGraph(rng, n, 8, true, false)
-		j := Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1}
+		j := Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1}
 		for rep := range 2 {
 			wall := time.Now()
-			got, err := RowsOverRanks(ctx, world, ord, j)
+			got, err := Rows(ctx, gpu.OverRanks(world, ord), j)
 			if err != nil {
 				t.Fatalf("rank %d: %v", world.Rank(), err)
 			}
@@ -243,7 +244,7 @@ func TestRanksMPI(t *testing.T) {
 			if rep > 0 || n > oneUpTo {
 				continue
 			}
-			one, err := Rows(ctx, Job{Graph: g, Kernel: Multi, MaxReal: math.MaxInt32 - 1, Ordinal: ord})
+			one, err := Rows(ctx, gpu.OnGPU(ord), Job{Graph: g, Kernel: gpu.Multi, MaxReal: math.MaxInt32 - 1})
 			if err != nil {
 				t.Fatal(err)
 			}

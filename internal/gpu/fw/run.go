@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 )
 
@@ -24,11 +25,11 @@ type kernels struct {
 
 // moduleKey keys the loaded modules among the device's cached values: the
 // Config less its Kernel, since one module holds both forms.
-type moduleKey struct{ c Config }
+type moduleKey struct{ c gpu.Config }
 
 // module returns the kernels for c, compiling (or taking the cubin from the
 // disk cache) and loading them the first time on the device.
-func module(call *gpurt.Call, c Config) (*kernels, error) {
+func module(call *gpurt.Call, c gpu.Config) (*kernels, error) {
 	key := c
 	key.Kernel, key.Coarse = 0, 0 // the same kernels serve both
 	return gpurt.Cached(call, moduleKey{key}, func() (*kernels, error) {
@@ -45,16 +46,16 @@ func module(call *gpurt.Call, c Config) (*kernels, error) {
 		}
 		k := &kernels{}
 		var err error
-		if k.compiled, err = LoadKernels(call, FWSource, "fw.cu", opts,
-			Entry{Fn: &k.pivot, Name: "fw_pivot"}, Entry{Fn: &k.panel, Name: "fw_panel"}, Entry{Fn: &k.rest, Name: "fw_rest"},
-			Entry{Fn: &k.single, Name: "fw_single"}, Entry{Fn: &k.reduce, Name: "fw_reduce"}, Entry{Fn: &k.init, Name: "fw_init"},
-			Entry{Fn: &k.strip, Name: "fw_strip"}); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, gpu.FWSource, "fw.cu", opts,
+			gpu.Entry{Fn: &k.pivot, Name: "fw_pivot"}, gpu.Entry{Fn: &k.panel, Name: "fw_panel"}, gpu.Entry{Fn: &k.rest, Name: "fw_rest"},
+			gpu.Entry{Fn: &k.single, Name: "fw_single"}, gpu.Entry{Fn: &k.reduce, Name: "fw_reduce"}, gpu.Entry{Fn: &k.init, Name: "fw_init"},
+			gpu.Entry{Fn: &k.strip, Name: "fw_strip"}); err != nil {
 			return nil, err
 		}
 		// In-place tiles keep the pivot tile in shared memory; the product
 		// stages two k-slices.
 		inplace := (c.Tile*c.Tile/c.Pack() + 4*c.Tile) * 4
-		k.product = ProductShared(c.Tile, c.Pack())
+		k.product = gpu.ProductShared(c.Tile, c.Pack())
 		k.shared = max(inplace, k.product)
 		if k.shared > dev.Info.MaxShared {
 			return nil, fmt.Errorf("tile %d needs %d bytes of shared memory per block; this GPU allows %d", c.Tile, k.shared, dev.Info.MaxShared)
@@ -127,7 +128,7 @@ func run(call *gpurt.Call, p Problem, src source, out sink, res *Result) error {
 		if gpurt.Class(bytes)+oocMargin > free {
 			if free < 2*oocMargin {
 				return fmt.Errorf("%w: %d×%d lanes need %.2f GiB; the GPU has %.2f GiB free of %.2f GiB",
-					ErrDoesNotFit, p.Stride, p.Stride, float64(bytes)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
+					gpu.ErrDoesNotFit, p.Stride, p.Stride, float64(bytes)/(1<<30), float64(free)/(1<<30), float64(total)/(1<<30))
 			}
 			return runOutOfCore(call, k, p, src, out, res, free-oocMargin)
 		}
@@ -336,7 +337,7 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 	m := int32(p.Stride / c.Tile)
 	block := [3]uint32{uint32(c.TDim * c.Rows()), 1, 1}
 	shared := uint32(k.shared)
-	if c.Kernel == Single {
+	if c.Kernel == gpu.Single {
 		// flags holds the task counter, then the per-tile completion counts.
 		flags, err := call.Mem(uint64(m*m+1) * 4)
 		if err != nil {
@@ -361,7 +362,7 @@ func fw(call *gpurt.Call, k *kernels, p Problem, d uint64) error {
 // fwBlock queues the multi-kernel rounds on the m×m tiles at d of a matrix
 // whose rows are pitch lanes apart: the whole matrix, or an out-of-core
 // pivot block.
-func fwBlock(call *gpurt.Call, k *kernels, c Config, d uint64, pitch, tiles int) error {
+func fwBlock(call *gpurt.Call, k *kernels, c gpu.Config, d uint64, pitch, tiles int) error {
 	st := call.Stream()
 	n, m := int32(pitch), int32(tiles)
 	block := [3]uint32{uint32(c.TDim * c.Rows()), 1, 1}

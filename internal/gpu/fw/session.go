@@ -1,10 +1,11 @@
-package gpu
+package fw
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 )
 
@@ -26,7 +27,7 @@ type Timing struct {
 // n rows and columns are real vertices.
 type Problem struct {
 	N, Stride int
-	Config    Config
+	Config    gpu.Config
 	// MaxReal bounds real int32 distances (values above are infinity).
 	MaxReal int32
 }
@@ -46,7 +47,7 @@ type Result struct {
 
 // Session is a GPU of the process's runtime (package gpu/runtime): its
 // context, modules and memory are opened once and kept for every later
-// Session and call; Close (the package function) releases them.
+// Session and call; gpu.Close releases them.
 type Session struct {
 	API *cuda.API
 	Dev *cuda.Device
@@ -54,7 +55,7 @@ type Session struct {
 }
 
 // Open returns GPU ordinal, opening it on first use. The error matches
-// ErrNoGPU when there is no such GPU or no driver.
+// gpu.ErrNoGPU when there is no such GPU or no driver.
 func Open(ordinal int) (*Session, error) {
 	d, err := gpurt.Default().Device(ordinal)
 	if err != nil {
@@ -64,7 +65,7 @@ func Open(ordinal int) (*Session, error) {
 }
 
 // Close does nothing: the runtime keeps the GPU open for the next call.
-// The package's Close releases it.
+// gpu.Close releases it.
 func (s *Session) Close() {}
 
 // Run builds the initial matrix with init in a page-locked buffer, copies
@@ -88,7 +89,7 @@ func (s *Session) Run(ctx context.Context, p Problem, init func(host []uint32), 
 
 // Describe compiles the kernels for c (if needed) and names their register
 // and shared-memory use, for benchmark logs.
-func (s *Session) Describe(c Config) (string, error) {
+func (s *Session) Describe(c gpu.Config) (string, error) {
 	var out string
 	err := s.dev.Do(context.Background(), func(call *gpurt.Call) error {
 		k, err := module(call, c)

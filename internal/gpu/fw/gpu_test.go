@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
+	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
 )
@@ -17,7 +18,7 @@ import (
 // APSP_REQUIRE_GPU=1 says there must be one.
 func requireGPU(t testing.TB) {
 	t.Helper()
-	if _, err := Devices(); err != nil {
+	if _, err := gpu.Devices(); err != nil {
 		gputest.Skip(t, "no GPU: %v", err)
 	}
 }
@@ -72,12 +73,12 @@ func TestKernelsAgreeWithCPU(t *testing.T) {
 	s := open(t)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(11, 12))
-	configs := []Config{
-		{Kernel: Multi, Tile: 64, TDim: 16}, {Kernel: Single, Tile: 64, TDim: 16},
-		{Kernel: Multi, Tile: 128, TDim: 16}, {Kernel: Single, Tile: 128, TDim: 16},
-		{Kernel: Multi, Tile: 64, TDim: 8}, {Kernel: Single, Tile: 128, TDim: 32},
-		{Kernel: Multi, Tile: 32, TDim: 8}, {Kernel: Single, Tile: 32, TDim: 8},
-		{Kernel: Multi, Tile: 128, TDim: 16, MinBlocks: 2}, {Kernel: Single, Tile: 128, TDim: 16, MinBlocks: 2},
+	configs := []gpu.Config{
+		{Kernel: gpu.Multi, Tile: 64, TDim: 16}, {Kernel: gpu.Single, Tile: 64, TDim: 16},
+		{Kernel: gpu.Multi, Tile: 128, TDim: 16}, {Kernel: gpu.Single, Tile: 128, TDim: 16},
+		{Kernel: gpu.Multi, Tile: 64, TDim: 8}, {Kernel: gpu.Single, Tile: 128, TDim: 32},
+		{Kernel: gpu.Multi, Tile: 32, TDim: 8}, {Kernel: gpu.Single, Tile: 32, TDim: 8},
+		{Kernel: gpu.Multi, Tile: 128, TDim: 16, MinBlocks: 2}, {Kernel: gpu.Single, Tile: 128, TDim: 16, MinBlocks: 2},
 	}
 	sizes := []int{1, 2, 3, 31, 63, 64, 65, 100, 127, 129, 200, 257, 300, 511, 700}
 	checked := 0
@@ -98,7 +99,7 @@ func TestKernelsAgreeWithCPU(t *testing.T) {
 	t.Logf("%d GPU runs matched the CPU reference", checked)
 }
 
-func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c Config, name string) {
+func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c gpu.Config, name string) {
 	t.Helper()
 	n := g.N()
 	stride := (n + c.Tile - 1) / c.Tile * c.Tile
@@ -160,36 +161,5 @@ func compare(t *testing.T, ctx context.Context, s *Session, g *graph.Graph, c Co
 	}
 	if red.NegVertex >= 0 {
 		t.Fatalf("%s: negative diagonal at %d without a negative cycle", name, red.NegVertex)
-	}
-}
-
-func TestConfigCheck(t *testing.T) {
-	for _, c := range []Config{{Tile: 64, TDim: 32}, {Tile: 48, TDim: 4}, {Tile: 0, TDim: 16},
-		{Kernel: Multi, Tile: 64, TDim: 16, Coarse: 96}, {Kernel: Single, Tile: 64, TDim: 16, Coarse: 128},
-		{Kernel: Multi, Tile: 64, TDim: 16, Coarse: -64}} {
-		if c.Check() == nil {
-			t.Errorf("%+v: want an error", c)
-		}
-	}
-	// ConfigFor picks coarse rounds for large int32 and int16 problems of
-	// the multi-kernel form only.
-	for _, c := range []struct {
-		k    Kernel
-		n    int
-		kind lanes.Kind
-		want int
-	}{{Multi, 32768, lanes.Int16, coarseBlock}, {Multi, 8192, lanes.Int32, coarseBlock}, {Multi, 8192, 0, coarseBlock},
-		{Multi, 4096, lanes.Int16, 0}, {Multi, 32768, lanes.Int8, 0}, {Multi, 32768, lanes.Float32, 0}, {Single, 32768, lanes.Int16, 0}} {
-		got := ConfigFor(c.k, c.n, c.kind)
-		if got.Coarse != c.want || got.Check() != nil {
-			t.Errorf("ConfigFor(%v, %d, %v): coarse %d (check %v), want %d", c.k, c.n, c.kind, got.Coarse, got.Check(), c.want)
-		}
-	}
-	coarse := DefaultConfig(Multi, 10000, false)
-	coarse.Coarse = 4 * coarse.Tile
-	for _, c := range []Config{DefaultConfig(Multi, 10000, false), coarse} {
-		if err := c.Check(); err != nil {
-			t.Error(err)
-		}
 	}
 }

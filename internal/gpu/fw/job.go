@@ -1,4 +1,4 @@
-package gpu
+package fw
 
 import (
 	"context"
@@ -8,18 +8,19 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// Job is one all-pairs computation of a graph on a GPU.
+// Job is one all-pairs computation of a graph; where it runs is the
+// placement given with it.
 type Job struct {
-	Graph   *graph.Graph
-	Ordinal int
-	Kernel  Kernel
+	Graph  *graph.Graph
+	Kernel gpu.Kernel
 	// MaxReal bounds the real distances of an integer graph (the lane
-	// plan's bound, below InfInt32); larger values are infinity.
+	// plan's bound, below gpu.InfInt32); larger values are infinity.
 	MaxReal int32
 	// Lanes is lanes.Int16 or lanes.Int8 for packed lanes (the lane plan
 	// must hold the kind: non-negative lengths with MaxReal below its
@@ -29,8 +30,8 @@ type Job struct {
 
 // Stride is the matrix stride the GPU uses for n vertices: n rounded up to
 // the default tile.
-func Stride(n int, k Kernel) int {
-	c := DefaultConfig(k, n, false)
+func Stride(n int, k gpu.Kernel) int {
+	c := gpu.DefaultConfig(k, n, false)
 	return (n + c.Tile - 1) / c.Tile * c.Tile
 }
 
@@ -40,7 +41,7 @@ func (j Job) problem() Problem {
 	if j.Graph.Kind() == graph.FloatWeights {
 		kind = lanes.Float32
 	}
-	c := ConfigFor(j.Kernel, n, kind)
+	c := gpu.ConfigFor(j.Kernel, n, kind)
 	maxReal := j.MaxReal
 	if maxReal <= 0 || maxReal >= c.Inf() {
 		maxReal = c.Inf() - 1
@@ -56,13 +57,39 @@ type RowsResult struct {
 	Timing    Timing
 }
 
-// Rows computes j and reduces every source's distances on the device: the
-// matrix is built on the device from the graph's arcs and never crosses
-// the bus; only the summaries do.
-func Rows(ctx context.Context, j Job) (*RowsResult, error) {
+// Rows computes j at place and reduces every source's distances on the
+// device: the matrix is built on the device from the graph's arcs and
+// never crosses the bus; only the summaries do.
+//
+// On several GPUs of this process (OnGPUs, distinct ordinals, or OnAll)
+// one matrix is split into strips of rows over them (multifw.go); one GPU
+// listed runs as OnGPU. Over MPI ranks (OverRanks) every rank calls Rows
+// with the same job (the graph is checked), holds only its strips of the
+// matrix, and gets every source's summaries, the same on every rank
+// (ranks.go): a failure that a rank finds before the ranks start to wait
+// for each other (no NCCL, no GPU, a graph that differs, too little
+// memory) is an error on every rank, wrapping comm.ErrRankFailed; a later
+// one aborts world. Either way the summaries are one GPU's, bit for bit
+// for integer lanes.
+func Rows(ctx context.Context, place gpu.Placement, j Job) (*RowsResult, error) {
+	if world, ordinal, ok := place.Ranks(); ok {
+		return rowsOverRanks(ctx, world, ordinal, j, ranksOpts{})
+	}
+	ordinals, err := place.GPUs()
+	if err != nil {
+		return nil, err
+	}
+	if len(ordinals) == 1 {
+		return rows(ctx, ordinals[0], j)
+	}
+	return rowsOn(ctx, ordinals, j, 0)
+}
+
+// rows is Rows on GPU ordinal.
+func rows(ctx context.Context, ordinal int, j Job) (*RowsResult, error) {
 	p := j.problem()
 	res := &Result{NegVertex: -1}
-	d, err := Do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sink{}, res) })
+	d, err := gpu.Do(ctx, ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sink{}, res) })
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +114,7 @@ func rowsResultOf(res *Result, p Problem, device string) *RowsResult {
 }
 
 // MatrixResult is the distance matrix of a job: N vertices in rows of
-// Stride lanes; exactly one of Int (InfInt32 for no path), Int16
+// Stride lanes; exactly one of Int (gpu.InfInt32 for no path), Int16
 // (lanes.Inf16), Int8 (lanes.Inf8) and Float (+Inf) is set.
 type MatrixResult struct {
 	N, Stride int
@@ -100,9 +127,27 @@ type MatrixResult struct {
 	Timing    Timing
 }
 
-// Matrix computes j and copies the matrix back through a pooled
+// Matrix computes j at place and copies the matrix back through a pooled
 // page-locked buffer into Go memory (int32, or float64 for float graphs).
-func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
+// On several GPUs of this process the strips of rows of each GPU are
+// copied into the one matrix (see Rows); MPI ranks are refused
+// (gpu.ErrPlacement): each rank holds only its strips.
+func Matrix(ctx context.Context, place gpu.Placement, j Job) (*MatrixResult, error) {
+	if _, _, ok := place.Ranks(); ok {
+		return nil, gpu.Refuse(j.Kernel.String(), "the matrix", place)
+	}
+	ordinals, err := place.GPUs()
+	if err != nil {
+		return nil, err
+	}
+	if len(ordinals) == 1 {
+		return matrix(ctx, ordinals[0], j)
+	}
+	return matrixOn(ctx, ordinals, j, 0)
+}
+
+// matrix is Matrix on GPU ordinal.
+func matrix(ctx context.Context, ordinal int, j Job) (*MatrixResult, error) {
 	p := j.problem()
 	out := newMatrixResult(p)
 	res := &Result{NegVertex: -1}
@@ -110,7 +155,7 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 		convert(host, out, p.MaxReal)
 		return nil
 	}}
-	d, err := Do(ctx, j.Ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sk, res) })
+	d, err := gpu.Do(ctx, ordinal, func(c *gpurt.Call) error { return run(c, p, source{graph: j.Graph}, sk, res) })
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +172,7 @@ func Matrix(ctx context.Context, j Job) (*MatrixResult, error) {
 }
 
 // convert copies the lanes into out in parallel: int32 values above maxReal
-// (infinity plus a negative length) become InfInt32. Packed lanes are
+// (infinity plus a negative length) become gpu.InfInt32. Packed lanes are
 // copied as they are: their lengths are never negative, so no value lies
 // between maxReal and the kind's infinity.
 func convert(host []uint32, out *MatrixResult, maxReal int32) {
@@ -157,7 +202,7 @@ func convert(host []uint32, out *MatrixResult, maxReal int32) {
 			for i, b := range host[lo:hi] {
 				x := int32(b)
 				if x > maxReal {
-					x = InfInt32
+					x = gpu.InfInt32
 				}
 				dst[i] = x
 			}
