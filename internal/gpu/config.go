@@ -6,7 +6,7 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 )
 
-// Kernel names a form of the GPU algorithm.
+// Kernel names a form of the blocked Floyd–Warshall kernels (fw.cu).
 type Kernel int
 
 const (
@@ -23,7 +23,8 @@ func (k Kernel) String() string {
 	return "gpu-multi"
 }
 
-// Config shapes the kernels.
+// Config shapes the blocked Floyd–Warshall kernels of kernels/fw.cu, which
+// package fw runs and package bulk builds its blocked rounds on.
 type Config struct {
 	Kernel Kernel
 	Tile   int  // tile width W in lanes: 32, 64 or 128 (a multiple of 4·TRows and of 32)
@@ -40,7 +41,7 @@ type Config struct {
 	// and single kernels on an SM (0 means 1).
 	MinBlocks int
 	// Coarse, when set (multi-kernel only, a multiple of Tile), runs the
-	// coarse rounds of coarse.go: pivot blocks of Coarse vertices closed
+	// coarse rounds of fw/coarse.go: pivot blocks of Coarse vertices closed
 	// by the tile rounds, the other rows passed through each block in
 	// long products. 0 runs the tile rounds over the whole matrix.
 	Coarse int
@@ -60,7 +61,7 @@ func (c Config) Pack() int {
 // LaneBytes is the bytes of one matrix cell.
 func (c Config) LaneBytes() int { return 4 / c.Pack() }
 
-// Rows is the threads across a tile's Rows.
+// Rows is the threads across a tile's rows (TRows, or TDim when 0).
 func (c Config) Rows() int {
 	if c.TRows > 0 {
 		return c.TRows
@@ -99,7 +100,7 @@ func DefaultConfig(k Kernel, n int, float bool) Config {
 func ConfigFor(k Kernel, n int, kind lanes.Kind) Config {
 	c := DefaultConfig(k, n, kind == lanes.Float32)
 	if k == Multi && n > coarseFrom && kind != lanes.Int8 && kind != lanes.Float32 {
-		// Coarse rounds (coarse.go) where they measured faster on an H100:
+		// Coarse rounds (fw/coarse.go) where they measured faster on an H100:
 		// int32 at n = 32 768 2.43 against 2.57 s, int16 1.31 against
 		// 1.44 s; at 8 192 and 16 384 2–6 % faster. Not int8 (1–10 %
 		// slower), and not float32, whose in-place panels would round in

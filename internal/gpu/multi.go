@@ -15,12 +15,13 @@ import (
 
 // Several GPUs (gpu:all, gpu:0,1): gpu-bitbfs and gpu-sssp search from
 // independent sources, so their sources are dealt out to the GPUs listed
-// and each GPU's partial totals are merged on the host. The merge is exact
-// (integer sums and counts add, eccentricities take the maximum, float
-// sums of a source come from one GPU alone and add to zeros), so the result
-// is bit-identical to one GPU's whatever the split.
+// (SplitWork, OnEach) and each GPU's partial totals are merged on the host
+// by the family. The merge is exact (integer sums and counts add,
+// eccentricities take the maximum, float sums of a source come from one
+// GPU alone and add to zeros), so the result is bit-identical to one GPU's
+// whatever the split.
 
-// Span is a half-open range [lo, hi) of work units: batches of sources for
+// Span is a half-open range [Lo, Hi) of work units: batches of sources for
 // gpu-bitbfs, sources for gpu-sssp.
 type Span struct{ Lo, Hi int }
 

@@ -11,6 +11,10 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 )
 
+// Host-built matrices in a gpu.Config's lanes: the initial matrix of a
+// Session's Problem and of the out-of-core rounds, and the reading of a
+// matrix copied back (LaneAt).
+
 // InitFromGraph returns an init function that writes g's adjacency matrix
 // (int32 or float32 lanes) into a stride×stride host buffer.
 func InitFromGraph(g *graph.Graph, stride int, float bool) func(host []uint32) {
