@@ -14,7 +14,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/engine"
-	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bulk"
 	"github.com/apsp/apsp/internal/gputest"
 )
 
@@ -100,7 +100,7 @@ func TestSummaryOfBulk(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		bs := gpu.BulkSummary{Vertices: n, Pairs: b.Pairs, Connected: b.Pairs == int64(n)*int64(n-1)}
+		bs := bulk.Summary{Vertices: n, Pairs: b.Pairs, Connected: b.Pairs == int64(n)*int64(n-1)}
 		bs.Sum = int64(b.Sum.Float())
 		for u, e := range b.Ecc {
 			if b.Reach[u] > 0 {

@@ -8,7 +8,10 @@ export APSP_REQUIRE_GPU=1
 out=${OUT:-/tmp}
 export APSP_CACHE_DIR=/tmp/apsp-cubin-cache
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader
-./bin/gpu.test -test.count=1 2>&1 | tail -2
+. "$(dirname "$0")/gpu-families.sh"
+for b in gpu $(for f in $GPU_FAMILIES; do echo "gpu-$f"; done); do
+	echo "$b: $(./bin/$b.test -test.count=1 2>&1 | tail -1)"
+done
 ./bin/apsp.test -test.run GPU -test.count=1 2>&1 | tail -1
 B="./bin/apsp bench fw --quiet"
 {

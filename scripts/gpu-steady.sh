@@ -7,7 +7,8 @@
 # (bin/loop-new), the large blocked-FW figures, and the CLI end to end.
 # Build here first (no Go on the GPU machine):
 #   CGO_ENABLED=0 go build -o bin/apsp ./cmd/apsp
-#   for p in ./internal/cuda ./internal/gpu ./internal/gpu/runtime .; do ...; done  (see scripts/gpu-build.sh)
+#   the test binaries of ./internal/cuda, ./internal/gpu, ./internal/gpu/runtime,
+#   each GPU family ./internal/gpu/FAMILY and . (see scripts/gpu-build.sh)
 # and carry bin/. The logs go to /tmp/steady and, packed, to $OUT/steady-logs.tgz
 # with summary.txt beside it; the summary is printed last.
 set -uo pipefail
@@ -46,10 +47,14 @@ t() { # name, binary, args...
 t cuda ./bin/cuda.test -test.v -test.count=1
 t gpurt ./bin/gpurt.test -test.v -test.count=1
 t gpu ./bin/gpu.test -test.v -test.count=1 -test.timeout 300s
+. "$(dirname "$0")/gpu-families.sh"
+for f in $GPU_FAMILIES; do
+	t "gpu-$f" "./bin/gpu-$f.test" -test.v -test.count=1 -test.timeout 300s
+done
 t apsp ./bin/apsp.test -test.v -test.count=1 -test.run 'GPU|NoGPU' -test.timeout 200s
 grep -hE 'GPU calls matched|GPU runs matched|device pool' "$out"/test-*.log | tee -a "$sum"
-if [ -x bin/gpu-race.test ]; then
-	t gpu-race ./bin/gpu-race.test -test.v -test.count=1 -test.run 'CancelQueued|SteadyState|CloseReopens' -test.timeout 120s
+if [ -x bin/gpu-fw-race.test ]; then
+	t gpu-fw-race ./bin/gpu-fw-race.test -test.v -test.count=1 -test.run 'CancelQueued|SteadyState|CloseReopens' -test.timeout 120s
 	t apsp-race ./bin/apsp-race.test -test.v -test.count=1 -test.run 'GPUCancel|NoGPU' -test.timeout 60s
 fi
 

@@ -17,6 +17,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/dijkstra"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/fw"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/par"
 )
@@ -124,7 +125,7 @@ func (o Options) maxWeight() int64 {
 }
 
 // Run times every configuration and returns the rows.
-func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
+func Run(ctx context.Context, s *fw.Session, o Options) []Row {
 	var rows []Row
 	if o.Lanes == lanes.Float32 {
 		o.Float = true
@@ -205,7 +206,7 @@ func Run(ctx context.Context, s *gpu.Session, o Options) []Row {
 	return rows
 }
 
-func runGPU(ctx context.Context, s *gpu.Session, n int, c gpu.Config, o Options) Row {
+func runGPU(ctx context.Context, s *fw.Session, n int, c gpu.Config, o Options) Row {
 	rows := c.TDim
 	if c.TRows > 0 {
 		rows = c.TRows
@@ -215,11 +216,11 @@ func runGPU(ctx context.Context, s *gpu.Session, n int, c gpu.Config, o Options)
 	var times []float64
 	for rep := 0; rep <= o.Reps; rep++ { // rep 0 warms up (and compiles)
 		g := randomGraph(n, o.Degree, o.Float, o.maxWeight(), o.Seed+uint64(rep))
-		p := gpu.Problem{N: n, Stride: stride, Config: c, MaxReal: math.MaxInt32}
-		init := gpu.InitFromGraph(g, stride, o.Float)
+		p := fw.Problem{N: n, Stride: stride, Config: c, MaxReal: math.MaxInt32}
+		init := fw.InitFromGraph(g, stride, o.Float)
 		if c.Pack() > 1 {
 			p.MaxReal = c.Inf() - 1
-			init = gpu.InitLanes(g, stride, c)
+			init = fw.InitLanes(g, stride, c)
 		}
 		res, err := s.Run(ctx, p, init, true)
 		if err != nil {
@@ -350,7 +351,7 @@ func check(g *graph.Graph, got []uint32, stride int, c gpu.Config) (string, erro
 	n := g.N()
 	float := c.Float
 	at := func(u, v int) float64 {
-		b := gpu.LaneAt(got, c, u*stride+v)
+		b := fw.LaneAt(got, c, u*stride+v)
 		if float {
 			return float64(math.Float32frombits(b))
 		}

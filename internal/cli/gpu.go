@@ -7,7 +7,7 @@ import (
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/internal/bench"
-	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/fw"
 	"github.com/apsp/apsp/internal/lanes"
 )
 
@@ -82,13 +82,13 @@ func runBench(e *env, args []string) error {
 		return err
 	}
 	o.Kinds = strings.Split(f.benchKinds, ",")
-	var s *gpu.Session
+	var s *fw.Session
 	dev, err := apsp.ParseDevice(f.device)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	if dev.Kind != "cpu" {
-		s, err = gpu.Open(dev.Ordinal)
+		s, err = fw.Open(dev.Ordinal)
 		if err != nil {
 			if dev.Kind == "gpu" {
 				return err

@@ -55,7 +55,19 @@ var (
 	// the CPU and GPU engines, the bindings and the distributed runs.
 	engineFamilies = append(append([]string{"internal/comm/mpi", "internal/comm/nccl", "internal/dist/..."},
 		cpuEngines...), gpuPackages...)
+	// gpuFamilies are the GPU algorithms, each a package over the shared
+	// base internal/gpu (devices, placements, kernel loading and sources)
+	// and the runtime internal/gpu/runtime.
+	gpuFamilies = []string{"internal/gpu/fw", "internal/gpu/bitbfs", "internal/gpu/sssp", "internal/gpu/bulk", "internal/gpu/minplus"}
 )
+
+// otherFamilies is gpuFamilies but family.
+func otherFamilies(family string) []string {
+	return slices.DeleteFunc(slices.Clone(gpuFamilies), func(f string) bool { return f == family })
+}
+
+// gpuFamilyWhy is the reason of the rules between GPU families.
+const gpuFamilyWhy = "a GPU family never depends on another: what two families share goes to the base internal/gpu"
 
 var rules = []rule{
 	{
@@ -87,6 +99,16 @@ var rules = []rule{
 		From:  gpuPackages,
 		Never: cpuEngines,
 	},
+	{
+		Why:   "the GPU base (devices, placements, kernel loading and sources) and the GPU runtime sit below the GPU families and never reach up into one",
+		From:  []string{"internal/gpu", "internal/gpu/runtime"},
+		Never: gpuFamilies,
+	},
+	{Why: gpuFamilyWhy, From: []string{"internal/gpu/fw"}, Never: otherFamilies("internal/gpu/fw")},
+	{Why: gpuFamilyWhy, From: []string{"internal/gpu/bitbfs"}, Never: otherFamilies("internal/gpu/bitbfs")},
+	{Why: gpuFamilyWhy, From: []string{"internal/gpu/sssp"}, Never: otherFamilies("internal/gpu/sssp")},
+	{Why: gpuFamilyWhy, From: []string{"internal/gpu/bulk"}, Never: otherFamilies("internal/gpu/bulk")},
+	{Why: gpuFamilyWhy, From: []string{"internal/gpu/minplus"}, Never: otherFamilies("internal/gpu/minplus")},
 	{
 		Why:   "the distribution, its schedule and the communicator interface sit below both CPU and GPU engines (the GPU executor and the MPI/NCCL bindings import them, not the reverse)",
 		From:  []string{"internal/dist/...", "internal/comm"},
@@ -580,5 +602,57 @@ func TestCheck(t *testing.T) {
 	}
 	if len(got) != 4 {
 		t.Errorf("%d messages, want 4:\n%s", len(got), all)
+	}
+}
+
+// TestCheckGPUFamilies runs check on a made-up module: a family that
+// imports another, one that reaches another through a helper package, and
+// imports that break nothing (a family's test importing another to
+// compare, families importing the base); then on one whose base imports a
+// family.
+func TestCheckGPUFamilies(t *testing.T) {
+	pkg := func(imports ...string) *pkgInfo {
+		p := &pkgInfo{imports: map[string]string{}, testImports: map[string]string{}}
+		for _, imp := range imports {
+			p.imports[imp] = "f.go"
+		}
+		return p
+	}
+	pkgs := map[string]*pkgInfo{
+		"graph":                pkg(),
+		"internal/cuda":        pkg(),
+		"internal/gpu/runtime": pkg("internal/cuda"),
+		"internal/gpu":         pkg("internal/gpu/runtime", "graph"),
+		"internal/gpu/fw":      pkg("internal/gpu"),
+		"internal/gpu/bulk":    pkg("internal/gpu", "internal/gpu/fw"), // a family imports another: broken
+		"internal/gpu/bitbfs":  pkg("internal/gpu", "internal/gpu/helper"),
+		"internal/gpu/helper":  pkg("internal/gpu/sssp"), // bitbfs reaches sssp through it: broken
+		"internal/gpu/sssp":    pkg("internal/gpu", "graph"),
+		"internal/gpu/minplus": pkg("internal/gpu/runtime"),
+	}
+	pkgs["internal/gpu/sssp"].testImports["internal/gpu/minplus"] = "sssp_test.go"
+	show := func(s string) string { return s }
+	got := check(pkgs, rules, nil, show)
+	want := []string{
+		"import internal/gpu/bulk -> internal/gpu/fw (in f.go) breaks the rule: a GPU family never depends on another",
+		"import internal/gpu/helper -> internal/gpu/sssp (in f.go) breaks the rule: a GPU family never depends on another",
+		"chain: internal/gpu/bitbfs -> internal/gpu/helper -> internal/gpu/sssp",
+	}
+	all := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(all, w) {
+			t.Errorf("no %q in:\n%s", w, all)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("%d messages, want 2:\n%s", len(got), all)
+	}
+
+	// The base reaching up into a family breaks the base's rule (and, through
+	// the base, every other family's).
+	pkgs["internal/gpu"] = pkg("internal/gpu/runtime", "internal/gpu/minplus")
+	all = strings.Join(check(pkgs, rules, nil, show), "\n")
+	if w := "import internal/gpu -> internal/gpu/minplus (in f.go) breaks the rule: the GPU base"; !strings.Contains(all, w) {
+		t.Errorf("no %q in:\n%s", w, all)
 	}
 }

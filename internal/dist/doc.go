@@ -13,7 +13,7 @@
 // builds its tiles from the graph's arcs (no rank holds the n×n matrix),
 // runs RunHost, and the rows are reduced where they lie and combined over
 // the ranks; over internal/comm/mpi it is `apsp stats --distributed` under
-// mpirun on CPU ranks. GPU ranks run the strip schedule of internal/gpu
+// mpirun on CPU ranks. GPU ranks run the strip schedule of internal/gpu/fw
 // instead (a 1-D distribution, pivot strips by NCCL), and use SameGraph
 // from here. CombineBrief adds up the totals of a search whose sources
 // the ranks split (unweighted graphs, on CPUs or GPUs).

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bulk"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -48,7 +49,7 @@ type BatchResult struct {
 // BatchTotals is a graph's summary reduced on the device: its reachable
 // ordered pairs, their distance sum and the largest distance, and whether
 // every vertex reaches every other.
-type BatchTotals = gpu.BulkSummary
+type BatchTotals = bulk.Summary
 
 // A BatchSummarizer is a BatchEngine that can also reduce each graph to
 // its BatchTotals on the device, for callers that want only the diameter
@@ -63,7 +64,7 @@ type BatchSummarizer interface {
 func Batches() []BatchEngine { return []BatchEngine{bulkSearch{}, bulkFW{}} }
 
 // bulkSearch is the GPU bulk breadth-first search (unweighted graphs of up
-// to gpu.BulkMaxN vertices, int32 lanes).
+// to bulk.MaxN vertices, int32 lanes).
 type bulkSearch struct{}
 
 func (bulkSearch) Name() string                 { return BulkName }

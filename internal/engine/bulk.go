@@ -5,19 +5,20 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bulk"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
 // BulkName is the algorithm the GPU bulk search reports: many small
-// unweighted graphs searched together on one GPU (gpu.BulkRows), a thread
+// unweighted graphs searched together on one GPU (bulk.Rows), a thread
 // block per graph. It is not an engine of its own: a batch of graphs asked
 // for on a GPU takes it (apsp.StatsBatch).
 const BulkName = "gpu-bulk"
 
 // BulkFits reports whether the GPU bulk search takes g: unweighted, with 1
-// to gpu.BulkMaxN vertices.
+// to bulk.MaxN vertices.
 func BulkFits(g *graph.Graph) bool {
-	return g != nil && g.Kind() == graph.Unweighted && g.N() >= 1 && g.N() <= gpu.BulkMaxN
+	return g != nil && g.Kind() == graph.Unweighted && g.N() >= 1 && g.N() <= bulk.MaxN
 }
 
 // BulkRows returns every source's summary of each graph of gs (each
@@ -25,7 +26,7 @@ func BulkFits(g *graph.Graph) bool {
 // errors are the batch's: no usable GPU (matching ErrNoGPU), a driver
 // failure, ctx's.
 func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, string, error) {
-	rows, err := gpu.BulkRows(ctx, ordinal, gs)
+	rows, err := bulk.Rows(ctx, gpu.OnGPU(ordinal), gs)
 	if err != nil {
 		return nil, "", err
 	}
@@ -33,10 +34,10 @@ func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.R
 }
 
 // BulkSummaries is BulkRows reduced on the GPU to each graph's pairs,
-// distance sum and largest distance (gpu.BulkSummary): only those bytes
+// distance sum and largest distance (bulk.Summary): only those bytes
 // come back, which is what makes one graph a call cheap.
-func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]gpu.BulkSummary, string, error) {
-	sums, err := gpu.BulkSummaries(ctx, ordinal, gs)
+func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]bulk.Summary, string, error) {
+	sums, err := bulk.Summaries(ctx, gpu.OnGPU(ordinal), gs)
 	if err != nil {
 		return nil, "", err
 	}

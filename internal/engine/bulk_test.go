@@ -5,10 +5,11 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bulk"
 )
 
 // TestBulkFits: the GPU bulk search takes unweighted graphs of 1 to
-// gpu.BulkMaxN vertices, directed or not, and nothing else.
+// bulk.MaxN vertices, directed or not, and nothing else.
 func TestBulkFits(t *testing.T) {
 	build := func(n int, directed bool, w int64) *graph.Graph {
 		b := graph.NewBuilder(directed)
@@ -35,8 +36,8 @@ func TestBulkFits(t *testing.T) {
 		{nil, false},
 		{build(0, false, 0), false},
 		{build(1, false, 0), true},
-		{build(gpu.BulkMaxN, true, 0), true},
-		{build(gpu.BulkMaxN+1, false, 0), false},
+		{build(bulk.MaxN, true, 0), true},
+		{build(bulk.MaxN+1, false, 0), false},
 		{build(10, false, 3), false},
 		{build(10, false, 3).Unweighted(), true},
 	} {

@@ -6,20 +6,21 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bulk"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
 // BulkFWName is the algorithm the GPU bulk Floyd–Warshall reports: many
 // small integer-weighted graphs computed together on one GPU
-// (gpu.BulkFWRows), each graph's matrix in registers up to 128 vertices
+// (bulk.FWRows), each graph's matrix in registers up to 128 vertices
 // and blocked rounds launched once for all graphs beyond, in int16×2 lanes
 // where a graph's plan holds them and int32 otherwise. Like BulkName it
 // is not an engine of its own: a batch asked for on a GPU takes it.
 const BulkFWName = "gpu-bulk-fw"
 
 // BulkFWMaxN is the largest graph a batch sends to the bulk
-// Floyd–Warshall. gpu.BulkFWRows takes up to 16 384 vertices, but beyond a
+// Floyd–Warshall. bulk.FWRows takes up to 16 384 vertices, but beyond a
 // couple of thousand a graph's n³ work hides the one-graph engine's
 // per-call cost (GPUStartSeconds once a GPU is open) and the one-graph
 // engine keeps its other options (paths, float32 lanes).
@@ -27,18 +28,18 @@ const BulkFWMaxN = 2048
 
 // BulkFWFits reports whether a batch sends g to the bulk Floyd–Warshall:
 // integer weights, 1 to BulkFWMaxN vertices. Which lanes its lengths fit,
-// and whether it has a negative cycle, gpu.BulkFWRows decides
+// and whether it has a negative cycle, bulk.FWRows decides
 // per graph; the batch computes the graphs it refuses the one-graph way.
 func BulkFWFits(g *graph.Graph) bool {
 	return g != nil && g.Kind() == graph.IntWeights && g.N() >= 1 && g.N() <= BulkFWMaxN
 }
 
-// BulkFWRows is gpu.BulkFWRows on GPU ordinal with the GPU's name: every
+// BulkFWRows is bulk.FWRows on GPU ordinal with the GPU's name: every
 // source's summary of each graph of gs and the lanes it was computed in,
 // errs[i] for a graph it does not take (ErrBulkFWGraph, a negative cycle),
 // err for what fails them all.
 func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, device string, err error) {
-	rows, kinds, errs, err = gpu.BulkFWRows(ctx, ordinal, gs)
+	rows, kinds, errs, err = bulk.FWRows(ctx, gpu.OnGPU(ordinal), gs)
 	if err != nil {
 		return nil, nil, nil, "", err
 	}

@@ -5,18 +5,19 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bulk"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
 // BulkStream is BulkRows delivered in groups of group graphs (0: the
-// whole batch at once) over gpu.BulkStream: onGroup(lo, hi, rows) is
+// whole batch at once) over bulk.Stream: onGroup(lo, hi, rows) is
 // called in order, on the caller's goroutine, as soon as each group's rows
 // are in host memory, with the GPU's name. Its errors are BulkRows's, or
 // onGroup's.
 func BulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
 	onGroup func(lo, hi int, rows [][]reduce.Row, device string) error) error {
 	name := deviceName(ordinal)
-	return gpu.BulkStream(ctx, ordinal, gs, gpu.StreamConfig{Group: group}, func(lo, hi int, rows [][]reduce.Row) error {
+	return bulk.Stream(ctx, gpu.OnGPU(ordinal), gs, bulk.StreamConfig{Group: group}, func(lo, hi int, rows [][]reduce.Row) error {
 		return onGroup(lo, hi, rows, name)
 	})
 }

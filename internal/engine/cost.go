@@ -78,7 +78,7 @@ func (gpuEngine) Estimate(p *Problem) float64 {
 	return start + n*n*n/1.2e13 + 2.5e-9*arcs
 }
 
-// gpu-bitbfs (internal/gpu/bitbfs.go) costs the GPU's start, host work (the
+// gpu-bitbfs (internal/gpu/bitbfs) costs the GPU's start, host work (the
 // padded arcs, the rows), a launch a level for each group of batches
 // searched at once (2^21/n batches of 2048 sources up to 2^19 vertices,
 // 1024 beyond, at least one) with a read of the device's counters per

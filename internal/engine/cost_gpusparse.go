@@ -3,14 +3,14 @@ package engine
 import (
 	"math"
 
-	"github.com/apsp/apsp/internal/gpu"
+	gpuminplus "github.com/apsp/apsp/internal/gpu/minplus"
 )
 
 // maxSSSPLevels bounds the breadth-first levels of the graphs whose
 // gpu-sssp time the estimate below knows (see there).
 const maxSSSPLevels = 32
 
-// gpu-sssp (internal/gpu/sssp.go) costs the GPU's start, the host's copy of
+// gpu-sssp (internal/gpu/sssp) costs the GPU's start, the host's copy of
 // the arcs, and per source its arcs (each relaxed a few times over: the
 // frontier relaxation re-relaxes a vertex whose distance drops again) and
 // its row of n lanes (init, reduce). The constants were fitted to device
@@ -51,6 +51,6 @@ func (gpuSSSPEngine) Estimate(p *Problem) float64 {
 // rate (slower: a plain 64-wide tile) for the most products it may run.
 func (gpuMinPlusEngine) Estimate(p *Problem) float64 {
 	n := float64(p.Graph.N())
-	products := float64(gpu.MinPlusProducts(p.Graph.N()))
+	products := float64(gpuminplus.Products(p.Graph.N()))
 	return GPUStartSeconds() + products*n*n*n/4e12 + 1.5e-9*(float64(p.Graph.Arcs())+n)
 }

@@ -5,8 +5,9 @@
 // public API decide from those fields, never from an engine's name.
 //
 // The engines are adapters: the algorithms live in internal/cpu (Floyd–
-// Warshall, blocked), internal/bfs, internal/dijkstra and internal/gpu. This
-// package also derives successor matrices from distances (Successors), answers
-// one pair by a single-source search (PathFrom), and states each engine's
+// Warshall, blocked), internal/bfs, internal/dijkstra and the GPU families
+// below internal/gpu (fw, bitbfs, sssp, bulk, minplus). This package also
+// derives successor matrices from distances (Successors), answers one
+// pair by a single-source search (PathFrom), and states each engine's
 // working memory (Engine.WorkBytes) for the planner's admission check.
 package engine

@@ -11,6 +11,8 @@ import (
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gpu/bitbfs"
+	gpufw "github.com/apsp/apsp/internal/gpu/fw"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -147,7 +149,7 @@ func (e gpuEngine) Caps() Caps {
 	// minimum costs more instructions than the 16-bit DPX pair, so it is
 	// slower than int16 (docs/perf.md, "Packed lanes on the GPU").
 	// Several GPUs (gpu:all, gpu:0,1) share one matrix by strips of rows
-	// (gpu.MatrixOn, gpu.RowsOn; both forms then run the multi-kernel
+	// (gpufw.Matrix, gpufw.Rows; both forms then run the multi-kernel
 	// rounds).
 	return Caps{Device: GPU, Weights: AnyWeights, Negative: true, Rows: true, Auto: true, MultiGPU: true,
 		Lanes: []lanes.Kind{lanes.Int16, lanes.Int32, lanes.Float32}}
@@ -186,7 +188,7 @@ func (e gpuEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	if !dense {
 		return n * RowVertexBytes
 	}
-	stride := uint64(gpu.Stride(p.Graph.N(), e.kernel))
+	stride := uint64(gpufw.Stride(p.Graph.N(), e.kernel))
 	transfer := uint64(4)
 	if packed(p.Lanes) {
 		transfer = uint64(p.Lanes.Bytes())
@@ -223,7 +225,7 @@ func OpenGPUs(ordinals []int, all bool) error {
 	errs := make([]error, len(ordinals))
 	var wg sync.WaitGroup
 	for i, o := range ordinals {
-		wg.Go(func() { _, errs[i] = gpu.Open(o) })
+		wg.Go(func() { _, errs[i] = gpufw.Open(o) })
 	}
 	wg.Wait()
 	return errors.Join(errs...)
@@ -231,13 +233,13 @@ func OpenGPUs(ordinals []int, all bool) error {
 
 // job plans p for the GPU; negative cycles are searched for on the CPU
 // only when the graph has negative lengths.
-func (e gpuEngine) job(ctx context.Context, p *Problem) (gpu.Job, error) {
+func (e gpuEngine) job(ctx context.Context, p *Problem) (gpufw.Job, error) {
 	if p.Plan.Negative {
 		if err := cpu.FindNegativeCycle(ctx, p.Graph); err != nil {
-			return gpu.Job{}, err
+			return gpufw.Job{}, err
 		}
 	}
-	j := gpu.Job{Graph: p.Graph, Ordinal: p.Ordinal, Kernel: e.kernel, MaxReal: math.MaxInt32}
+	j := gpufw.Job{Graph: p.Graph, Kernel: e.kernel, MaxReal: math.MaxInt32}
 	if p.Graph.Kind() != graph.FloatWeights {
 		// Values above MaxReal are infinity plus negative lengths. A
 		// plan whose real distances are all ≤ 0 has MaxReal 0, which the
@@ -263,7 +265,7 @@ func (e gpuEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := gpu.MatrixOn(ctx, ords, j)
+	m, err := gpufw.Matrix(ctx, gpu.OnGPUs(ords), j)
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +299,7 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := gpu.RowsOn(ctx, ords, j)
+	r, err := gpufw.Rows(ctx, gpu.OnGPUs(ords), j)
 	if err != nil {
 		return nil, "", err
 	}
@@ -308,9 +310,10 @@ func (e gpuEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 }
 
 // RanksRows is gpu-multi's Rows over the ranks of world, a GPU each
-// (gpu.RowsOverRanks; ordinal is this rank's): every rank calls it with
-// the same problem and gets every source's summary. A negative cycle is
-// searched for first, on every rank, and reported by every rank.
+// (gpufw.Rows over gpu.OverRanks; ordinal is this rank's): every rank
+// calls it with the same problem and gets every source's summary. A
+// negative cycle is searched for first, on every rank, and reported by
+// every rank.
 func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([]reduce.Row, error) {
 	// The cycle search is every rank's alike for one graph, but a rank
 	// whose search was cancelled, or whose graph differs, must not leave
@@ -319,8 +322,7 @@ func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([
 	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, err
 	}
-	j.Ordinal = ordinal
-	r, err := gpu.RowsOverRanks(ctx, world, ordinal, j)
+	r, err := gpufw.Rows(ctx, gpu.OverRanks(world, ordinal), j)
 	if err != nil {
 		return nil, err
 	}
@@ -331,14 +333,15 @@ func RanksRows(ctx context.Context, world comm.Comm, p *Problem, ordinal int) ([
 }
 
 // RanksBrief is gpu-bitbfs's Brief over the ranks of world, a GPU each
-// (gpu.BitBriefOverRanks): the batches of sources split over the ranks.
+// (bitbfs.Brief over gpu.OverRanks): the batches of sources split over
+// the ranks.
 func RanksBrief(ctx context.Context, world comm.Comm, g *graph.Graph, ordinal int) (*reduce.Brief, error) {
-	b, _, err := gpu.BitBriefOverRanks(ctx, world, ordinal, g)
+	b, _, err := bitbfs.Brief(ctx, gpu.OverRanks(world, ordinal), g)
 	return b, err
 }
 
 // BitEngine is gpu-bitbfs: the bit-parallel multi-source BFS of
-// internal/bfs's bitbfs on a GPU, for unweighted graphs (gpu.BitRows).
+// internal/bfs's bitbfs on a GPU, for unweighted graphs (bitbfs.Rows).
 func BitEngine() Engine { return gpuBitEngine{} }
 
 // gpuBitEngine runs gpu-bitbfs: summaries and the histogram are reduced on
@@ -361,7 +364,7 @@ func (gpuBitEngine) Supports(p *Problem) error { return multiGPU(p) }
 // summary or the matrix.
 func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
-	need := gpu.BitHostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
+	need := bitbfs.HostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
 	if !dense {
 		return need + n*RowVertexBytes
 	}
@@ -369,27 +372,27 @@ func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
 }
 
 // Rows, Hist and Run split the batches of sources over every GPU asked
-// for (gpu.BitRowsOn, gpu.BitMatrixOn); the result is one GPU's, bit for
+// for (bitbfs.Rows, bitbfs.Matrix); the result is one GPU's, bit for
 // bit.
 func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := gpu.BitRowsOn(ctx, ords, p.Graph)
+	r, err := bitbfs.Rows(ctx, gpu.OnGPUs(ords), p.Graph)
 	if err != nil {
 		return nil, "", err
 	}
 	return r.Rows, r.Device, nil
 }
 
-// Brief is Rows without building the rows (gpu.BitBriefOn).
+// Brief is Rows without building the rows (bitbfs.Brief).
 func (gpuBitEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {
 		return nil, "", err
 	}
-	return gpu.BitBriefOn(ctx, ords, p.Graph)
+	return bitbfs.Brief(ctx, gpu.OnGPUs(ords), p.Graph)
 }
 
 func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
@@ -397,7 +400,7 @@ func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := gpu.BitRowsOn(ctx, ords, p.Graph)
+	r, err := bitbfs.Rows(ctx, gpu.OnGPUs(ords), p.Graph)
 	if err != nil {
 		return nil, err
 	}
@@ -410,7 +413,7 @@ func (gpuBitEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, device, err := gpu.BitMatrixOn(ctx, ords, p.Graph)
+	data, device, err := bitbfs.Matrix(ctx, gpu.OnGPUs(ords), p.Graph)
 	if err != nil {
 		return nil, err
 	}

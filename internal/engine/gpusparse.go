@@ -4,16 +4,18 @@ import (
 	"context"
 
 	"github.com/apsp/apsp/internal/gpu"
+	gpuminplus "github.com/apsp/apsp/internal/gpu/minplus"
+	"github.com/apsp/apsp/internal/gpu/sssp"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
 
 // SSSPEngine is gpu-sssp: a shortest-path search from every source on a
-// GPU (gpu.SSSPRows), for sparse graphs with arcs of length at least 0.
+// GPU (sssp.Rows), for sparse graphs with arcs of length at least 0.
 func SSSPEngine() Engine { return gpuSSSPEngine{} }
 
 // MinPlusEngine is gpu-minplus: repeated min-plus squaring of the distance
-// matrix on a GPU (gpu.MinPlus), an independent check of the
+// matrix on a GPU (gpuminplus.Rows), an independent check of the
 // Floyd–Warshall engines that auto never picks.
 func MinPlusEngine() Engine { return gpuMinPlusEngine{} }
 
@@ -43,11 +45,11 @@ func (gpuSSSPEngine) Supports(p *Problem) error {
 }
 
 // WorkBytes is the host side: the page-locked arcs and summaries or rows
-// of distances (gpu.SSSPHostBytes), plus the rows for a summary or the
+// of distances (sssp.HostBytes), plus the rows for a summary or the
 // matrix.
 func (gpuSSSPEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
-	need := gpu.SSSPHostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
+	need := sssp.HostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
 	if !dense {
 		return need + n*RowVertexBytes
 	}
@@ -55,13 +57,13 @@ func (gpuSSSPEngine) WorkBytes(p *Problem, dense bool) uint64 {
 }
 
 // Rows and Run split the sources over every GPU asked for
-// (gpu.SSSPRowsOn, gpu.SSSPMatrixOn); the result is one GPU's, bit for bit.
+// (sssp.Rows, sssp.Matrix); the result is one GPU's, bit for bit.
 func (gpuSSSPEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := gpu.SSSPRowsOn(ctx, ords, p.Graph, p.Lanes.IsFloat())
+	r, err := sssp.Rows(ctx, gpu.OnGPUs(ords), p.Graph, p.Lanes.IsFloat())
 	if err != nil {
 		return nil, "", err
 	}
@@ -73,7 +75,7 @@ func (gpuSSSPEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := gpu.SSSPMatrixOn(ctx, ords, p.Graph, p.Lanes.IsFloat())
+	m, err := sssp.Matrix(ctx, gpu.OnGPUs(ords), p.Graph, p.Lanes.IsFloat())
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func (e gpuMinPlusEngine) Supports(p *Problem) error {
 // back, else the arcs and summaries) and the result.
 func (gpuMinPlusEngine) WorkBytes(p *Problem, dense bool) uint64 {
 	n := uint64(p.Graph.N())
-	need := gpu.MinPlusHostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
+	need := gpuminplus.HostBytes(p.Graph.N(), p.Graph.Arcs(), dense)
 	if !dense {
 		return need + n*RowVertexBytes
 	}
@@ -126,7 +128,7 @@ func (gpuMinPlusEngine) WorkBytes(p *Problem, dense bool) uint64 {
 }
 
 func (gpuMinPlusEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
-	r, err := gpu.MinPlus(ctx, p.Ordinal, p.Graph, p.Lanes.IsFloat(), false)
+	r, err := gpuminplus.Rows(ctx, gpu.OnGPU(p.Ordinal), p.Graph, p.Lanes.IsFloat())
 	if err != nil {
 		return nil, "", err
 	}
@@ -134,7 +136,7 @@ func (gpuMinPlusEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, str
 }
 
 func (gpuMinPlusEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
-	m, err := gpu.MinPlus(ctx, p.Ordinal, p.Graph, p.Lanes.IsFloat(), true)
+	m, err := gpuminplus.Matrix(ctx, gpu.OnGPU(p.Ordinal), p.Graph, p.Lanes.IsFloat())
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gpu"
+	gpubulk "github.com/apsp/apsp/internal/gpu/bulk"
 	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
@@ -358,7 +359,7 @@ func TestPathFromOnTable(t *testing.T) {
 // TestBulkPathsOnTable runs the batch paths on the table, every case a
 // path takes in one batch: the bulk search (BulkRows, BulkSummaries and
 // BulkStream in groups of two) on the unweighted cases, the bulk
-// Floyd–Warshall (BulkFWRows, and gpu.BulkFWMatrices) on the integer and
+// Floyd–Warshall (BulkFWRows, and gpubulk.FWMatrices) on the integer and
 // unweighted ones, which refuses only what int32 lanes cannot hold and
 // names a vertex on each negative cycle. It needs a GPU
 // (APSP_REQUIRE_GPU=1 fails without one).
@@ -402,7 +403,7 @@ func TestBulkPathsOnTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range bulk {
-		want := gpu.BulkSummary{Vertices: c.N, Pairs: c.Pairs, Sum: int64(c.Total), Diameter: int64(c.Reachable.Diameter), Connected: c.Connected}
+		want := gpubulk.Summary{Vertices: c.N, Pairs: c.Pairs, Sum: int64(c.Total), Diameter: int64(c.Reachable.Diameter), Connected: c.Connected}
 		if sums[i] != want {
 			t.Errorf("BulkSummaries, %s: %+v, want %+v", c.Name, sums[i], want)
 		}
@@ -429,7 +430,7 @@ func TestBulkPathsOnTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, merrs, err := gpu.BulkFWMatrices(ctx, 0, gs)
+	ms, merrs, err := gpubulk.FWMatrices(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,12 +440,12 @@ func TestBulkPathsOnTable(t *testing.T) {
 		for _, e := range []error{errs[i], merrs[i]} {
 			switch {
 			case c.NegativeCycle != nil:
-				var nc *gpu.NegativeCycleError
+				var nc *gpubulk.NegativeCycleError
 				if !errors.As(e, &nc) || !c.OnNegativeCycle(nc.Vertex) {
 					t.Errorf("%s: %v, want a negative cycle through one of %v", name, e, c.NegativeCycle)
 				}
 			case lp.Holds(lanes.Int32) != nil:
-				if !errors.Is(e, gpu.ErrBulkFWGraph) {
+				if !errors.Is(e, gpubulk.ErrFWGraph) {
 					t.Errorf("%s: %v, want ErrBulkFWGraph (int32 lanes do not hold it)", name, e)
 				}
 			case e != nil:

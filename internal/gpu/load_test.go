@@ -31,7 +31,7 @@ extern "C" __global__ void lt_big(unsigned *out) {
 	opts := []string{"-DVALUE=40"}
 	// The function runs on the device's goroutine: it reports with
 	// t.Errorf or its error, never t.Fatal.
-	_, err := do(context.Background(), 0, func(c *gpurt.Call) error {
+	_, err := Do(context.Background(), 0, func(c *gpurt.Call) error {
 		const n = 32
 		out, err := c.Mem(4 * n)
 		if err != nil {
@@ -39,8 +39,8 @@ extern "C" __global__ void lt_big(unsigned *out) {
 		}
 		for i, want := range []bool{true, false} {
 			var set, big *cuda.Function
-			compiled, err := loadKernels(c, src, "load_test.cu", opts,
-				kernel{fn: &set, name: "lt_set"}, kernel{fn: &big, name: "lt_big", shared: 64 << 10})
+			compiled, err := LoadKernels(c, src, "load_test.cu", opts,
+				Entry{Fn: &set, Name: "lt_set"}, Entry{Fn: &big, Name: "lt_big", Shared: 64 << 10})
 			if err != nil {
 				return err
 			}
@@ -75,16 +75,16 @@ extern "C" __global__ void lt_big(unsigned *out) {
 		}
 
 		var f, g *cuda.Function
-		if _, err := loadKernels(c, src, "load_test.cu", opts, kernel{fn: &f, name: "lt_set"}, kernel{fn: &g, name: "lt_nope"}); err == nil ||
+		if _, err := LoadKernels(c, src, "load_test.cu", opts, Entry{Fn: &f, Name: "lt_set"}, Entry{Fn: &g, Name: "lt_nope"}); err == nil ||
 			!strings.Contains(err.Error(), "cuModuleGetFunction lt_nope") || g != nil {
 			t.Errorf("a missing kernel: %v", err)
 		}
 		too := c.Dev().Info.MaxShared + 1
-		if _, err := loadKernels(c, src, "load_test.cu", opts, kernel{fn: &g, name: "lt_big", shared: too}); err == nil ||
+		if _, err := LoadKernels(c, src, "load_test.cu", opts, Entry{Fn: &g, Name: "lt_big", Shared: too}); err == nil ||
 			!strings.Contains(err.Error(), "cuFuncSetAttribute lt_big") || g != nil {
 			t.Errorf("%d bytes of shared memory: %v", too, err)
 		}
-		if _, err := loadKernels(c, src+"\nnot C++", "load_test.cu", opts); err == nil || !strings.Contains(err.Error(), "load_test.cu") {
+		if _, err := LoadKernels(c, src+"\nnot C++", "load_test.cu", opts); err == nil || !strings.Contains(err.Error(), "load_test.cu") {
 			t.Errorf("a source that does not compile: %v", err)
 		}
 		return nil

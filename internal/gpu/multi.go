@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,42 +15,43 @@ import (
 
 // Several GPUs (gpu:all, gpu:0,1): gpu-bitbfs and gpu-sssp search from
 // independent sources, so their sources are dealt out to the GPUs listed
-// and each GPU's partial totals are merged on the host. The merge is exact
-// (integer sums and counts add, eccentricities take the maximum, float
-// sums of a source come from one GPU alone and add to zeros), so the result
-// is bit-identical to one GPU's whatever the split.
+// (SplitWork, OnEach) and each GPU's partial totals are merged on the host
+// by the family. The merge is exact (integer sums and counts add,
+// eccentricities take the maximum, float sums of a source come from one
+// GPU alone and add to zeros), so the result is bit-identical to one GPU's
+// whatever the split.
 
-// span is a half-open range [lo, hi) of work units: batches of sources for
+// Span is a half-open range [Lo, Hi) of work units: batches of sources for
 // gpu-bitbfs, sources for gpu-sssp.
-type span struct{ lo, hi int }
+type Span struct{ Lo, Hi int }
 
-// splitWork deals the units [0, total) to k workers: chunks of unit
+// SplitWork deals the units [0, total) to k workers: chunks of unit
 // consecutive units (fewer where that leaves a worker without one), chunk j
 // to worker j mod k, so that a worker's share is spread over the whole
 // range (neighbouring sources cost alike; distant ones need not). One
 // worker takes everything as one span. Workers beyond the chunks get none.
-func splitWork(total, unit, k int) [][]span {
-	out := make([][]span, max(k, 0))
+func SplitWork(total, unit, k int) [][]Span {
+	out := make([][]Span, max(k, 0))
 	if total <= 0 || k <= 0 {
 		return out
 	}
 	if k == 1 {
-		out[0] = []span{{0, total}}
+		out[0] = []Span{{0, total}}
 		return out
 	}
 	unit = max(1, min(unit, (total+k-1)/k))
 	for j, lo := 0, 0; lo < total; j, lo = j+1, lo+unit {
 		w := j % k
-		out[w] = append(out[w], span{lo, min(lo+unit, total)})
+		out[w] = append(out[w], Span{lo, min(lo+unit, total)})
 	}
 	return out
 }
 
 // units counts the units of spans.
-func units(spans []span) int {
+func units(spans []Span) int {
 	n := 0
 	for _, s := range spans {
-		n += s.hi - s.lo
+		n += s.Hi - s.Lo
 	}
 	return n
 }
@@ -91,19 +93,19 @@ func Visible() ([]int, error) {
 	return out, nil
 }
 
-// onEach runs work(i, call) for every worker i with work on GPU
+// OnEach runs work(i, call) for every worker i with work on GPU
 // ordinals[i], all at once: one goroutine an ordinal, each call on that
 // GPU's owner goroutine (a GPU listed twice, as tests do on one GPU, runs
 // its calls one after the other). The first failure cancels the others and
 // is the error returned, naming its GPU when there are several; devs[i] is
 // nil for a worker without work or whose GPU did not open.
-func onEach(ctx context.Context, ordinals []int, has func(i int) bool, work func(i int, c *gpurt.Call) error) ([]*gpurt.Device, error) {
+func OnEach(ctx context.Context, ordinals []int, has func(i int) bool, work func(i int, c *gpurt.Call) error) ([]*gpurt.Device, error) {
 	devs := make([]*gpurt.Device, len(ordinals))
 	if len(ordinals) == 1 {
 		if !has(0) {
 			return devs, nil
 		}
-		d, err := do(ctx, ordinals[0], func(c *gpurt.Call) error { return work(0, c) })
+		d, err := Do(ctx, ordinals[0], func(c *gpurt.Call) error { return work(0, c) })
 		devs[0] = d
 		return devs, err
 	}
@@ -118,7 +120,7 @@ func onEach(ctx context.Context, ordinals []int, has func(i int) bool, work func
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d, err := do(ctx, o, func(c *gpurt.Call) error { return work(i, c) })
+			d, err := Do(ctx, o, func(c *gpurt.Call) error { return work(i, c) })
 			devs[i] = d
 			if err != nil {
 				errs[i] = fmt.Errorf("gpu:%d: %w", o, err)
@@ -137,9 +139,9 @@ func onEach(ctx context.Context, ordinals []int, has func(i int) bool, work func
 	return devs, errors.Join(errs...)
 }
 
-// deviceName names the GPUs that ran: one GPU's name, or "2× NAME
+// DeviceName names the GPUs that ran: one GPU's name, or "2× NAME
 // (gpu:0,1)" for several alike, or their names joined.
-func deviceName(ordinals []int, devs []*gpurt.Device) string {
+func DeviceName(ordinals []int, devs []*gpurt.Device) string {
 	var names []string
 	var used []string
 	for i, d := range devs {
@@ -164,76 +166,35 @@ func deviceName(ordinals []int, devs []*gpurt.Device) string {
 	return strings.Join(names, " + ") + " (" + list + ")"
 }
 
-// bitTotals merges the partial totals of gpu-bitbfs workers: per vertex the
-// sums and reach add and the eccentricity is the largest, and the
-// histograms add. Workers call add with their page-locked arrays (valid
-// only during their call), one at a time.
-type bitTotals struct {
-	mu    sync.Mutex
-	sums  []uint64
-	reach []uint32
-	ecc   []uint32
-	hist  []int64
+// Parallel runs f(i) for i in [0, n) on up to GOMAXPROCS goroutines, in
+// contiguous parts of at least minPart.
+func Parallel(n, minPart int, f func(lo, hi int)) {
+	workers := max(1, min(goruntime.GOMAXPROCS(0), n/max(1, minPart)))
+	if workers == 1 {
+		f(0, n)
+		return
+	}
+	part := (n + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < n; lo += part {
+		hi := min(lo+part, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
 }
 
-func (t *bitTotals) add(sums []uint64, reach, ecc []uint32, hist []int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(sums)
-	if t.sums == nil {
-		t.sums, t.reach, t.ecc = make([]uint64, n), make([]uint32, n), make([]uint32, n)
-	}
-	if len(hist) > len(t.hist) {
-		t.hist = append(t.hist, make([]int64, len(hist)-len(t.hist))...)
-	}
-	for d, c := range hist {
-		t.hist[d] += c
-	}
-	parallel(n, 1<<14, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			t.sums[v] += sums[v]
-			t.reach[v] += reach[v]
-			t.ecc[v] = max(t.ecc[v], ecc[v])
-		}
-	})
-}
-
-// ssspTotals merges the partial summaries of gpu-sssp workers: each GPU
-// zeroes its summaries, then writes those of its own sources, so reach and
-// sums add (a source's from one GPU, zeros from the others) and the
-// maximum takes the largest (lane bits of non-negative values order as
-// the values).
-type ssspTotals struct {
-	mu    sync.Mutex
-	reach []int32
-	maxv  []uint32
-	sumI  []uint64
-	sumF  []float64
-}
-
-// add merges out, laid out as runSSSP's summaries (reach int32[n], max
-// uint32[n], sums uint64 or float64 [n]).
-func (t *ssspTotals) add(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	n := len(reach)
-	if t.reach == nil {
-		t.reach, t.maxv = make([]int32, n), make([]uint32, n)
-		if sumF != nil {
-			t.sumF = make([]float64, n)
-		} else {
-			t.sumI = make([]uint64, n)
+// Slowest is the timing of the GPU whose total was longest.
+func Slowest[T any](ts []T, total func(T) float64) T {
+	var out T
+	best := -1.0
+	for _, t := range ts {
+		if x := total(t); x > best {
+			out, best = t, x
 		}
 	}
-	parallel(n, 1<<14, func(lo, hi int) {
-		for u := lo; u < hi; u++ {
-			t.reach[u] += reach[u]
-			t.maxv[u] = max(t.maxv[u], maxv[u])
-			if sumF != nil {
-				t.sumF[u] += sumF[u]
-			} else {
-				t.sumI[u] += sumI[u]
-			}
-		}
-	})
+	return out
 }

@@ -4,24 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/apsp/apsp/graph"
-	"github.com/apsp/apsp/graph/gen"
-	"github.com/apsp/apsp/internal/bfs"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 )
 
 // checkSplit says whether spans cover [0, total) exactly once, each span
 // non-empty and within unit units.
-func checkSplit(t *testing.T, name string, spans [][]span, total, unit, k int) {
+func checkSplit(t *testing.T, name string, spans [][]Span, total, unit, k int) {
 	t.Helper()
 	if len(spans) != k {
 		t.Fatalf("%s: %d workers, want %d", name, len(spans), k)
@@ -29,10 +20,10 @@ func checkSplit(t *testing.T, name string, spans [][]span, total, unit, k int) {
 	seen := make([]int, total)
 	for w, ss := range spans {
 		for _, s := range ss {
-			if s.lo >= s.hi || s.lo < 0 || s.hi > total || (k > 1 && s.hi-s.lo > max(unit, 1)) {
+			if s.Lo >= s.Hi || s.Lo < 0 || s.Hi > total || (k > 1 && s.Hi-s.Lo > max(unit, 1)) {
 				t.Fatalf("%s: worker %d has span %v", name, w, s)
 			}
-			for u := s.lo; u < s.hi; u++ {
+			for u := s.Lo; u < s.Hi; u++ {
 				seen[u]++
 			}
 		}
@@ -54,9 +45,9 @@ func TestSplitWork(t *testing.T) {
 		{977, 2, 2}, {128, 8, 2}, {32, 32, 2}, {32, 32, 3}, {1000, 7, 4}, {10, 0, 3}, {65535, 1, 8},
 	} {
 		name := fmt.Sprintf("%d units of %d to %d", tt.total, tt.unit, tt.k)
-		spans := splitWork(tt.total, tt.unit, tt.k)
+		spans := SplitWork(tt.total, tt.unit, tt.k)
 		checkSplit(t, name, spans, tt.total, tt.unit, tt.k)
-		if tt.k == 1 && tt.total > 0 && (len(spans[0]) != 1 || spans[0][0] != (span{0, tt.total})) {
+		if tt.k == 1 && tt.total > 0 && (len(spans[0]) != 1 || spans[0][0] != (Span{0, tt.total})) {
 			t.Fatalf("%s: one worker got %v, want one span", name, spans[0])
 		}
 		busy, lo, hi := 0, tt.total, 0
@@ -73,179 +64,13 @@ func TestSplitWork(t *testing.T) {
 			t.Fatalf("%s: shares from %d to %d units", name, lo, hi)
 		}
 	}
-	// The batches of gpu-bitbfs runs: all covered, in groups of the default
-	// slots, on 1 to 5 GPUs; a matrix one batch a span.
-	for _, n := range []int{1, 100, 2048, 2049, 65536, 262144, 1000000} {
-		for k := 1; k <= 5; k++ {
-			for _, dist := range []bool{false, true} {
-				for _, cfg := range []bitConfig{{}, {Words: 2, Slots: 3}} {
-					p, err := planBit(n, 0, cfg, ^uint64(0)>>2, dist)
-					if err != nil {
-						t.Fatal(err)
-					}
-					spans, err := bitSplit(n, cfg, k, dist)
-					if err != nil {
-						t.Fatal(err)
-					}
-					checkSplit(t, fmt.Sprintf("bitbfs n=%d k=%d dist=%v %+v", n, k, dist, cfg), spans, p.batches, p.slots, k)
-				}
-			}
-			checkSplit(t, fmt.Sprintf("sssp n=%d k=%d", n, k), ssspSplit(n, k), n, n, k)
-		}
-	}
-	if _, err := bitSplit(100, bitConfig{Words: 3}, 2, false); err == nil {
-		t.Fatal("bitSplit took 3 words")
-	}
-}
-
-// bitPartial is what one GPU's totals would be after searching the batches
-// of spans (size sources a batch): per vertex v, over the sources s of its
-// batches that reach v, the sum and count of d(s, v) and its largest, and
-// the histogram — from the CPU's distance matrix (-1 for no path).
-func bitPartial(dist []int32, n, size int, spans []span) (sums []uint64, reach, ecc []uint32, hist []int64) {
-	sums, reach, ecc, hist = make([]uint64, n), make([]uint32, n), make([]uint32, n), make([]int64, n)
-	for _, sp := range spans {
-		for s := sp.lo * size; s < min(sp.hi*size, n); s++ {
-			for v := range n {
-				if d := dist[s*n+v]; d > 0 {
-					sums[v] += uint64(d)
-					reach[v]++
-					ecc[v] = max(ecc[v], uint32(d))
-					hist[d]++
-				}
-			}
-		}
-	}
-	return
-}
-
-// TestBitTotalsMergeEqualsWhole merges the partial totals of every split
-// of random graphs' batches (1 to 6 GPUs, more GPUs than batches, batches
-// of a few sources) and compares the rows and histogram with those of one
-// run over every batch: they must be identical.
-func TestBitTotalsMergeEqualsWhole(t *testing.T) {
-	ctx := context.Background()
-	rng := rand.New(rand.NewPCG(5, 6))
-	for i, g := range bitCases(rng, 40) {
-		if g.N() > 700 {
-			continue
-		}
-		n := g.N()
-		dist, err := bfs.Matrix(ctx, g, 0, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		size := []int{1, 7, 64, 128}[i%4]
-		batches := (n + size - 1) / size
-		wSums, wReach, wEcc, wHist := bitPartial(dist, n, size, []span{{0, batches}})
-		wantRows, wantHist := bitSummaries(wSums, wReach, wEcc), trimHist(wHist)
-		if i%5 == 0 {
-			// The whole agrees with the CPU's bitbfs (rows of an undirected
-			// graph are its columns).
-			if s, err := bfs.BitRows(ctx, g, 0, nil); err != nil || !slices.Equal(s.Hist, wantHist) {
-				t.Fatalf("graph %d: whole histogram %v, bitbfs %v (%v)", i, wantHist, s.Hist, err)
-			}
-		}
-		for k := 1; k <= 6; k++ {
-			for _, unit := range []int{1, 2, 5} {
-				tot := &bitTotals{}
-				for _, ss := range splitWork(batches, unit, k) {
-					if len(ss) > 0 { // as onEach: a GPU without batches does not run
-						tot.add(bitPartial(dist, n, size, ss))
-					}
-				}
-				name := fmt.Sprintf("graph %d (n=%d, %d batches of %d) on %d GPUs in chunks of %d", i, n, batches, size, k, unit)
-				if got := bitSummaries(tot.sums, tot.reach, tot.ecc); !slices.Equal(got, wantRows) {
-					t.Fatalf("%s: merged rows differ", name)
-				}
-				if got := trimHist(tot.hist); !slices.Equal(got, wantHist) {
-					t.Fatalf("%s: histogram %v, want %v", name, got, wantHist)
-				}
-			}
-		}
-	}
-	// Totals that add nothing (a GPU whose batches reach nothing) change
-	// nothing.
-	tot := &bitTotals{}
-	tot.add([]uint64{3, 0}, []uint32{1, 0}, []uint32{3, 0}, []int64{0, 0, 0, 1})
-	tot.add(make([]uint64, 2), make([]uint32, 2), make([]uint32, 2), make([]int64, 2))
-	if !slices.Equal(tot.sums, []uint64{3, 0}) || !slices.Equal(trimHist(tot.hist), []int64{0, 0, 0, 1}) {
-		t.Fatalf("zeros changed the totals: %+v", tot)
-	}
-}
-
-// TestSSSPTotalsMergeEqualsWhole: each GPU's summaries are zero but for
-// its own sources; merged in any order they equal the whole exactly, float
-// sums bit for bit.
-func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, n := range []int{1, 2, 5, 31, 1000} {
-		for _, float := range []bool{false, true} {
-			reach, maxv := make([]int32, n), make([]uint32, n)
-			var sumI []uint64
-			var sumF []float64
-			if float {
-				sumF = make([]float64, n)
-			} else {
-				sumI = make([]uint64, n)
-			}
-			for u := range n {
-				if rng.IntN(5) == 0 {
-					continue // reaches nothing: zeros
-				}
-				reach[u] = int32(rng.IntN(n))
-				if float {
-					maxv[u] = math.Float32bits(rng.Float32() * 1e6)
-					sumF[u] = rng.Float64() * 1e12
-				} else {
-					maxv[u] = uint32(rng.IntN(1 << 30))
-					sumI[u] = rng.Uint64() >> 8
-				}
-			}
-			want := ssspRowsOf(reach, maxv, sumI, sumF)
-			for k := 1; k <= 5; k++ {
-				spans := ssspSplit(n, k)
-				order := rng.Perm(k)
-				tot := &ssspTotals{}
-				for _, w := range order {
-					if len(spans[w]) == 0 {
-						continue
-					}
-					r, m := make([]int32, n), make([]uint32, n)
-					var si []uint64
-					var sf []float64
-					if float {
-						sf = make([]float64, n)
-					} else {
-						si = make([]uint64, n)
-					}
-					for _, sp := range spans[w] {
-						copy(r[sp.lo:sp.hi], reach[sp.lo:sp.hi])
-						copy(m[sp.lo:sp.hi], maxv[sp.lo:sp.hi])
-						if float {
-							copy(sf[sp.lo:sp.hi], sumF[sp.lo:sp.hi])
-						} else {
-							copy(si[sp.lo:sp.hi], sumI[sp.lo:sp.hi])
-						}
-					}
-					tot.add(r, m, si, sf)
-				}
-				got := ssspRowsOf(tot.reach, tot.maxv, tot.sumI, tot.sumF)
-				for u := range n {
-					if got[u] != want[u] || math.Float64bits(got[u].SumF) != math.Float64bits(want[u].SumF) {
-						t.Fatalf("n=%d float=%v on %d GPUs: row %d = %+v, want %+v", n, float, k, u, got[u], want[u])
-					}
-				}
-			}
-		}
-	}
 }
 
 // TestOnEachNamesTheFailingGPU: a GPU that does not exist fails the call
 // with an error naming it and matching ErrNoGPU; without a GPU, every one
 // fails so.
 func TestOnEachNamesTheFailingGPU(t *testing.T) {
-	_, err := onEach(context.Background(), []int{0, 99}, func(int) bool { return true }, func(i int, c *gpurt.Call) error { return nil })
+	_, err := OnEach(context.Background(), []int{0, 99}, func(int) bool { return true }, func(i int, c *gpurt.Call) error { return nil })
 	if !errors.Is(err, ErrNoGPU) {
 		t.Fatalf("gpu:0,99: %v, want ErrNoGPU", err)
 	}
@@ -259,7 +84,7 @@ func TestOnEachNamesTheFailingGPU(t *testing.T) {
 	// A worker's own failure wins over the others' cancellation.
 	if _, derr := Devices(); derr == nil {
 		boom := errors.New("boom")
-		_, err := onEach(context.Background(), []int{0, 0}, func(int) bool { return true }, func(i int, c *gpurt.Call) error {
+		_, err := OnEach(context.Background(), []int{0, 0}, func(int) bool { return true }, func(i int, c *gpurt.Call) error {
 			if i == 1 {
 				return boom
 			}
@@ -274,262 +99,5 @@ func TestOnEachNamesTheFailingGPU(t *testing.T) {
 	}
 	if err := CheckAll(nil); err == nil {
 		t.Fatal("CheckAll took no GPU")
-	}
-}
-
-// multiLists is the lists of GPUs the GPU tests split over: GPU 0 twice and
-// three times (the test hook that exercises the split and merge on one
-// GPU: the same GPU runs each share in turn), and every GPU, both ways
-// round, where there are several.
-func multiLists(t *testing.T) [][]int {
-	t.Helper()
-	lists := [][]int{{0, 0}, {0, 0, 0}}
-	all, err := Visible()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all) > 1 {
-		back := slices.Clone(all)
-		slices.Reverse(back)
-		lists = append(lists, all, back)
-	}
-	return lists
-}
-
-// TestBitRowsOnSeveralGPUs runs gpu-bitbfs split over several GPUs (or GPU
-// 0 listed twice and three times) on random graphs, directed and not,
-// disconnected, with more GPUs than batches and batches of 128 sources
-// (many per GPU): rows and histogram identical to one GPU's and to the
-// CPU's bitbfs, and the matrix to the CPU's on the small ones.
-func TestBitRowsOnSeveralGPUs(t *testing.T) {
-	requireGPU(t)
-	ctx := context.Background()
-	rng := rand.New(rand.NewPCG(41, 42))
-	gs := bitCases(rng, 60)
-	for seed, spec := range [][]string{{"n=20000", "d=6"}, {"n=70000", "d=8"}} {
-		g, err := gen.Make("regular", spec[0], spec[1], fmt.Sprintf("seed=%d", seed+1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		gs = append(gs, g)
-	}
-	gs = append(gs, bitGraph(rng, 30000, 2, true, 0.3), bitGraph(rng, 9000, 3, false, 0.1))
-	lists := multiLists(t)
-	configs := []bitConfig{{}, {Words: 2, Slots: 3}, {Words: 2, Slots: 1}}
-	compared := 0
-	for i, g := range gs {
-		want := cpuSummary(t, g)
-		for j, cfg := range configs {
-			if j > 0 && i%len(configs) != j && g.N() < 10000 {
-				continue
-			}
-			one, err := bitRows(ctx, 0, g, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameSummary(t, fmt.Sprintf("graph %d on gpu:0 %+v", i, cfg), g, want, one)
-			for _, ords := range lists {
-				got, err := bitRowsOn(ctx, ords, g, cfg)
-				if err != nil {
-					t.Fatalf("graph %d on %v: %v", i, ords, err)
-				}
-				name := fmt.Sprintf("graph %d on %v %+v", i, ords, cfg)
-				sameSummary(t, name, g, want, got)
-				if !slices.Equal(got.Rows, one.Rows) || !slices.Equal(got.Hist, one.Hist) || got.Device == "" {
-					t.Fatalf("%s: differs from one GPU's (device %q)", name, got.Device)
-				}
-				if j == 0 {
-					sameBrief(t, name, ords, g, cfg, want)
-				}
-				compared++
-			}
-		}
-		if i%7 == 0 && g.N() <= 2100 {
-			ref, err := bfs.Matrix(ctx, g, 0, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, ords := range lists {
-				dist, dev, err := bitMatrixOn(ctx, ords, g, configs[i%len(configs)])
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(dist, ref) || dev == "" {
-					t.Fatalf("graph %d (n=%d) on %v: the matrix differs from the CPU's (device %q)", i, g.N(), ords, dev)
-				}
-				compared++
-			}
-		}
-	}
-	t.Logf("%d split runs (lists %v) matched one GPU and the CPU", compared, lists)
-}
-
-// TestSSSPRowsOnSeveralGPUs runs gpu-sssp split over several GPUs (or GPU
-// 0 listed twice and three times) on random weighted graphs (integer and
-// float lengths with zeros, unweighted), directed and not, disconnected:
-// summaries identical to one GPU's (float sums bit for bit) and agreeing
-// with the CPU's Floyd–Warshall; the matrix identical to one GPU's.
-func TestSSSPRowsOnSeveralGPUs(t *testing.T) {
-	requireGPU(t)
-	ctx := context.Background()
-	rng := rand.New(rand.NewPCG(43, 44))
-	lists := multiLists(t)
-	kinds := []graph.WeightKind{graph.IntWeights, graph.FloatWeights, graph.Unweighted}
-	runs := 0
-	for trial, n := range []int{1, 2, 3, 5, 33, 100, 257, 300, 600, 700} {
-		for ki, kind := range kinds {
-			directed := (trial+ki)%2 == 0
-			parts := []int{1, 3, 1}[(trial+ki)%3]
-			g := sparseGraph(rng, n, parts, 4/float64(n)+0.01, directed, kind, trial%2 == 0)
-			float := kind == graph.FloatWeights
-			ref, want := refRows(t, g)
-			one, err := ssspRows(ctx, 0, g, float, ssspConfig{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			oneM, err := ssspMatrix(ctx, 0, g, float, ssspConfig{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, ords := range lists {
-				name := fmt.Sprintf("n=%d %s directed=%v parts=%d on %v", n, kind, directed, parts, ords)
-				got, err := ssspRowsOn(ctx, ords, g, float, ssspConfig{})
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				for u := range n {
-					if !ssspSameRow(got.Rows[u], want[u], float) {
-						t.Fatalf("%s: row %d = %+v, want %+v", name, u, got.Rows[u], want[u])
-					}
-					if got.Rows[u] != one.Rows[u] || math.Float64bits(got.Rows[u].SumF) != math.Float64bits(one.Rows[u].SumF) {
-						t.Fatalf("%s: row %d = %+v, one GPU's %+v", name, u, got.Rows[u], one.Rows[u])
-					}
-				}
-				m, err := ssspMatrixOn(ctx, ords, g, float, ssspConfig{})
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				checkMatrix(t, name+" matrix", ref, m.Int, m.Float)
-				if !slices.Equal(m.Int, oneM.Int) || !slices.Equal(float32Bits(m.Float), float32Bits(oneM.Float)) {
-					t.Fatalf("%s: the matrix differs from one GPU's", name)
-				}
-				runs += 2
-			}
-		}
-	}
-	// A larger one: 3000 vertices, integer lengths, three parts.
-	g := sparseGraph(rng, 3000, 3, 0.004, false, graph.IntWeights, false)
-	one, err := ssspRows(ctx, 0, g, false, ssspConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ords := range lists {
-		got, err := ssspRowsOn(ctx, ords, g, false, ssspConfig{})
-		if err != nil || !slices.Equal(got.Rows, one.Rows) {
-			t.Fatalf("n=3000 on %v: rows differ from one GPU's (%v)", ords, err)
-		}
-		runs++
-	}
-	t.Logf("%d split runs (lists %v) matched one GPU and the CPU reference", runs, lists)
-}
-
-func float32Bits(xs []float32) []uint32 {
-	out := make([]uint32, len(xs))
-	for i, x := range xs {
-		out[i] = math.Float32bits(x)
-	}
-	return out
-}
-
-// TestSeveralGPUsReportEach: with several GPUs each one's timing comes
-// back, and the device names them all.
-func TestSeveralGPUsReportEach(t *testing.T) {
-	requireGPU(t)
-	g, err := gen.Make("regular", "n=5000", "d=4", "seed=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := bitRowsOn(context.Background(), []int{0, 0}, g, bitConfig{Words: 2, Slots: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.PerGPU) != 2 || r.PerGPU[0].Groups == 0 || r.PerGPU[1].Groups == 0 || !strings.Contains(r.Device, "gpu:0,0") {
-		t.Fatalf("per GPU %+v, device %q", r.PerGPU, r.Device)
-	}
-	t.Logf("device %q; groups %d and %d", r.Device, r.PerGPU[0].Groups, r.PerGPU[1].Groups)
-}
-
-// TestBitPerfSeveral times gpu-bitbfs on GPU 0 alone and split over every
-// GPU (gpu:all) on random regular graphs, APSP_MGPU_PERF="n:d,...": after
-// a warm-up of each, three timed calls of each in turn (the library call
-// as apsp stats makes it: padding, upload, search, merge, rows); the split
-// result must equal GPU 0's, and the CPU's bitbfs up to 65 536 vertices.
-func TestBitPerfSeveral(t *testing.T) {
-	spec := os.Getenv("APSP_MGPU_PERF")
-	if spec == "" {
-		t.Skip("APSP_MGPU_PERF not set")
-	}
-	requireGPU(t)
-	all, err := Visible()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	for _, pair := range strings.Split(spec, ",") {
-		nd := strings.Split(pair, ":")
-		n, _ := strconv.Atoi(nd[0])
-		d, _ := strconv.Atoi(nd[1])
-		start := time.Now()
-		g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), fmt.Sprintf("d=%d", d), "seed=1")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("n=%d d=%d: generated in %v", n, d, time.Since(start))
-		lists := [][]int{{all[0]}, all}
-		times := make([][]float64, len(lists))
-		results := make([]*BitResult, len(lists))
-		for rep := range 4 {
-			for li, ords := range lists {
-				start := time.Now()
-				r, err := bitRowsOn(ctx, ords, g, bitConfig{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if rep > 0 {
-					times[li] = append(times[li], time.Since(start).Seconds()*1e3)
-				}
-				results[li] = r
-			}
-		}
-		one := results[0]
-		for li, r := range results {
-			if !slices.Equal(r.Rows, one.Rows) || !slices.Equal(r.Hist, one.Hist) {
-				t.Fatalf("n=%d d=%d on %v: differs from gpu:%d", n, d, lists[li], all[0])
-			}
-		}
-		if n <= 1<<16 {
-			sameSummary(t, fmt.Sprintf("n=%d d=%d", n, d), g, cpuSummary(t, g), results[len(results)-1])
-		}
-		diam, sum, pairs := len(one.Hist)-1, int64(0), int64(0)
-		for k, c := range one.Hist {
-			sum += int64(k) * c
-			pairs += c
-		}
-		for li, ords := range lists {
-			ts := times[li]
-			slices.Sort(ts)
-			r := results[li]
-			per := []BitTiming{r.Timing}
-			if r.PerGPU != nil {
-				per = r.PerGPU
-			}
-			var parts []string
-			for i, tm := range per {
-				parts = append(parts, fmt.Sprintf("gpu:%d search %.1f ms total %.1f ms groups %d prep %.1f ms finish %.1f ms",
-					ords[i], tm.Search, tm.Total, tm.Groups, tm.Prep.Seconds()*1e3, tm.Finish.Seconds()*1e3))
-			}
-			t.Logf("RESULT n=%d d=%d on %v (%s): wall %.1f / %.1f / %.1f ms (median %.1f); diameter %d ASPL %.9f pairs %d; %s",
-				n, d, ords, r.Device, ts[0], ts[1], ts[2], ts[1], diam, float64(sum)/float64(pairs), pairs, strings.Join(parts, "; "))
-		}
 	}
 }

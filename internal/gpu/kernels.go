@@ -1,0 +1,29 @@
+package gpu
+
+import _ "embed"
+
+// The CUDA sources of the kernels (kernels/*.cu), embedded here and
+// compiled by each family with LoadKernels for the device it runs on. The
+// blocked rounds of the bulk Floyd–Warshall build on the one-graph
+// kernels, so bulk compiles FWSource before BulkFWSource.
+var (
+	// FWSource is the blocked Floyd–Warshall (package gpu/fw): the
+	// multi-kernel rounds, the single kernel, fw_init, fw_reduce, fw_strip.
+	//go:embed kernels/fw.cu
+	FWSource string
+	// BitBFSSource is the bit-parallel breadth-first search (gpu/bitbfs).
+	//go:embed kernels/bitbfs.cu
+	BitBFSSource string
+	// BulkBFSSource is the bulk search of many small graphs (gpu/bulk).
+	//go:embed kernels/bulkbfs.cu
+	BulkBFSSource string
+	// BulkFWSource is the bulk Floyd–Warshall of many graphs (gpu/bulk).
+	//go:embed kernels/bulkfw.cu
+	BulkFWSource string
+	// SSSPSource is the per-source shortest-path search (gpu/sssp).
+	//go:embed kernels/sssp.cu
+	SSSPSource string
+	// MinPlusSource is the repeated min-plus squaring (gpu/minplus).
+	//go:embed kernels/minplus.cu
+	MinPlusSource string
+)
