@@ -53,7 +53,7 @@ var (
 	programs = []string{"internal/cli/...", "cmd/...", "tools/...", "examples/..."}
 	// engineFamilies are the code that answers, below internal/engine:
 	// the CPU and GPU engines, the bindings and the distributed runs.
-	engineFamilies = append(append([]string{"internal/comm/mpi", "internal/comm/nccl", "internal/dist/..."},
+	engineFamilies = append(append([]string{"internal/comm/mpi", "internal/comm/nccl", "internal/distributed/..."},
 		cpuEngines...), gpuPackages...)
 	// gpuFamilies are the GPU algorithms, each a package over the shared
 	// base internal/gpu (devices, placements, kernel loading and sources)
@@ -111,7 +111,7 @@ var rules = []rule{
 	{Why: gpuFamilyWhy, From: []string{"internal/gpu/minplus"}, Never: otherFamilies("internal/gpu/minplus")},
 	{
 		Why:   "the distribution, its schedule and the communicator interface sit below both CPU and GPU engines (the GPU executor and the MPI/NCCL bindings import them, not the reverse)",
-		From:  []string{"internal/dist/...", "internal/comm"},
+		From:  []string{"internal/distributed/...", "internal/comm"},
 		Never: append(append([]string{"internal/comm/nccl", "internal/comm/mpi"}, cpuEngines...), gpuPackages...),
 	},
 	{

@@ -7,7 +7,7 @@ import (
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/comm/mpi"
-	"github.com/apsp/apsp/internal/dist"
+	"github.com/apsp/apsp/internal/distributed"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 )
@@ -29,7 +29,7 @@ var ErrNoMPI = mpi.ErrNoMPI
 
 // ErrNotDistributable is wrapped for a graph the distributed CPU run does
 // not take: float weights or negative arcs.
-var ErrNotDistributable = dist.ErrNotDistributable
+var ErrNotDistributable = distributed.ErrNotDistributable
 
 // JoinMPI initialises MPI (once a process) and returns this process's
 // view of MPI_COMM_WORLD and the function that ends MPI.
@@ -47,14 +47,14 @@ func JoinMPI() (world comm.Comm, finalize func() error, err error) {
 
 // SameGraph fails on every rank unless every rank holds the same graph.
 func SameGraph(ctx context.Context, world comm.Comm, g *graph.Graph) error {
-	return dist.SameGraph(ctx, world, g)
+	return distributed.SameGraph(ctx, world, g)
 }
 
 // DistributedFWRows is blocked Floyd–Warshall over the ranks' CPUs, each
 // holding its tiles of the matrix (a 2-D block-cyclic distribution): every
 // source's summary on every rank, and the lanes (int32 or int64).
 func DistributedFWRows(ctx context.Context, world comm.Comm, g *graph.Graph) ([]reduce.Row, lanes.Kind, error) {
-	return dist.Summaries(ctx, world, g, dist.DefaultTile)
+	return distributed.Summaries(ctx, world, g, distributed.DefaultTile)
 }
 
 // DistributedBFSBrief is bitbfs over the ranks' CPUs on threads threads
@@ -69,7 +69,7 @@ func DistributedBFSBrief(ctx context.Context, world comm.Comm, g *graph.Graph, t
 	for v := range reach {
 		reach[v], ecc[v] = int64(t.Reach[v]), int64(t.Ecc[v])
 	}
-	b, err := dist.CombineBrief(ctx, world, reach, ecc, t.Hist)
+	b, err := distributed.CombineBrief(ctx, world, reach, ecc, t.Hist)
 	if err != nil {
 		world.Abort(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/comm"
-	"github.com/apsp/apsp/internal/dist"
+	"github.com/apsp/apsp/internal/distributed"
 	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/reduce"
@@ -28,7 +28,7 @@ func briefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *graph.
 	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, "", err
 	}
-	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, g)); err != nil {
+	if err := comm.Agree(ctx, world, distributed.SameGraph(ctx, world, g)); err != nil {
 		return nil, "", err
 	}
 	n, size, rank := g.N(), world.Size(), world.Rank()
@@ -55,7 +55,7 @@ func briefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *graph.
 	for v := range n {
 		r64[v], e64[v] = int64(reach[v]), int64(ecc[v])
 	}
-	b, err := dist.CombineBrief(ctx, world, r64, e64, hist)
+	b, err := distributed.CombineBrief(ctx, world, r64, e64, hist)
 	if err != nil {
 		world.Abort(err)
 		return nil, "", err

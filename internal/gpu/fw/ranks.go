@@ -12,7 +12,7 @@ import (
 	"github.com/apsp/apsp/internal/comm"
 	"github.com/apsp/apsp/internal/comm/nccl"
 	"github.com/apsp/apsp/internal/cuda"
-	"github.com/apsp/apsp/internal/dist"
+	"github.com/apsp/apsp/internal/distributed"
 	"github.com/apsp/apsp/internal/gpu"
 )
 
@@ -54,7 +54,7 @@ func rowsOverRanks(ctx context.Context, world comm.Comm, ordinal int, j Job, o r
 	if err := comm.Agree(ctx, world, err); err != nil {
 		return nil, err
 	}
-	if err := comm.Agree(ctx, world, dist.SameGraph(ctx, world, j.Graph)); err != nil {
+	if err := comm.Agree(ctx, world, distributed.SameGraph(ctx, world, j.Graph)); err != nil {
 		return nil, err
 	}
 	// NCCL takes a GPU a rank; two ranks on one GPU would fail inside

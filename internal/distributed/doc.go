@@ -17,4 +17,4 @@
 // instead (a 1-D distribution, pivot strips by NCCL), and use SameGraph
 // from here. CombineBrief adds up the totals of a search whose sources
 // the ranks split (unweighted graphs, on CPUs or GPUs).
-package dist
+package distributed

@@ -1,4 +1,4 @@
-package dist
+package distributed
 
 // Group names the communicator a step runs on: a rank's grid row (the
 // ranks of its row, indexed by grid column) or grid column (indexed by
