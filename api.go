@@ -82,9 +82,18 @@ var ErrNoPath = engine.ErrNoPath
 // for all its calls): below it, no code reads an option string again.
 func (o Options) parse() (*plan.Options, error) { return plan.Parse(plan.Raw(o)) }
 
+// parseFor is parse for a call on g: a nil or empty graph is reported
+// before any option.
+func (o Options) parseFor(g *graph.Graph) (*plan.Options, error) {
+	if err := run.UsableGraph(g); err != nil {
+		return nil, err
+	}
+	return o.parse()
+}
+
 // AllPairs computes the distance between every ordered pair of vertices.
 func AllPairs(ctx context.Context, g *graph.Graph, opt Options) (*Distances, error) {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +102,7 @@ func AllPairs(ctx context.Context, g *graph.Graph, opt Options) (*Distances, err
 
 // ComputeStats computes every summary measure of g.
 func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +113,7 @@ func ComputeStats(ctx context.Context, g *graph.Graph, opt Options) (*Stats, err
 // distance from it, infinite when some vertex is unreachable unless
 // opt.Reachable (then over the reachable vertices only).
 func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length, error) {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +135,7 @@ func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, opt Options) (P
 // DistanceHistogram computes the hop plot of g (the distribution of
 // distances over ordered pairs). Distances must be non-negative integers.
 func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histogram, error) {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return nil, err
 	}

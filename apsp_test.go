@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/apsp/apsp/internal/result"
 	"github.com/apsp/apsp/internal/run"
 
 	"github.com/apsp/apsp/graph"
@@ -270,7 +271,7 @@ func checkRows(t *testing.T, ctx context.Context, g *graph.Graph, opt Options, d
 	if err != nil {
 		t.Fatalf("%s %+v rows: %v", name, opt, err)
 	}
-	want := d.Rows(1)
+	want := result.RowsOf(d, 1)
 	for u := range rs {
 		a, b := rs[u], want[u]
 		if a.Reach != b.Reach || a.Unreach != b.Unreach || a.MaxI != b.MaxI || a.Sum != b.Sum ||
@@ -352,5 +353,44 @@ func TestProgressEnds(t *testing.T) {
 		if calls == 0 || last != 1 {
 			t.Errorf("%s: %d progress reports, the last %v; want it to end at 1", algo, calls, last)
 		}
+	}
+}
+
+// TestGraphCheckedBeforeOptions: a nil or empty graph is reported before
+// invalid options, by every entry point that takes one graph, and the
+// bounds method named outside the extremes before anything about the
+// graph's weights or vertices.
+func TestGraphCheckedBeforeOptions(t *testing.T) {
+	ctx := context.Background()
+	bad := Options{Device: "tpu"}
+	empty := graph.NewBuilder(false).Build()
+	calls := map[string]func(g *graph.Graph) error{
+		"AllPairs":          func(g *graph.Graph) error { _, err := AllPairs(ctx, g, bad); return err },
+		"ComputeStats":      func(g *graph.Graph) error { _, err := ComputeStats(ctx, g, bad); return err },
+		"ComputeExtremes":   func(g *graph.Graph) error { _, err := ComputeExtremes(ctx, g, bad); return err },
+		"Eccentricities":    func(g *graph.Graph) error { _, err := Eccentricities(ctx, g, bad); return err },
+		"DistanceHistogram": func(g *graph.Graph) error { _, err := DistanceHistogram(ctx, g, bad); return err },
+		"Explain":           func(g *graph.Graph) error { _, err := Explain(g, bad, TaskStats); return err },
+		"Supports":          func(g *graph.Graph) error { return Supports(g, bad) },
+	}
+	for name, call := range calls {
+		if err := call(nil); !errors.Is(err, ErrNilGraph) {
+			t.Errorf("%s(nil graph, invalid options) = %v, want ErrNilGraph", name, err)
+		}
+		if err := call(empty); !errors.Is(err, ErrEmptyGraph) {
+			t.Errorf("%s(empty graph, invalid options) = %v, want ErrEmptyGraph", name, err)
+		}
+	}
+	b := graph.NewBuilder(false)
+	if err := b.AddFloatEdge(0, 1, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	g := b.Build()
+	bounds := Options{Algorithm: BoundsAlgorithm}
+	if _, err := ShortestPath(ctx, g, 0, 7, bounds); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("ShortestPath with bounds and a vertex out of range: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := DistanceHistogram(ctx, g, bounds); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("DistanceHistogram with bounds on a float graph: %v, want ErrInvalidOptions", err)
 	}
 }

@@ -57,9 +57,10 @@ func StatsBatch(ctx context.Context, graphs []*graph.Graph, opt Options) (stats 
 // engines group the batch, and results handed over as they become final.
 type BatchOptions struct {
 	// GroupSize is b, the graphs of a group of a batch engine: the graphs
-	// it takes are computed in groups of b, each group's copies
-	// overlapping the previous group's kernels on another CUDA stream, and
-	// each group is reduced to Stats as soon as its rows are back. A small
+	// it takes are computed in groups of b, each group reduced to Stats as
+	// soon as its rows are back (the GPU bulk search also overlaps a
+	// group's copies with the previous group's kernels on another CUDA
+	// stream; the bulk Floyd–Warshall runs its groups in turn). A small
 	// b gives the first results sooner, a large one more graphs a second
 	// (docs/perf.md, "Streaming groups: latency against throughput").
 	// 0 chooses 2048 graphs. It also bounds the rows held before reduction

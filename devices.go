@@ -30,11 +30,10 @@ func Devices() ([]DeviceInfo, error) {
 // also those a small graph would leave idle. It does nothing for "cpu",
 // "auto" and "" (which may not use a GPU), and its error is the opening's.
 func WarmUp(opt Options) error {
-	o, err := opt.parse()
-	if err != nil || o.Device.Kind != "gpu" {
+	d, err := ParseDevice(opt.Device) // the device alone: WarmUp checks nothing else
+	if err != nil || d.Kind != "gpu" {
 		return err
 	}
-	d := o.Device
 	ords := d.Ordinals
 	if len(ords) == 0 {
 		ords = []int{d.Ordinal}

@@ -30,7 +30,7 @@ const (
 // engine is "bounds" with a budget (BoundsBudget) and Candidates are those
 // of the all-pairs fallback.
 func Explain(g *graph.Graph, opt Options, task Task) (*Choice, error) {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func AlgorithmNames() []string { return plan.Algorithms() }
 // Supports returns nil when the engine called algorithm (or "auto") can
 // compute all pairs of g under opt, else why not.
 func Supports(g *graph.Graph, opt Options) error {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return err
 	}

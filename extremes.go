@@ -31,7 +31,7 @@ const BoundsAlgorithm = plan.BoundsAlgorithm
 // that is not strongly connected has a finite radius (and an infinite
 // diameter) when one strong component reaches all the others.
 func ComputeExtremes(ctx context.Context, g *graph.Graph, opt Options) (*Stats, error) {
-	o, err := opt.parse()
+	o, err := opt.parseFor(g)
 	if err != nil {
 		return nil, err
 	}

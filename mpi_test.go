@@ -85,6 +85,16 @@ func TestStatsDistributed(t *testing.T) {
 	if !errors.Is(errs[0], ErrInvalidOptions) {
 		t.Fatalf("lanes int16 on the CPU: %v, want ErrInvalidOptions", errs[0])
 	}
+	// Lanes the GPU ranks' engine does not offer are invalid options on
+	// every rank, found before any GPU is looked for.
+	for _, lanes := range []string{"int64", "int8", "float64"} {
+		_, errs := distributed(t, randomGraph(rng, 5, 0.5, false, intWeights), Options{Device: "gpu:0", Lanes: lanes}, 2)
+		for r, err := range errs {
+			if !errors.Is(err, ErrInvalidOptions) {
+				t.Fatalf("lanes %s on GPU ranks, rank %d: %v, want ErrInvalidOptions", lanes, r, err)
+			}
+		}
+	}
 }
 
 // TestStatsDistributedWithoutGPU: where a rank has no GPU, every rank of

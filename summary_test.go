@@ -173,7 +173,7 @@ func BenchmarkSummaryBatchGPUOne(b *testing.B) {
 	timeOneGraphCalls(b, gs, call)
 }
 
-// TestSummaryEdgeCases: the summary from the histogram (summaryFromHist)
+// TestSummaryEdgeCases: the summary from the histogram (result.FromHist)
 // against ComputeStats on the graphs where the definitions' corners are:
 // one vertex, no arcs, one arc, a directed path, a graph not strongly
 // connected, self-loops; with and without Reachable, by both unweighted

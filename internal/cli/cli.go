@@ -129,13 +129,22 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // report prints command name's error to stderr as usage (with the hint
 // to -h) or as a failed computation, and returns the exit status.
 func report(stderr io.Writer, name string, err error) int {
-	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, apsp.ErrInvalidOptions) {
-		err = flagError(err)
-		fmt.Fprintf(stderr, "apsp %s: %v\nrun 'apsp %s -h' for help\n", name, err, name)
-		return exitUsage
+	code := exitCode(err)
+	if code == exitUsage {
+		fmt.Fprintf(stderr, "apsp %s: %v\nrun 'apsp %s -h' for help\n", name, flagError(err), name)
+		return code
 	}
 	fmt.Fprintf(stderr, "apsp %s: %v\n", name, err)
+	return code
+}
+
+// exitCode is the exit status of a command that failed with err: usage
+// for a usage error or invalid options, else failure.
+func exitCode(err error) int {
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, apsp.ErrInvalidOptions) {
+		return exitUsage
+	}
 	return exitFail
 }
 

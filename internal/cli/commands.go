@@ -82,9 +82,9 @@ func statsOverMPI(e *env, f *flagSet, g *graph.Graph, opt apsp.Options, name, pa
 		e.stdout = io.Discard
 	}
 	if err != nil && (errors.Is(err, apsp.ErrNotDistributable) || errors.Is(err, apsp.ErrInvalidOptions) || errors.Is(err, apsp.ErrRankFailed)) {
-		code := exitFail
+		code := exitCode(err) // every rank alike, so mpirun's status does not depend on which exits first
 		if job.Rank == 0 {
-			code = report(e.stderr, name, err)
+			report(e.stderr, name, err)
 		}
 		err = &reportedError{err: err, code: code}
 		_ = job.Barrier(e.ctx) // rank 0 has printed

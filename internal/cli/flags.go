@@ -201,7 +201,9 @@ func (f *flagSet) work() graph.Work {
 			return graph.Work{}
 		}
 		w := graph.Work{Name: name, VertexBytes: engine.RowVertexBytes}
-		if (name == "diameter" || f.noASPL) && (auto || f.algo == apsp.BoundsAlgorithm) {
+		// Under auto the bounds method's all-pairs fallback is admitted
+		// before it runs (its rows); named, it runs alone.
+		if (name == "diameter" || f.noASPL) && f.algo == apsp.BoundsAlgorithm {
 			w.VertexBytes = min(w.VertexBytes, boundsVertexBytes)
 		}
 		return w

@@ -30,9 +30,12 @@ type BatchEngine interface {
 	// estimate.
 	Wins(gs []*graph.Graph, threads int) bool
 	// Stream computes gs on GPU ordinal in groups of group graphs and
-	// hands each group to deliver as soon as it is back, in order: out[k]
-	// is graph lo+k's result. An error ends the stream; the groups
-	// delivered before it stand.
+	// hands each group to deliver as soon as it is back: one call at a
+	// time, in order, from one goroutine (the caller counts on it), out[k]
+	// being graph lo+k's result, valid only during the call. An error ends
+	// the stream; the groups delivered before it stand. A streaming engine
+	// computes the next group while deliver runs; one that does not
+	// computes it after.
 	Stream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
 		deliver func(lo, hi int, out []BatchResult, device string) error) error
 }
@@ -77,7 +80,7 @@ func (bulkSearch) Wins(gs []*graph.Graph, threads int) bool {
 func (bulkSearch) Stream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
 	deliver func(lo, hi int, out []BatchResult, device string) error) error {
 	var out []BatchResult
-	return BulkStream(ctx, ordinal, gs, group, func(lo, hi int, rows [][]reduce.Row, device string) error {
+	return bulkStream(ctx, ordinal, gs, group, func(lo, hi int, rows [][]reduce.Row, device string) error {
 		out = out[:0]
 		for _, r := range rows {
 			out = append(out, BatchResult{Rows: r, Lanes: lanes.Int32})
@@ -87,7 +90,7 @@ func (bulkSearch) Stream(ctx context.Context, ordinal int, gs []*graph.Graph, gr
 }
 
 func (bulkSearch) Totals(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BatchTotals, string, error) {
-	return BulkSummaries(ctx, ordinal, gs)
+	return bulkSummaries(ctx, ordinal, gs)
 }
 
 // bulkFW is the GPU bulk Floyd–Warshall (integer-weighted graphs of up to
@@ -98,7 +101,7 @@ func (bulkFW) Name() string                 { return BulkFWName }
 func (bulkFW) Fits(g *graph.Graph) bool     { return BulkFWFits(g) }
 func (bulkFW) TakesLanes(k lanes.Kind) bool { return false }
 func (bulkFW) Wins(gs []*graph.Graph, threads int) bool {
-	return BulkFWWins(gs, threads)
+	return bulkFWWins(gs, threads)
 }
 
 func (bulkFW) Stream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
@@ -106,7 +109,7 @@ func (bulkFW) Stream(ctx context.Context, ordinal int, gs []*graph.Graph, group 
 	var out []BatchResult
 	for lo := 0; lo < len(gs); lo += group {
 		hi := min(lo+group, len(gs))
-		rows, kinds, errs, device, err := BulkFWRows(ctx, ordinal, gs[lo:hi])
+		rows, kinds, errs, device, err := bulkFWRows(ctx, ordinal, gs[lo:hi])
 		if err != nil {
 			return err
 		}

@@ -7,11 +7,6 @@ import (
 	"github.com/apsp/apsp/internal/bounds"
 )
 
-// BoundsName is the bounds method's name: the diameter and radius of an
-// unweighted graph from a few breadth-first searches (Takes & Kosters), not
-// an all-pairs engine.
-const BoundsName = "bounds"
-
 // ErrBoundsBudget is wrapped when the bounds method spent its budget
 // before the diameter and radius were known.
 var ErrBoundsBudget = bounds.ErrBudget

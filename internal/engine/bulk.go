@@ -21,39 +21,27 @@ func BulkFits(g *graph.Graph) bool {
 	return g != nil && g.Kind() == graph.Unweighted && g.N() >= 1 && g.N() <= bulk.MaxN
 }
 
-// BulkRows returns every source's summary of each graph of gs (each
+// bulkRows returns every source's summary of each graph of gs (each
 // BulkFits) from one bulk search on GPU ordinal, and the GPU's name. Its
 // errors are the batch's: no usable GPU (matching ErrNoGPU), a driver
 // failure, ctx's.
-func BulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, string, error) {
+func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, string, error) {
 	rows, err := bulk.Rows(ctx, gpu.OnGPU(ordinal), gs)
 	if err != nil {
 		return nil, "", err
 	}
-	return rows, gpuName(ordinal), nil
+	return rows, deviceName(ordinal), nil
 }
 
-// BulkSummaries is BulkRows reduced on the GPU to each graph's pairs,
+// bulkSummaries is bulkRows reduced on the GPU to each graph's pairs,
 // distance sum and largest distance (bulk.Summary): only those bytes
 // come back, which is what makes one graph a call cheap.
-func BulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]bulk.Summary, string, error) {
+func bulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]bulk.Summary, string, error) {
 	sums, err := bulk.Summaries(ctx, gpu.OnGPU(ordinal), gs)
 	if err != nil {
 		return nil, "", err
 	}
-	return sums, gpuName(ordinal), nil
-}
-
-// gpuName is GPU ordinal's name, "gpu" when the driver cannot say.
-func gpuName(ordinal int) string {
-	if infos, err := gpu.Devices(); err == nil {
-		for _, in := range infos {
-			if in.Ordinal == ordinal {
-				return in.Name
-			}
-		}
-	}
-	return "gpu"
+	return sums, deviceName(ordinal), nil
 }
 
 // BulkWins reports whether "auto" should search the graphs gs (each
@@ -65,16 +53,16 @@ func BulkWins(gs []*graph.Graph, threads int) bool {
 	if gpu.Opened() == 0 || len(gs) == 0 {
 		return false
 	}
-	return BulkSeconds(gs) < BatchCPUSeconds(gs, threads)
+	return bulkSeconds(gs) < batchCPUSeconds(gs, threads)
 }
 
-// BulkSeconds is the bulk search's estimated time for gs, the reduction
+// bulkSeconds is the bulk search's estimated time for gs, the reduction
 // of its rows on the host included: a fixed 0.1 ms a call and 3.5 ns per
 // vertex and per four arcs, fitted to batches of random 16-regular graphs
 // of 1024 vertices with the rows reduced on every host core (docs/perf.md,
 // "Many graphs: `StatsBatch` and `apsp bulk`"), where the host's share
 // was most of a graph's time and the search the lesser part.
-func BulkSeconds(gs []*graph.Graph) float64 {
+func bulkSeconds(gs []*graph.Graph) float64 {
 	t := 1e-4
 	for _, g := range gs {
 		t += 3.5e-9 * (float64(g.N()) + float64(g.Arcs())/4)
@@ -82,9 +70,9 @@ func BulkSeconds(gs []*graph.Graph) float64 {
 	return t
 }
 
-// BatchCPUSeconds is the estimated time of the bit-parallel BFS on gs, one
+// batchCPUSeconds is the estimated time of the bit-parallel BFS on gs, one
 // graph per thread: their one-thread estimates over the threads.
-func BatchCPUSeconds(gs []*graph.Graph, threads int) float64 {
+func batchCPUSeconds(gs []*graph.Graph, threads int) float64 {
 	var t float64
 	e := bfsEngine{bitParallel: true}
 	for _, g := range gs {

@@ -69,7 +69,7 @@ func TestBulkWins(t *testing.T) {
 	for i := range gs {
 		gs[i] = g
 	}
-	if bulk, cpu := BulkSeconds(gs), BatchCPUSeconds(gs, 16); bulk >= cpu {
+	if bulk, cpu := bulkSeconds(gs), batchCPUSeconds(gs, 16); bulk >= cpu {
 		t.Fatalf("1000 graphs of 1024 vertices, degree 16: bulk %.3g s, cpu %.3g s on 16 threads", bulk, cpu)
 	}
 	if gpu.Opened() == 0 && BulkWins(gs, 16) {

@@ -34,11 +34,11 @@ func BulkFWFits(g *graph.Graph) bool {
 	return g != nil && g.Kind() == graph.IntWeights && g.N() >= 1 && g.N() <= BulkFWMaxN
 }
 
-// BulkFWRows is bulk.FWRows on GPU ordinal with the GPU's name: every
+// bulkFWRows is bulk.FWRows on GPU ordinal with the GPU's name: every
 // source's summary of each graph of gs and the lanes it was computed in,
 // errs[i] for a graph it does not take (ErrBulkFWGraph, a negative cycle),
 // err for what fails them all.
-func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, device string, err error) {
+func bulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]reduce.Row, kinds []lanes.Kind, errs []error, device string, err error) {
 	rows, kinds, errs, err = bulk.FWRows(ctx, gpu.OnGPU(ordinal), gs)
 	if err != nil {
 		return nil, nil, nil, "", err
@@ -46,24 +46,24 @@ func BulkFWRows(ctx context.Context, ordinal int, gs []*graph.Graph) (rows [][]r
 	return rows, kinds, errs, deviceName(ordinal), nil
 }
 
-// BulkFWWins reports whether "auto" should compute the graphs gs (each
+// bulkFWWins reports whether "auto" should compute the graphs gs (each
 // BulkFWFits) with the bulk Floyd–Warshall rather than one per CPU thread:
 // only when a GPU is already open in this process (auto never pays its
 // start-up for a batch) and the estimate is below the CPU's.
-func BulkFWWins(gs []*graph.Graph, threads int) bool {
+func bulkFWWins(gs []*graph.Graph, threads int) bool {
 	if gpu.Opened() == 0 || len(gs) == 0 {
 		return false
 	}
-	return BulkFWSeconds(gs) < batchWeightedCPUSeconds(gs, threads)
+	return bulkFWSeconds(gs) < batchWeightedCPUSeconds(gs, threads)
 }
 
-// BulkFWSeconds is the bulk Floyd–Warshall's estimated time for gs: a
+// bulkFWSeconds is the bulk Floyd–Warshall's estimated time for gs: a
 // fixed 0.2 ms a call, the host's lane plan, upload and conversion (about
 // 0.3 µs a graph and 5 ns a vertex and an arc), and n³ relaxations at
 // 10^13 a second (fitted to the kernels' rate from 128 vertices up,
 // docs/perf.md, "Bulk Floyd–Warshall on the GPU"; smaller graphs run at a
 // lower rate, where the host's share dominates anyway).
-func BulkFWSeconds(gs []*graph.Graph) float64 {
+func bulkFWSeconds(gs []*graph.Graph) float64 {
 	t := 2e-4
 	for _, g := range gs {
 		n := float64(g.N())

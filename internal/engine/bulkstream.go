@@ -9,12 +9,12 @@ import (
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// BulkStream is BulkRows delivered in groups of group graphs (0: the
+// bulkStream is bulkRows delivered in groups of group graphs (0: the
 // whole batch at once) over bulk.Stream: onGroup(lo, hi, rows) is
 // called in order, on the caller's goroutine, as soon as each group's rows
-// are in host memory, with the GPU's name. Its errors are BulkRows's, or
+// are in host memory, with the GPU's name. Its errors are bulkRows's, or
 // onGroup's.
-func BulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
+func bulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
 	onGroup func(lo, hi int, rows [][]reduce.Row, device string) error) error {
 	name := deviceName(ordinal)
 	return bulk.Stream(ctx, gpu.OnGPU(ordinal), gs, bulk.StreamConfig{Group: group}, func(lo, hi int, rows [][]reduce.Row) error {

@@ -357,9 +357,9 @@ func TestPathFromOnTable(t *testing.T) {
 }
 
 // TestBulkPathsOnTable runs the batch paths on the table, every case a
-// path takes in one batch: the bulk search (BulkRows, BulkSummaries and
-// BulkStream in groups of two) on the unweighted cases, the bulk
-// Floyd–Warshall (BulkFWRows, and gpubulk.FWMatrices) on the integer and
+// path takes in one batch: the bulk search (bulkRows, bulkSummaries and
+// bulkStream in groups of two) on the unweighted cases, the bulk
+// Floyd–Warshall (bulkFWRows, and gpubulk.FWMatrices) on the integer and
 // unweighted ones, which refuses only what int32 lanes cannot hold and
 // names a vertex on each negative cycle. It needs a GPU
 // (APSP_REQUIRE_GPU=1 fails without one).
@@ -386,30 +386,30 @@ func TestBulkPathsOnTable(t *testing.T) {
 		return gs
 	}
 	gs := graphs(bulk)
-	rows, dev, err := BulkRows(ctx, 0, gs)
+	rows, dev, err := bulkRows(ctx, 0, gs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if dev == "" {
-		t.Error("BulkRows names no device")
+		t.Error("bulkRows names no device")
 	}
 	for i, c := range bulk {
 		if err := rowsAre(rows[i], c, true); err != nil {
-			t.Errorf("BulkRows, %s: %v", c.Name, err)
+			t.Errorf("bulkRows, %s: %v", c.Name, err)
 		}
 	}
-	sums, _, err := BulkSummaries(ctx, 0, gs)
+	sums, _, err := bulkSummaries(ctx, 0, gs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range bulk {
 		want := gpubulk.Summary{Vertices: c.N, Pairs: c.Pairs, Sum: int64(c.Total), Diameter: int64(c.Reachable.Diameter), Connected: c.Connected}
 		if sums[i] != want {
-			t.Errorf("BulkSummaries, %s: %+v, want %+v", c.Name, sums[i], want)
+			t.Errorf("bulkSummaries, %s: %+v, want %+v", c.Name, sums[i], want)
 		}
 	}
 	next := 0
-	err = BulkStream(ctx, 0, gs, 2, func(lo, hi int, rows [][]reduce.Row, device string) error {
+	err = bulkStream(ctx, 0, gs, 2, func(lo, hi int, rows [][]reduce.Row, device string) error {
 		if lo != next || hi <= lo || hi-lo > 2 || len(rows) != hi-lo {
 			return fmt.Errorf("group [%d, %d) of %d rows after %d", lo, hi, len(rows), next)
 		}
@@ -422,11 +422,11 @@ func TestBulkPathsOnTable(t *testing.T) {
 		return nil
 	})
 	if err != nil || next != len(gs) {
-		t.Errorf("BulkStream: %v (%d of %d graphs)", err, next, len(gs))
+		t.Errorf("bulkStream: %v (%d of %d graphs)", err, next, len(gs))
 	}
 
 	gs = graphs(fw)
-	rows, kinds, errs, _, err := BulkFWRows(ctx, 0, gs)
+	rows, kinds, errs, _, err := bulkFWRows(ctx, 0, gs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +435,7 @@ func TestBulkPathsOnTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, c := range fw {
-		name := "BulkFWRows, " + c.Name
+		name := "bulkFWRows, " + c.Name
 		lp := tablePlan(t, c)
 		for _, e := range []error{errs[i], merrs[i]} {
 			switch {

@@ -43,7 +43,8 @@ type Options struct {
 	// engine's narrowest that the graph allows.
 	Lanes      lanes.Kind
 	LanesNamed bool
-	// Threads is the CPU threads the caller allows (0 asked: every CPU).
+	// Threads is the CPU threads the caller allows; 0 is every CPU the
+	// process may run on when the work runs (CPUs).
 	Threads   int
 	Tile      int
 	Reachable bool
@@ -51,6 +52,10 @@ type Options struct {
 	Progress  func(float64)
 	Notice    func(string)
 }
+
+// CPUs is the threads the caller allows, 0 (every CPU) counted now: an
+// Evaluator's calls follow GOMAXPROCS as it changes.
+func (o *Options) CPUs() int { return par.Threads(o.Threads) }
 
 // Auto reports whether the engine is left to the planner.
 func (o *Options) Auto() bool { return o.Engine == nil && !o.Bounds }
@@ -70,7 +75,7 @@ func Parse(r Raw) (*Options, error) {
 	if err := cpu.CheckTile(r.Tile); err != nil {
 		return nil, invalid("tile", "%v", err)
 	}
-	o := &Options{Device: dev, Threads: par.Threads(r.Threads), Tile: r.Tile, Reachable: r.Reachable, Paths: r.Paths,
+	o := &Options{Device: dev, Threads: r.Threads, Tile: r.Tile, Reachable: r.Reachable, Paths: r.Paths,
 		Progress: r.Progress, Notice: r.Notice}
 	if r.Lanes != "" && r.Lanes != "auto" {
 		k, err := lanes.ParseKind(r.Lanes)

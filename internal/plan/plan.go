@@ -67,8 +67,9 @@ type Plan struct {
 	Note string
 }
 
-// Resolve plans g under req: it validates the request, plans the lanes,
-// chooses the engine and admits its memory.
+// Resolve plans g under req, whose options Parse has checked: it refuses
+// the bounds method (not an all-pairs engine), plans the lanes, chooses
+// the engine and admits its memory.
 func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	if req.Bounds {
 		return nil, ErrBoundsOnly()
@@ -260,7 +261,7 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	return nil
 }
 
-// Algorithms returns the names Request.Algorithm accepts.
+// Algorithms returns the names Raw.Algorithm accepts.
 func Algorithms() []string {
 	return append([]string{"auto", BoundsAlgorithm}, engine.Names()...)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// TestExtremesExact compares the integer path of statsFromRows (extremesBrief) with the
+// TestExtremesExact compares the integer path of FromRows (extremesBrief) with the
 // general one on random exact rows: connected or not, with --reachable or
 // not, sources that reach nobody, negative and huge eccentricities, and
 // one-row graphs.

@@ -105,10 +105,11 @@ type DeviceInfo struct {
 	ClockKHz   int    `json:"clock_khz"`
 }
 
-// Rows returns every source's summary of the matrix, on threads threads.
-// It panics on the facts-only Distances of a run that summarised without
-// a matrix.
-func (d *Distances) Rows(threads int) []reduce.Row { return d.m.Rows(threads) }
+// RowsOf returns every source's summary of d's matrix, on threads
+// threads. It panics on the facts-only Distances of a run that summarised
+// without a matrix. (A function, not a method: apsp.Distances is this type
+// by alias, and its methods are public API.)
+func RowsOf(d *Distances, threads int) []reduce.Row { return d.m.Rows(threads) }
 
 // Summarised describes a run that summarised every source without a
 // matrix: which lanes, where, on how many threads, how long.

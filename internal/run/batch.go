@@ -98,7 +98,7 @@ func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo Batch
 		}
 		return stats, errs
 	}
-	b := &batch{ctx: ctx, graphs: graphs, stats: stats, errs: errs, threads: o.Threads, progress: o.Progress,
+	b := &batch{ctx: ctx, graphs: graphs, stats: stats, errs: errs, threads: o.CPUs(), progress: o.Progress,
 		callerNotice: o.Notice, group: bo.Group, ready: bo.Ready, summary: bo.Summary, keep: bo.Keep, small: DefaultSmall}
 	if b.group == 0 {
 		b.group = DefaultGroup
@@ -268,9 +268,10 @@ func (b *batch) batched(e engine.BatchEngine, todo []int) []int {
 		return todo
 	}
 	// The graphs of a group were computed together: each is given an equal
-	// share of the time since the previous group. Their rows are reduced
-	// on every thread (one after the other, the reduction took ten times
-	// the bulk search).
+	// share of the time since the previous group was delivered (for an
+	// engine that does not stream, that includes the previous group's
+	// reduction). Their rows are reduced on every thread (one after the
+	// other, the reduction took ten times the bulk search).
 	start := time.Now()
 	delivered := 0
 	var refused []int

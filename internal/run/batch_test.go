@@ -65,7 +65,7 @@ func (c *cpuBatch) Stream(ctx context.Context, ordinal int, gs []*graph.Graph, g
 				out[k].Err = err // a negative cycle: the one-graph way reports it
 				continue
 			}
-			out[k] = engine.BatchResult{Rows: result.NewDistances(r).Rows(1), Lanes: lanes.Int64}
+			out[k] = engine.BatchResult{Rows: result.RowsOf(result.NewDistances(r), 1), Lanes: lanes.Int64}
 		}
 		c.seen += hi - lo
 		if err := deliver(lo, hi, out, "test"); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -33,6 +34,9 @@ func Distributed(ctx context.Context, world comm.Comm, g *graph.Graph, o *plan.O
 		return nil, &plan.OptionError{Option: "device", Msg: fmt.Sprintf("%q: a distributed run uses one GPU a rank (gpu: the local rank's, or gpu:N)", dev)}
 	case dev.Kind != "gpu" && o.LanesNamed:
 		return nil, &plan.OptionError{Option: "lanes", Msg: fmt.Sprintf("%q: a distributed run on CPUs picks int32 or int64 itself", o.Lanes)}
+	case dev.Kind == "gpu" && o.LanesNamed && !slices.Contains(engine.DistributedGPUEngine().Caps().Lanes, o.Lanes):
+		e := engine.DistributedGPUEngine()
+		return nil, &plan.OptionError{Option: "lanes", Msg: fmt.Sprintf("a distributed run on GPUs computes as %s, in %v lanes, not %s", e.Name(), e.Caps().Lanes, o.Lanes)}
 	case g == nil:
 		return nil, ErrNilGraph
 	}
@@ -51,12 +55,12 @@ func Distributed(ctx context.Context, world comm.Comm, g *graph.Graph, o *plan.O
 	case g.Kind() == graph.Unweighted && !o.LanesNamed:
 		var b *reduce.Brief
 		var err error
-		where, threads := "cpu", o.Threads
+		where, threads := "cpu", o.CPUs()
 		if dev.Kind == "gpu" {
 			b, err = bfsOnGPUs(ctx, world, g, dev)
 			where, threads = "gpu", 1
 		} else {
-			b, err = engine.DistributedBFSBrief(ctx, world, g, o.Threads)
+			b, err = engine.DistributedBFSBrief(ctx, world, g, o.CPUs())
 		}
 		if err != nil {
 			return nil, err

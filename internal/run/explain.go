@@ -28,7 +28,7 @@ const (
 // starts on a budget, the engine is "bounds" with that budget and
 // Candidates are those of the all-pairs fallback.
 func Explain(g *graph.Graph, o *plan.Options, task Task) (*result.Choice, error) {
-	if err := usableGraph(g); err != nil {
+	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
 	first, budgeted := false, false
@@ -36,7 +36,7 @@ func Explain(g *graph.Graph, o *plan.Options, task Task) (*result.Choice, error)
 		first, budgeted = plan.BoundsFirst(g, o)
 	}
 	if first && !budgeted {
-		return &result.Choice{Engine: plan.BoundsAlgorithm, Device: "cpu", Threads: o.Threads, Lanes: "int32"}, nil
+		return &result.Choice{Engine: plan.BoundsAlgorithm, Device: "cpu", Threads: o.CPUs(), Lanes: "int32"}, nil
 	}
 	want := map[Task]plan.Want{TaskAllPairs: plan.Matrix, TaskStats: plan.Rows, TaskHistogram: plan.Hist, TaskExtremes: plan.Rows}[task]
 	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want, NoAdmit: true})
@@ -51,7 +51,7 @@ func Explain(g *graph.Graph, o *plan.Options, task Task) (*result.Choice, error)
 	if budgeted {
 		c.Fallback = c.Engine
 		c.Engine, c.Device, c.Lanes = plan.BoundsAlgorithm, "cpu", "int32"
-		c.BoundsBudget = plan.BoundsBudget(g, o.Threads)
+		c.BoundsBudget = plan.BoundsBudget(g, o.CPUs())
 	}
 	return c, nil
 }

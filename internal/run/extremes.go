@@ -26,7 +26,7 @@ type Budget func(g *graph.Graph, threads int) float64
 // when the budget runs out the fallback answers, Algorithm names it and
 // Traversals still counts the searches spent.
 func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budget) (*result.Stats, error) {
-	if err := usableGraph(g); err != nil {
+	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
 	first, budgeted := plan.BoundsFirst(g, o)
@@ -40,24 +40,16 @@ func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budge
 	if err := plan.AdmitBounds(g); err != nil {
 		return nil, err
 	}
-	var fallback *plan.Plan
 	var spend float64
 	if budgeted {
-		// Its note (why no GPU) is passed on only if it runs.
-		quiet := *o
-		quiet.Notice = nil
-		var err error
-		if fallback, err = resolve(g, &quiet, plan.Rows); err != nil {
+		if err := admitFallback(g, o); err != nil {
 			return nil, fmt.Errorf("the all-pairs fallback of the bounds method: %w (--algo bounds runs without it)", err)
 		}
-		spend = budget(g, o.Threads)
+		spend = budget(g, o.CPUs())
 	}
-	x, err := engine.BoundsExtremes(ctx, g, o.Reachable, o.Threads, spend)
+	x, err := engine.BoundsExtremes(ctx, g, o.Reachable, o.CPUs(), spend)
 	if budgeted && errors.Is(err, engine.ErrBoundsBudget) {
-		if fallback.Note != "" && o.Notice != nil {
-			o.Notice(fallback.Note)
-		}
-		s, err := extremesFromStats(ctx, g, o, fallback)
+		s, err := extremesFromStats(ctx, g, o, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -71,11 +63,34 @@ func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budge
 	s := &result.Stats{
 		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: false,
 		Connected: x.Connected, Reachable: o.Reachable, NoASPL: true, ASPL: result.Mean(math.NaN()), ReachablePairs: -1,
-		Algorithm: plan.BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: o.Threads, Traversals: x.Traversals,
+		Algorithm: plan.BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: o.CPUs(), Traversals: x.Traversals,
 		Diameter: extreme(x.Diameter, x.DiameterInf), Radius: extreme(x.Radius, x.RadiusInf),
 	}
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
+}
+
+// admitFallback refuses, before the bounds method spends its budget, a
+// graph whose all-pairs fallback could not fit. On the "auto" device it
+// plans the fallback on the CPU first, which needs no GPU: planning one
+// would load the driver and run the estimates' searches, a cost the
+// bounds method alone does not pay. Only when the CPU's plan does not fit
+// is the fallback planned as it would run, where a GPU may still take it.
+// The fallback that runs is admitted again as it starts, so a GPU plan
+// needing more host memory than the CPU's admitted here is still refused,
+// later.
+func admitFallback(g *graph.Graph, o *plan.Options) error {
+	quiet := *o
+	quiet.Notice = nil // the fallback's notes are passed on if it runs
+	if quiet.Device.Kind == "auto" {
+		onCPU := quiet
+		onCPU.Device = plan.Device{Kind: "cpu"}
+		if _, err := resolve(g, &onCPU, plan.Rows); err == nil {
+			return nil
+		}
+	}
+	_, err := resolve(g, &quiet, plan.Rows)
+	return err
 }
 
 // extreme is a diameter or radius of the bounds method as a Length.

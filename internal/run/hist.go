@@ -14,8 +14,11 @@ import (
 // Histogram computes the hop plot of g (the distribution of distances over
 // ordered pairs). Distances must be non-negative integers.
 func Histogram(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Histogram, error) {
-	if err := usableGraph(g); err != nil {
+	if err := UsableGraph(g); err != nil {
 		return nil, err
+	}
+	if o.Bounds {
+		return nil, plan.ErrBoundsOnly()
 	}
 	if g.Kind() == graph.FloatWeights {
 		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")

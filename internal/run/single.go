@@ -20,9 +20,9 @@ var ErrEmptyGraph = errors.New("graph has no vertices")
 // graph alone).
 var ErrNilGraph = errors.New("graph is nil")
 
-// usableGraph returns ErrNilGraph or ErrEmptyGraph for a graph no
+// UsableGraph returns ErrNilGraph or ErrEmptyGraph for a graph no
 // computation takes, else nil.
-func usableGraph(g *graph.Graph) error {
+func UsableGraph(g *graph.Graph) error {
 	switch {
 	case g == nil:
 		return ErrNilGraph
@@ -35,7 +35,7 @@ func usableGraph(g *graph.Graph) error {
 // resolve plans g under o for the wanted result and passes the plan's
 // note to o.Notice.
 func resolve(g *graph.Graph, o *plan.Options, want plan.Want) (*plan.Plan, error) {
-	if err := usableGraph(g); err != nil {
+	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
 	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want})
@@ -91,7 +91,7 @@ func rowsOf(ctx context.Context, pl *plan.Plan, threads int) ([]reduce.Row, *res
 			return nil, nil, err
 		}
 		// Summing rows is parallel whatever the engine was (fw is serial).
-		return d.Rows(threads), d, nil
+		return result.RowsOf(d, threads), d, nil
 	}
 	rr, ok := pl.Engine.(engine.RowReducer)
 	if !ok {
@@ -139,7 +139,7 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summ
 		if d, err = dense(ctx, pl); err != nil {
 			return nil, err
 		}
-		s = result.FromRows(d.Rows(pl.Problem.Threads), g, d.Exact(), reachable)
+		s = result.FromRows(result.RowsOf(d, pl.Problem.Threads), g, d.Exact(), reachable)
 	} else if hist {
 		h, err := hr.Hist(ctx, pl.Problem)
 		if err != nil {
@@ -191,14 +191,17 @@ func Rows(ctx context.Context, g *graph.Graph, o *plan.Options) ([]reduce.Row, *
 	if err != nil {
 		return nil, nil, err
 	}
-	return rowsOf(ctx, pl, o.Threads)
+	return rowsOf(ctx, pl, o.CPUs())
 }
 
 // ShortestPath returns one shortest path from u to v; the error wraps
 // engine.ErrNoPath when there is none. The planner decides how: a search
 // from u alone (plan.PathSearch), or all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, o *plan.Options) (result.Path, error) {
-	if err := usableGraph(g); err != nil {
+	if o.Bounds {
+		return result.Path{}, plan.ErrBoundsOnly()
+	}
+	if err := UsableGraph(g); err != nil {
 		return result.Path{}, err
 	}
 	if u < 0 || u >= g.N() || v < 0 || v >= g.N() {
@@ -231,7 +234,7 @@ func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, o *plan.Options
 // Summarize reduces a distance matrix of g to its Stats. Seconds is the
 // engine's time.
 func Summarize(d *result.Distances, g *graph.Graph, reachable bool, threads int) *result.Stats {
-	s := result.FromRows(d.Rows(threads), g, d.Exact(), reachable)
+	s := result.FromRows(result.RowsOf(d, threads), g, d.Exact(), reachable)
 	s.Algorithm, s.Device, s.Lanes, s.Threads, s.Seconds = d.Algorithm, d.Device, d.Lanes(), d.Threads, d.Seconds
 	return s
 }
