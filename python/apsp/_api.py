@@ -1,0 +1,572 @@
+"""The measures, as functions named after NetworkX's, and the Evaluator that
+answers them from one co-process."""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import io
+import math
+import os
+import shutil
+import tempfile
+import threading
+from typing import Any, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._convert import Prepared, Weight, prepare
+from ._coprocess import Coprocess
+from ._errors import ApspError, NodeNotFoundError, NoPathError, error_from_response
+
+Number = Union[int, float]
+
+#: The options every call takes besides ``weight``, ``reachable`` and
+#: ``device`` (``algo`` is an alias of ``algorithm``).
+OPTION_NAMES = ("algorithm", "threads", "lanes")
+
+#: Distance matrices larger than this many bytes come back through a
+#: temporary ``.npy`` file rather than base64 in the response line.
+FILE_THRESHOLD = 4 << 20
+
+_UNSET: Any = object()
+
+
+def _options(reachable: bool, device: Optional[str], extra: Dict[str, Any]) -> Dict[str, Any]:
+    """The request's ``options`` object (defaults left out)."""
+    out: Dict[str, Any] = {}
+    for key, value in extra.items():
+        name = "algorithm" if key == "algo" else key
+        if name not in OPTION_NAMES:
+            raise TypeError(
+                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads and lanes"
+            )
+        if value is None:
+            continue
+        if name == "threads":
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise TypeError(f"threads must be an int, not {value!r}")
+            value = int(value)
+        elif not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, not {value!r}")
+        if name == "algorithm" and value == "auto":
+            continue
+        if name == "lanes" and value == "auto":
+            continue
+        out[name] = value
+    if device is not None and device != "auto":
+        if not isinstance(device, str):
+            raise TypeError(f"device must be a str such as 'cpu', 'gpu' or 'gpu:1', not {device!r}")
+        out["device"] = device
+    if reachable:
+        out["reachable"] = True
+    return out
+
+
+def _inf(x: Optional[Number]) -> Number:
+    return math.inf if x is None else x
+
+
+def _decode_measures(r: Dict[str, Any], prep: Prepared, reachable: bool) -> Dict[str, Any]:
+    """JSON nulls to ``inf``/``nan``; center and periphery to labels."""
+    out = dict(r)
+    for key in ("diameter", "radius"):
+        if key in out:
+            out[key] = _inf(out[key])
+    if "aspl" in out and out["aspl"] is None:
+        # Infinite when some pair has no path (and reachable was not asked),
+        # else undefined: a mean over no pair (one vertex, or no reachable pair).
+        reach = out.get("reachable_only", reachable)
+        out["aspl"] = math.inf if (not out.get("connected", True) and not reach) else math.nan
+    for key in ("center", "periphery"):
+        if key in out and out[key] is not None:
+            out[key] = prep.labels(out[key])
+    return out
+
+
+def _load_npy(data: bytes) -> np.ndarray:
+    return np.load(io.BytesIO(data), allow_pickle=False)
+
+
+def convert_distances(d: np.ndarray, dtype: Any = None) -> np.ndarray:
+    """Convert a matrix as the co-process writes it (integer with the dtype's
+    maximum for no path, or float64 with ``inf``) to ``dtype``: floats get
+    ``inf`` where there is no path, integers the new dtype's maximum."""
+    target = np.dtype(np.float64 if dtype is None else dtype)
+    src_int = d.dtype.kind in "iu"
+    if target.kind == "f":
+        if src_int:
+            missing = d == np.iinfo(d.dtype).max
+            finite = d[~missing]
+            if target.itemsize < 8 and finite.size and int(np.abs(finite).max()) > (1 << 24):
+                raise OverflowError(f"distances up to {int(np.abs(finite).max())} do not fit {target} exactly")
+            if target == np.float64 and finite.size and int(np.abs(finite).max()) > (1 << 53):
+                raise OverflowError(f"distances up to {int(np.abs(finite).max())} do not fit float64 exactly")
+            out = d.astype(target)
+            out[missing] = np.inf
+            return out
+        return d.astype(target, copy=False)
+    if target.kind in "iu":
+        if not src_int:
+            raise TypeError(f"distances of a float-weighted graph cannot be {target}; ask for a float dtype")
+        if d.dtype == target:
+            return d
+        missing = d == np.iinfo(d.dtype).max
+        finite = d[~missing]
+        info = np.iinfo(target)
+        if finite.size and (int(finite.max()) >= info.max or int(finite.min()) < info.min):
+            raise OverflowError(
+                f"distances from {int(finite.min())} to {int(finite.max())} do not fit {target} below its maximum "
+                "(which means no path)"
+            )
+        out = d.astype(target)
+        out[missing] = info.max
+        return out
+    raise TypeError(f"dtype must be a NumPy integer or float dtype, not {target}")
+
+
+class Evaluator:
+    """One apsp co-process, answering graph after graph.
+
+    The functions of this package share such an evaluator; hold one of your
+    own to fix the options once (a search loop calling :meth:`summary` on
+    candidate after candidate), to use another binary, or to keep its
+    process apart from other threads' calls::
+
+        with apsp.Evaluator(reachable=True) as ev:
+            for G in candidates():
+                s = ev.summary(G)          # {"diameter": ..., "aspl": ..., ...}
+
+    Args:
+        weight: the default ``weight`` of every method (``None``:
+            unweighted; see :func:`apsp.prepare`).
+        reachable: take every measure over the pairs that have a path
+            (igraph's ``unconn=True``) rather than infinite ones.
+        device: ``"auto"``, ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
+        binary: the apsp binary to run (default: found as
+            :func:`apsp.binary` says).
+        **options: ``algorithm`` (or ``algo``), ``threads``, ``lanes``:
+            apsp's options (``apsp stats -h``).
+
+    Every method takes ``weight``, ``reachable``, ``device`` and the options
+    again to override them for one call.  The co-process starts at the first
+    call.  If it dies, the call it was computing raises
+    :class:`apsp.CoprocessError` and the next call starts a new one with a
+    ``RuntimeWarning``.  :meth:`close` (or leaving the ``with`` block) ends it.
+    """
+
+    def __init__(
+        self,
+        weight: Weight = None,
+        reachable: bool = False,
+        device: str = "auto",
+        binary: Optional[str] = None,
+        **options: Any,
+    ) -> None:
+        _options(reachable, device, options)  # check the names early
+        self.weight = weight
+        self.reachable = reachable
+        self.device = device
+        self.options = dict(options)
+        self._cop = Coprocess(binary)
+
+    # -- plumbing -------------------------------------------------------------
+
+    def __enter__(self) -> "Evaluator":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End the co-process (closing its input; killed after a grace time)."""
+        self._cop.close()
+
+    @property
+    def pid(self) -> Optional[int]:
+        """The co-process's id while it runs, else ``None``."""
+        return self._cop.pid
+
+    @property
+    def binary(self) -> Optional[str]:
+        """The binary the co-process runs (known once it started)."""
+        return self._cop.binary
+
+    def _settings(self, weight: Any, reachable: Any, device: Any, options: Dict[str, Any]) -> Tuple[Any, bool, Dict[str, Any]]:
+        w = self.weight if weight is _UNSET else weight
+        r = self.reachable if reachable is _UNSET else bool(reachable)
+        d = self.device if device is _UNSET else device
+        merged = dict(self.options)
+        for k, v in options.items():
+            merged.pop("algorithm" if k == "algo" else "algo" if k == "algorithm" else k, None)
+            merged[k] = v
+        return w, r, _options(r, d, merged)
+
+    def _call(
+        self,
+        op: str,
+        G: Any,
+        weight: Any,
+        reachable: Any,
+        device: Any,
+        options: Dict[str, Any],
+        extra: Optional[Dict[str, Any]] = None,
+        prep: Optional[Prepared] = None,
+    ) -> Tuple[Dict[str, Any], Prepared, bool]:
+        w, r, opts = self._settings(weight, reachable, device, options)
+        if prep is None:
+            prep = prepare(G, w)
+        payload: Dict[str, Any] = {"op": op}
+        payload.update(prep.fields)
+        if opts:
+            payload["options"] = opts
+        if extra:
+            payload.update(extra)
+        resp = self._cop.request(payload)
+        if "error" in resp:
+            raise error_from_response(resp, prep.nodes)
+        result = resp.get("result")
+        if not isinstance(result, dict):
+            raise ApspError(f"the co-process answered {op} without a result: {resp!r}")
+        return result, prep, r
+
+    # -- the measures ------------------------------------------------------------
+
+    def ping(self) -> str:
+        """The co-process's version string (starting it if needed)."""
+        resp = self._cop.request({"op": "ping"})
+        if "error" in resp:
+            raise error_from_response(resp)
+        return str(resp.get("result", {}).get("version", ""))
+
+    def stats(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
+        """Every summary measure at once; see :func:`apsp.stats`."""
+        result, prep, r = self._call("stats", G, weight, reachable, device, options)
+        return _decode_measures(result, prep, r)
+
+    def summary(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
+        """Diameter and ASPL only (the search loop's question); see
+        :func:`apsp.summary`."""
+        result, prep, r = self._call("summary", G, weight, reachable, device, options)
+        return _decode_measures(result, prep, r)
+
+    def extremes(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
+        """Diameter and radius without all pairs where apsp can (unweighted
+        graphs: a few breadth-first searches); see :func:`apsp.extremes`."""
+        result, prep, r = self._call("extremes", G, weight, reachable, device, options)
+        return _decode_measures(result, prep, r)
+
+    def diameter(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Number:
+        """See :func:`apsp.diameter`."""
+        return self.extremes(G, weight, reachable, device, **options)["diameter"]  # type: ignore[no-any-return]
+
+    def radius(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Number:
+        """See :func:`apsp.radius`."""
+        return self.extremes(G, weight, reachable, device, **options)["radius"]  # type: ignore[no-any-return]
+
+    def average_shortest_path_length(
+        self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> float:
+        """See :func:`apsp.average_shortest_path_length`."""
+        return self.summary(G, weight, reachable, device, **options)["aspl"]  # type: ignore[no-any-return]
+
+    aspl = average_shortest_path_length
+
+    def center(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> List[Hashable]:
+        """See :func:`apsp.center`."""
+        return self.stats(G, weight, reachable, device, **options)["center"]  # type: ignore[no-any-return]
+
+    def periphery(self, G: Any, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any) -> List[Hashable]:
+        """See :func:`apsp.periphery`."""
+        return self.stats(G, weight, reachable, device, **options)["periphery"]  # type: ignore[no-any-return]
+
+    def eccentricity(
+        self, G: Any, v: Any = None, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> Union[Number, Dict[Hashable, Number]]:
+        """See :func:`apsp.eccentricity`."""
+        result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options)
+        return _decode_eccentricity(result, prep, v)
+
+    def distances(
+        self,
+        G: Any,
+        weight: Any = _UNSET,
+        dtype: Any = None,
+        nodelist: Optional[Sequence[Hashable]] = None,
+        device: Any = _UNSET,
+        **options: Any,
+    ) -> Tuple[np.ndarray, List[Hashable]]:
+        """See :func:`apsp.distances`."""
+        w, _, _ = self._settings(weight, False, device, options)
+        prep = prepare(G, w)
+        tmpdir = None
+        extra: Dict[str, Any] = {}
+        if prep.n * prep.n * 8 > FILE_THRESHOLD:
+            tmpdir = tempfile.mkdtemp(prefix="apsp-")
+            extra["file"] = os.path.join(tmpdir, "distances.npy")
+        try:
+            result, prep, _ = self._call("distances", G, weight, False, device, options, extra, prep)
+            if "file" in result:
+                d = np.load(result["file"], allow_pickle=False)
+            elif "npy_b64" in result:
+                d = _load_npy(base64.b64decode(result["npy_b64"]))
+            else:
+                raise ApspError(f"the co-process answered distances without a matrix: {sorted(result)}")
+        finally:
+            if tmpdir is not None:
+                shutil.rmtree(tmpdir, ignore_errors=True)
+        d = convert_distances(d, dtype)
+        nodes = list(prep.nodes)
+        if nodelist is not None:
+            idx = [prep.index_of(x) for x in nodelist]
+            d = d[np.ix_(idx, idx)]
+            nodes = list(nodelist)
+        return d, nodes
+
+    def hop_plot(self, G: Any, weight: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
+        """See :func:`apsp.hop_plot`."""
+        result, _, _ = self._call("histogram", G, weight, False, device, options)
+        return result
+
+    def shortest_path(
+        self, G: Any, source: Hashable, target: Hashable, weight: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> List[Hashable]:
+        """See :func:`apsp.shortest_path`."""
+        return self._path(G, source, target, weight, device, options)[0]
+
+    def shortest_path_length(
+        self, G: Any, source: Hashable, target: Hashable, weight: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> Number:
+        """See :func:`apsp.shortest_path_length`."""
+        return self._path(G, source, target, weight, device, options)[1]
+
+    def _path(
+        self, G: Any, source: Hashable, target: Hashable, weight: Any, device: Any, options: Dict[str, Any]
+    ) -> Tuple[List[Hashable], Number]:
+        w, _, _ = self._settings(weight, False, device, options)
+        prep = prepare(G, w)
+        s, t = prep.index_of(source), prep.index_of(target)
+        try:
+            result, prep, _ = self._call("path", G, weight, False, device, options, {"source": s, "target": t}, prep)
+        except NoPathError as e:
+            if source != s or target != t or type(source) is not int or type(target) is not int:
+                e.message = f"no path from {source!r} to {target!r} ({e.message})"
+                e.args = (e.message,)
+            e.source, e.target = source, target  # type: ignore[attr-defined]
+            raise
+        return prep.labels(result["vertices"]), result["length"]
+
+
+def _decode_eccentricity(result: Dict[str, Any], prep: Prepared, v: Any) -> Union[Number, Dict[Hashable, Number]]:
+    ecc = result.get("eccentricity")
+    if not isinstance(ecc, list) or len(ecc) != prep.n:
+        raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {prep.n} vertices")
+    values = [math.inf if x is None else x for x in ecc]
+    if v is not None:
+        try:
+            i: Optional[int] = prep.index_of(v)
+        except NodeNotFoundError:
+            i = None
+        if i is not None:
+            return values[i]
+        return {x: values[prep.index_of(x)] for x in v}
+    return dict(zip(prep.nodes, values))
+
+
+# ---------------------------------------------------------------------------
+# The shared evaluator behind the module's functions.
+
+_shared: Optional[Evaluator] = None
+_shared_lock = threading.Lock()
+
+
+def shared_evaluator() -> Evaluator:
+    """The evaluator the module-level functions use (one co-process a
+    Python process, started on first use, ended at exit)."""
+    global _shared
+    ev = _shared
+    if ev is None or ev._cop.closed:
+        with _shared_lock:
+            if _shared is None or _shared._cop.closed:
+                _shared = Evaluator()
+            ev = _shared
+    return ev
+
+
+@atexit.register
+def _close_shared() -> None:
+    ev = _shared
+    if ev is not None:
+        try:
+            ev.close()
+        except Exception:
+            pass
+
+
+def version() -> str:
+    """The version of the apsp binary the package runs (``apsp version``)."""
+    return shared_evaluator().ping()
+
+
+def stats(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> Dict[str, Any]:
+    """Every summary measure of ``G`` at once (``apsp stats --json``).
+
+    Args:
+        G: a NetworkX or igraph graph, a scipy.sparse or 2-D numpy adjacency
+            matrix, or ``(n, edges[, weights[, directed]])``; see
+            :func:`apsp.prepare`.
+        weight: ``None`` (the default, as in NetworkX): every edge has
+            length 1; a string: the edge attribute holding lengths (missing
+            means 1); a function ``weight(u, v, d)`` as NetworkX's.
+        reachable: take the measures over the pairs that have a path, rather
+            than infinite ones when some pair has none.
+        device: ``"auto"``, ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
+        **options: ``algorithm`` (or ``algo``), ``threads``, ``lanes``.
+
+    Returns:
+        A dict with ``vertices``, ``arcs``, ``edges``, ``directed``,
+        ``weighted``, ``connected`` (strongly, for a digraph),
+        ``reachable_only``, ``diameter``, ``radius``, ``aspl``,
+        ``reachable_pairs``, ``center`` and ``periphery`` (lists of G's
+        nodes), ``algorithm``, ``device``, ``lanes``, ``threads``,
+        ``seconds``.  Infinite measures are ``math.inf`` and an ASPL over no
+        pair (one vertex) is ``math.nan``.
+
+    Raises:
+        NegativeCycleError, GraphError, OptionsError, TooLargeError,
+        WeightsTooLargeError, NoGPUError, CoprocessError (all ApspError).
+    """
+    return shared_evaluator().stats(G, weight, reachable, device, **options)
+
+
+def summary(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> Dict[str, Any]:
+    """Diameter and ASPL only: a dict with ``vertices``, ``connected``,
+    ``diameter``, ``aspl``, ``reachable_pairs``, ``algorithm``, ``device``,
+    ``seconds`` (cheaper than :func:`stats` on unweighted graphs: no
+    per-vertex eccentricities).  Arguments as :func:`stats`."""
+    return shared_evaluator().summary(G, weight, reachable, device, **options)
+
+
+def extremes(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> Dict[str, Any]:
+    """Diameter and radius without the ASPL (``apsp stats --no-aspl``): on
+    unweighted graphs often a few breadth-first searches rather than all
+    pairs.  The dict of :func:`stats` without ``aspl``, ``reachable_pairs``,
+    ``center``, ``periphery``, with ``no_aspl: True``."""
+    return shared_evaluator().extremes(G, weight, reachable, device, **options)
+
+
+def diameter(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> Number:
+    """The largest distance over ordered pairs ``u != v``.
+
+    ``math.inf`` when some pair has no path (NetworkX raises instead),
+    unless ``reachable=True``: then the largest finite distance.  0 for one
+    vertex.  Arguments as :func:`stats`."""
+    return shared_evaluator().diameter(G, weight, reachable, device, **options)
+
+
+def radius(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> Number:
+    """The smallest eccentricity; ``math.inf`` when no vertex reaches every
+    other (and not ``reachable``).  Arguments as :func:`stats`."""
+    return shared_evaluator().radius(G, weight, reachable, device, **options)
+
+
+def average_shortest_path_length(
+    G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any
+) -> float:
+    """The mean distance over ordered pairs ``u != v``.
+
+    ``math.inf`` when some pair has no path (NetworkX raises instead);
+    with ``reachable=True`` the mean over the pairs that have one.
+    ``math.nan`` over no pair: one vertex (NetworkX answers 0 there), or no
+    reachable pair.  Arguments as :func:`stats`."""
+    return shared_evaluator().average_shortest_path_length(G, weight, reachable, device, **options)
+
+
+aspl = average_shortest_path_length
+
+
+def eccentricity(
+    G: Any, v: Any = None, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any
+) -> Union[Number, Dict[Hashable, Number]]:
+    """The eccentricity of every node, ``{node: value}`` in G's node order.
+
+    ``math.inf`` for a node that does not reach every other (NetworkX
+    raises instead); with ``reachable=True`` the largest distance to the
+    nodes it reaches (0 if none).  As in NetworkX, ``v`` (a node, or an
+    iterable of nodes) restricts the answer: a single value, or a dict of
+    those nodes.  Arguments as :func:`stats`."""
+    return shared_evaluator().eccentricity(G, v, weight, reachable, device, **options)
+
+
+def center(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> List[Hashable]:
+    """The nodes whose eccentricity is the radius, in G's node order (empty
+    when the radius is infinite).  Float eccentricities count as equal
+    within a relative 1e-9.  Arguments as :func:`stats`."""
+    return shared_evaluator().center(G, weight, reachable, device, **options)
+
+
+def periphery(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> List[Hashable]:
+    """The nodes whose eccentricity is the diameter, in G's node order.
+    Arguments as :func:`stats`."""
+    return shared_evaluator().periphery(G, weight, reachable, device, **options)
+
+
+def distances(
+    G: Any,
+    weight: Weight = None,
+    dtype: Any = None,
+    nodelist: Optional[Sequence[Hashable]] = None,
+    device: str = "auto",
+    **options: Any,
+) -> Tuple[np.ndarray, List[Hashable]]:
+    """The distance matrix and its node order, ``(D, nodes)``:
+    ``D[i, j]`` is the distance from ``nodes[i]`` to ``nodes[j]``.
+
+    Args:
+        dtype: ``None`` (float64, as ``networkx.floyd_warshall_numpy``):
+            ``inf`` where there is no path.  Any float dtype likewise
+            (float32 refused when an integer distance exceeds 2**24).  An
+            integer dtype (``np.int32``, ``np.int64``, ...; integer or
+            unweighted graphs only) keeps apsp's sentinel: **no path is the
+            dtype's maximum value** (``np.iinfo(dtype).max``), which sorts
+            after every distance; refused (``OverflowError``) when a
+            distance does not fit below it.
+        nodelist: the nodes, in order, for the rows and columns (default:
+            G's node order; for igraph, matrices and tuples ``0..n-1``).
+        weight, device, **options: as :func:`stats`.
+
+    Unlike NetworkX's ``floyd_warshall_numpy`` the default ``weight`` is
+    ``None`` (unweighted), as everywhere in this package.  Large matrices
+    come back through a temporary ``.npy`` file rather than the pipe."""
+    return shared_evaluator().distances(G, weight, dtype, nodelist, device, **options)
+
+
+def hop_plot(G: Any, weight: Weight = None, device: str = "auto", **options: Any) -> Dict[str, Any]:
+    """The distribution of shortest-path lengths (``apsp hist --json``):
+    ``{"count": [...], "unreachable": u, "algorithm": name}`` where
+    ``count[d]`` is the number of ordered pairs ``u != v`` at distance
+    ``d`` and ``unreachable`` the number without a path.  Needs integer
+    distances (unweighted or integer-weighted graphs; a float-weighted
+    graph raises :class:`GraphError`)."""
+    return shared_evaluator().hop_plot(G, weight, device, **options)
+
+
+def shortest_path(
+    G: Any, source: Hashable, target: Hashable, weight: Weight = None, device: str = "auto", **options: Any
+) -> List[Hashable]:
+    """One shortest path from ``source`` to ``target``, as a list of nodes.
+
+    Raises:
+        NoPathError: when there is none (also a ``networkx.NetworkXNoPath``
+            when NetworkX is installed, as ``networkx.shortest_path`` raises).
+        NodeNotFoundError: when source or target is not in G.
+        NegativeCycleError: when a negative cycle makes lengths unbounded."""
+    return shared_evaluator().shortest_path(G, source, target, weight, device, **options)
+
+
+def shortest_path_length(
+    G: Any, source: Hashable, target: Hashable, weight: Weight = None, device: str = "auto", **options: Any
+) -> Number:
+    """The distance from ``source`` to ``target``; raises as
+    :func:`shortest_path`."""
+    return shared_evaluator().shortest_path_length(G, source, target, weight, device, **options)
