@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/encode"
@@ -112,6 +113,7 @@ func runBulk(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	defer src.close()
 	if src.total > 0 && b.progress != nil {
 		b.total = src.total
 	}
@@ -448,6 +450,74 @@ type source struct {
 	stdin  *graph.JSONLineReader
 	first  *stdinLine // stdin's first line, read ahead to tell JSON Lines
 	total  float64    // the inputs' total weight, or 0 when unknown
+	// lines are stdin's lines after the first, read by their own
+	// goroutine (readStdin) so that a chunk can end where the input
+	// pauses: a caller that writes one line and waits for its answer gets
+	// it at once. stop ends that goroutine early.
+	lines chan stdinLine
+	stop  chan struct{}
+}
+
+// stdinPause is how long a chunk waits for stdin's next line before it is
+// computed without it: long next to reading a line from a pipe that is
+// being filled, short next to an answer a caller waits for.
+const stdinPause = 2 * time.Millisecond
+
+// readStdin sends stdin's lines to s.lines until its end, a read error or
+// s.stop.
+func (s *source) readStdin() {
+	defer close(s.lines)
+	for {
+		var l stdinLine
+		l.line, l.lineNo, l.n, l.err = s.stdin.Next()
+		select {
+		case s.lines <- l:
+		case <-s.stop:
+			return
+		}
+		if l.err != nil && !errors.Is(l.err, graph.ErrLineTooLong) {
+			return // the end (io.EOF) or a read error, which next reports
+		}
+	}
+}
+
+// close stops reading stdin.
+func (s *source) close() {
+	if s.stop != nil {
+		close(s.stop)
+		s.stop = nil
+	}
+}
+
+// stdinNext is stdin's next line; wait says whether to wait for it, else
+// ok is false when none has been read by the time a short pause ends.
+func (s *source) stdinNext(wait bool) (l stdinLine, ok bool) {
+	if s.first != nil {
+		l, s.first = *s.first, nil
+		return l, true
+	}
+	if wait {
+		l, ok = <-s.lines
+		if !ok {
+			l.err = io.EOF
+		}
+		return l, true
+	}
+	select {
+	case l, ok = <-s.lines:
+	default:
+		t := time.NewTimer(stdinPause)
+		defer t.Stop()
+		select {
+		case l, ok = <-s.lines:
+		case <-t.C:
+			return l, false
+		}
+	}
+	if !ok {
+		l.err = io.EOF
+	}
+	return l, true
 }
 
 // stdinLine is what JSONLineReader.Next returned.
@@ -533,6 +603,8 @@ func newSource(e *env, args []string) (*source, error) {
 			return nil, notJSONLines(first)
 		}
 		s.first = first
+		s.lines, s.stop = make(chan stdinLine, 256), make(chan struct{})
+		go s.readStdin()
 	}
 	switch {
 	case !stdin:
@@ -587,15 +659,11 @@ func (s *source) next() ([]*item, error) {
 			bytes += int(min(in.size, int64(budget)))
 			continue
 		}
-		var line []byte
-		var lineNo, n int
-		var err error
-		if s.first != nil {
-			line, lineNo, n, err = s.first.line, s.first.lineNo, s.first.n, s.first.err
-			s.first = nil
-		} else {
-			line, lineNo, n, err = s.stdin.Next()
+		l, ok := s.stdinNext(len(chunk) == 0)
+		if !ok {
+			break // stdin paused: compute what came, answer, then read on
 		}
+		line, lineNo, n, err := l.line, l.lineNo, l.n, l.err
 		bytes += n
 		switch {
 		case errors.Is(err, io.EOF):

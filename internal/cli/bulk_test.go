@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -15,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
@@ -612,5 +615,36 @@ func TestBulkWriteError(t *testing.T) {
 	code := Run(context.Background(), []string{"bulk", "-"}, strings.NewReader(in.String()), &failAfter{n: 100}, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "broken pipe") {
 		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestBulkStdinAnswersWhenInputPauses: bulk - answers the lines it has
+// when its input pauses, so a caller can write a graph and wait for its
+// line (before, nothing came until 1 024 lines or the end of input).
+func TestBulkStdinAnswersWhenInputPauses(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(context.Background(), []string{"bulk", "-"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	out := bufio.NewReader(outR)
+	for i := range 3 {
+		go fmt.Fprintf(inW, `{"id": %d, "edges": [[0,1],[1,2]]}`+"\n", i)
+		got := make(chan string, 1)
+		go func() { l, _ := out.ReadString('\n'); got <- l }()
+		select {
+		case l := <-got:
+			if !strings.HasPrefix(l, fmt.Sprintf(`{"id":%d,`, i)) || !strings.Contains(l, `"diameter":2`) {
+				t.Fatalf("line %d: %s", i, l)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer to line %d within 10 s while the input waits", i)
+		}
+	}
+	inW.Close()
+	if code := <-done; code != exitOK {
+		t.Fatalf("exit %d", code)
 	}
 }

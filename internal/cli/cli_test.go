@@ -263,3 +263,19 @@ func TestBenchCPUDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestServe: apsp serve --stdio answers each line in order, bad lines
+// included, and exits 0 at the end of input; without --stdio it is a
+// usage error.
+func TestServe(t *testing.T) {
+	in := `{"id":1,"op":"stats","n":3,"edges":[[0,1],[1,2]]}` + "\nnot json\n" + `{"id":3,"op":"ping"}` + "\n"
+	code, out, errs := run(t, in, "serve", "--stdio")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || errs != "" || len(lines) != 3 || !strings.HasPrefix(lines[0], `{"id":1,"result":{"vertices":3,`) ||
+		!strings.Contains(lines[1], `"kind":"request"`) || !strings.HasPrefix(lines[2], `{"id":3,"result":{"version":`) {
+		t.Fatalf("exit %d, stderr %q:\n%s", code, errs, out)
+	}
+	if code, _, errs := run(t, "", "serve"); code != exitUsage || !strings.Contains(errs, "--stdio") {
+		t.Fatalf("serve without --stdio: exit %d: %s", code, errs)
+	}
+}

@@ -44,6 +44,8 @@ type flagSet struct {
 	quiet       bool
 	showPlan    bool // --explain
 	csv         bool // bulk --csv
+	stdio       bool // serve --stdio
+	maxLine     int  // serve --max-line
 	group       int  // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
@@ -63,6 +65,11 @@ func newFlags(cmd string) (*flagSet, error) {
 	f := &flagSet{fs: flag.NewFlagSet(cmd, flag.ContinueOnError)}
 	f.fs.SetOutput(io.Discard)
 	fs := f.fs
+	if cmd == "serve" {
+		fs.BoolVar(&f.stdio, "stdio", false, "read requests on stdin and write responses on stdout (required)")
+		fs.IntVar(&f.maxLine, "max-line", 0, "the longest request line in bytes (0: 1 GiB)")
+		return f, nil
+	}
 	if cmd == "devices" {
 		fs.BoolVar(&f.json, "json", false, "print JSON")
 		return f, nil

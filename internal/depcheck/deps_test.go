@@ -86,7 +86,7 @@ var rules = []rule{
 	{
 		Why:    "internal packages serve the root package, never the reverse: only the CLI and the service use the public API",
 		From:   []string{"internal/..."},
-		Except: []string{"internal/cli/...", "internal/service/..."},
+		Except: []string{"internal/cli/...", "internal/serve/..."},
 		Never:  []string{"."},
 	},
 	{

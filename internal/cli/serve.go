@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"github.com/apsp/apsp/internal/serve"
+)
+
+const serveLong = `Answers requests, one JSON object a line on stdin, with one JSON line each
+on stdout, in order, each written as soon as it is computed: a long-lived
+co-process for other programs (the Python package drives it). A request:
+  {"id": 7, "op": "stats", "n": 4, "edges": [[0,1],[1,2],[2,3]],
+   "weights": [1,2,3], "directed": false, "options": {"reachable": true}}
+op is ping, stats, summary, extremes, eccentricity, distances (a .npy in
+base64, or written to "file"), histogram or path ("source", "target").
+Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,
+and weights as "weights_b64" with "weights_dtype" int64 or float64. options
+are algorithm, device, threads, lanes and reachable, as the flags of stats.
+The answer is {"id": 7, "result": {...}} (the result as stats --json and
+the other commands write it), or {"id": 7, "error": "why", "kind": K} with
+K one of request, options, graph, negative_cycle (with "vertex"),
+weights_too_large, too_large, no_gpu, no_path, failed or internal. A bad
+request is answered and the next one read: only the end of stdin ends the
+process (exit status 0).`
+
+// runServe is apsp serve.
+func runServe(e *env, args []string) error {
+	f, _ := newFlags("serve")
+	if _, err := f.parse(e, mustCommand("serve"), args, 0, 0); err != nil {
+		return err
+	}
+	if !f.stdio {
+		return usagef("--stdio is the one transport so far: apsp serve --stdio")
+	}
+	s := &serve.Server{MaxLine: f.maxLine, Version: versionLine()}
+	return s.Serve(e.ctx, e.stdin, e.stdout)
+}

@@ -1,0 +1,226 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+)
+
+// request is one line of input.
+type request struct {
+	ID           json.RawMessage `json:"id"`
+	Op           string          `json:"op"`
+	N            *int            `json:"n"`
+	Directed     bool            `json:"directed"`
+	Edges        [][]int64       `json:"edges"`
+	EdgesB64     string          `json:"edges_b64"`
+	Weights      []json.Number   `json:"weights"`
+	WeightsB64   string          `json:"weights_b64"`
+	WeightsDtype string          `json:"weights_dtype"`
+	Options      options         `json:"options"`
+	Source       *int            `json:"source"`
+	Target       *int            `json:"target"`
+	File         string          `json:"file"`
+}
+
+// options are apsp.Options as a request spells them.
+type options struct {
+	Algorithm string `json:"algorithm"`
+	Device    string `json:"device"`
+	Threads   int    `json:"threads"`
+	Lanes     string `json:"lanes"`
+	Reachable bool   `json:"reachable"`
+}
+
+func (o options) apsp() apsp.Options {
+	return apsp.Options{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Lanes: o.Lanes, Reachable: o.Reachable}
+}
+
+// requestError is a request the server cannot read: kind "request".
+type requestError struct{ msg string }
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &requestError{fmt.Sprintf(format, args...)}
+}
+
+// graphError is a graph the request describes wrongly: kind "graph".
+type graphError struct{ err error }
+
+func (e *graphError) Error() string { return e.err.Error() }
+func (e *graphError) Unwrap() error { return e.err }
+
+// decode reads one request strictly: unknown fields are refused, so that a
+// misspelt option is not silently ignored.
+func decode(line []byte) (*request, error) {
+	var r request
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.DisallowUnknownFields()
+	d.UseNumber()
+	if err := d.Decode(&r); err != nil {
+		return &r, badRequest("%v", err)
+	}
+	if d.More() {
+		return &r, badRequest("one JSON object a line")
+	}
+	return &r, nil
+}
+
+// buildGraph makes the request's graph.
+func (r *request) buildGraph() (*graph.Graph, error) {
+	us, vs, err := r.endpoints()
+	if err != nil {
+		return nil, err
+	}
+	ints, floats, err := r.weights(len(us))
+	if err != nil {
+		return nil, err
+	}
+	b := graph.NewBuilder(r.Directed)
+	n := 0
+	if r.N != nil {
+		if *r.N < 0 {
+			return nil, badRequest("n = %d: want a vertex count", *r.N)
+		}
+		n = *r.N
+	} else {
+		for i := range us {
+			n = max(n, int(us[i])+1, int(vs[i])+1)
+		}
+	}
+	if err := b.SetVertices(n); err != nil {
+		return nil, err
+	}
+	b.Grow(len(us))
+	for i := range us {
+		u, v := int(us[i]), int(vs[i])
+		if u < 0 || v < 0 || u >= n || v >= n {
+			return nil, &graphError{fmt.Errorf("edge %d: vertex out of range 0..%d: %d %d", i, n-1, u, v)}
+		}
+		switch {
+		case ints != nil:
+			err = b.AddIntEdge(u, v, ints[i])
+		case floats != nil:
+			err = b.AddFloatEdge(u, v, floats[i])
+		default:
+			err = b.AddEdge(u, v)
+		}
+		if err != nil {
+			if errors.Is(err, graph.ErrTooLarge) {
+				return nil, err
+			}
+			return nil, &graphError{fmt.Errorf("edge %d: %w", i, err)}
+		}
+	}
+	return b.Build(), nil
+}
+
+// endpoints are the edges' tails and heads, from "edges" or "edges_b64".
+func (r *request) endpoints() (us, vs []int64, err error) {
+	if r.Edges != nil && r.EdgesB64 != "" {
+		return nil, nil, badRequest("edges and edges_b64 both given")
+	}
+	if r.EdgesB64 != "" {
+		raw, err := base64.StdEncoding.DecodeString(r.EdgesB64)
+		if err != nil {
+			return nil, nil, badRequest("edges_b64: %v", err)
+		}
+		if len(raw)%8 != 0 {
+			return nil, nil, badRequest("edges_b64: %d bytes, not pairs of little-endian int32", len(raw))
+		}
+		m := len(raw) / 8
+		us, vs = make([]int64, m), make([]int64, m)
+		for i := range m {
+			us[i] = int64(int32(binary.LittleEndian.Uint32(raw[8*i:])))
+			vs[i] = int64(int32(binary.LittleEndian.Uint32(raw[8*i+4:])))
+		}
+		return us, vs, nil
+	}
+	us, vs = make([]int64, len(r.Edges)), make([]int64, len(r.Edges))
+	for i, e := range r.Edges {
+		if len(e) != 2 {
+			return nil, nil, badRequest("edges[%d]: %d numbers, want [u, v] (weights go in \"weights\")", i, len(e))
+		}
+		if e[0] > math.MaxInt32 || e[1] > math.MaxInt32 {
+			return nil, nil, &graphError{fmt.Errorf("edge %d: vertex id beyond int32: %d %d", i, e[0], e[1])}
+		}
+		us[i], vs[i] = e[0], e[1]
+	}
+	return us, vs, nil
+}
+
+// weights are the edges' lengths: integers when every weight is one (or
+// the dtype is int64), else float64; nil, nil for an unweighted graph.
+func (r *request) weights(m int) (ints []int64, floats []float64, err error) {
+	switch {
+	case r.Weights != nil && r.WeightsB64 != "":
+		return nil, nil, badRequest("weights and weights_b64 both given")
+	case r.WeightsB64 != "":
+		raw, err := base64.StdEncoding.DecodeString(r.WeightsB64)
+		if err != nil {
+			return nil, nil, badRequest("weights_b64: %v", err)
+		}
+		if len(raw) != 8*m {
+			return nil, nil, badRequest("weights_b64: %d bytes for %d edges, want 8 a weight", len(raw), m)
+		}
+		switch r.WeightsDtype {
+		case "int64":
+			ints = make([]int64, m)
+			for i := range ints {
+				ints[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+			}
+			return ints, nil, nil
+		case "float64":
+			floats = make([]float64, m)
+			for i := range floats {
+				floats[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
+			}
+			return nil, floats, checkFloats(floats)
+		}
+		return nil, nil, badRequest("weights_dtype %q: want int64 or float64", r.WeightsDtype)
+	case r.Weights != nil:
+		if len(r.Weights) != m {
+			return nil, nil, badRequest("%d weights for %d edges", len(r.Weights), m)
+		}
+		ints = make([]int64, m)
+		for i, w := range r.Weights {
+			x, err := w.Int64()
+			if err != nil {
+				ints = nil
+				break
+			}
+			ints[i] = x
+		}
+		if ints != nil {
+			return ints, nil, nil
+		}
+		floats = make([]float64, m)
+		for i, w := range r.Weights {
+			x, err := w.Float64()
+			if err != nil {
+				return nil, nil, &graphError{fmt.Errorf("weight %d: %q: %w", i, w, err)}
+			}
+			floats[i] = x
+		}
+		return nil, floats, checkFloats(floats)
+	}
+	return nil, nil, nil
+}
+
+// checkFloats refuses NaN and infinite weights, as the file readers do.
+func checkFloats(ws []float64) error {
+	for i, w := range ws {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return &graphError{fmt.Errorf("weight %d: %v is not a length", i, w)}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,299 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/encode"
+	"github.com/apsp/apsp/graph"
+)
+
+// DefaultMaxLine bounds a request line (a graph of tens of millions of
+// edges in base64): a longer line is answered with an error, skipped, and
+// the stream goes on.
+const DefaultMaxLine = 1 << 30
+
+// Server answers requests.
+type Server struct {
+	// MaxLine bounds a request's bytes (0: DefaultMaxLine).
+	MaxLine int
+	// Version is what ping answers.
+	Version string
+	// Evaluators are kept a set of options each, so that a search loop's
+	// summaries reuse the kept plan (apsp.Evaluator).
+	evaluators map[options]*apsp.Evaluator
+}
+
+// Serve reads requests from r until its end and writes each response to w
+// as soon as it is computed, flushing it. Only a failure to read r or to
+// write w ends it early; ctx's cancellation fails the request in progress
+// and the next ones, which are still answered.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	in := bufio.NewReaderSize(r, 1<<16)
+	out := bufio.NewWriterSize(w, 1<<16)
+	maxLine := s.MaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	for lineNo := 1; ; lineNo++ {
+		line, tooLong, err := readLine(in, maxLine)
+		if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			var resp []byte
+			if tooLong {
+				resp = failure(nil, badRequest("line %d: longer than %d bytes (the server's limit)", lineNo, maxLine))
+			} else {
+				resp = s.Handle(ctx, line)
+			}
+			if _, werr := out.Write(resp); werr != nil {
+				return werr
+			}
+			if werr := out.Flush(); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine reads one line without its newline; a line longer than max is
+// consumed to its end and reported by tooLong with no bytes.
+func readLine(in *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := in.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max+1 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return bytes.TrimRight(line, "\r\n"), tooLong, err
+	}
+}
+
+// Handle answers one request line with one response line (newline
+// included). It never panics on any input: a panic below it is answered as
+// an internal error.
+func (s *Server) Handle(ctx context.Context, line []byte) (resp []byte) {
+	r, err := decode(line)
+	defer func() {
+		if p := recover(); p != nil {
+			resp = failure(r.ID, fmt.Errorf("%w: %v", errInternal, p))
+		}
+	}()
+	if err != nil {
+		return failure(r.ID, err)
+	}
+	res, err := s.do(ctx, r)
+	if err != nil {
+		return failure(r.ID, err)
+	}
+	return success(r.ID, res)
+}
+
+// errInternal marks a panic below the server (a bug).
+var errInternal = errors.New("internal error")
+
+// do runs one request.
+func (s *Server) do(ctx context.Context, r *request) (any, error) {
+	opt := r.Options.apsp()
+	switch r.Op {
+	case "ping":
+		return map[string]string{"version": s.Version}, nil
+	case "stats", "summary", "extremes", "eccentricity", "distances", "histogram", "path":
+	case "":
+		return nil, badRequest(`no "op" (want ping, stats, summary, extremes, eccentricity, distances, histogram or path)`)
+	default:
+		return nil, badRequest("unknown op %q (want ping, stats, summary, extremes, eccentricity, distances, histogram or path)", r.Op)
+	}
+	if (r.Source != nil || r.Target != nil) != (r.Op == "path") {
+		return nil, badRequest(`"source" and "target" belong to op "path", which needs both`)
+	}
+	if r.File != "" && r.Op != "distances" {
+		return nil, badRequest(`"file" belongs to op "distances"`)
+	}
+	if err := opt.Validate(r.Op == "extremes"); err != nil {
+		return nil, err
+	}
+	g, err := r.buildGraph()
+	if err != nil {
+		return nil, err
+	}
+	switch r.Op {
+	case "stats":
+		return apsp.ComputeStats(ctx, g, opt)
+	case "extremes":
+		return apsp.ComputeExtremes(ctx, g, opt)
+	case "summary":
+		ev, err := s.evaluator(r.Options)
+		if err != nil {
+			return nil, err
+		}
+		return ev.Summary(ctx, g)
+	case "eccentricity":
+		ecc, err := apsp.Eccentricities(ctx, g, opt)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"eccentricity": ecc}, nil
+	case "histogram":
+		return apsp.DistanceHistogram(ctx, g, opt)
+	case "path":
+		if r.Source == nil || r.Target == nil {
+			return nil, badRequest(`op "path" needs "source" and "target"`)
+		}
+		if u, v := *r.Source, *r.Target; u < 0 || v < 0 || u >= g.N() || v >= g.N() {
+			return nil, &graphError{fmt.Errorf("path from %d to %d: vertex out of range 0..%d", u, v, g.N()-1)}
+		}
+		return apsp.ShortestPath(ctx, g, *r.Source, *r.Target, opt)
+	}
+	return s.distances(ctx, g, opt, r.File)
+}
+
+// evaluator is the kept Evaluator for o, made on first use.
+func (s *Server) evaluator(o options) (*apsp.Evaluator, error) {
+	if ev := s.evaluators[o]; ev != nil {
+		return ev, nil
+	}
+	ev, err := apsp.NewEvaluator(o.apsp())
+	if err != nil {
+		return nil, err
+	}
+	if s.evaluators == nil {
+		s.evaluators = map[options]*apsp.Evaluator{}
+	}
+	if len(s.evaluators) >= 64 {
+		clear(s.evaluators) // a client that varies its options every call keeps no plans
+	}
+	s.evaluators[o] = ev
+	return ev, nil
+}
+
+// distances computes the matrix and returns it as a .npy file's bytes in
+// base64, or writes that file at path (created beside it and renamed
+// into place, so a failure leaves nothing).
+func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options, path string) (any, error) {
+	d, err := apsp.AllPairs(ctx, g, opt)
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		var buf bytes.Buffer
+		if err := encode.NPY(&buf, d, encode.Auto); err != nil {
+			return nil, err
+		}
+		return map[string]any{"npy_b64": base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".apsp-*.npy")
+	if err != nil {
+		return nil, badRequest("file: %v", err)
+	}
+	err = encode.NPY(f, d, encode.Auto)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return map[string]any{"file": path}, nil
+}
+
+// success is a response line with the result.
+func success(id json.RawMessage, res any) []byte {
+	body, err := json.Marshal(res)
+	if err != nil {
+		return failure(id, fmt.Errorf("%w: encoding the result: %v", errInternal, err))
+	}
+	return line(map[string]json.RawMessage{"id": idOf(id), "result": body})
+}
+
+// failure is a response line with the error, its kind, and the vertex of
+// a negative cycle.
+func failure(id json.RawMessage, err error) []byte {
+	kind := Kind(err)
+	m := map[string]json.RawMessage{"id": idOf(id), "error": quote(err.Error()), "kind": quote(kind)}
+	var nc *apsp.NegativeCycleError
+	if errors.As(err, &nc) {
+		m["vertex"] = json.RawMessage(fmt.Sprint(nc.Vertex))
+	}
+	return line(m)
+}
+
+// idOf is the request's id, null when it has none.
+func idOf(id json.RawMessage) json.RawMessage {
+	if len(id) == 0 {
+		return json.RawMessage("null")
+	}
+	return id
+}
+
+func quote(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// line writes m as one JSON line, "id" first.
+func line(m map[string]json.RawMessage) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"id":`)
+	b.Write(m["id"])
+	for _, k := range []string{"result", "error", "kind", "vertex"} {
+		if v, ok := m[k]; ok {
+			fmt.Fprintf(&b, ",%q:", k)
+			b.Write(v)
+		}
+	}
+	b.WriteString("}\n")
+	return b.Bytes()
+}
+
+// Kind names what went wrong, for a client to dispatch on: request,
+// options, graph, negative_cycle, weights_too_large, too_large, no_gpu,
+// no_path, internal, or failed (any other failure of the computation).
+func Kind(err error) string {
+	var re *requestError
+	var ge *graphError
+	var nc *apsp.NegativeCycleError
+	switch {
+	case errors.As(err, &re):
+		return "request"
+	case errors.Is(err, errInternal):
+		return "internal"
+	case errors.Is(err, apsp.ErrInvalidOptions):
+		return "options"
+	case errors.As(err, &nc):
+		return "negative_cycle"
+	case errors.Is(err, apsp.ErrWeightsTooLarge):
+		return "weights_too_large"
+	case errors.Is(err, graph.ErrTooLarge):
+		return "too_large"
+	case errors.Is(err, apsp.ErrNoGPU):
+		return "no_gpu"
+	case errors.Is(err, apsp.ErrNoPath):
+		return "no_path"
+	case errors.As(err, &ge), errors.Is(err, apsp.ErrEmptyGraph), errors.Is(err, apsp.ErrNilGraph):
+		return "graph"
+	}
+	return "failed"
+}

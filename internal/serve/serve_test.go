@@ -1,0 +1,387 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/npy"
+	"github.com/apsp/apsp/internal/testgraphs"
+)
+
+// response is a decoded response line.
+type response struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  string          `json:"error"`
+	Kind   string          `json:"kind"`
+	Vertex *int            `json:"vertex"`
+}
+
+func answer(t *testing.T, s *Server, req string) response {
+	t.Helper()
+	line := s.Handle(context.Background(), []byte(req))
+	if !bytes.HasSuffix(line, []byte("\n")) || bytes.Count(line, []byte("\n")) != 1 {
+		t.Fatalf("%s: response is not one line: %q", req, line)
+	}
+	var r response
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&r); err != nil {
+		t.Fatalf("%s: response %q: %v", req, line, err)
+	}
+	return r
+}
+
+// TestErrorKinds: every bad request is answered with its id, a message and
+// the kind a client dispatches on.
+func TestErrorKinds(t *testing.T) {
+	s := &Server{}
+	for _, tc := range []struct{ req, kind, id string }{
+		{`garbage`, "request", "null"},
+		{`{"id": 1}`, "request", "1"},
+		{`{"id": 2, "op": "nope"}`, "request", "2"},
+		{`{"id": "x", "op": "stats", "edgez": []}`, "request", `"x"`},
+		{`{"id": 3, "op": "stats", "edges": [[0, 1, 2]]}`, "request", "3"},
+		{`{"id": 4, "op": "stats", "edges": [[0, 1]], "weights": [1, 2]}`, "request", "4"},
+		{`{"id": 5, "op": "stats", "edges_b64": "AAA"}`, "request", "5"},
+		{`{"id": 6, "op": "stats", "n": 2, "edges": [[0, 1]], "source": 0}`, "request", "6"},
+		{`{"id": 7, "op": "path", "n": 2, "edges": [[0, 1]]}`, "request", "7"},
+		{`{"id": 8, "op": "stats", "n": -1}`, "request", "8"},
+		{`{"id": 9, "op": "stats", "n": 2, "edges": [[0, 2]]}`, "graph", "9"},
+		{`{"id": 10, "op": "stats", "n": 0}`, "graph", "10"},
+		{`{"id": 11, "op": "stats", "n": 2, "edges": [[0, 1]], "options": {"device": "tpu"}}`, "options", "11"},
+		{`{"id": 12, "op": "stats", "n": 2, "edges": [[0, 1]], "options": {"algorithm": "bounds"}}`, "options", "12"},
+		{`{"id": 13, "op": "stats", "n": 2, "directed": true, "edges": [[0, 1], [1, 0]], "weights": [1, -3]}`, "negative_cycle", "13"},
+		{`{"id": 14, "op": "stats", "n": 3, "edges": [[0, 1], [1, 2]], "weights": [9223372036854775807, 9223372036854775807]}`, "weights_too_large", "14"},
+		{`{"id": 15, "op": "stats", "n": 100000000000}`, "too_large", "15"},
+		{`{"id": 16, "op": "path", "n": 3, "edges": [[0, 1]], "source": 0, "target": 2}`, "no_path", "16"},
+		{`{"id": 17, "op": "path", "n": 3, "edges": [[0, 1]], "source": 0, "target": 9}`, "graph", "17"},
+		{`{"id": 18, "op": "histogram", "n": 2, "edges": [[0, 1]], "weights": [0.5]}`, "failed", "18"},
+		{`{"id": 19, "op": "stats", "n": 2, "edges": [[0, 1]], "weights": ["x"]}`, "request", "19"},
+		{`{"id": 20, "op": "distances", "n": 2, "edges": [[0, 1]], "file": "/nonexistent/d.npy"}`, "request", "20"},
+		{`{"id": 21, "op": "stats", "n": 2, "edges": [[0, 1]], "options": {"device": "gpu:7"}}`, "", "21"}, // no_gpu here, or a result on a machine with 8 GPUs
+	} {
+		r := answer(t, s, tc.req)
+		if string(r.ID) != tc.id {
+			t.Errorf("%s: id %s, want %s", tc.req, r.ID, tc.id)
+		}
+		if tc.kind == "" {
+			if r.Error != "" && r.Kind != "no_gpu" {
+				t.Errorf("%s: %s (%s), want a result or no_gpu", tc.req, r.Error, r.Kind)
+			}
+			continue
+		}
+		if r.Kind != tc.kind || r.Error == "" || r.Result != nil {
+			t.Errorf("%s: kind %q, error %q, result %s; want kind %q", tc.req, r.Kind, r.Error, r.Result, tc.kind)
+		}
+		if tc.kind == "negative_cycle" && (r.Vertex == nil || *r.Vertex < 0 || *r.Vertex > 1) {
+			t.Errorf("%s: vertex %v", tc.req, r.Vertex)
+		}
+	}
+}
+
+// requestLine writes g as a request of op with the edges as JSON pairs or in
+// base64, and the weights likewise.
+func requestLine(t *testing.T, id int, op string, g *graph.Graph, b64 bool, extra string) string {
+	t.Helper()
+	var us, vs []int32
+	var ints []int64
+	var floats []float64
+	for u := range g.N() {
+		for i, h := range g.Neighbors(u) {
+			v := int(h)
+			if !g.Directed() && v < u {
+				continue
+			}
+			us, vs = append(us, int32(u)), append(vs, int32(v))
+			switch g.Kind() {
+			case graph.IntWeights:
+				ints = append(ints, g.ArcInt(u, i))
+			case graph.FloatWeights:
+				floats = append(floats, g.ArcFloat(u, i))
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"id": %d, "op": %q, "n": %d, "directed": %v`, id, op, g.N(), g.Directed())
+	if b64 {
+		raw := make([]byte, 8*len(us))
+		for i := range us {
+			binary.LittleEndian.PutUint32(raw[8*i:], uint32(us[i]))
+			binary.LittleEndian.PutUint32(raw[8*i+4:], uint32(vs[i]))
+		}
+		fmt.Fprintf(&b, `, "edges_b64": %q`, base64.StdEncoding.EncodeToString(raw))
+	} else {
+		pairs := make([][2]int32, len(us))
+		for i := range us {
+			pairs[i] = [2]int32{us[i], vs[i]}
+		}
+		e, _ := json.Marshal(pairs)
+		fmt.Fprintf(&b, `, "edges": %s`, e)
+	}
+	switch {
+	case ints != nil && b64:
+		raw := make([]byte, 8*len(ints))
+		for i, w := range ints {
+			binary.LittleEndian.PutUint64(raw[8*i:], uint64(w))
+		}
+		fmt.Fprintf(&b, `, "weights_b64": %q, "weights_dtype": "int64"`, base64.StdEncoding.EncodeToString(raw))
+	case floats != nil && b64:
+		raw := make([]byte, 8*len(floats))
+		for i, w := range floats {
+			binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(w))
+		}
+		fmt.Fprintf(&b, `, "weights_b64": %q, "weights_dtype": "float64"`, base64.StdEncoding.EncodeToString(raw))
+	case ints != nil:
+		w, _ := json.Marshal(ints)
+		fmt.Fprintf(&b, `, "weights": %s`, w)
+	case floats != nil:
+		w, _ := json.Marshal(floats)
+		fmt.Fprintf(&b, `, "weights": %s`, w)
+	}
+	b.WriteString(extra + "}")
+	return b.String()
+}
+
+// TestAgreesWithLibrary: on random graphs of every kind, sent both ways,
+// every op answers what the library computes on the same graph.
+func TestAgreesWithLibrary(t *testing.T) {
+	s := &Server{}
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 60 {
+		spec := testgraphs.Spec{N: 1 + rng.IntN(40), P: 0.1 + 0.2*rng.Float64(), Directed: trial%2 == 0, Lo: 1, Hi: 20, Parts: 1 + trial%3}
+		spec.Kind = []graph.WeightKind{graph.Unweighted, graph.IntWeights, graph.FloatWeights}[trial%3]
+		g := testgraphs.Random(rng, spec)
+		b64 := trial%4 < 2
+		reachable := trial%5 == 0
+		opts := fmt.Sprintf(`, "options": {"reachable": %v}`, reachable)
+		opt := apsp.Options{Reachable: reachable}
+		check := func(op string, want any, extra string) {
+			t.Helper()
+			r := answer(t, s, requestLine(t, trial, op, g, b64, opts+extra))
+			if r.Error != "" {
+				t.Fatalf("trial %d %s: %s (%s)", trial, op, r.Error, r.Kind)
+			}
+			w, _ := json.Marshal(want)
+			if !sameJSON(t, r.Result, w) {
+				t.Fatalf("trial %d %s (%v): %s, library %s", trial, op, spec, r.Result, w)
+			}
+		}
+		st, err := apsp.ComputeStats(ctx, g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("stats", st, "")
+		ecc, err := apsp.Eccentricities(ctx, g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("eccentricity", map[string]any{"eccentricity": ecc}, "")
+		sum, errs := apsp.SummaryBatch(ctx, []*graph.Graph{g}, opt)
+		if errs[0] != nil {
+			t.Fatal(errs[0])
+		}
+		check("summary", sum[0], "")
+		if g.Kind() != graph.FloatWeights {
+			h, err := apsp.DistanceHistogram(ctx, g, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check("histogram", h, "")
+		}
+		d, err := apsp.AllPairs(ctx, g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := answer(t, s, requestLine(t, trial, "distances", g, b64, opts))
+		checkNPY(t, r, d)
+		u, v := rng.IntN(g.N()), rng.IntN(g.N())
+		if p, err := apsp.ShortestPath(ctx, g, u, v, opt); err == nil {
+			r := answer(t, s, requestLine(t, trial, "path", g, b64, opts+fmt.Sprintf(`, "source": %d, "target": %d`, u, v)))
+			var got apsp.Path
+			if err := json.Unmarshal(r.Result, &got); err != nil || got.Length != p.Length || got.Vertices[0] != u || got.Vertices[len(got.Vertices)-1] != v {
+				t.Fatalf("trial %d path %d→%d: %s (%s), library %+v", trial, u, v, r.Result, r.Error, p)
+			}
+		}
+	}
+}
+
+// sameJSON compares two results with the timing fields left out.
+func sameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y map[string]any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatalf("%s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	for _, m := range []map[string]any{x, y} {
+		delete(m, "seconds")
+		delete(m, "threads")
+	}
+	return fmt.Sprint(x) == fmt.Sprint(y)
+}
+
+// checkNPY decodes a distances answer and compares it with d.
+func checkNPY(t *testing.T, r response, d *apsp.Distances) {
+	t.Helper()
+	var res struct {
+		NPY string `json:"npy_b64"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil || res.NPY == "" {
+		t.Fatalf("distances: %s (%s)", r.Result, r.Error)
+	}
+	raw, err := base64.StdEncoding.DecodeString(res.NPY)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := npy.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := d.N()
+	if len(a.Shape) != 2 || a.Shape[0] != n || a.Shape[1] != n {
+		t.Fatalf("shape %v for %d vertices", a.Shape, n)
+	}
+	le := binary.LittleEndian
+	for u := range n {
+		for v := range n {
+			want := d.At(u, v)
+			var got float64
+			var inf bool
+			switch i := u*n + v; a.Descr {
+			case "<i4":
+				x := int32(le.Uint32(a.Data[4*i:]))
+				got, inf = float64(x), x == math.MaxInt32
+			case "<i8":
+				x := int64(le.Uint64(a.Data[8*i:]))
+				got, inf = float64(x), x == math.MaxInt64
+			case "<f8":
+				got = math.Float64frombits(le.Uint64(a.Data[8*i:]))
+				inf = math.IsInf(got, 1)
+			default:
+				t.Fatalf("dtype %s", a.Descr)
+			}
+			if want.IsInf() != inf || (!inf && want.Float() != got) {
+				t.Fatalf("d(%d,%d) = %v (inf %v), library %v", u, v, got, inf, want)
+			}
+		}
+	}
+}
+
+// TestInteractive: each response comes as soon as its request is read,
+// before the next request is written (a search loop's co-process).
+func TestInteractive(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- (&Server{}).Serve(context.Background(), inR, outW); outW.Close() }()
+	out := bufio.NewReader(outR)
+	for i := range 5 {
+		go fmt.Fprintf(inW, `{"id": %d, "op": "summary", "n": 4, "edges": [[0,1],[1,2],[2,3]]}`+"\n", i)
+		got := make(chan string, 1)
+		go func() { l, _ := out.ReadString('\n'); got <- l }()
+		select {
+		case l := <-got:
+			if !strings.HasPrefix(l, fmt.Sprintf(`{"id":%d,"result":`, i)) {
+				t.Fatalf("response %d: %s", i, l)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no response to request %d within 10 s", i)
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLongLine: a line over the limit is answered with an error and the
+// next line is read.
+func TestLongLine(t *testing.T) {
+	in := strings.Repeat("x", 5000) + "\n" + `{"id": 2, "op": "ping"}` + "\n"
+	var out bytes.Buffer
+	if err := (&Server{MaxLine: 1000}).Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"kind":"request"`) || !strings.Contains(lines[0], "longer than 1000 bytes") ||
+		!strings.HasPrefix(lines[1], `{"id":2,"result":`) {
+		t.Fatalf("%q", lines)
+	}
+}
+
+// TestDistancesFile: a distances request with "file" writes the .npy and
+// answers its path.
+func TestDistancesFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.npy")
+	r := answer(t, &Server{}, fmt.Sprintf(`{"id": 1, "op": "distances", "n": 3, "edges": [[0, 1], [1, 2]], "file": %q}`, path))
+	if r.Error != "" || !strings.Contains(string(r.Result), "d.npy") {
+		t.Fatalf("%s %s", r.Result, r.Error)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := npy.Read(bytes.NewReader(raw)); err != nil || fmt.Sprint(a.Shape) != "[3 3]" {
+		t.Fatalf("%v %v", a, err)
+	}
+}
+
+// FuzzHandle: no request line panics the server or gets anything but one
+// JSON line carrying an id and either a result or an error with a kind.
+func FuzzHandle(f *testing.F) {
+	for _, s := range []string{
+		`{"id":1,"op":"stats","n":4,"edges":[[0,1],[1,2],[2,3]]}`,
+		`{"id":2,"op":"summary","edges":[[0,1],[1,2]],"weights":[1,2.5]}`,
+		`{"id":3,"op":"path","n":3,"edges":[[0,1],[1,2]],"source":0,"target":2}`,
+		`{"id":4,"op":"distances","n":2,"edges_b64":"AAAAAAEAAAA="}`,
+		`{"id":5,"op":"eccentricity","n":3,"directed":true,"edges":[[0,1]],"weights_b64":"AQAAAAAAAAA=","weights_dtype":"int64"}`,
+		`{"id":6,"op":"histogram","n":2,"edges":[[0,1]],"options":{"reachable":true}}`,
+		`{"op":"extremes","n":5,"edges":[[0,1],[1,2],[2,3],[3,4]]}`,
+		`nonsense`, `{}`, `[]`, `{"id":[1,{"a":null}],"op":"ping"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	s := &Server{}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if len(line) > 1<<12 {
+			return
+		}
+		// Keep the graphs small: a fuzzed n of billions is refused by
+		// memory admission, but n of a few million would be computed.
+		if bytes.Contains(line, []byte(`"n"`)) && bytes.ContainsAny(line, "123456789") {
+			var probe struct{ N *int64 }
+			if json.Unmarshal(line, &probe) == nil && probe.N != nil && *probe.N > 2000 {
+				return
+			}
+		}
+		out := s.Handle(context.Background(), line)
+		var r map[string]json.RawMessage
+		if err := json.Unmarshal(out, &r); err != nil || bytes.Count(out, []byte("\n")) != 1 {
+			t.Fatalf("%q -> %q: %v", line, out, err)
+		}
+		_, res := r["result"]
+		_, bad := r["error"]
+		if _, id := r["id"]; !id || res == bad || (bad && len(r["kind"]) == 0) {
+			t.Fatalf("%q -> %q", line, out)
+		}
+	})
+}
