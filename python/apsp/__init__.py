@@ -46,6 +46,7 @@ from ._convert import EdgeArrays, Prepared, prepare
 from ._errors import (
     ApspError,
     BinaryNotFoundError,
+    ComputationError,
     CoprocessError,
     GraphError,
     InternalError,
@@ -65,6 +66,7 @@ __all__ = [
     "ApspError",
     "BinaryNotFoundError",
     "Bulk",
+    "ComputationError",
     "CoprocessError",
     "EdgeArrays",
     "Evaluator",

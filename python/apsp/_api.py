@@ -17,7 +17,7 @@ import numpy as np
 
 from ._convert import Prepared, Weight, prepare
 from ._coprocess import Coprocess
-from ._errors import ApspError, NodeNotFoundError, NoPathError, error_from_response
+from ._errors import ApspError, GraphError, NodeNotFoundError, NoPathError, error_from_response
 
 Number = Union[int, float]
 
@@ -325,7 +325,11 @@ class Evaluator:
 
     def hop_plot(self, G: Any, weight: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
         """See :func:`apsp.hop_plot`."""
-        result, _, _ = self._call("histogram", G, weight, False, device, options)
+        w, _, _ = self._settings(weight, False, device, options)
+        prep = prepare(G, w)
+        if prep.float_weights:
+            raise GraphError("a hop plot needs integer distances: the graph has float weights (weight=None counts hops)")
+        result, _, _ = self._call("histogram", G, weight, False, device, options, prep=prep)
         return result
 
     def shortest_path(

@@ -132,6 +132,13 @@ class InternalError(ApspError, RuntimeError):
     kind_name = "internal"
 
 
+class ComputationError(ApspError, RuntimeError):
+    """The computation failed for a reason none of the other kinds names
+    (the co-process's kind ``"failed"``); the message says why."""
+
+    kind_name = "failed"
+
+
 class CoprocessError(ApspError, RuntimeError):
     """The co-process could not be started, died while it computed a
     request, or answered something that is not the protocol.  The message
@@ -157,6 +164,7 @@ _BY_KIND: Dict[str, Type[ApspError]] = {
         NoGPUError,
         NoPathError,
         InternalError,
+        ComputationError,
     )
     if cls.kind_name is not None
 }
