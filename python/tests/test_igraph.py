@@ -58,8 +58,8 @@ def test_against_igraph(seed: int) -> None:
         assert full["diameter"] == math.inf and full["aspl"] == math.inf
     if weight is None:  # igraph 0.10's eccentricity and radius are unweighted
         ecc = apsp.eccentricity(g, reachable=True)
-        assert [ecc[v] for v in range(g.vcount())] == g.eccentricity(mode="out"), desc
-        assert s["radius"] == g.radius(mode="out"), desc
+        assert [ecc[v] for v in range(g.vcount())] == g.eccentricity(mode=ig.OUT), desc
+        assert s["radius"] == g.radius(mode=ig.OUT), desc
     best = {}
     for e in g.es:
         w = ws[e.index] if ws else 1
