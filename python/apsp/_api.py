@@ -217,12 +217,11 @@ class Evaluator:
         if prep is None:
             prep = prepare(G, w)
         payload: Dict[str, Any] = {"op": op}
-        payload.update(prep.fields)
         if opts:
             payload["options"] = opts
         if extra:
             payload.update(extra)
-        resp = self._cop.request(payload)
+        resp = self._cop.request(payload, prep.json_fields)
         if "error" in resp:
             raise error_from_response(resp, prep.nodes)
         result = resp.get("result")

@@ -88,10 +88,9 @@ class Bulk(Iterator[Any]):
     def _payload(self, G: Any) -> _Entry:
         prep = prepare(G, self._weight)
         payload: Dict[str, Any] = {"id": self._cop.new_id(), "op": self._op}
-        payload.update(prep.fields)
         if self._opts:
             payload["options"] = self._opts
-        return _Entry(payload["id"], encode(payload), prep)
+        return _Entry(payload["id"], encode(payload, prep.json_fields), prep)
 
     def _write_loop(self, proc: Any, resend: List[bytes]) -> None:
         stdin = proc.stdin

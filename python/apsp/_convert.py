@@ -8,6 +8,7 @@ with the edges.  The node list maps results back to the graph's own labels.
 from __future__ import annotations
 
 import base64
+import json
 import sys
 from itertools import chain
 from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -51,7 +52,7 @@ class Prepared:
         fields: the request's graph fields.
     """
 
-    __slots__ = ("n", "nodes", "directed", "weighted", "float_weights", "fields", "_index")
+    __slots__ = ("n", "nodes", "directed", "weighted", "float_weights", "fields", "_index", "_json")
 
     def __init__(
         self,
@@ -80,6 +81,14 @@ class Prepared:
                 fields["weights_b64"] = base64.b64encode(np.ascontiguousarray(weights, dtype="<i8").tobytes()).decode("ascii")
                 fields["weights_dtype"] = "int64"
         self.fields = fields
+        self._json: Optional[bytes] = None
+
+    @property
+    def json_fields(self) -> bytes:
+        """The graph fields encoded as JSON members (no braces), once."""
+        if self._json is None:
+            self._json = json.dumps(self.fields, separators=(",", ":"))[1:-1].encode("ascii")
+        return self._json
 
     def index_of(self, node: Hashable) -> int:
         """The vertex index of ``node``; :class:`NodeNotFoundError` if absent."""

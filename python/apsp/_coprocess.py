@@ -33,9 +33,13 @@ def _describe_status(rc: Optional[int]) -> str:
     return f"exited with status {rc}"
 
 
-def encode(payload: Dict[str, Any]) -> bytes:
-    """One request line."""
-    return json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
+def encode(payload: Dict[str, Any], fragment: Optional[bytes] = None) -> bytes:
+    """One request line: ``payload``'s fields, then ``fragment`` (more
+    fields already encoded as JSON, without braces: a graph's, encoded once)."""
+    head = json.dumps(payload, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    if fragment:
+        return b"".join((head[:-1], b",", fragment, b"}\n"))
+    return head + b"\n"
 
 
 class Coprocess:
@@ -212,9 +216,10 @@ class Coprocess:
         self._next_id += 1
         return self._next_id
 
-    def request(self, payload: Dict[str, Any]) -> Dict[str, Any]:
+    def request(self, payload: Dict[str, Any], fragment: Optional[bytes] = None) -> Dict[str, Any]:
         """Send one request and return its response object (a ``result`` or
-        an ``error``).  ``payload`` gets an ``id``.
+        an ``error``).  ``payload`` gets an ``id``; ``fragment`` is more of
+        the request already encoded (see :func:`encode`).
 
         Raises:
             CoprocessError: the process could not start, died, or answered
@@ -224,7 +229,7 @@ class Coprocess:
             proc = self.ensure()
             rid = self.new_id()
             payload["id"] = rid
-            line = encode(payload)
+            line = encode(payload, fragment)
             try:
                 try:
                     proc.stdin.write(line)  # type: ignore[union-attr]

@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""Benchmarks of the Python package against its goals (issue 26).  Not a test.
+
+    APSP_BIN=bin/apsp /usr/bin/python3 python/bench.py [--go] [--calls N] [--device cpu|gpu]
+
+1. The per-call round trip at n = 64, unweighted, through an Evaluator
+   (goal: at most 0.3 ms), split into what bounds it: the pipe and JSON
+   alone (ping), the conversion of a NetworkX graph, the computation the
+   co-process reports.
+2. Evaluator.summary at n = 1024, random 16-regular (the graph of
+   ``apsp gen regular n=1024 d=16 seed=1``, the Go benchmark's), against Go's
+   ``go test -run XXX -bench 'LoopEvaluator/n=1024$' .`` (goal: within
+   1.3x); ``--go`` runs that benchmark too, from the repository's root.
+3. apsp.stats(G) on a NetworkX random 16-regular graph of n = 1024,
+   conversion included, against nx.diameter + nx.average_shortest_path_length
+   + nx.radius (goal: at least 50x faster).
+
+Figures are medians over the calls (mean and 90th percentile beside them);
+the machine, its load and the versions are printed first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable, Dict, List
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # this checkout's package
+
+import numpy as np  # noqa: E402
+
+import apsp  # noqa: E402
+
+
+def machine() -> str:
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    avail = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"{cpu}; {os.cpu_count()} CPUs ({avail} usable); load {load}; {platform.system()} {platform.release()}"
+
+
+def timed(call: Callable[[], object], calls: int, warm: int = 20) -> Dict[str, float]:
+    """Median, mean and p90 of ``calls`` calls, in milliseconds."""
+    for _ in range(warm):
+        call()
+    times: List[float] = []
+    clock = time.perf_counter_ns
+    for _ in range(calls):
+        t = clock()
+        call()
+        times.append((clock() - t) / 1e6)
+    times.sort()
+    return {"median": statistics.median(times), "mean": statistics.fmean(times), "p90": times[int(0.9 * (len(times) - 1))]}
+
+
+def fmt(t: Dict[str, float]) -> str:
+    return f"median {t['median']:.4f} ms (mean {t['mean']:.4f}, p90 {t['p90']:.4f})"
+
+
+def regular_edges(binary: str, n: int, d: int, seed: int) -> np.ndarray:
+    """The edges of ``apsp gen regular n=N d=D seed=S``: the Go benchmark's graph."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "g.txt")
+        subprocess.run([binary, "gen", "regular", f"n={n}", f"d={d}", f"seed={seed}", "-o", path], check=True)
+        return np.loadtxt(path, comments=["#", "%"], dtype=np.int64).reshape(-1, 2)
+
+
+def go_bench(root: Path) -> Dict[str, float]:
+    cmd = ["go", "test", "-run", "XXX", "-bench", "LoopEvaluator/n=1024$", "."]
+    print(f"  running: {' '.join(cmd)} (in {root})", flush=True)
+    out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True, env=dict(os.environ, CGO_ENABLED="0")).stdout
+    line = next(l for l in out.splitlines() if l.startswith("BenchmarkLoopEvaluator"))
+    print(f"  {line}")
+    ns = float(re.search(r"([\d.]+) ns/op", line).group(1))  # type: ignore[union-attr]
+    med = re.search(r"([\d.]+) median-ns/call", line)
+    return {"mean": ns / 1e6, "median": float(med.group(1)) / 1e6 if med else ns / 1e6}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--go", action="store_true", help="also run the Go benchmark (needs Go and the checkout)")
+    ap.add_argument("--calls", type=int, default=3000, help="calls timed at n = 64 (a tenth of it at n = 1024)")
+    ap.add_argument("--device", default="cpu", help="device for the n = 1024 summary (Go's benchmark uses cpu)")
+    ap.add_argument("--nx-reps", type=int, default=1, help="repetitions of the NetworkX computation")
+    args = ap.parse_args()
+
+    import networkx as nx
+
+    binary = apsp.binary()
+    print(f"machine: {machine()}")
+    print(f"python {platform.python_version()} ({sys.executable}); numpy {np.__version__}; networkx {nx.__version__}")
+    print(f"apsp binary: {binary} ({apsp.version()})")
+    print()
+
+    # 1. n = 64 round trip.
+    print("1. Per call through an Evaluator, n = 64, random 4-regular, unweighted (goal <= 0.3 ms)")
+    G64 = nx.random_regular_graph(4, 64, seed=1)
+    P64 = apsp.prepare(G64)
+    with apsp.Evaluator() as ev:
+        ev.ping()
+        ping = timed(ev.ping, args.calls)
+        conv = timed(lambda: apsp.prepare(G64), args.calls)
+        pre = timed(lambda: ev.summary(P64), args.calls)
+        full = timed(lambda: ev.summary(G64), args.calls)
+        stats = timed(lambda: ev.stats(G64), args.calls)
+        server = statistics.median(ev.summary(P64)["seconds"] * 1e3 for _ in range(200))
+    print(f"   ping (pipe + JSON only)        {fmt(ping)}")
+    print(f"   prepare(G) (NetworkX -> arrays) {fmt(conv)}")
+    print(f"   summary(prepared graph)        {fmt(pre)}")
+    print(f"   summary(NetworkX graph)        {fmt(full)}   <- the figure")
+    print(f"   stats(NetworkX graph)          {fmt(stats)}")
+    print(f"   computation the co-process reports: median {server:.4f} ms")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "g64.txt")
+        nx.write_edgelist(G64, path, data=False)
+        proc = timed(lambda: subprocess.run([binary, "stats", "--json", path], capture_output=True, check=True), 100, warm=5)
+    print(f"   for comparison, a process a call (apsp stats --json FILE): {fmt(proc)}")
+    t = time.perf_counter()
+    reps = 20
+    for _ in range(reps):
+        nx.diameter(G64)
+        nx.average_shortest_path_length(G64)
+    print(f"   for comparison, NetworkX diameter + ASPL: {(time.perf_counter() - t) / reps * 1e3:.3f} ms")
+    gs = [G64] * 5000
+    t = time.perf_counter()
+    with apsp.bulk(gs, op="summary") as b:
+        for _ in b:
+            pass
+    print(f"   apsp.bulk of 5000 such graphs, op=summary: {(time.perf_counter() - t) / len(gs) * 1e3:.4f} ms a graph (pipelined)")
+    print()
+
+    # 2. n = 1024 Evaluator.summary against Go.
+    print(f"2. Evaluator.summary, n = 1024, random 16-regular (apsp gen regular n=1024 d=16 seed=1), device={args.device} (goal within 1.3x of Go)")
+    edges = regular_edges(binary, 1024, 16, 1)
+    T = (1024, edges)
+    P = apsp.prepare(T)
+    calls = max(args.calls // 10, 50)
+    with apsp.Evaluator(device=args.device) as ev:
+        s = ev.summary(P)
+        py_pre = timed(lambda: ev.summary(P), calls)
+        py_arr = timed(lambda: ev.summary(T), calls)
+        server = statistics.median(ev.summary(P)["seconds"] * 1e3 for _ in range(100))
+    print(f"   diameter {s['diameter']}, aspl {s['aspl']:.6f}, {s['algorithm']} on {s['device']}")
+    print(f"   summary(prepared graph)        {fmt(py_pre)}")
+    print(f"   summary((n, edges) arrays)     {fmt(py_arr)}")
+    print(f"   computation the co-process reports: median {server:.4f} ms")
+    if args.go:
+        go = go_bench(HERE.parent)
+        print(f"   Go Evaluator.Summary: median {go['median']:.4f} ms (mean {go['mean']:.4f})")
+        print(f"   ratio Python/Go (medians): prepared {py_pre['median'] / go['median']:.2f}x, arrays {py_arr['median'] / go['median']:.2f}x")
+    else:
+        print("   (run with --go for Go's figure on this machine)")
+    print()
+
+    # 3. apsp.stats against NetworkX.
+    print("3. apsp.stats(G) vs nx.diameter + nx.average_shortest_path_length + nx.radius, NetworkX random 16-regular n = 1024 (goal >= 50x)")
+    G = nx.random_regular_graph(16, 1024, seed=1)
+    st = timed(lambda: apsp.stats(G), 50, warm=5)
+    s = apsp.stats(G)
+    t = time.perf_counter()
+    for _ in range(args.nx_reps):
+        d, a, r = nx.diameter(G), nx.average_shortest_path_length(G), nx.radius(G)
+    nx_ms = (time.perf_counter() - t) / args.nx_reps * 1e3
+    assert (d, r) == (s["diameter"], s["radius"]) and abs(a - s["aspl"]) < 1e-12
+    print(f"   apsp.stats(G), conversion included: {fmt(st)} ({s['algorithm']}, {s['threads']} threads)")
+    print(f"   NetworkX: {nx_ms:.1f} ms (diameter {d}, radius {r}, aspl {a:.6f}; the same)")
+    print(f"   speed-up: {nx_ms / st['median']:.0f}x")
+
+
+if __name__ == "__main__":
+    main()
