@@ -8,7 +8,6 @@ with the edges.  The node list maps results back to the graph's own labels.
 from __future__ import annotations
 
 import base64
-import json
 import sys
 from itertools import chain
 from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple, Union
@@ -49,10 +48,10 @@ class Prepared:
         weighted: whether weights are sent (``False`` means every edge has
             length 1).
         float_weights: whether the weights are float64 (else int64).
-        fields: the request's graph fields.
+        fields: the request's graph fields (a dict made on each access).
     """
 
-    __slots__ = ("n", "nodes", "directed", "weighted", "float_weights", "fields", "_index", "_json")
+    __slots__ = ("n", "nodes", "directed", "weighted", "float_weights", "_index", "_json", "_edges_b64", "_weights_b64")
 
     def __init__(
         self,
@@ -69,25 +68,39 @@ class Prepared:
         self.weighted = weights is not None
         self.float_weights = weights is not None and weights.dtype.kind == "f"
         self._index = index
-        fields: Dict[str, Any] = {"n": n}
-        if self.directed:
-            fields["directed"] = True
-        fields["edges_b64"] = base64.b64encode(np.ascontiguousarray(edges, dtype="<i4").tobytes()).decode("ascii")
+        self._edges_b64 = base64.b64encode(np.ascontiguousarray(edges, dtype="<i4").tobytes())
+        self._weights_b64: Optional[bytes] = None
         if weights is not None:
-            if self.float_weights:
-                fields["weights_b64"] = base64.b64encode(np.ascontiguousarray(weights, dtype="<f8").tobytes()).decode("ascii")
-                fields["weights_dtype"] = "float64"
-            else:
-                fields["weights_b64"] = base64.b64encode(np.ascontiguousarray(weights, dtype="<i8").tobytes()).decode("ascii")
-                fields["weights_dtype"] = "int64"
-        self.fields = fields
+            dtype = "<f8" if self.float_weights else "<i8"
+            self._weights_b64 = base64.b64encode(np.ascontiguousarray(weights, dtype=dtype).tobytes())
         self._json: Optional[bytes] = None
 
     @property
+    def fields(self) -> Dict[str, Any]:
+        """The request's graph fields, as a dict."""
+        out: Dict[str, Any] = {"n": self.n}
+        if self.directed:
+            out["directed"] = True
+        out["edges_b64"] = self._edges_b64.decode("ascii")
+        if self._weights_b64 is not None:
+            out["weights_b64"] = self._weights_b64.decode("ascii")
+            out["weights_dtype"] = "float64" if self.float_weights else "int64"
+        return out
+
+    @property
     def json_fields(self) -> bytes:
-        """The graph fields encoded as JSON members (no braces), once."""
+        """The graph fields encoded as JSON members (no braces), built once
+        from the base64 bytes (json.dumps of a long string costs more than
+        the conversion)."""
         if self._json is None:
-            self._json = json.dumps(self.fields, separators=(",", ":"))[1:-1].encode("ascii")
+            parts = [b'"n":%d' % self.n]
+            if self.directed:
+                parts.append(b',"directed":true')
+            parts += [b',"edges_b64":"', self._edges_b64, b'"']
+            if self._weights_b64 is not None:
+                dtype = b"float64" if self.float_weights else b"int64"
+                parts += [b',"weights_b64":"', self._weights_b64, b'","weights_dtype":"', dtype, b'"']
+            self._json = b"".join(parts)
         return self._json
 
     def index_of(self, node: Hashable) -> int:
@@ -203,11 +216,15 @@ def _from_arrays(n: Any, edges: Any, weights: Any, directed: Any) -> Prepared:
 
 
 def _from_networkx(G: Any, weight: Weight) -> Prepared:
-    nodes = list(G)
+    adj = getattr(G, "_adj", None)
+    if not isinstance(adj, dict):  # a view or a subclass without the dict
+        adj = G.adj
+    nodes = list(adj)
     n = len(nodes)
     directed = G.is_directed()
     identity = all(type(v) is int for v in nodes) and nodes == list(range(n))
     index: Optional[Dict[Hashable, int]] = None if identity else {v: i for i, v in enumerate(nodes)}
+    labels: Sequence[Hashable] = range(n) if identity else nodes
 
     def flat(pairs: Any, count: int) -> np.ndarray:
         it = chain.from_iterable(pairs)
@@ -215,16 +232,29 @@ def _from_networkx(G: Any, weight: Weight) -> Prepared:
             it = map(index.__getitem__, it)
         return np.fromiter(it, dtype=np.int32, count=2 * count).reshape(-1, 2)
 
-    if weight is None:
-        m = G.number_of_edges()
-        e = flat(G.edges(), m)
-        return Prepared(n, range(n) if identity else nodes, directed, e, None, index)
-
-    if isinstance(weight, str):
-        triples = list(G.edges(data=weight, default=1))
-        e = flat(((u, v) for u, v, _ in triples), len(triples))
-        w = _weights_array([t[2] for t in triples], len(triples), f"edge attribute {weight!r}")
-        return Prepared(n, range(n) if identity else nodes, directed, e, w, index)
+    if weight is None or isinstance(weight, str):
+        # Every adjacency at C speed: tails repeated by degree, heads from the
+        # neighbour dicts; an undirected edge is kept from its smaller end
+        # (a self-loop once).  Parallel edges of a multigraph are one pair.
+        deg = np.fromiter(map(len, adj.values()), dtype=np.int64, count=n)
+        total = int(deg.sum())
+        heads = chain.from_iterable(adj.values())
+        if index is not None:
+            heads = map(index.__getitem__, heads)
+        nb = np.fromiter(heads, dtype=np.int32, count=total)
+        src = np.repeat(np.arange(n, dtype=np.int32), deg)
+        keep = None if directed else src <= nb
+        e = np.stack([src, nb], axis=1) if keep is None else np.stack([src[keep], nb[keep]], axis=1)
+        w: Optional[np.ndarray] = None
+        if weight is not None:
+            if G.is_multigraph():  # the smallest of the parallel edges, as NetworkX
+                values = [min(d.get(weight, 1) for d in kd.values()) for nbrs in adj.values() for kd in nbrs.values()]
+            else:
+                values = [d.get(weight, 1) for nbrs in adj.values() for d in nbrs.values()]
+            w = _weights_array(values, total, f"edge attribute {weight!r}")
+            if w is not None and keep is not None:
+                w = w[keep]
+        return Prepared(n, labels, directed, e, w, index)
 
     if callable(weight):
         # As NetworkX: weight(u, v, d) with d the edge's attribute dict (for a
@@ -233,7 +263,7 @@ def _from_networkx(G: Any, weight: Weight) -> Prepared:
         pairs: List[Tuple[Any, Any]] = []
         values: List[Any] = []
         seen = set()
-        for u, nbrs in G.adj.items():
+        for u, nbrs in adj.items():
             for v, d in nbrs.items():
                 if not directed and v in seen:
                     continue
@@ -244,8 +274,8 @@ def _from_networkx(G: Any, weight: Weight) -> Prepared:
             if not directed:
                 seen.add(u)
         e = flat(pairs, len(pairs))
-        w = _weights_array(values, len(values), "weight function")
-        return Prepared(n, range(n) if identity else nodes, directed, e, w, index)
+        wf = _weights_array(values, len(values), "weight function")
+        return Prepared(n, labels, directed, e, wf, index)
 
     raise TypeError(f"weight must be None, an edge attribute name or a function for a NetworkX graph, not {type(weight).__name__}")
 

@@ -105,13 +105,29 @@ def test_all_ones_weights_are_sent_unweighted() -> None:
     assert not prepare(G, weight="absent").weighted
 
 
-def test_multigraph_sends_every_parallel_edge() -> None:
+def test_multigraph_sends_the_smallest_parallel_edge() -> None:
     G = nx.MultiGraph()
     G.add_edge("a", "b", weight=5)
-    G.add_edge("a", "b", weight=2)
+    G.add_edge("b", "a", weight=2)
     G.add_edge("b", "c", weight=4)
+    G.add_edge("c", "c", weight=3)
+    G.add_edge("c", "c")
     p = prepare(G, weight="weight")
-    assert sorted(weights_of(p).tolist()) == [2, 4, 5]  # the co-process keeps the smallest
+    assert arcs(p, True) == {("a", "b", 2), ("b", "c", 4), ("c", "c", 1)}
+    assert arcs(prepare(G)) == {("a", "b"), ("b", "c"), ("c", "c")}
+    D = nx.MultiDiGraph()
+    D.add_edge(1, 0, weight=7)
+    D.add_edge(1, 0, weight=6)
+    D.add_edge(0, 1, weight=9)
+    assert arcs(prepare(D, weight="weight"), True) == {(1, 0, 6), (0, 1, 9)}
+
+
+def test_undirected_edges_sent_once() -> None:
+    G = nx.Graph()
+    G.add_edges_from([(2, 0), (0, 1), (1, 1)])
+    p = prepare(G)
+    assert len(edges_of(p)) == 3
+    assert {frozenset(e) for e in arcs(p)} == {frozenset((2, 0)), frozenset((0, 1)), frozenset((1,))}
 
 
 def test_weight_function_as_networkx_calls_it() -> None:
