@@ -204,6 +204,24 @@ def test_shared_evaluator_is_reused() -> None:
     assert ev.pid == pid and apsp._api.shared_evaluator() is ev
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_fork_child_starts_its_own_process() -> None:
+    assert apsp.diameter(nx.path_graph(4)) == 3
+    parent_pid = apsp._api.shared_evaluator().pid
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            ok = apsp.diameter(nx.path_graph(6)) == 5 and apsp._api.shared_evaluator().pid != parent_pid
+            code = 0 if ok else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert apsp.diameter(nx.path_graph(5)) == 4
+    assert apsp._api.shared_evaluator().pid == parent_pid
+
+
 def test_threads_share_one_evaluator() -> None:
     errors = []
 
