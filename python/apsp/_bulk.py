@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 import collections
 import threading
-from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional
+from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional
 
 from ._api import _decode_eccentricity, _decode_measures, _load_npy, _options, convert_distances
 from ._convert import Prepared, Weight, prepare

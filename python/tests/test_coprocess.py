@@ -347,3 +347,18 @@ def test_bulk_restarts_after_death_and_resends_in_flight() -> None:
     assert isinstance(results[2], apsp.CoprocessError) and "SIGKILL" in str(results[2])
     others = results[:2] + results[3:]
     assert [r["diameter"] for r in others] == [n // 2 for n in (5, 6, 7, 8, 9, 10)]
+
+
+def test_large_distances_come_through_a_temporary_file(monkeypatch, tmp_path) -> None:
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    n = 800  # 800 * 800 * 8 bytes > FILE_THRESHOLD
+    assert n * n * 8 > apsp._api.FILE_THRESHOLD
+    G = nx.cycle_graph(n)
+    D, nodes = apsp.distances(G)
+    assert D.shape == (n, n) and D.dtype == np.float64 and D[0, n // 2] == n // 2 and D[3, 1] == 2
+    Di, _ = apsp.distances(G, dtype=np.int32)
+    assert Di.dtype == np.int32 and np.array_equal(Di, D.astype(np.int32))
+    assert list(tmp_path.iterdir()) == []  # removed after reading
+    monkeypatch.setattr(apsp._api, "FILE_THRESHOLD", 1 << 40)
+    D2, _ = apsp.distances(G)  # the same matrix through base64
+    assert np.array_equal(D, D2)
