@@ -359,7 +359,8 @@ def prepare(G: Any, weight: Weight = None) -> Prepared:
       ``edges`` an ``(m, 2)`` integer array-like, undirected unless
       ``directed``; the weights are used when given, whatever ``weight`` is
       (unless ``weight`` is itself an array of weights);
-    * a :class:`Prepared` graph, returned as it is.
+    * a :class:`Prepared` graph, returned as it is (it keeps the weights
+      it was made with: a later call's ``weight`` does not change them).
 
     Integer weights are sent as int64 and others as float64; weights that
     are all 1 are sent as an unweighted graph (the same distances, computed
