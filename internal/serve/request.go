@@ -28,6 +28,10 @@ type request struct {
 	Source       *int            `json:"source"`
 	Target       *int            `json:"target"`
 	File         string          `json:"file"`
+
+	// edgesRaw and weightsRaw are the base64 fields' bytes when liftB64
+	// took them out of the line (EdgesB64 and WeightsB64 are then "").
+	edgesRaw, weightsRaw []byte
 }
 
 // options are apsp.Options as a request spells them.
@@ -62,6 +66,7 @@ func (e *graphError) Unwrap() error { return e.err }
 // misspelt option is not silently ignored.
 func decode(line []byte) (*request, error) {
 	var r request
+	line, r.edgesRaw, r.weightsRaw = liftB64(line)
 	d := json.NewDecoder(bytes.NewReader(line))
 	d.DisallowUnknownFields()
 	d.UseNumber()
@@ -125,11 +130,14 @@ func (r *request) buildGraph() (*graph.Graph, error) {
 
 // endpoints are the edges' tails and heads, from "edges" or "edges_b64".
 func (r *request) endpoints() (us, vs []int64, err error) {
-	if r.Edges != nil && r.EdgesB64 != "" {
+	if r.EdgesB64 != "" {
+		r.edgesRaw = []byte(r.EdgesB64)
+	}
+	if r.Edges != nil && r.edgesRaw != nil {
 		return nil, nil, badRequest("edges and edges_b64 both given")
 	}
-	if r.EdgesB64 != "" {
-		raw, err := base64.StdEncoding.DecodeString(r.EdgesB64)
+	if r.edgesRaw != nil {
+		raw, err := decodeB64(r.edgesRaw)
 		if err != nil {
 			return nil, nil, badRequest("edges_b64: %v", err)
 		}
@@ -160,11 +168,14 @@ func (r *request) endpoints() (us, vs []int64, err error) {
 // weights are the edges' lengths: integers when every weight is one (or
 // the dtype is int64), else float64; nil, nil for an unweighted graph.
 func (r *request) weights(m int) (ints []int64, floats []float64, err error) {
+	if r.WeightsB64 != "" {
+		r.weightsRaw = []byte(r.WeightsB64)
+	}
 	switch {
-	case r.Weights != nil && r.WeightsB64 != "":
+	case r.Weights != nil && r.weightsRaw != nil:
 		return nil, nil, badRequest("weights and weights_b64 both given")
-	case r.WeightsB64 != "":
-		raw, err := base64.StdEncoding.DecodeString(r.WeightsB64)
+	case r.weightsRaw != nil:
+		raw, err := decodeB64(r.weightsRaw)
 		if err != nil {
 			return nil, nil, badRequest("weights_b64: %v", err)
 		}
@@ -223,4 +234,11 @@ func checkFloats(ws []float64) error {
 		}
 	}
 	return nil
+}
+
+// decodeB64 decodes standard base64.
+func decodeB64(src []byte) ([]byte, error) {
+	dst := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
+	n, err := base64.StdEncoding.Decode(dst, src)
+	return dst[:n], err
 }
