@@ -366,11 +366,19 @@ func FuzzHandle(f *testing.F) {
 			return
 		}
 		// Keep the graphs small: a fuzzed n of billions is refused by
-		// memory admission, but n of a few million would be computed.
-		if bytes.Contains(line, []byte(`"n"`)) && bytes.ContainsAny(line, "123456789") {
-			var probe struct{ N *int64 }
-			if json.Unmarshal(line, &probe) == nil && probe.N != nil && *probe.N > 2000 {
+		// memory admission, but a few thousand vertices, given as n or
+		// implied by an id, would be computed (all pairs, seconds).
+		if r, err := decode(line); err == nil {
+			if r.N != nil && *r.N > 2000 {
 				return
+			}
+			us, vs, err := r.endpoints()
+			if err == nil {
+				for i := range us {
+					if us[i] > 2000 || vs[i] > 2000 {
+						return
+					}
+				}
 			}
 		}
 		out := s.Handle(context.Background(), line)
