@@ -120,6 +120,24 @@ func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length,
 	return run.Eccentricities(ctx, g, o)
 }
 
+// ClosenessCentrality returns every vertex's closeness centrality, with
+// NetworkX's definition and default (closeness_centrality, wf_improved
+// True): for a vertex v that r−1 other vertices reach, with distances to v
+// summing to T > 0, (r−1)/T, multiplied by (r−1)/(n−1) when wfImproved
+// (Wasserman and Faust's scaling, so that on a graph that is not
+// connected a vertex reached by few others does not rank first); 0 when T
+// is 0. For a directed graph the distances are those *to* v, as in
+// NetworkX (igraph's mode "in"). Lengths must be non-negative. It costs
+// what ComputeStats costs (a directed graph is reversed first): the sums
+// are the ones the engines form for the ASPL.
+func ClosenessCentrality(ctx context.Context, g *graph.Graph, opt Options, wfImproved bool) ([]float64, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.Closeness(ctx, g, o, wfImproved)
+}
+
 // ShortestPath returns one shortest path from u to v; the error wraps
 // ErrNoPath when there is none. Under "auto" on the CPU it searches from u
 // alone (breadth-first, Dijkstra or Bellman–Ford); a named engine or a GPU

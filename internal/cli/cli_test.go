@@ -279,3 +279,21 @@ func TestServe(t *testing.T) {
 		t.Fatalf("serve without --stdio: exit %d: %s", code, errs)
 	}
 }
+
+// TestCloseness: apsp closeness prints the library's values, a line a
+// vertex or JSON, in the file's numbering.
+func TestCloseness(t *testing.T) {
+	code, out, errs := run(t, "", "closeness", "../../testdata/karate.txt")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != exitOK || len(lines) != 34 || lines[0] != "0 0.5689655172413793" {
+		t.Fatalf("exit %d (%s): %q", code, errs, lines[:min(len(lines), 3)])
+	}
+	code, out, _ = run(t, "", "closeness", "--json", "--wf-improved=false", "../../testdata/small.mtx")
+	var rows []struct {
+		Vertex    int     `json:"vertex"`
+		Closeness float64 `json:"closeness"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); code != exitOK || err != nil || len(rows) == 0 || rows[0].Vertex != 1 {
+		t.Fatalf("exit %d: %v: %s", code, err, out)
+	}
+}

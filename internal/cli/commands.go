@@ -437,3 +437,44 @@ func runInfo(e *env, args []string) error {
 	}
 	return tw.Flush()
 }
+
+func runCloseness(e *env, args []string) error {
+	f, _ := newFlags("closeness")
+	pos, err := f.parse(e, mustCommand("closeness"), args, 1, 1)
+	if err != nil {
+		return err
+	}
+	opt, bar, err := f.options(e, "closeness")
+	if err != nil {
+		return err
+	}
+	g, err := f.readGraph(e, pos[0])
+	if err != nil {
+		return err
+	}
+	if err := f.printChoice(e, "closeness", g, opt); err != nil {
+		return err
+	}
+	c, err := apsp.ClosenessCentrality(e.ctx, g, opt, f.wfImproved)
+	bar.Done()
+	if err != nil {
+		return f.explain(err, pos[0])
+	}
+	base := f.base(pos[0])
+	if f.json {
+		type row struct {
+			Vertex    int     `json:"vertex"`
+			Closeness float64 `json:"closeness"`
+		}
+		rows := make([]row, len(c))
+		for v, x := range c {
+			rows[v] = row{v + base, x}
+		}
+		return writeJSON(e.stdout, rows)
+	}
+	bw := bufio.NewWriter(e.stdout)
+	for v, x := range c {
+		fmt.Fprintf(bw, "%d %s\n", v+base, strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	return bw.Flush()
+}

@@ -44,6 +44,7 @@ type flagSet struct {
 	quiet       bool
 	showPlan    bool // --explain
 	csv         bool // bulk --csv
+	wfImproved  bool // closeness --wf-improved
 	stdio       bool // serve --stdio
 	maxLine     int  // serve --max-line
 	group       int  // bulk --group
@@ -114,8 +115,11 @@ func newFlags(cmd string) (*flagSet, error) {
 	} else {
 		fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	}
-	if cmd != "dist" && cmd != "path" {
+	if cmd != "dist" && cmd != "path" && cmd != "closeness" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
+	}
+	if cmd == "closeness" {
+		fs.BoolVar(&f.wfImproved, "wf-improved", true, "scale by the share of vertices that reach each one (Wasserman and Faust; NetworkX's default), for graphs that are not connected")
 	}
 	if cmd == "stats" {
 		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
@@ -203,7 +207,7 @@ func (f *flagSet) work() graph.Work {
 		lane = uint64(k.Bytes())
 	}
 	switch name {
-	case "stats", "aspl", "ecc", "hist", "diameter":
+	case "stats", "aspl", "ecc", "hist", "diameter", "closeness":
 		if f.distributed {
 			return graph.Work{}
 		}

@@ -9,7 +9,8 @@ on stdout, in order, each written as soon as it is computed: a long-lived
 co-process for other programs (the Python package drives it). A request:
   {"id": 7, "op": "stats", "n": 4, "edges": [[0,1],[1,2],[2,3]],
    "weights": [1,2,3], "directed": false, "options": {"reachable": true}}
-op is ping, stats, summary, extremes, eccentricity, distances (a .npy in
+op is ping, stats, summary, extremes, eccentricity, closeness ("wf_improved",
+default true), distances (a .npy in
 base64, or written to "file"), histogram or path ("source", "target").
 Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,
 and weights as "weights_b64" with "weights_dtype" int64 or float64. options

@@ -28,6 +28,7 @@ type request struct {
 	Source       *int            `json:"source"`
 	Target       *int            `json:"target"`
 	File         string          `json:"file"`
+	WFImproved   *bool           `json:"wf_improved"`
 
 	// edgesRaw and weightsRaw are the base64 fields' bytes when liftB64
 	// took them out of the line (EdgesB64 and WeightsB64 are then "").

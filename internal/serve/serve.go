@@ -117,17 +117,20 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	switch r.Op {
 	case "ping":
 		return map[string]string{"version": s.Version}, nil
-	case "stats", "summary", "extremes", "eccentricity", "distances", "histogram", "path":
+	case "stats", "summary", "extremes", "eccentricity", "closeness", "distances", "histogram", "path":
 	case "":
-		return nil, badRequest(`no "op" (want ping, stats, summary, extremes, eccentricity, distances, histogram or path)`)
+		return nil, badRequest(`no "op" (want ping, stats, summary, extremes, eccentricity, closeness, distances, histogram or path)`)
 	default:
-		return nil, badRequest("unknown op %q (want ping, stats, summary, extremes, eccentricity, distances, histogram or path)", r.Op)
+		return nil, badRequest("unknown op %q (want ping, stats, summary, extremes, eccentricity, closeness, distances, histogram or path)", r.Op)
 	}
 	if (r.Source != nil || r.Target != nil) != (r.Op == "path") {
 		return nil, badRequest(`"source" and "target" belong to op "path", which needs both`)
 	}
 	if r.File != "" && r.Op != "distances" {
 		return nil, badRequest(`"file" belongs to op "distances"`)
+	}
+	if r.WFImproved != nil && r.Op != "closeness" {
+		return nil, badRequest(`"wf_improved" belongs to op "closeness"`)
 	}
 	if err := opt.Validate(r.Op == "extremes"); err != nil {
 		return nil, err
@@ -153,6 +156,13 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 		return map[string]any{"eccentricity": ecc}, nil
+	case "closeness":
+		wf := r.WFImproved == nil || *r.WFImproved // NetworkX's default
+		c, err := apsp.ClosenessCentrality(ctx, g, opt, wf)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"closeness": c}, nil
 	case "histogram":
 		return apsp.DistanceHistogram(ctx, g, opt)
 	case "path":

@@ -193,6 +193,15 @@ func TestAgreesWithLibrary(t *testing.T) {
 			t.Fatal(err)
 		}
 		check("eccentricity", map[string]any{"eccentricity": ecc}, "")
+		wf := trial%2 == 0
+		c, err := apsp.ClosenessCentrality(ctx, g, apsp.Options{}, wf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := answer(t, s, requestLine(t, trial, "closeness", g, b64, fmt.Sprintf(`, "wf_improved": %v`, wf)))
+		if w, _ := json.Marshal(map[string]any{"closeness": c}); r.Error != "" || string(r.Result) != string(w) {
+			t.Fatalf("trial %d closeness: %s (%s), library %s", trial, r.Result, r.Error, w)
+		}
 		sum, errs := apsp.SummaryBatch(ctx, []*graph.Graph{g}, opt)
 		if errs[0] != nil {
 			t.Fatal(errs[0])
@@ -209,7 +218,7 @@ func TestAgreesWithLibrary(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := answer(t, s, requestLine(t, trial, "distances", g, b64, opts))
+		r = answer(t, s, requestLine(t, trial, "distances", g, b64, opts))
 		checkNPY(t, r, d)
 		u, v := rng.IntN(g.N()), rng.IntN(g.N())
 		if p, err := apsp.ShortestPath(ctx, g, u, v, opt); err == nil {

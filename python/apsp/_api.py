@@ -286,6 +286,18 @@ class Evaluator:
         result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options)
         return _decode_eccentricity(result, prep, v)
 
+    def closeness_centrality(
+        self, G: Any, u: Any = None, distance: Any = _UNSET, wf_improved: bool = True, device: Any = _UNSET, **options: Any
+    ) -> Union[float, Dict[Hashable, float]]:
+        """See :func:`apsp.closeness_centrality`."""
+        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra={"wf_improved": bool(wf_improved)})
+        c = result.get("closeness")
+        if not isinstance(c, list) or len(c) != prep.n:
+            raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {prep.n} vertices")
+        if u is not None:
+            return float(c[prep.index_of(u)])
+        return dict(zip(prep.nodes, (float(x) for x in c)))
+
     def distances(
         self,
         G: Any,
@@ -499,6 +511,22 @@ def eccentricity(
     iterable of nodes) restricts the answer: a single value, or a dict of
     those nodes.  Arguments as :func:`stats`."""
     return shared_evaluator().eccentricity(G, v, weight, reachable, device, **options)
+
+
+def closeness_centrality(
+    G: Any, u: Any = None, distance: Weight = None, wf_improved: bool = True, device: str = "auto", **options: Any
+) -> Union[float, Dict[Hashable, float]]:
+    """Closeness centrality of every node, ``{node: value}``, as NetworkX's
+    ``closeness_centrality`` defines it, with its parameter names and
+    defaults: for a node that r−1 others reach with distances summing to
+    T > 0, (r−1)/T, times (r−1)/(n−1) when ``wf_improved`` (Wasserman and
+    Faust's scaling); 0 when no other node reaches it.  For a directed
+    graph the distances are those *to* the node, as in NetworkX.
+    ``distance`` names the edge attribute holding lengths (None:
+    unweighted, NetworkX's default); lengths must be non-negative.  ``u``
+    (a node) returns that node's value alone.  Other arguments as
+    :func:`stats`."""
+    return shared_evaluator().closeness_centrality(G, u, distance, wf_improved, device, **options)
 
 
 def center(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> List[Hashable]:

@@ -1,0 +1,31 @@
+package result
+
+import "github.com/apsp/apsp/internal/reduce"
+
+// Closeness is every vertex's closeness centrality from the rows of the
+// distances *to* it (the rows of the reversed graph, for a directed one),
+// with NetworkX's definition (closeness_centrality): for a vertex that r−1
+// others reach with distances summing to T > 0, (r−1)/T, scaled by
+// (r−1)/(n−1) when wfImproved (Wasserman and Faust's correction for graphs
+// that are not connected); 0 when T is 0 (a vertex no other reaches) or n
+// is 1. exact says the rows hold integer sums (Sum), else float ones
+// (SumF).
+func Closeness(rows []reduce.Row, exact bool, wfImproved bool) []float64 {
+	n := len(rows)
+	out := make([]float64, n)
+	for u, r := range rows {
+		total := r.SumF
+		if exact {
+			total = r.Sum.Float()
+		}
+		if total <= 0 || n <= 1 {
+			continue
+		}
+		c := float64(r.Reach) / total
+		if wfImproved {
+			c *= float64(r.Reach) / float64(n-1)
+		}
+		out[u] = c
+	}
+	return out
+}
