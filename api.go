@@ -75,6 +75,10 @@ var ErrNilGraph = run.ErrNilGraph
 // driver, no device, or gpu:N beyond the devices.
 var ErrNoGPU = engine.ErrNoGPU
 
+// ErrNegativeLengths is wrapped by the refusal of a measure that needs
+// non-negative lengths (ClosenessCentrality).
+var ErrNegativeLengths = run.ErrNegativeLengths
+
 // ErrNoPath is wrapped when the target cannot be reached.
 var ErrNoPath = engine.ErrNoPath
 

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apsp/apsp"
@@ -453,9 +455,14 @@ type source struct {
 	// lines are stdin's lines after the first, read by their own
 	// goroutine (readStdin) so that a chunk can end where the input
 	// pauses: a caller that writes one line and waits for its answer gets
-	// it at once. stop ends that goroutine early.
-	lines chan stdinLine
-	stop  chan struct{}
+	// it at once. stop ends that goroutine early. queued counts the bytes
+	// read but not yet taken, which the reader keeps under the chunks'
+	// read-ahead budget (room wakes it when lines are taken).
+	lines    chan stdinLine
+	stop     chan struct{}
+	stopOnce sync.Once
+	queued   atomic.Int64
+	room     chan struct{}
 }
 
 // stdinPause is how long a chunk waits for stdin's next line before it is
@@ -467,9 +474,11 @@ const stdinPause = 2 * time.Millisecond
 // s.stop.
 func (s *source) readStdin() {
 	defer close(s.lines)
+	limit := int64(readAhead())
 	for {
 		var l stdinLine
 		l.line, l.lineNo, l.n, l.err = s.stdin.Next()
+		s.queued.Add(int64(l.n))
 		select {
 		case s.lines <- l:
 		case <-s.stop:
@@ -478,14 +487,30 @@ func (s *source) readStdin() {
 		if l.err != nil && !errors.Is(l.err, graph.ErrLineTooLong) {
 			return // the end (io.EOF) or a read error, which next reports
 		}
+		for s.queued.Load() > limit {
+			select {
+			case <-s.room:
+			case <-s.stop:
+				return
+			}
+		}
 	}
 }
 
-// close stops reading stdin.
+// close stops reading stdin (once a read in progress returns).
 func (s *source) close() {
 	if s.stop != nil {
-		close(s.stop)
-		s.stop = nil
+		s.stopOnce.Do(func() { close(s.stop) })
+	}
+}
+
+// took records that line l was taken from s.lines, which frees its bytes
+// of the read-ahead budget.
+func (s *source) took(l stdinLine) {
+	s.queued.Add(-int64(l.n))
+	select {
+	case s.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -498,25 +523,24 @@ func (s *source) stdinNext(wait bool) (l stdinLine, ok bool) {
 	}
 	if wait {
 		l, ok = <-s.lines
-		if !ok {
-			l.err = io.EOF
-		}
-		return l, true
-	}
-	select {
-	case l, ok = <-s.lines:
-	default:
-		t := time.NewTimer(stdinPause)
-		defer t.Stop()
+	} else {
 		select {
 		case l, ok = <-s.lines:
-		case <-t.C:
-			return l, false
+		default:
+			t := time.NewTimer(stdinPause)
+			defer t.Stop()
+			select {
+			case l, ok = <-s.lines:
+			case <-t.C:
+				return l, false
+			}
 		}
 	}
 	if !ok {
 		l.err = io.EOF
+		return l, true
 	}
+	s.took(l)
 	return l, true
 }
 
@@ -603,7 +627,7 @@ func newSource(e *env, args []string) (*source, error) {
 			return nil, notJSONLines(first)
 		}
 		s.first = first
-		s.lines, s.stop = make(chan stdinLine, 256), make(chan struct{})
+		s.lines, s.stop, s.room = make(chan stdinLine, 256), make(chan struct{}), make(chan struct{}, 1)
 		go s.readStdin()
 	}
 	switch {

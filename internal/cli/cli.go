@@ -60,7 +60,7 @@ func commands() []command {
 		{"ecc", "[flags] FILE", "the eccentricity of every vertex",
 			"Prints one 'vertex eccentricity' line per vertex, or JSON with --json.", "apsp ecc testdata/karate.txt", runEcc},
 		{"closeness", "[flags] FILE", "the closeness centrality of every vertex",
-			"Prints one 'vertex closeness' line per vertex, or JSON with --json, with\nNetworkX's definition (closeness_centrality): for a vertex that r-1 others\nreach with distances summing to T, (r-1)/T, times (r-1)/(n-1) unless\n--wf-improved=false; 0 when no other vertex reaches it. For a directed graph\nthe distances are those to the vertex. Lengths must be non-negative.",
+			"Prints one 'vertex closeness' line per vertex, or JSON with --json, with\nNetworkX's definition (closeness_centrality): for a vertex that r-1 others\nreach with distances summing to T, (r-1)/T, times (r-1)/(n-1) unless\n--wf-improved=false; 0 when T is 0. For a directed graph\nthe distances are those to the vertex. Lengths must be non-negative.",
 			"apsp closeness testdata/karate.txt", runCloseness},
 		{"dist", "[flags] FILE [-o OUT]", "the distance matrix",
 			"Writes the distance matrix as tab-separated rows (unreachable: inf), or with\n-o OUT.npy a NumPy array of --dtype int32, int64, float32 or float64. The\ndefault is the narrowest integer type that holds every distance exactly\n(int32, else int64), float64 for float weights. Unreachable pairs are the\ndtype's maximum in integer dtypes and inf in float ones, for every graph\n(numpy: d = np.where(d == np.iinfo(d.dtype).max, np.inf, d)). A dtype that\ncannot hold every distance exactly is refused; float32 rounds float\ndistances (an explicit lossy choice).",

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -463,18 +464,25 @@ func runCloseness(e *env, args []string) error {
 	base := f.base(pos[0])
 	if f.json {
 		type row struct {
-			Vertex    int     `json:"vertex"`
-			Closeness float64 `json:"closeness"`
+			Vertex    int      `json:"vertex"`
+			Closeness *float64 `json:"closeness"` // null for +Inf
 		}
 		rows := make([]row, len(c))
-		for v, x := range c {
-			rows[v] = row{v + base, x}
+		for v := range c {
+			rows[v].Vertex = v + base
+			if !math.IsInf(c[v], 0) {
+				rows[v].Closeness = &c[v]
+			}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
 	for v, x := range c {
-		fmt.Fprintf(bw, "%d %s\n", v+base, strconv.FormatFloat(x, 'g', -1, 64))
+		s := strconv.FormatFloat(x, 'g', -1, 64)
+		if math.IsInf(x, 1) {
+			s = "inf"
+		}
+		fmt.Fprintf(bw, "%d %s\n", v+base, s)
 	}
 	return bw.Flush()
 }

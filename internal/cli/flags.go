@@ -68,7 +68,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	fs := f.fs
 	if cmd == "serve" {
 		fs.BoolVar(&f.stdio, "stdio", false, "read requests on stdin and write responses on stdout (required)")
-		fs.IntVar(&f.maxLine, "max-line", 0, "the longest request line in bytes (0: 1 GiB)")
+		fs.IntVar(&f.maxLine, "max-line", 0, "the longest request line in bytes (0: 256 MiB)")
 		return f, nil
 	}
 	if cmd == "devices" {

@@ -31,6 +31,9 @@ func runServe(e *env, args []string) error {
 	if !f.stdio {
 		return usagef("--stdio is the one transport so far: apsp serve --stdio")
 	}
+	if f.maxLine < 0 {
+		return usagef("--max-line %d: want a number of bytes (0: 256 MiB)", f.maxLine)
+	}
 	s := &serve.Server{MaxLine: f.maxLine, Version: versionLine()}
 	return s.Serve(e.ctx, e.stdin, e.stdout)
 }

@@ -3,11 +3,16 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/plan"
 	"github.com/apsp/apsp/internal/result"
 )
+
+// ErrNegativeLengths is wrapped by the refusal of a measure that needs
+// non-negative lengths (closeness).
+var ErrNegativeLengths = errors.New("needs non-negative lengths")
 
 // Closeness is every vertex's closeness centrality (result.Closeness),
 // from the distances to it: the rows of the reversed graph when directed,
@@ -21,7 +26,7 @@ func Closeness(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved 
 		return nil, plan.ErrBoundsOnly()
 	}
 	if g.HasNegativeWeights() {
-		return nil, errors.New("closeness needs non-negative lengths")
+		return nil, fmt.Errorf("closeness %w", ErrNegativeLengths)
 	}
 	rows, d, err := Rows(ctx, g.Transpose(), o)
 	if err != nil {

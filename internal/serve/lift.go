@@ -35,6 +35,11 @@ func liftB64(line []byte) (rest, edges, weights []byte) {
 			return line, nil, nil
 		}
 		key := line[i+1 : end]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			// An escaped key ("edges\u005fb64") is a key the decoder
+			// unescapes: which one, only it can say.
+			return line, nil, nil
+		}
 		i = skipSpace(line, end+1)
 		if i >= len(line) || line[i] != ':' {
 			return line, nil, nil
@@ -59,7 +64,10 @@ func liftB64(line []byte) (rest, edges, weights []byte) {
 			if found[which] != nil {
 				return line, nil, nil // twice: the decoder says so
 			}
-			if line[start] == '"' && bytes.IndexByte(line[start+1:i-1], '\\') < 0 {
+			// Only a non-empty string of base64's own bytes: anything
+			// else (an escape, a control character, "") is the
+			// decoder's to read, and to refuse.
+			if line[start] == '"' && i-1 > start+1 && base64Bytes(line[start+1:i-1]) {
 				found[which] = &span{start + 1, i - 1}
 			}
 		}
@@ -168,4 +176,14 @@ func valueEnd(b []byte, i int) int {
 		return -1
 	}
 	return j
+}
+
+// base64Bytes reports whether b holds only standard base64's bytes.
+func base64Bytes(b []byte) bool {
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '+' || c == '/' || c == '=') {
+			return false
+		}
+	}
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/graph"
@@ -74,8 +75,8 @@ func decode(line []byte) (*request, error) {
 	if err := d.Decode(&r); err != nil {
 		return &r, badRequest("%v", err)
 	}
-	if d.More() {
-		return &r, badRequest("one JSON object a line")
+	if len(bytes.TrimSpace(line[d.InputOffset():])) > 0 {
+		return &r, badRequest("one JSON object a line: more after it")
 	}
 	return &r, nil
 }
@@ -206,6 +207,11 @@ func (r *request) weights(m int) (ints []int64, floats []float64, err error) {
 		for i, w := range r.Weights {
 			x, err := w.Int64()
 			if err != nil {
+				if !strings.ContainsAny(string(w), ".eE") {
+					// An integer, as the file readers take them: one
+					// beyond int64 is refused, not rounded to a float.
+					return nil, nil, &graphError{fmt.Errorf("weight %d: %s does not fit in a 64-bit integer", i, w)}
+				}
 				ints = nil
 				break
 			}

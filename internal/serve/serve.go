@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -18,9 +19,14 @@ import (
 )
 
 // DefaultMaxLine bounds a request line (a graph of tens of millions of
-// edges in base64): a longer line is answered with an error, skipped, and
+// edges in base64; as JSON pairs, a line takes about twenty times its
+// bytes to decode): a longer line is answered with an error, skipped, and
 // the stream goes on.
-const DefaultMaxLine = 1 << 30
+const DefaultMaxLine = 256 << 20
+
+// maxInlineMatrix bounds a distance matrix returned inline: base64 and
+// JSON take several copies of it, so a larger one goes to a "file".
+const maxInlineMatrix = 64 << 20
 
 // Server answers requests.
 type Server struct {
@@ -69,13 +75,15 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 }
 
-// readLine reads one line without its newline; a line longer than max is
-// consumed to its end and reported by tooLong with no bytes.
+// readLine reads one line without its line ending; a line of more than
+// max bytes (the ending aside) is consumed to its end and reported by
+// tooLong with no bytes.
 func readLine(in *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := in.ReadSlice('\n')
 		if !tooLong {
-			if len(line)+len(chunk) > max+1 {
+			// Up to max bytes and a CRLF may be kept until the end.
+			if len(line)+len(chunk) > max+2 {
 				tooLong, line = true, nil
 			} else {
 				line = append(line, chunk...)
@@ -84,7 +92,11 @@ func readLine(in *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return bytes.TrimRight(line, "\r\n"), tooLong, err
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		if len(line) > max {
+			tooLong, line = true, nil
+		}
+		return line, tooLong, err
 	}
 }
 
@@ -162,7 +174,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"closeness": c}, nil
+		return map[string]any{"closeness": finiteOrNull(c)}, nil
 	case "histogram":
 		return apsp.DistanceHistogram(ctx, g, opt)
 	case "path":
@@ -197,9 +209,31 @@ func (s *Server) evaluator(o options) (*apsp.Evaluator, error) {
 }
 
 // distances computes the matrix and returns it as a .npy file's bytes in
-// base64, or writes that file at path (created beside it and renamed
-// into place, so a failure leaves nothing).
+// base64 (up to maxInlineMatrix bytes of matrix), or writes that file at
+// path: a regular file, created beside it before computing and renamed
+// into place when written, so that a failure leaves nothing and an
+// unwritable path is refused before any work. Devices, pipes, links and
+// directories are refused, rather than replaced or written through.
 func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options, path string) (any, error) {
+	var tmp *os.File
+	if path != "" {
+		if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+			return nil, badRequest("file %s: not a regular file (%v)", path, st.Mode().Type())
+		}
+		var err error
+		if tmp, err = os.CreateTemp(filepath.Dir(path), ".apsp-*.npy"); err != nil {
+			return nil, badRequest("file: %v", err)
+		}
+		defer func() {
+			if tmp != nil {
+				tmp.Close()
+				os.Remove(tmp.Name())
+			}
+		}()
+	} else if n := uint64(g.N()); n*n > maxInlineMatrix/4 { // 4 bytes a distance at least
+		return nil, fmt.Errorf("distances of %d vertices: %d bytes or more, over the %d returned inline: give a \"file\": %w",
+			n, n*n*4, maxInlineMatrix, graph.ErrTooLarge)
+	}
 	d, err := apsp.AllPairs(ctx, g, opt)
 	if err != nil {
 		return nil, err
@@ -209,23 +243,29 @@ func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options
 		if err := encode.NPY(&buf, d, encode.Auto); err != nil {
 			return nil, err
 		}
+		if buf.Len() > maxInlineMatrix+4096 {
+			return nil, fmt.Errorf("distances: %d bytes, over the %d returned inline: give a \"file\": %w", buf.Len(), maxInlineMatrix, graph.ErrTooLarge)
+		}
 		return map[string]any{"npy_b64": base64.StdEncoding.EncodeToString(buf.Bytes())}, nil
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".apsp-*.npy")
-	if err != nil {
-		return nil, badRequest("file: %v", err)
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm() // a file replaced keeps its permissions
 	}
-	err = encode.NPY(f, d, encode.Auto)
-	if cerr := f.Close(); err == nil {
+	err = encode.NPY(tmp, d, encode.Auto)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), path)
+		err = os.Rename(tmp.Name(), path)
 	}
 	if err != nil {
-		os.Remove(f.Name())
 		return nil, err
 	}
+	tmp = nil // renamed: nothing to remove
 	return map[string]any{"file": path}, nil
 }
 
@@ -302,8 +342,20 @@ func Kind(err error) string {
 		return "no_gpu"
 	case errors.Is(err, apsp.ErrNoPath):
 		return "no_path"
-	case errors.As(err, &ge), errors.Is(err, apsp.ErrEmptyGraph), errors.Is(err, apsp.ErrNilGraph):
+	case errors.As(err, &ge), errors.Is(err, apsp.ErrEmptyGraph), errors.Is(err, apsp.ErrNilGraph), errors.Is(err, apsp.ErrNegativeLengths):
 		return "graph"
 	}
 	return "failed"
+}
+
+// finiteOrNull is xs for JSON, null in place of +Inf (a closeness of
+// lengths so small that their sum underflows, as NetworkX's inf).
+func finiteOrNull(xs []float64) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		if !math.IsInf(x, 0) {
+			out[i] = x
+		}
+	}
+	return out
 }

@@ -402,3 +402,66 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// TestLineLimit: a line of exactly MaxLine bytes is read, with or without
+// a line ending (LF or CRLF, at the end of input too); one byte more is
+// refused.
+func TestLineLimit(t *testing.T) {
+	ping := `{"op":"ping","id":"` // padded to the limit below
+	pad := func(n int) string { return ping + strings.Repeat("x", n-len(ping)-2) + `"}` }
+	const max = 64
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{pad(max) + "\n", true}, {pad(max) + "\r\n", true}, {pad(max), true},
+		{pad(max+1) + "\n", false}, {pad(max+1) + "\r\n", false}, {pad(max + 1), false},
+	} {
+		var out bytes.Buffer
+		if err := (&Server{MaxLine: max}).Serve(context.Background(), strings.NewReader(tc.in), &out); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), `"result"`); got != tc.ok {
+			t.Errorf("%q: %s", tc.in, out.String())
+		}
+	}
+}
+
+// TestDistancesLimits: a matrix over the inline bound is refused with
+// too_large before it is computed, and a "file" that is not a regular file
+// is refused rather than replaced.
+func TestDistancesLimits(t *testing.T) {
+	s := &Server{}
+	if r := answer(t, s, `{"id":1,"op":"distances","n":5000,"edges":[[0,1]]}`); r.Kind != "too_large" || !strings.Contains(r.Error, `"file"`) {
+		t.Errorf("5 000 vertices inline: %s (%s)", r.Error, r.Kind)
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "link.npy")
+	if err := os.Symlink(filepath.Join(dir, "target.npy"), link); err != nil {
+		t.Skip(err)
+	}
+	for _, p := range []string{dir, link} {
+		r := answer(t, s, fmt.Sprintf(`{"id":2,"op":"distances","n":3,"edges":[[0,1]],"file":%q}`, p))
+		if r.Kind != "request" || !strings.Contains(r.Error, "not a regular file") {
+			t.Errorf("file %s: %s (%s)", p, r.Error, r.Kind)
+		}
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", st, err)
+	}
+}
+
+// TestStrictLines: text after the object, and integer weights beyond
+// int64, are refused as the file readers refuse them.
+func TestStrictLines(t *testing.T) {
+	s := &Server{}
+	for _, tc := range []struct{ req, kind string }{
+		{`{"id":5,"op":"ping"}]`, "request"},
+		{`{"id":6,"op":"ping"}}}`, "request"},
+		{`{"id":7,"op":"stats","n":2,"edges":[[0,1]],"weights":[9223372036854775808]}`, "graph"},
+	} {
+		if r := answer(t, s, tc.req); r.Kind != tc.kind {
+			t.Errorf("%s: %s (%s), want %s", tc.req, r.Error, r.Kind, tc.kind)
+		}
+	}
+}

@@ -290,13 +290,20 @@ class Evaluator:
         self, G: Any, u: Any = None, distance: Any = _UNSET, wf_improved: bool = True, device: Any = _UNSET, **options: Any
     ) -> Union[float, Dict[Hashable, float]]:
         """See :func:`apsp.closeness_centrality`."""
-        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra={"wf_improved": bool(wf_improved)})
+        w, _, _ = self._settings(distance, _UNSET, device, options)
+        prep = prepare(G, w)
+        if prep.n == 0:
+            if u is not None:
+                raise NodeNotFoundError(f"node {u!r} is not in the graph")
+            return {}  # NetworkX's answer for a graph without nodes
+        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra={"wf_improved": bool(wf_improved)}, prep=prep)
         c = result.get("closeness")
         if not isinstance(c, list) or len(c) != prep.n:
             raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {prep.n} vertices")
+        values = [math.inf if x is None else float(x) for x in c]  # null: +inf, as NetworkX
         if u is not None:
-            return float(c[prep.index_of(u)])
-        return dict(zip(prep.nodes, (float(x) for x in c)))
+            return values[prep.index_of(u)]
+        return dict(zip(prep.nodes, values))
 
     def distances(
         self,
@@ -520,7 +527,9 @@ def closeness_centrality(
     ``closeness_centrality`` defines it, with its parameter names and
     defaults: for a node that r−1 others reach with distances summing to
     T > 0, (r−1)/T, times (r−1)/(n−1) when ``wf_improved`` (Wasserman and
-    Faust's scaling); 0 when no other node reaches it.  For a directed
+    Faust's scaling); 0 when T is 0 (no other node reaches it, or only
+    along zero-length edges); ``math.inf`` where T underflows; ``{}`` for a
+    graph without nodes.  For a directed
     graph the distances are those *to* the node, as in NetworkX.
     ``distance`` names the edge attribute holding lengths (None:
     unweighted, NetworkX's default); lengths must be non-negative.  ``u``

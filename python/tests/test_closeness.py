@@ -48,3 +48,15 @@ def test_closeness_negative_lengths_refused() -> None:
     G.add_edge(0, 1, weight=-1)
     with pytest.raises(apsp.ApspError):
         apsp.closeness_centrality(G, distance="weight")
+
+
+def test_closeness_edge_cases_match_networkx() -> None:
+    assert apsp.closeness_centrality(nx.Graph()) == nx.closeness_centrality(nx.Graph()) == {}
+    G = nx.Graph()
+    G.add_nodes_from(["a", "b"])
+    G.add_edge("c", "d", weight=0)  # reached only along a zero-length edge
+    G.add_edge("d", "e", weight=2)
+    for wf in (True, False):
+        want = nx.closeness_centrality(G, distance="weight", wf_improved=wf)
+        got = apsp.closeness_centrality(G, distance="weight", wf_improved=wf)
+        assert got.keys() == want.keys() and all(math.isclose(got[v], want[v], rel_tol=1e-12, abs_tol=0) for v in G)
