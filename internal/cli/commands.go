@@ -16,6 +16,7 @@ import (
 	"github.com/apsp/apsp/encode"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/progress"
 )
 
 func mustCommand(name string) command {
@@ -153,29 +154,37 @@ func runASPL(e *env, args []string) error {
 	return err
 }
 
+// oneGraph parses command name's flags and reads its one graph, as the
+// commands that print a value a vertex (ecc, closeness) begin.
+func oneGraph(e *env, name string, args []string) (f *flagSet, g *graph.Graph, opt apsp.Options, bar *progress.Bar, path string, err error) {
+	f, _ = newFlags(name)
+	pos, err := f.parse(e, mustCommand(name), args, 1, 1)
+	if err != nil {
+		return nil, nil, opt, nil, "", err
+	}
+	if opt, bar, err = f.options(e, name); err != nil {
+		return nil, nil, opt, nil, "", err
+	}
+	if g, err = f.readGraph(e, pos[0]); err != nil {
+		return nil, nil, opt, nil, "", err
+	}
+	if err := f.printChoice(e, name, g, opt); err != nil {
+		return nil, nil, opt, nil, "", err
+	}
+	return f, g, opt, bar, pos[0], nil
+}
+
 func runEcc(e *env, args []string) error {
-	f, _ := newFlags("ecc")
-	pos, err := f.parse(e, mustCommand("ecc"), args, 1, 1)
+	f, g, opt, bar, path, err := oneGraph(e, "ecc", args)
 	if err != nil {
-		return err
-	}
-	opt, bar, err := f.options(e, "ecc")
-	if err != nil {
-		return err
-	}
-	g, err := f.readGraph(e, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := f.printChoice(e, "ecc", g, opt); err != nil {
 		return err
 	}
 	ecc, err := apsp.Eccentricities(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
-		return f.explain(err, pos[0])
+		return f.explain(err, path)
 	}
-	base := f.base(pos[0])
+	base := f.base(path)
 	if f.json {
 		type row struct {
 			Vertex       int         `json:"vertex"`
@@ -440,28 +449,16 @@ func runInfo(e *env, args []string) error {
 }
 
 func runCloseness(e *env, args []string) error {
-	f, _ := newFlags("closeness")
-	pos, err := f.parse(e, mustCommand("closeness"), args, 1, 1)
+	f, g, opt, bar, path, err := oneGraph(e, "closeness", args)
 	if err != nil {
-		return err
-	}
-	opt, bar, err := f.options(e, "closeness")
-	if err != nil {
-		return err
-	}
-	g, err := f.readGraph(e, pos[0])
-	if err != nil {
-		return err
-	}
-	if err := f.printChoice(e, "closeness", g, opt); err != nil {
 		return err
 	}
 	c, err := apsp.ClosenessCentrality(e.ctx, g, opt, f.wfImproved)
 	bar.Done()
 	if err != nil {
-		return f.explain(err, pos[0])
+		return f.explain(err, path)
 	}
-	base := f.base(pos[0])
+	base := f.base(path)
 	if f.json {
 		type row struct {
 			Vertex    int      `json:"vertex"`
