@@ -8,31 +8,13 @@ import (
 	"testing"
 
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
-// checkSplit says whether spans cover [0, total) exactly once, each span
-// non-empty and within unit units.
+// checkSplit is gputest.CheckSplit of Span.
 func checkSplit(t *testing.T, name string, spans [][]Span, total, unit, k int) {
 	t.Helper()
-	if len(spans) != k {
-		t.Fatalf("%s: %d workers, want %d", name, len(spans), k)
-	}
-	seen := make([]int, total)
-	for w, ss := range spans {
-		for _, s := range ss {
-			if s.Lo >= s.Hi || s.Lo < 0 || s.Hi > total || (k > 1 && s.Hi-s.Lo > max(unit, 1)) {
-				t.Fatalf("%s: worker %d has span %v", name, w, s)
-			}
-			for u := s.Lo; u < s.Hi; u++ {
-				seen[u]++
-			}
-		}
-	}
-	for u, c := range seen {
-		if c != 1 {
-			t.Fatalf("%s: unit %d dealt %d times", name, u, c)
-		}
-	}
+	gputest.CheckSplit(t, name, spans, func(s Span) (int, int) { return s.Lo, s.Hi }, total, unit, k)
 }
 
 // TestSplitWork: every unit to one worker once, one worker takes all as one

@@ -194,3 +194,30 @@ func Build(n int, directed bool, kind graph.WeightKind, edges []Edge) *graph.Gra
 	}
 	return b.Build()
 }
+
+// PerVertex is a random unweighted graph of n vertices where each vertex
+// draws deg arcs (edges when undirected) to uniform vertices, self-loops
+// skipped, and a share isolated of the vertices draws none: directed
+// graphs, several components and vertices that reach nothing all occur.
+// The draws: for each vertex in turn its isolation coin, then its heads.
+func PerVertex(rng *rand.Rand, n, deg int, directed bool, isolated float64) *graph.Graph {
+	b := graph.NewBuilder(directed)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	for u := range n {
+		if rng.Float64() < isolated {
+			continue
+		}
+		for range deg {
+			v := rng.IntN(n)
+			if v == u {
+				continue
+			}
+			if err := b.AddEdge(u, v); err != nil {
+				panic(err)
+			}
+		}
+	}
+	return b.Build()
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // TestPlanBit checks the layout: words, batches, slots bounded by the
@@ -425,28 +426,8 @@ func bitPerfConfigs(n int) []bitConfig {
 
 // bulkGraph is a copy of the bulk tests' (package gpu/bulk): families share no test code.
 
-// bulkGraph is a random unweighted graph of n vertices where each vertex
-// draws deg arcs (edges when undirected) to random vertices, and isolated
-// vertices have none: directed graphs, several components, vertices that
-// reach nothing all occur.
+// bulkGraph is testgraphs.PerVertex: each vertex draws deg arcs, a share
+// isolated draws none.
 func bulkGraph(rng *rand.Rand, n, deg int, directed bool, isolated float64) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
-	}
-	for u := 0; u < n; u++ {
-		if rng.Float64() < isolated {
-			continue
-		}
-		for range deg {
-			v := rng.IntN(n)
-			if v == u {
-				continue
-			}
-			if err := b.AddEdge(u, v); err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
+	return testgraphs.PerVertex(rng, n, deg, directed, isolated)
 }

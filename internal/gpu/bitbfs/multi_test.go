@@ -14,6 +14,7 @@ import (
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // bitPartial is what one GPU's totals would be after searching the batches
@@ -272,29 +273,10 @@ func TestBitPerfSeveral(t *testing.T) {
 	}
 }
 
-// checkSplit says whether spans cover [0, total) exactly once, each span
-// non-empty and within unit units.
+// checkSplit is gputest.CheckSplit of gpu.Span.
 func checkSplit(t *testing.T, name string, spans [][]gpu.Span, total, unit, k int) {
 	t.Helper()
-	if len(spans) != k {
-		t.Fatalf("%s: %d workers, want %d", name, len(spans), k)
-	}
-	seen := make([]int, total)
-	for w, ss := range spans {
-		for _, s := range ss {
-			if s.Lo >= s.Hi || s.Lo < 0 || s.Hi > total || (k > 1 && s.Hi-s.Lo > max(unit, 1)) {
-				t.Fatalf("%s: worker %d has span %v", name, w, s)
-			}
-			for u := s.Lo; u < s.Hi; u++ {
-				seen[u]++
-			}
-		}
-	}
-	for u, c := range seen {
-		if c != 1 {
-			t.Fatalf("%s: unit %d dealt %d times", name, u, c)
-		}
-	}
+	gputest.CheckSplit(t, name, spans, func(s gpu.Span) (int, int) { return s.Lo, s.Hi }, total, unit, k)
 }
 
 // TestBitSplit: the batches of gpu-bitbfs runs are all covered, in groups

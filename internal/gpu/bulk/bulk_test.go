@@ -9,8 +9,6 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -20,33 +18,15 @@ import (
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
-// bulkGraph is a random unweighted graph of n vertices where each vertex
-// draws deg arcs (edges when undirected) to random vertices, and isolated
-// vertices have none: directed graphs, several components, vertices that
-// reach nothing all occur.
+// bulkGraph is testgraphs.PerVertex: each vertex draws deg arcs, a share
+// isolated draws none.
 func bulkGraph(rng *rand.Rand, n, deg int, directed bool, isolated float64) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
-	}
-	for u := 0; u < n; u++ {
-		if rng.Float64() < isolated {
-			continue
-		}
-		for range deg {
-			v := rng.IntN(n)
-			if v == u {
-				continue
-			}
-			if err := b.AddEdge(u, v); err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
+	return testgraphs.PerVertex(rng, n, deg, directed, isolated)
 }
 
 // bulkCases returns count random graphs of every shape the kernels meet:
@@ -997,9 +977,9 @@ func TestBulkStreamMatchesBitRows(t *testing.T) {
 func BenchmarkBulkStream(b *testing.B) {
 	requireGPU(b)
 	ctx := context.Background()
-	n, count := envInt("APSP_STREAM_N", 256), envInt("APSP_STREAM_COUNT", 16384)
-	groupsList := envInts("APSP_STREAM_GROUPS", []int{1, 16, 64, 256, 1024, 4096, 16384})
-	streamsList := envInts("APSP_STREAM_STREAMS", []int{1, 2, 3})
+	n, count := gputest.EnvInt("APSP_STREAM_N", 256), gputest.EnvInt("APSP_STREAM_COUNT", 16384)
+	groupsList := gputest.EnvInts("APSP_STREAM_GROUPS", []int{1, 16, 64, 256, 1024, 4096, 16384})
+	streamsList := gputest.EnvInts("APSP_STREAM_STREAMS", []int{1, 2, 3})
 	gs := regulars(b, count, n, 16, 5000)
 	for _, streams := range streamsList {
 		for _, g := range groupsList {
@@ -1041,27 +1021,6 @@ func BenchmarkBulkStream(b *testing.B) {
 			})
 		}
 	}
-}
-
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
-}
-
-func envInts(name string, def []int) []int {
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		if v, err := strconv.Atoi(f); err == nil && v > 0 {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // TestNarrow: heads packed two a word, low half first, any length.

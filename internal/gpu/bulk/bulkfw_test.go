@@ -17,6 +17,7 @@ import (
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
+	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
 	"github.com/apsp/apsp/internal/testgraphs"
@@ -92,10 +93,6 @@ func rowsOf(ref *lanes.Matrix[float64]) []reduce.Row {
 	return rows
 }
 
-func sameRow(a, b reduce.Row) bool {
-	return a.Reach == b.Reach && a.Unreach == b.Unreach && (a.Reach == 0 || a.MaxI == b.MaxI) && a.Sum.Float() == b.Sum.Float()
-}
-
 // checkFWRows compares every graph's rows with want; graphs with want[i] ==
 // nil are not compared.
 func checkFWRows(t *testing.T, name string, gs []*graph.Graph, want, got [][]reduce.Row, errs []error) {
@@ -114,7 +111,7 @@ func checkFWRows(t *testing.T, name string, gs []*graph.Graph, want, got [][]red
 			t.Fatalf("%s: graph %d (n=%d): %d rows, want %d", name, i, gs[i].N(), len(got[i]), len(want[i]))
 		}
 		for u := range want[i] {
-			if !sameRow(got[i][u], want[i][u]) {
+			if !gputest.SameRow(got[i][u], want[i][u]) {
 				t.Fatalf("%s: graph %d (n=%d, directed=%v, arcs=%d) row %d: got %+v, want %+v",
 					name, i, gs[i].N(), gs[i].Directed(), gs[i].Arcs(), u, got[i][u], want[i][u])
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
 )
 
@@ -283,14 +284,14 @@ func checkPackedJob(t *testing.T, ctx context.Context, g *graph.Graph, ref *lane
 // APSP_LANE_KINDS=int16,... times only those lane kinds; APSP_LANE_NOTILE=1
 // leaves out the tile rounds where coarse ones are timed.
 func TestLanePerf(t *testing.T) {
-	sizes := envInts("APSP_LANE_PERF", nil)
+	sizes := gputest.EnvInts("APSP_LANE_PERF", nil)
 	if len(sizes) == 0 {
 		t.Skip("APSP_LANE_PERF names the sizes to time")
 	}
 	s := open(t)
 	ctx := context.Background()
-	reps := envInt("APSP_LANE_REPS", 3)
-	alts := envInts("APSP_LANE_ALT", nil)
+	reps := gputest.EnvInt("APSP_LANE_REPS", 3)
+	alts := gputest.EnvInts("APSP_LANE_ALT", nil)
 	ceil := map[lanes.Kind]float64{lanes.Int32: 15.9e12, lanes.Int16: 32.4e12, lanes.Int8: envFloat("APSP_I8_CEIL", 0)}
 	var table []string
 	for _, n := range sizes {
@@ -323,7 +324,7 @@ func TestLanePerf(t *testing.T) {
 				// pivot blocks of these many vertices (and in tile rounds).
 				var more []gpu.Config
 				for _, c := range configs {
-					for _, cs := range envInts("APSP_LANE_COARSE", nil) {
+					for _, cs := range gputest.EnvInts("APSP_LANE_COARSE", nil) {
 						c.Coarse = cs
 						more = append(more, c)
 					}

@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -17,8 +16,10 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gputest"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // TestPlanMulti: every row in exactly one strip, strips dealt to the GPUs
@@ -450,7 +451,7 @@ func checkMulti(t *testing.T, ords []int, block int) {
 		}
 		for u := range n {
 			a, b := gotR.Rows[u], oneR.Rows[u]
-			if (!float && !sameRow(a, b)) || (float && (a.Reach != b.Reach || !near(a.MaxF, b.MaxF, true) || !near(a.SumF, b.SumF, true))) {
+			if (!float && !gputest.SameRow(a, b)) || (float && (a.Reach != b.Reach || !near(a.MaxF, b.MaxF, true) || !near(a.SumF, b.SumF, true))) {
 				t.Fatalf("%s: row %d: %+v, one GPU %+v", name, u, a, b)
 			}
 		}
@@ -556,12 +557,12 @@ func TestMultiFWWorkerFails(t *testing.T) {
 // where APSP_MGFW_ONE is at least the size; the two agree row for row, and
 // 16 rows are checked against Dijkstra on the CPU.
 func TestMultiFWPerf(t *testing.T) {
-	sizes := envInts("APSP_MGFW_PERF", nil)
+	sizes := gputest.EnvInts("APSP_MGFW_PERF", nil)
 	if len(sizes) == 0 {
 		t.Skip("APSP_MGFW_PERF not set")
 	}
 	ords := multiGPUs(t)
-	oneUpTo := envInt("APSP_MGFW_ONE", 0)
+	oneUpTo := gputest.EnvInt("APSP_MGFW_ONE", 0)
 	ctx := context.Background()
 	// Warm up: the kernels compiled and loaded on both GPUs.
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -595,7 +596,7 @@ func TestMultiFWPerf(t *testing.T) {
 			t.Logf("PERF n=%d gpus=[%d]: %.3f s kernels (%.3f s with init and reduction), %.2f T relaxations/s; call %.3f s; speed-up %.3f (kernel time) ",
 				n, ords[0], one.Timing.Kernel/1000, one.Timing.Total/1000, relax/one.Timing.Kernel/1e9, time.Since(wall).Seconds(), one.Timing.Kernel/got.Timing.Kernel)
 			for u := range n {
-				if !sameRow(got.Rows[u], one.Rows[u]) {
+				if !gputest.SameRow(got.Rows[u], one.Rows[u]) {
 					t.Fatalf("n=%d: row %d: %+v, one GPU %+v", n, u, got.Rows[u], one.Rows[u])
 				}
 			}
@@ -636,7 +637,7 @@ func checkDijkstra(t *testing.T, g *graph.Graph, rows []reduce.Row, count int, r
 			}
 		}
 		want.Unreach = want.Reach < int64(n-1)
-		if !sameRow(rows[s], want) {
+		if !gputest.SameRow(rows[s], want) {
 			t.Fatalf("row %d: %+v, Dijkstra %+v", s, rows[s], want)
 		}
 	}
@@ -663,60 +664,17 @@ func (h *distHeap) Pop() any {
 
 // envInt and envInts are copies of the bulk tests' (package gpu/bulk): families share no test code.
 
-func envInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
-}
-
-func envInts(name string, def []int) []int {
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		if v, err := strconv.Atoi(f); err == nil && v > 0 {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 // fwGraph and sameRow are copies of the bulk Floyd–Warshall tests' (package gpu/bulk): families share no test code.
 
-// fwGraph is a random graph of n vertices with about deg arcs a vertex,
-// weights 1..100 (or, with negative, potential-shifted weights: negative
-// arcs but no negative cycle), directed or not.
+// fwGraph is a random graph of n vertices with about deg arcs a vertex
+// (testgraphs' M model, n·deg/2 draws, no self-loop), weights 1..100 (or,
+// with negative, shifted by potentials of up to 39: negative arcs but no
+// negative cycle; directed only, an undirected negative edge being a
+// cycle), directed or not.
 func fwGraph(rng *rand.Rand, n, deg int, directed, negative bool) *graph.Graph {
-	b := graph.NewBuilder(directed)
-	if err := b.SetVertices(n); err != nil {
-		panic(err)
+	s := testgraphs.Spec{N: n, M: n * deg / 2, Directed: directed, Kind: graph.IntWeights, Lo: 1, Hi: 100}
+	if negative {
+		s.Potential = 39
 	}
-	h := make([]int64, n)
-	for i := range h {
-		h[i] = rng.Int64N(40)
-	}
-	if n > 1 {
-		for range n * deg / 2 {
-			u, v := rng.IntN(n), rng.IntN(n)
-			if u == v {
-				continue
-			}
-			w := 1 + rng.Int64N(100)
-			if negative {
-				// Directed only: an undirected negative edge is a cycle.
-				w += h[u] - h[v]
-			}
-			if err := b.AddIntEdge(u, v, w); err != nil {
-				panic(err)
-			}
-		}
-	}
-	return b.Build()
-}
-
-func sameRow(a, b reduce.Row) bool {
-	return a.Reach == b.Reach && a.Unreach == b.Unreach && (a.Reach == 0 || a.MaxI == b.MaxI) && a.Sum.Float() == b.Sum.Float()
+	return testgraphs.Random(rng, s)
 }

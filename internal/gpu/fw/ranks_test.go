@@ -17,6 +17,7 @@ import (
 	"github.com/apsp/apsp/internal/comm/mpi"
 	"github.com/apsp/apsp/internal/comm/nccl"
 	"github.com/apsp/apsp/internal/gpu"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // overFakeRanks runs rowsOverRanks as the ranks of an in-process
@@ -142,7 +143,7 @@ func TestRanksFWTwoGPUs(t *testing.T) {
 				}
 				for u := range c.g.N() {
 					a, b := got[r].Rows[u], one.Rows[u]
-					if (!float && !sameRow(a, b)) || (float && (a.Reach != b.Reach || !near(a.MaxF, b.MaxF, true) || !near(a.SumF, b.SumF, true))) {
+					if (!float && !gputest.SameRow(a, b)) || (float && (a.Reach != b.Reach || !near(a.MaxF, b.MaxF, true) || !near(a.SumF, b.SumF, true))) {
 						t.Fatalf("%s: rank %d: row %d: %+v, one GPU %+v", name, r, u, a, b)
 					}
 				}
@@ -158,7 +159,7 @@ func TestRanksFWTwoGPUs(t *testing.T) {
 // late (the default) and early. All three agree row for row; 16 rows are
 // checked against Dijkstra.
 func TestRanksFWPerf(t *testing.T) {
-	sizes := envInts("APSP_RANKS_PERF", nil)
+	sizes := gputest.EnvInts("APSP_RANKS_PERF", nil)
 	if len(sizes) == 0 {
 		t.Skip("APSP_RANKS_PERF not set")
 	}
@@ -192,7 +193,7 @@ func TestRanksFWPerf(t *testing.T) {
 				n, o.early, got[0].Timing.Kernel/1000, relax/got[0].Timing.Kernel/1e9, peer.Timing.Kernel/got[0].Timing.Kernel, time.Since(wall).Seconds())
 			for r := range got {
 				for u := range n {
-					if !sameRow(got[r].Rows[u], peer.Rows[u]) {
+					if !gputest.SameRow(got[r].Rows[u], peer.Rows[u]) {
 						t.Fatalf("n=%d rank %d row %d: %+v, peer run %+v", n, r, u, got[r].Rows[u], peer.Rows[u])
 					}
 				}
@@ -207,7 +208,7 @@ func TestRanksFWPerf(t *testing.T) {
 // its summaries with one GPU's where the size is at most
 // APSP_RANKS_MPI_ONE.
 func TestRanksMPI(t *testing.T) {
-	sizes := envInts("APSP_RANKS_MPI", nil)
+	sizes := gputest.EnvInts("APSP_RANKS_MPI", nil)
 	if len(sizes) == 0 {
 		t.Skip("APSP_RANKS_MPI not set (run under mpirun)")
 	}
@@ -226,7 +227,7 @@ func TestRanksMPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ord := infos[world.Rank()%len(infos)].Ordinal
-	oneUpTo := envInt("APSP_RANKS_MPI_ONE", 0)
+	oneUpTo := gputest.EnvInt("APSP_RANKS_MPI_ONE", 0)
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6)) // the same graphs on every rank
 	for _, n := range sizes {
@@ -249,7 +250,7 @@ func TestRanksMPI(t *testing.T) {
 				t.Fatal(err)
 			}
 			for u := range n {
-				if !sameRow(got.Rows[u], one.Rows[u]) {
+				if !gputest.SameRow(got.Rows[u], one.Rows[u]) {
 					t.Fatalf("rank %d n=%d row %d: %+v, one GPU %+v", world.Rank(), n, u, got.Rows[u], one.Rows[u])
 				}
 			}
