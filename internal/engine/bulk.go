@@ -6,7 +6,6 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/gpu/bulk"
-	"github.com/apsp/apsp/internal/reduce"
 )
 
 // BulkName is the algorithm the GPU bulk search reports: many small
@@ -21,19 +20,7 @@ func BulkFits(g *graph.Graph) bool {
 	return g != nil && g.Kind() == graph.Unweighted && g.N() >= 1 && g.N() <= bulk.MaxN
 }
 
-// bulkRows returns every source's summary of each graph of gs (each
-// BulkFits) from one bulk search on GPU ordinal, and the GPU's name. Its
-// errors are the batch's: no usable GPU (matching ErrNoGPU), a driver
-// failure, ctx's.
-func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, string, error) {
-	rows, err := bulk.Rows(ctx, gpu.OnGPU(ordinal), gs)
-	if err != nil {
-		return nil, "", err
-	}
-	return rows, deviceName(ordinal), nil
-}
-
-// bulkSummaries is bulkRows reduced on the GPU to each graph's pairs,
+// bulkSummaries is the bulk search's rows reduced on the GPU to each graph's pairs,
 // distance sum and largest distance (bulk.Summary): only those bytes
 // come back, which is what makes one graph a call cheap.
 func bulkSummaries(ctx context.Context, ordinal int, gs []*graph.Graph) ([]bulk.Summary, string, error) {

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"context"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/gpu/bulk"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // TestBulkFits: the GPU bulk search takes unweighted graphs of 1 to
@@ -75,4 +77,16 @@ func TestBulkWins(t *testing.T) {
 	if gpu.Opened() == 0 && BulkWins(gs, 16) {
 		t.Fatal("the bulk search wins without an open GPU")
 	}
+}
+
+// bulkRows returns every source's summary of each graph of gs (each
+// BulkFits) from one bulk search on GPU ordinal, and the GPU's name. Its
+// errors are the batch's: no usable GPU (matching ErrNoGPU), a driver
+// failure, ctx's.
+func bulkRows(ctx context.Context, ordinal int, gs []*graph.Graph) ([][]reduce.Row, string, error) {
+	rows, err := bulk.Rows(ctx, gpu.OnGPU(ordinal), gs)
+	if err != nil {
+		return nil, "", err
+	}
+	return rows, deviceName(ordinal), nil
 }

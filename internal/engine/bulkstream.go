@@ -9,10 +9,10 @@ import (
 	"github.com/apsp/apsp/internal/reduce"
 )
 
-// bulkStream is bulkRows delivered in groups of group graphs (0: the
+// bulkStream is the bulk search's rows delivered in groups of group graphs (0: the
 // whole batch at once) over bulk.Stream: onGroup(lo, hi, rows) is
 // called in order, on the caller's goroutine, as soon as each group's rows
-// are in host memory, with the GPU's name. Its errors are bulkRows's, or
+// are in host memory, with the GPU's name. Its errors are bulk.Rows's, or
 // onGroup's.
 func bulkStream(ctx context.Context, ordinal int, gs []*graph.Graph, group int,
 	onGroup func(lo, hi int, rows [][]reduce.Row, device string) error) error {

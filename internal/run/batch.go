@@ -191,7 +191,7 @@ func (b *batch) run() {
 			// A GPU opened since the kept plan was made changes what
 			// "auto" picks: the plan is then made again.
 			opened := engine.GPUsOpened()
-			w.last = b.keep.load(per, opened)
+			w.last = b.keep.Plan(per, opened)
 			defer func() { b.keep.store(w.last, per, opened, b.small) }()
 		}
 		for {

@@ -19,9 +19,9 @@ type threadsPlan struct {
 	threads, opened int
 }
 
-// load returns the kept plan if it was made for a worker of threads
+// Plan returns the kept plan if it was made for a worker of threads
 // threads while opened GPUs had been opened, else nil.
-func (k *Kept) load(threads, opened int) *plan.Plan {
+func (k *Kept) Plan(threads, opened int) *plan.Plan {
 	if tp := k.p.Load(); tp != nil && tp.threads == threads && tp.opened == opened {
 		return tp.pl
 	}
@@ -40,7 +40,3 @@ func (k *Kept) store(pl *plan.Plan, threads, opened int, sm Small) {
 	}
 	k.p.Store(&threadsPlan{pl, threads, opened})
 }
-
-// Plan returns the plan kept for workers of threads threads with the GPUs
-// the process has opened now, or nil (for tests and diagnostics).
-func (k *Kept) Plan(threads, opened int) *plan.Plan { return k.load(threads, opened) }

@@ -25,15 +25,15 @@ func TestKeptPlanKeys(t *testing.T) {
 	}
 	var k Kept
 	k.store(pl, 2, 0, DefaultSmall)
-	if k.load(2, 0) != pl {
+	if k.Plan(2, 0) != pl {
 		t.Fatal("the plan stored is not handed out")
 	}
-	if k.load(3, 0) != nil || k.load(2, 1) != nil {
+	if k.Plan(3, 0) != nil || k.Plan(2, 1) != nil {
 		t.Fatal("a plan handed out for other threads or after a GPU opened")
 	}
 	var big Kept
 	big.store(pl, 2, 0, Small{Seconds: -1})
-	if big.load(2, 0) != nil {
+	if big.Plan(2, 0) != nil {
 		t.Fatal("a plan that is not small was kept")
 	}
 }

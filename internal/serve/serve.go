@@ -104,20 +104,22 @@ func readLine(in *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 // included). It never panics on any input: a panic below it is answered as
 // an internal error.
 func (s *Server) Handle(ctx context.Context, line []byte) (resp []byte) {
-	r, err := decode(line)
+	var id json.RawMessage // the request's, once decoded
 	defer func() {
 		if p := recover(); p != nil {
-			resp = failure(r.ID, fmt.Errorf("%w: %v", errInternal, p))
+			resp = failure(id, fmt.Errorf("%w: %v", errInternal, p))
 		}
 	}()
+	r, err := decode(line)
+	id = r.ID
 	if err != nil {
-		return failure(r.ID, err)
+		return failure(id, err)
 	}
 	res, err := s.do(ctx, r)
 	if err != nil {
-		return failure(r.ID, err)
+		return failure(id, err)
 	}
-	return success(r.ID, res)
+	return success(id, res)
 }
 
 // errInternal marks a panic below the server (a bug).
