@@ -41,6 +41,7 @@ type Builder struct {
 	kind     WeightKind
 	negLoop  int
 	fitN     int // vertices found to fit with the buffer's capacity; 0: check
+	index    nameIndex
 }
 
 // NewBuilder returns a builder for a directed or undirected graph.
@@ -229,7 +230,7 @@ func (b *Builder) Build() *Graph {
 	kind, n := b.kind, b.n
 	arcs := b.arcs
 	b.arcs, b.fitN = nil, 0
-	g := &Graph{n: n, directed: b.directed, kind: kind, negLoop: b.negLoop}
+	g := &Graph{n: n, directed: b.directed, kind: kind, negLoop: b.negLoop, names: b.builtNames(n)}
 	off := make([]int, n+1)
 	for _, a := range arcs {
 		off[a.u+1]++

@@ -38,7 +38,8 @@ type Graph struct {
 	heads    []int32 // arc heads, sorted within each vertex
 	intW     []int64 // per arc, when kind == IntWeights
 	floatW   []float64
-	negLoop  int // a vertex with a negative self-loop, or -1
+	negLoop  int      // a vertex with a negative self-loop, or -1
+	names    []string // the vertices' names by id, or nil (see Names)
 }
 
 // N returns the number of vertices.
