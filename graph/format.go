@@ -37,6 +37,17 @@ func (f Format) String() string {
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
+// CountsFromOne reports whether the format's files number their vertices
+// from 1 (Matrix Market, DIMACS), so that answers given in vertex ids
+// count as the file does.
+func (f Format) CountsFromOne() bool {
+	switch f {
+	case FormatMatrixMarket, FormatDIMACS:
+		return true
+	}
+	return false
+}
+
 // ParseFormat parses a format name: "auto", "edgelist", "mtx" (or
 // "matrixmarket") and "gr" (or "dimacs"), in any case.
 func ParseFormat(s string) (Format, error) {

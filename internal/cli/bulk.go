@@ -438,7 +438,7 @@ func (b *bulk) load(it *item) {
 		it.err = fmt.Errorf("%s: %w (no edges and no vertex count; an edge list may say '# vertices: N')", it.path, apsp.ErrEmptyGraph)
 	default:
 		it.g = g
-		if b.ropt.OneBased || format == graph.FormatMatrixMarket || format == graph.FormatDIMACS {
+		if b.ropt.OneBased || format.CountsFromOne() {
 			it.base = 1
 		}
 	}

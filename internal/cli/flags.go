@@ -340,7 +340,7 @@ func (f *flagSet) base(path string) int {
 	if format == graph.FormatAuto {
 		format = graph.FormatFromName(path)
 	}
-	if f.oneBased || format == graph.FormatMatrixMarket || format == graph.FormatDIMACS {
+	if f.oneBased || format.CountsFromOne() {
 		return 1
 	}
 	return 0
