@@ -20,6 +20,9 @@ const (
 	FormatMatrixMarket
 	// FormatDIMACS is a DIMACS shortest-path file (.gr).
 	FormatDIMACS
+	// FormatCSV is a CSV edge list with a header row (.csv): vertex
+	// names in named source and target columns (see ReadOptions.CSV).
+	FormatCSV
 )
 
 // String returns the name ParseFormat accepts for f.
@@ -33,6 +36,8 @@ func (f Format) String() string {
 		return "mtx"
 	case FormatDIMACS:
 		return "gr"
+	case FormatCSV:
+		return "csv"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -49,7 +54,7 @@ func (f Format) CountsFromOne() bool {
 }
 
 // ParseFormat parses a format name: "auto", "edgelist", "mtx" (or
-// "matrixmarket") and "gr" (or "dimacs"), in any case.
+// "matrixmarket"), "gr" (or "dimacs") and "csv", in any case.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "auto":
@@ -60,12 +65,14 @@ func ParseFormat(s string) (Format, error) {
 		return FormatMatrixMarket, nil
 	case "gr", "dimacs":
 		return FormatDIMACS, nil
+	case "csv":
+		return FormatCSV, nil
 	}
-	return FormatAuto, fmt.Errorf("unknown graph format %q (want auto, edgelist, mtx or gr)", s)
+	return FormatAuto, fmt.Errorf("unknown graph format %q (want auto, edgelist, mtx, gr or csv)", s)
 }
 
 // FormatFromName guesses the format from a file name's extension, ignoring a
-// trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS and anything else
+// trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS, ".csv" is CSV and anything else
 // is an edge list. Read with FormatAuto goes by the content instead where
 // this gives an edge list.
 func FormatFromName(name string) Format {
@@ -76,6 +83,8 @@ func FormatFromName(name string) Format {
 		return FormatMatrixMarket
 	case ".gr":
 		return FormatDIMACS
+	case ".csv":
+		return FormatCSV
 	}
 	return FormatEdgeList
 }

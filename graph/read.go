@@ -21,6 +21,32 @@ type ReadOptions struct {
 	Unweighted bool   // ignore weights: every edge has length 1
 	Vertices   int    // at least this many vertices (0 = the count the file declares, or largest id + 1); fewer than declared is refused
 
+	// Labels reads an edge list's vertex fields as names, not ids: any
+	// token names a vertex, vertices are numbered 0.. in the order their
+	// names first appear, and the graph keeps the names (Graph.Names). A
+	// line of one field names a vertex that may have no edge. An edge list
+	// whose header says "# labels: true" (WriteEdgeList of a named graph)
+	// is read so without it. CSV and the structured formats carry names
+	// whatever Labels says.
+	Labels bool
+
+	// WeightKey names the edge attribute that holds lengths where a format
+	// names attributes: the key of NetworkX's write_edgelist data
+	// ("0 1 {'weight': 4}"), a GraphML key's attr.name, a GML edge
+	// field. Empty means "weight".
+	WeightKey string
+
+	// CSV names the columns of a CSV edge list (FormatCSV); empty names
+	// take the defaults of NetworkX's from_pandas_edgelist: "source",
+	// "target" and "weight" (which may be absent: then the graph is
+	// unweighted).
+	CSV CSVColumns
+
+	// Warn, when set, is told of what was read but may not be what the
+	// file meant, such as integer ids that leave most vertices without an
+	// edge (names read as ids: see Labels). The read goes on.
+	Warn func(msg string)
+
 	// DirectedSet says that Directed was asked for, false included (a
 	// command line sets it when --directed is given, =false too): what a
 	// file says of its directedness (an edge list's "# directed:" header, a
@@ -40,6 +66,21 @@ type ReadOptions struct {
 	// is refused in milliseconds rather than read for half a minute first.
 	// The zero value checks what reading needs alone.
 	Then Work
+}
+
+// weightKey returns the attribute name that holds lengths.
+func (o ReadOptions) weightKey() string {
+	if o.WeightKey == "" {
+		return "weight"
+	}
+	return o.WeightKey
+}
+
+// warn tells o.Warn of msg, when there is one to tell.
+func (o ReadOptions) warn(format string, args ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, args...))
+	}
 }
 
 // ParseError is a malformed input at a known line.
@@ -158,6 +199,8 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 		g, err = readMatrixMarket(lr, opt, lim)
 	case FormatDIMACS:
 		g, err = readDIMACS(lr, opt, lim)
+	case FormatCSV:
+		g, err = readCSV(lr, opt)
 	default:
 		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
@@ -371,6 +414,32 @@ func (f *fields) split(line []byte) int {
 	}
 }
 
+// splitEdge is split for an edge line, where commas separate fields as
+// blanks do ("0,1", "0, 1, 2.5", tab-separated and comma-separated edge
+// lists alike).
+func (f *fields) splitEdge(line []byte) int {
+	n := 0
+	i := 0
+	sep := func(c byte) bool { return isBlank(c) || c == ',' }
+	for {
+		for i < len(line) && sep(line[i]) {
+			i++
+		}
+		if i == len(line) {
+			return n
+		}
+		j := i
+		for j < len(line) && !sep(line[j]) {
+			j++
+		}
+		if n < maxFields {
+			f[n] = line[i:j:j]
+		}
+		n++
+		i = j
+	}
+}
+
 // parseUint parses a non-empty run of decimal digits. ok is false on any
 // other byte; overflow is true when the value does not fit in int64.
 func parseUint(b []byte) (v int64, ok, overflow bool) {
@@ -444,7 +513,7 @@ func (lr *lineReader) parseID(b []byte, oneBased bool, lim limit) (int, error) {
 	case len(b) > 1 && b[0] == '-' && isIntLiteral(b):
 		return 0, lr.errorf(lr.line, "negative vertex id %s", quote(b))
 	case !ok:
-		return 0, lr.errorf(lr.line, "bad vertex id %s", quote(b))
+		return 0, lr.errorf(lr.line, "bad vertex id %s (vertex names that are not ids need --labels, ReadOptions.Labels)", quote(b))
 	case oneBased && v == 0 && !overflow:
 		return 0, lr.errorf(lr.line, "vertex id 0 in a 1-based edge list")
 	}

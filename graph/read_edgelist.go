@@ -1,25 +1,41 @@
 package graph
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // readEdgeList reads lines "u v" or "u v w". Blank lines and lines whose
-// first non-blank byte is '#' or '%' are skipped. Either every edge has a
-// weight or none has, so that a truncated column is caught rather than read
-// as length 1; with opt.Unweighted the third column is ignored and may come
-// and go. A line of another format (see foreignLine) is refused.
+// first non-blank byte is '#' or '%' are skipped. Fields are separated by
+// blanks or commas (tab- and comma-separated lists read alike). Either
+// every edge has a weight or none has, so that a truncated column is caught
+// rather than read as length 1; with opt.Unweighted the third column is
+// ignored and may come and go. A line of another format (see foreignLine)
+// is refused.
+//
+// NetworkX's write_edgelist writes each edge's attributes after it as a
+// Python dict, "0 1 {}" or "0 1 {'weight': 4}": the entry named by
+// opt.WeightKey gives the length and an edge without it has length 1, as
+// NetworkX's own algorithms take it (see dictWeight).
+//
+// With opt.Labels (or a header "# labels: true") the vertex fields are
+// names (see ReadOptions.Labels); without it they are ids, and a file
+// whose ids leave most vertices without an edge is warned of (see
+// warnSparseIDs).
 //
 // The header, the lines before the first edge, may hold the lines that
 // WriteEdgeList writes so that its files read back the same (see
-// headerLine): "# vertices: N", which every id must then be below, and
-// "# directed: true|false".
+// headerLine): "# vertices: N", which every id must then be below,
+// "# directed: true|false" and "# labels: true".
 func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
-	h := edgeListHeader{directed: opt.Directed}
+	h := edgeListHeader{directed: opt.Directed, labels: opt.Labels}
 	var b *Builder // made at the first edge, once the header is read
 	// Before any line: the Peek may move the buffered lines.
 	hint := lr.edgeHint()
 	var f fields
 	firstLine := 0 // the first edge line, which sets whether edges are weighted
 	firstWeighted := false
+	key := opt.weightKey()
 	for {
 		line, ok, err := lr.next()
 		if err != nil {
@@ -33,10 +49,10 @@ func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 			continue
 		}
 		if c := f[0][0]; c == '#' || c == '%' || c == 'p' || c == 'a' || c == 'c' {
-			if err := lr.foreignLine(&f, nf); err != nil {
+			if err := lr.foreignLine(&f, nf); err != nil && !h.labels {
 				return nil, err
 			}
-			if isDIMACSComment(&f, nf) {
+			if isDIMACSComment(&f, nf) && !h.labels {
 				return nil, lr.commentLine(nf)
 			}
 			if c == '#' && b == nil {
@@ -53,11 +69,37 @@ func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 				return nil, err
 			}
 		}
-		if nf < 2 || nf > 3 {
-			return nil, lr.fieldCountError(nf)
+		// NetworkX's attribute dict, then comma-separated fields.
+		var data []byte
+		if i := bytes.IndexByte(line, '{'); i >= 0 {
+			line, data = line[:i], line[i:]
+			nf = f.splitEdge(line)
+		} else if bytes.IndexByte(line, ',') >= 0 {
+			nf = f.splitEdge(line)
 		}
+		if h.labels && nf == 1 && data == nil { // a vertex alone
+			if _, err := b.VertexBytes(f[0]); err != nil {
+				return nil, lr.wrap(lr.line, err)
+			}
+			continue
+		}
+		if nf < 2 || nf > 3 || data != nil && nf != 2 {
+			return nil, lr.fieldCountError(nf, data != nil)
+		}
+		var w weight
 		weighted := nf == 3
-		if !opt.Unweighted {
+		if data != nil {
+			raw, found, err := dictWeight(data, key)
+			if err != nil {
+				return nil, lr.errorf(lr.line, "edge attributes %s: %v", quote(data), err)
+			}
+			if found && !opt.Unweighted {
+				if w, err = lr.parseWeight(raw, false); err != nil {
+					return nil, err
+				}
+			}
+			weighted = found
+		} else if !opt.Unweighted {
 			switch {
 			case firstLine == 0:
 				firstLine, firstWeighted = lr.line, weighted
@@ -66,28 +108,15 @@ func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 			case !weighted && firstWeighted:
 				return nil, lr.errorf(lr.line, "edge has no weight but the edge on line %d has one", firstLine)
 			}
+			if weighted {
+				if w, err = lr.parseWeight(f[2], false); err != nil {
+					return nil, err
+				}
+			}
 		}
-		u, err := lr.parseID(f[0], opt.OneBased, lim)
+		u, v, err := lr.edgeEnds(b, &h, &f, opt, lim)
 		if err != nil {
 			return nil, err
-		}
-		v, err := lr.parseID(f[1], opt.OneBased, lim)
-		if err != nil {
-			return nil, err
-		}
-		if h.verticesLine > 0 && max(u, v) >= h.vertices {
-			id := f[0]
-			if u < h.vertices {
-				id = f[1]
-			}
-			return nil, lr.errorf(lr.line, `vertex id %s is too large for the header "# vertices: %d" on line %d`,
-				clip(id), h.vertices, h.verticesLine)
-		}
-		var w weight
-		if weighted && !opt.Unweighted {
-			if w, err = lr.parseWeight(f[2], false); err != nil {
-				return nil, err
-			}
 		}
 		if err := lr.addEdge(b, u, v, w, !weighted || opt.Unweighted); err != nil {
 			return nil, err
@@ -99,7 +128,81 @@ func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 			return nil, err
 		}
 	}
-	return b.Build(), nil
+	if h.labels {
+		if err := lr.finishLabels(b, h, opt); err != nil {
+			return nil, err
+		}
+	}
+	g := b.Build()
+	if !h.labels && h.verticesLine == 0 && opt.Vertices == 0 {
+		warnSparseIDs(g, lr.name, opt)
+	}
+	return g, nil
+}
+
+// finishLabels checks a named edge list's vertex count against its header
+// ("# vertices: N" counts the names, isolated ones included) and adds the
+// isolated vertices ReadOptions.Vertices asks for, after the named ones.
+func (lr *lineReader) finishLabels(b *Builder, h edgeListHeader, opt ReadOptions) error {
+	if n := b.NamedVertices(); h.verticesLine > 0 && n != h.vertices {
+		return lr.errorf(h.verticesLine, `header says "# vertices: %d", but the file names %d vertices`, h.vertices, n)
+	}
+	if err := b.SetVertices(opt.Vertices); err != nil {
+		return fmt.Errorf("%s: %w", lr.name, err)
+	}
+	return nil
+}
+
+// edgeEnds returns the vertices of an edge line's first two fields: by
+// name with labels, else by id (0- or 1-based), checked against the
+// header's vertex count.
+func (lr *lineReader) edgeEnds(b *Builder, h *edgeListHeader, f *fields, opt ReadOptions, lim limit) (u, v int, err error) {
+	if h.labels {
+		if u, err = b.VertexBytes(f[0]); err == nil {
+			v, err = b.VertexBytes(f[1])
+		}
+		if err != nil {
+			return 0, 0, lr.wrap(lr.line, err)
+		}
+		return u, v, nil
+	}
+	if u, err = lr.parseID(f[0], opt.OneBased, lim); err != nil {
+		return 0, 0, err
+	}
+	if v, err = lr.parseID(f[1], opt.OneBased, lim); err != nil {
+		return 0, 0, err
+	}
+	if h.verticesLine > 0 && max(u, v) >= h.vertices {
+		id := f[0]
+		if u < h.vertices {
+			id = f[1]
+		}
+		return 0, 0, lr.errorf(lr.line, `vertex id %s is too large for the header "# vertices: %d" on line %d`,
+			clip(id), h.vertices, h.verticesLine)
+	}
+	return u, v, nil
+}
+
+// warnSparseIDs warns, through opt.Warn, of a graph read by integer ids in
+// which most vertices (and more than one) have no edge: ids such as a
+// SNAP file's "1 5", "5 9" are names, and read as ids they make vertices
+// 0..9, most of them isolated, and a graph that is not connected. The
+// answer then differs from the file's meaning without any error, so the
+// warning names --labels.
+func warnSparseIDs(g *Graph, name string, opt ReadOptions) {
+	if opt.Warn == nil || g.N() < 3 {
+		return
+	}
+	isolated := 0
+	for _, t := range g.touched() {
+		if !t {
+			isolated++
+		}
+	}
+	if 2*isolated > g.N() {
+		opt.warn("%s: %d of the %d vertices have no edge (vertex ids run to %d): if the ids are names rather than 0..N-1, read the file with --labels",
+			name, isolated, g.N(), g.N()-1)
+	}
 }
 
 // edgeListHeader is what the header lines of an edge list say.
@@ -108,6 +211,7 @@ type edgeListHeader struct {
 	verticesLine int  // the line of "# vertices: N", or 0
 	directed     bool // from "# directed: ...", else ReadOptions.Directed
 	dirLine      int  // the line of "# directed: ...", or 0
+	labels       bool // vertex fields are names: ReadOptions.Labels or "# labels: true"
 }
 
 // headerLine reads a comment line of an edge list's header into h. Two
@@ -166,6 +270,10 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 			return err
 		}
 		h.directed, h.dirLine = d, lr.line
+	case "labels:":
+		if string(f[2]) == "true" {
+			h.labels = true
+		}
 	}
 	return nil
 }
@@ -174,6 +282,10 @@ func (lr *lineReader) headerLine(h *edgeListHeader, f *fields, nf int, opt ReadO
 // room for hint edges.
 func (lr *lineReader) edgeListBuilder(h edgeListHeader, opt ReadOptions, hint int) (*Builder, error) {
 	b := NewBuilder(h.directed)
+	if h.labels { // the vertices are named as they come; finishLabels adds the rest
+		b.Grow(hint)
+		return b, nil
+	}
 	if err := b.SetVertices(max(opt.Vertices, h.vertices)); err != nil {
 		return nil, fmt.Errorf("%s: %w", lr.name, err)
 	}
@@ -203,8 +315,12 @@ func isDIMACSLine(f *fields, nf int) bool {
 	return isDIMACSProblem(f, nf) || nf == 4 && string(f[0]) == "a"
 }
 
-// fieldCountError refuses an edge line of nf fields.
-func (lr *lineReader) fieldCountError(nf int) error {
+// fieldCountError refuses an edge line of nf fields (before a NetworkX
+// attribute dict, when it has one).
+func (lr *lineReader) fieldCountError(nf int, dict bool) error {
+	if dict {
+		return lr.errorf(lr.line, `want "u v {attributes}", found %d fields before the attributes`, nf)
+	}
 	return lr.errorf(lr.line, `want "u v" or "u v w", found %d fields`, nf)
 }
 
@@ -219,7 +335,7 @@ func (lr *lineReader) commentLine(nf int) error {
 	line := lr.line
 	var plain error
 	if nf < 2 || nf > 3 {
-		plain = lr.fieldCountError(nf)
+		plain = lr.fieldCountError(nf, false)
 	} else {
 		plain = lr.errorf(line, `bad vertex id "c"`)
 	}

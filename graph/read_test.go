@@ -893,21 +893,22 @@ func TestFormat(t *testing.T) {
 			t.Errorf("ParseFormat(%q) = %v, %v; want %v", tc.s, f, err, tc.want)
 		}
 	}
-	for _, f := range []Format{FormatAuto, FormatEdgeList, FormatMatrixMarket, FormatDIMACS} {
+	for _, f := range []Format{FormatAuto, FormatEdgeList, FormatMatrixMarket, FormatDIMACS, FormatCSV} {
 		if g, err := ParseFormat(f.String()); err != nil || g != f {
 			t.Errorf("ParseFormat(%v.String()) = %v, %v", f, g, err)
 		}
 	}
-	if s := Format(9).String(); s != "Format(9)" {
-		t.Errorf("Format(9).String() = %q", s)
+	if s := Format(99).String(); s != "Format(99)" {
+		t.Errorf("Format(99).String() = %q", s)
 	}
-	if _, err := ParseFormat("csv"); err == nil || !strings.Contains(err.Error(), `unknown graph format "csv"`) {
-		t.Errorf("ParseFormat(csv) error = %v", err)
+	if _, err := ParseFormat("xlsx"); err == nil || !strings.Contains(err.Error(), `unknown graph format "xlsx"`) {
+		t.Errorf("ParseFormat(xlsx) error = %v", err)
 	}
 	for name, want := range map[string]Format{
 		"a.mtx": FormatMatrixMarket, "dir/a.mtx.gz": FormatMatrixMarket, "A.MTX": FormatMatrixMarket,
 		"a.gr": FormatDIMACS, "a.gr.gz": FormatDIMACS, "a.txt": FormatEdgeList, "a.gz": FormatEdgeList,
 		"stdin": FormatEdgeList, "a.gr.txt": FormatEdgeList, "mtx": FormatEdgeList, "x.mtx/a.el": FormatEdgeList,
+		"a.csv": FormatCSV, "a.CSV.gz": FormatCSV,
 	} {
 		if got := FormatFromName(name); got != want {
 			t.Errorf("FormatFromName(%q) = %v, want %v", name, got, want)

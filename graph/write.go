@@ -3,8 +3,11 @@ package graph
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
+	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // The writers produce files that the readers turn back into the same graph:
@@ -31,10 +34,23 @@ import (
 // see Read), so that isolated vertices above every id used, a graph of one
 // vertex and a directed graph all read back the same with no options; the
 // edges and weights lines are for people.
+//
+// A graph with names (Graph.Names) is written in them, under a header line
+// "# labels: true" that has the reader take them as names; a vertex with
+// no edge is a line of its name alone. A name an edge list cannot hold
+// (empty, or with a blank, a comma, a brace, a quote, or starting with '#'
+// or '%') is refused before anything is written: write CSV or GraphML.
 func WriteEdgeList(w io.Writer, g *Graph) error {
+	if err := edgeListNames(g); err != nil {
+		return err
+	}
 	ew := newGraphWriter(w, g)
 	lines := ew.lines()
-	ew.str("# apsp edge list\n# vertices: ")
+	ew.str("# apsp edge list\n")
+	if g.names != nil {
+		ew.str("# labels: true\n")
+	}
+	ew.str("# vertices: ")
 	ew.int(int64(g.N()))
 	ew.str("\n# edges: ")
 	ew.int(int64(lines))
@@ -47,15 +63,67 @@ func WriteEdgeList(w io.Writer, g *Graph) error {
 		if !g.directed && v < u {
 			return // the edge is written from its smaller end
 		}
-		ew.int(int64(u))
+		ew.vertex(u)
 		ew.str(" ")
-		ew.int(int64(v))
+		ew.vertex(v)
 		if len(weight) > 0 {
 			ew.str(" ")
 			ew.bw.Write(weight)
 		}
 		ew.str("\n")
 	})
+	if g.names != nil {
+		ew.isolated(func(v int) { ew.str(g.names[v] + "\n") })
+	}
+	return ew.flush()
+}
+
+// edgeListNames refuses a graph with a name that an edge list cannot hold
+// as one field of a line that is not a comment.
+func edgeListNames(g *Graph) error {
+	for _, s := range g.names {
+		if s == "" || s[0] == '#' || s[0] == '%' || strings.ContainsAny(s, " \t\r\v\f\n,{}'\"") || s == "\ufeff" {
+			return fmt.Errorf("vertex name %q cannot be written in an edge list (write CSV or GraphML)", s)
+		}
+	}
+	return nil
+}
+
+// WriteCSV writes g as CSV with a header row, "source,target" and
+// ",weight" when weighted, then a row an edge (an undirected edge once,
+// from its smaller end), in the vertices' names or, without names, their
+// 0-based ids: what pandas.read_csv and nx.from_pandas_edgelist read, and
+// what Read takes back (ids then read as names). A vertex with no edge is
+// a row with an empty target.
+func WriteCSV(w io.Writer, g *Graph) error {
+	ew := newGraphWriter(w, g)
+	cw := csv.NewWriter(ew.bw)
+	row := []string{"source", "target", "weight"}
+	if !g.Weighted() {
+		row = row[:2]
+	}
+	cw.Write(row)
+	ew.arcs(func(u, v int, weight []byte) {
+		if !g.directed && v < u {
+			return
+		}
+		row[0], row[1] = g.Name(u), g.Name(v)
+		if len(row) == 3 {
+			row[2] = string(weight)
+		}
+		cw.Write(row)
+	})
+	ew.isolated(func(v int) {
+		row[0], row[1] = g.Name(v), ""
+		if len(row) == 3 {
+			row[2] = ""
+		}
+		cw.Write(row)
+	})
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return err
+	}
 	return ew.flush()
 }
 
@@ -184,6 +252,43 @@ func (ew *graphWriter) int(x int64) {
 }
 
 func (ew *graphWriter) flush() error { return ew.bw.Flush() }
+
+// vertex writes v's name, or its 0-based id when the graph has no names.
+func (ew *graphWriter) vertex(v int) {
+	if ew.g.names != nil {
+		ew.str(ew.g.names[v])
+		return
+	}
+	ew.int(int64(v))
+}
+
+// isolated calls f for every vertex with no arc in or out and no negative
+// self-loop: the vertices that an edge list's lines would not name.
+func (ew *graphWriter) isolated(f func(v int)) {
+	for v, t := range ew.g.touched() {
+		if !t {
+			f(v)
+		}
+	}
+}
+
+// touched tells, a vertex, whether an arc or a negative self-loop has it
+// as an end.
+func (g *Graph) touched() []bool {
+	t := make([]bool, g.n)
+	for u := range g.n {
+		if nb := g.Neighbors(u); len(nb) > 0 {
+			t[u] = true
+			for _, v := range nb {
+				t[v] = true
+			}
+		}
+	}
+	if g.negLoop >= 0 {
+		t[g.negLoop] = true
+	}
+	return t
+}
 
 // lines returns how many edge lines the edge list and Matrix Market writers
 // produce: the stored edges plus a negative self-loop.
