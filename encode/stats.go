@@ -18,8 +18,8 @@ import (
 // measure, the values aligned; center and periphery list their first 10
 // vertices and, beyond, the count. The measures s does not hold (NoASPL:
 // aspl, reachable pairs, center and periphery) are left out. Vertices are
-// written as s numbers them: a caller whose input counts from 1 shifts
-// Center and Periphery first.
+// written by name when s has names, else as s numbers them: a caller whose
+// input counts from 1 shifts Center and Periphery first.
 func StatsText(w io.Writer, s *apsp.Stats) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	kind := "undirected"
@@ -42,8 +42,8 @@ func StatsText(w io.Writer, s *apsp.Stats) error {
 	if !s.NoASPL {
 		fmt.Fprintf(tw, "aspl\t%v\n", s.ASPL)
 		fmt.Fprintf(tw, "reachable pairs\t%d of %d\n", s.ReachablePairs, int64(s.Vertices)*int64(s.Vertices-1))
-		fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center))
-		fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery))
+		fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, s.Names))
+		fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, s.Names))
 	}
 	if s.Traversals > 0 {
 		fmt.Fprintf(tw, "traversals\t%d breadth-first searches\n", s.Traversals)
@@ -64,8 +64,9 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// vertexList writes up to 10 vertices and, when there are more, the count.
-func vertexList(vs []int) string {
+// vertexList writes up to 10 vertices, by name when there are names, and,
+// when there are more, the count.
+func vertexList(vs []int, names []string) string {
 	const show = 10
 	var b strings.Builder
 	for i, v := range vs {
@@ -76,7 +77,7 @@ func vertexList(vs []int) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strconv.Itoa(v))
+		b.WriteString(Vertices{Names: names}.Text(v))
 	}
 	if len(vs) > show {
 		fmt.Fprintf(&b, " (%d vertices)", len(vs))
@@ -276,6 +277,20 @@ func intList(vs []int) string {
 	return strings.Join(parts, " ")
 }
 
+// vertexField is a CSV field of vertices: ids separated by spaces, or,
+// when the graph has names (which may hold spaces), a JSON array of them.
+func vertexField(vs []int, names []string) string {
+	if names == nil {
+		return intList(vs)
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = names[v]
+	}
+	b, _ := json.Marshal(out) // strings always marshal
+	return string(b)
+}
+
 // StatsCSV writes Stats as CSV: a header line (StatsCSVHeader), then a row
 // per graph. Lengths and means are written as Length.String and
 // Mean.String do (inf and nan as words), center and periphery as one field
@@ -295,7 +310,7 @@ func (c *StatsCSV) Stats(id json.RawMessage, s *apsp.Stats) error {
 	if err := checkID(id); err != nil {
 		return err
 	}
-	aspl, pairs, center, periphery := s.ASPL.String(), strconv.FormatInt(s.ReachablePairs, 10), intList(s.Center), intList(s.Periphery)
+	aspl, pairs, center, periphery := s.ASPL.String(), strconv.FormatInt(s.ReachablePairs, 10), vertexField(s.Center, s.Names), vertexField(s.Periphery, s.Names)
 	if s.NoASPL {
 		aspl, pairs, center, periphery = "", "", "", ""
 	}

@@ -103,6 +103,7 @@ func runBulk(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	ropt.Warn = warner(e)
 	b := &bulk{e: e, f: f, ropt: ropt, opt: opt, threads: par.Threads(f.threads), group: f.group}
 	b.progress = opt.Progress
 	b.opt.Progress = nil
@@ -163,7 +164,8 @@ type item struct {
 	lineNo int
 	weight float64 // its share of the progress: 1 per file, its bytes for stdin
 	g      *graph.Graph
-	base   int // 1 when its vertex ids count from 1
+	base   int      // 1 when its vertex ids count from 1
+	names  []string // its graph's vertex names, or nil
 	err    error
 }
 
@@ -382,7 +384,9 @@ func (b *bulk) write(it *item, s *apsp.Stats) error {
 		return b.out.Fail(it.id, it.err.Error())
 	}
 	out := *s
-	out.Center, out.Periphery = shift(s.Center, it.base), shift(s.Periphery, it.base)
+	if s.Names == nil {
+		out.Center, out.Periphery = shift(s.Center, it.base), shift(s.Periphery, it.base)
+	}
 	return b.out.Stats(it.id, &out)
 }
 
@@ -396,7 +400,7 @@ func (b *bulk) explain(err error, it *item) error {
 	}
 	var nc *apsp.NegativeCycleError
 	if errors.As(err, &nc) {
-		return &renamed{fmt.Sprintf("%s: negative cycle through vertex %d", name, nc.Vertex+it.base), err}
+		return &renamed{fmt.Sprintf("%s: negative cycle through vertex %s", name, encode.Vertices{Names: it.names, Base: it.base}.Text(nc.Vertex)), err}
 	}
 	return fmt.Errorf("%s: %w", name, err)
 }
@@ -437,7 +441,7 @@ func (b *bulk) load(it *item) {
 	case g.N() == 0:
 		it.err = fmt.Errorf("%s: %w (no edges and no vertex count; an edge list may say '# vertices: N')", it.path, apsp.ErrEmptyGraph)
 	default:
-		it.g = g
+		it.g, it.names = g, g.Names()
 		if b.ropt.OneBased || format.CountsFromOne() {
 			it.base = 1
 		}

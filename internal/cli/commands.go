@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -104,10 +105,11 @@ func runStats(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := f.base(path)
 	out := *s
-	out.Center = shift(s.Center, base)
-	out.Periphery = shift(s.Periphery, base)
+	if s.Names == nil {
+		base := f.base(path)
+		out.Center, out.Periphery = shift(s.Center, base), shift(s.Periphery, base)
+	}
 	if f.json {
 		return writeJSON(e.stdout, out)
 	}
@@ -184,21 +186,21 @@ func runEcc(e *env, args []string) error {
 	if err != nil {
 		return f.explain(err, path)
 	}
-	base := f.base(path)
+	vs := f.namer(path)
 	if f.json {
 		type row struct {
-			Vertex       int         `json:"vertex"`
+			Vertex       any         `json:"vertex"`
 			Eccentricity apsp.Length `json:"eccentricity"`
 		}
 		rows := make([]row, len(ecc))
 		for v, x := range ecc {
-			rows[v] = row{v + base, x}
+			rows[v] = row{vs.JSON(v), x}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
 	for v, x := range ecc {
-		fmt.Fprintf(bw, "%d %v\n", v+base, x)
+		fmt.Fprintf(bw, "%s %v\n", vs.Text(v), x)
 	}
 	return bw.Flush()
 }
@@ -242,9 +244,36 @@ func runDist(e *env, args []string) error {
 		return f.explain(err, pos[0])
 	}
 	if asNPY {
-		return out.finish(writeNPY(out, d, dtype))
+		if err := out.finish(writeNPY(out, d, dtype)); err != nil || f.names == nil {
+			return err
+		}
+		return writeNames(e, namesPath(f.out), f.names)
+	}
+	if f.names != nil {
+		return out.finish(encode.TSVNamed(out, d, f.names))
 	}
 	return out.finish(writeTSV(out, d))
+}
+
+// namesPath is where the vertex names of a .npy matrix go: beside it, as
+// FILE.names.json for FILE.npy.
+func namesPath(npy string) string {
+	return npy[:len(npy)-len(".npy")] + ".names.json"
+}
+
+// writeNames writes a .npy matrix's vertex names, row and column i being
+// names[i], as a JSON array of strings (names may hold any character).
+func writeNames(e *env, path string, names []string) error {
+	out, err := createOutput(e, path)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
+	b, err := json.Marshal(names)
+	if err == nil {
+		_, err = out.Write(append(b, '\n'))
+	}
+	return out.finish(err)
 }
 
 // writeTSV writes tab-separated rows with inf for unreachable pairs.
@@ -262,14 +291,6 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var uv [2]int
-	for i, s := range pos[1:] {
-		x, err := strconv.Atoi(s)
-		if err != nil {
-			return usagef("vertex %q is not an integer", s)
-		}
-		uv[i] = x
-	}
 	opt, bar, err := f.options(e, "path")
 	if err != nil {
 		return err
@@ -278,17 +299,25 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The ids count as the file does, known once it is read (sniffed
-	// formats included).
-	base := f.base(pos[0])
-	uv[0], uv[1] = uv[0]-base, uv[1]-base
+	// The vertices are named as the file names them, or counted as it
+	// counts, known once it is read (sniffed formats included).
+	vs := f.namer(pos[0])
+	var uv [2]int
+	for i, s := range pos[1:] {
+		v, ok := vs.Parse(s, g.N())
+		switch {
+		case !ok && vs.Names != nil:
+			return fmt.Errorf("%s: no vertex is named %q", pos[0], s)
+		case !ok:
+			if _, err := strconv.Atoi(s); err != nil {
+				return usagef("vertex %q is not an integer (vertex names need --labels or a format that names vertices)", s)
+			}
+			return fmt.Errorf("vertex %s out of range %d..%d", s, vs.Base, g.N()-1+vs.Base)
+		}
+		uv[i] = v
+	}
 	if err := f.printChoice(e, "path", g, opt); err != nil {
 		return err
-	}
-	for i, x := range uv {
-		if x < 0 || x >= g.N() {
-			return fmt.Errorf("vertex %s out of range %d..%d", pos[1+i], base, g.N()-1+base)
-		}
 	}
 	p, err := apsp.ShortestPath(e.ctx, g, uv[0], uv[1], opt)
 	bar.Done()
@@ -298,13 +327,16 @@ func runPath(e *env, args []string) error {
 	if err != nil {
 		return f.explain(err, pos[0])
 	}
-	p.Vertices = shift(p.Vertices, base)
-	if f.json {
-		return writeJSON(e.stdout, p)
-	}
 	strs := make([]string, len(p.Vertices))
+	named := make([]any, len(p.Vertices))
 	for i, v := range p.Vertices {
-		strs[i] = strconv.Itoa(v)
+		strs[i], named[i] = vs.Text(v), vs.JSON(v)
+	}
+	if f.json {
+		return writeJSON(e.stdout, struct {
+			Vertices []any       `json:"vertices"`
+			Length   apsp.Length `json:"length"`
+		}{named, p.Length})
 	}
 	_, err = fmt.Fprintf(e.stdout, "%s\nlength %v\n", strings.Join(strs, " "), p.Length)
 	return err
@@ -374,6 +406,8 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 		return graph.WriteMatrixMarket(w, g)
 	case graph.FormatDIMACS:
 		return graph.WriteDIMACS(w, g)
+	case graph.FormatCSV:
+		return graph.WriteCSV(w, g)
 	}
 	return graph.WriteEdgeList(w, g)
 }
@@ -458,15 +492,15 @@ func runCloseness(e *env, args []string) error {
 	if err != nil {
 		return f.explain(err, path)
 	}
-	base := f.base(path)
+	vs := f.namer(path)
 	if f.json {
 		type row struct {
-			Vertex    int      `json:"vertex"`
+			Vertex    any      `json:"vertex"`
 			Closeness *float64 `json:"closeness"` // null for +Inf
 		}
 		rows := make([]row, len(c))
 		for v := range c {
-			rows[v].Vertex = v + base
+			rows[v].Vertex = vs.JSON(v)
 			if !math.IsInf(c[v], 0) {
 				rows[v].Closeness = &c[v]
 			}
@@ -479,7 +513,7 @@ func runCloseness(e *env, args []string) error {
 		if math.IsInf(x, 1) {
 			s = "inf"
 		}
-		fmt.Fprintf(bw, "%d %s\n", v+base, s)
+		fmt.Fprintf(bw, "%s %s\n", vs.Text(v), s)
 	}
 	return bw.Flush()
 }

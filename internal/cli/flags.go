@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/encode"
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/bench"
 	"github.com/apsp/apsp/internal/engine"
@@ -31,6 +32,10 @@ type flagSet struct {
 	oneBased   bool
 	unweighted bool
 	vertices   int
+	labels     bool   // --labels: edge list fields are vertex names
+	weightKey  string // --weight-key
+	csvIn      bool   // --csv (input; bulk's --csv is csv)
+	csvColumns graph.CSVColumns
 	// computation
 	algo      string
 	threads   int
@@ -51,6 +56,7 @@ type flagSet struct {
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
+	names      []string // the vertex names of the graph readGraph read, or nil
 	// output
 	json  bool
 	out   string
@@ -93,7 +99,15 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, else edge list; .gz compresses)")
 		return f, nil
 	}
-	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, or auto (from the extension)")
+	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, csv, mtx, gr, or auto (from the extension, else the content)")
+	fs.BoolVar(&f.labels, "labels", false, "edge list fields are vertex names, not ids: vertices are numbered as their names first appear, and answers give the names")
+	fs.StringVar(&f.weightKey, "weight-key", "weight", "the edge attribute that holds lengths (NetworkX edge list dicts, GraphML, GML)")
+	fs.StringVar(&f.csvColumns.Source, "source", "source", "CSV input: the source vertex column")
+	fs.StringVar(&f.csvColumns.Target, "target", "target", "CSV input: the target vertex column")
+	fs.StringVar(&f.csvColumns.Weight, "weight", "", "CSV input: the weight column (default weight, when the header has it)")
+	if cmd != "bulk" {
+		fs.BoolVar(&f.csvIn, "csv", false, "the input is CSV with a header row (as --format csv; a .csv name says so too)")
+	}
 	fs.BoolVar(&f.directed, "directed", false, "arcs are one-way (edge lists; .mtx general and .gr are directed, .mtx symmetric not: a --directed or --directed=false that contradicts the file is refused)")
 	fs.BoolVar(&f.oneBased, "one-based", false, "edge list ids start at 1 (vertex ids in the output then do too)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "ignore weights: every edge has length 1")
@@ -180,8 +194,14 @@ func (f *flagSet) readOptions() (graph.ReadOptions, error) {
 	// agree with an edge list's "# directed:" header.
 	directedSet := false
 	f.fs.Visit(func(fl *flag.Flag) { directedSet = directedSet || fl.Name == "directed" })
+	if f.csvIn {
+		if format != graph.FormatAuto && format != graph.FormatCSV {
+			return graph.ReadOptions{}, usagef("--csv and --format %s name two formats", f.format)
+		}
+		format = graph.FormatCSV
+	}
 	return graph.ReadOptions{Format: format, Directed: f.directed, DirectedSet: directedSet, OneBased: f.oneBased,
-		Unweighted: f.unweighted, Vertices: f.vertices}, nil
+		Unweighted: f.unweighted, Vertices: f.vertices, Labels: f.labels, WeightKey: f.weightKey, CSV: f.csvColumns}, nil
 }
 
 // boundsVertexBytes is the least working memory of the bounds method a
@@ -238,6 +258,7 @@ func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 		return nil, err
 	}
 	opt.Then = f.work()
+	opt.Warn = warner(e)
 	var g *graph.Graph
 	if path == "-" {
 		path = "stdin"
@@ -253,6 +274,7 @@ func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.names = g.Names()
 	// Every command refuses an empty graph the same way, naming the file:
 	// no measure is defined on it.
 	if g.N() == 0 {
@@ -330,6 +352,19 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 	return nil
 }
 
+// warner prints a reader's warnings on stderr, whatever --quiet says: the
+// answer may not be what the file meant.
+func warner(e *env) func(string) {
+	return func(msg string) { fmt.Fprintf(e.stderr, "apsp: warning: %s\n", msg) }
+}
+
+// namer says how the output names the vertices of the graph readGraph
+// read: by the names the file gave, else by id counted as the file counts
+// (see base).
+func (f *flagSet) namer(path string) encode.Vertices {
+	return encode.Vertices{Names: f.names, Base: f.base(path)}
+}
+
 // base is the offset of vertex ids in the output: 1 for --one-based and for
 // formats whose files count from 1 (.mtx, .gr), else 0.
 func (f *flagSet) base(path string) int {
@@ -390,7 +425,7 @@ func (f *flagSet) explain(err error, path string) error {
 	}
 	var nc *apsp.NegativeCycleError
 	if errors.As(err, &nc) {
-		return &renamed{fmt.Sprintf("%s: negative cycle through vertex %d", path, nc.Vertex+f.base(path)), err}
+		return &renamed{fmt.Sprintf("%s: negative cycle through vertex %s", path, f.namer(path).Text(nc.Vertex)), err}
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }

@@ -36,6 +36,10 @@ type Stats struct {
 	// also when it ran out of its budget under "auto" and Algorithm (an
 	// all-pairs engine) answered instead.
 	Traversals int `json:"traversals,omitempty"`
+	// Names are the graph's vertex names (graph.Graph.Names), nil when it
+	// has none: JSON then writes center and periphery as names, as the
+	// caller's file gave them.
+	Names []string `json:"-"`
 }
 
 // MarshalJSON writes the measures; when NoASPL (diameter and radius only)
@@ -44,6 +48,13 @@ type Stats struct {
 // center or periphery is [].
 func (s Stats) MarshalJSON() ([]byte, error) {
 	type plain Stats
+	if s.Names != nil && !s.NoASPL {
+		return json.Marshal(struct {
+			plain
+			Center    []string `json:"center"`
+			Periphery []string `json:"periphery"`
+		}{plain(s), NamesOf(s.Center, s.Names), NamesOf(s.Periphery, s.Names)})
+	}
 	if !s.NoASPL {
 		if s.Center == nil {
 			s.Center = []int{}
@@ -125,8 +136,17 @@ func FromHist(hist []int64, g *graph.Graph, reachable bool) *Stats {
 func newStats(g *graph.Graph, reachable bool) *Stats {
 	return &Stats{
 		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),
-		Reachable: reachable,
+		Reachable: reachable, Names: g.Names(),
 	}
+}
+
+// NamesOf returns the names of vertices vs, never nil.
+func NamesOf(vs []int, names []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = names[v]
+	}
+	return out
 }
 
 // setConnected sets Connected from ReachablePairs and reports whether the

@@ -64,7 +64,7 @@ func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budge
 		Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: false,
 		Connected: x.Connected, Reachable: o.Reachable, NoASPL: true, ASPL: result.Mean(math.NaN()), ReachablePairs: -1,
 		Algorithm: plan.BoundsAlgorithm, Device: "cpu", Lanes: "int32", Threads: o.CPUs(), Traversals: x.Traversals,
-		Diameter: extreme(x.Diameter, x.DiameterInf), Radius: extreme(x.Radius, x.RadiusInf),
+		Diameter: extreme(x.Diameter, x.DiameterInf), Radius: extreme(x.Radius, x.RadiusInf), Names: g.Names(),
 	}
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil

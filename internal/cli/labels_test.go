@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestLabelsEverywhere: a graph whose file names its vertices is answered
+// in those names by every command that names vertices (issue 27), from an
+// edge list read with --labels and from CSV alike.
+func TestLabelsEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	el := filepath.Join(dir, "p.txt")
+	csv := filepath.Join(dir, "p.csv")
+	// A path alice - bob - carol - dave with lengths 2, 3, 1.
+	if err := os.WriteFile(el, []byte("alice bob 2\nbob carol 3\ncarol dave 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte("source,target,weight\nalice,bob,2\nbob,carol,3\ncarol,dave,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range [][]string{{"--labels", el}, {csv}} {
+		runCases(t, []cliCase{
+			{name: "stats", args: append([]string{"stats"}, in...), stdout: []string{"center           bob\n", "periphery        alice dave\n"}},
+			{name: "ecc", args: append([]string{"ecc"}, in...), exactOut: "alice 6\nbob 4\ncarol 5\ndave 6\n"},
+			{name: "closeness", args: append([]string{"closeness"}, in...), stdout: []string{"alice 0.23076923076923078\n", "bob 0.3333333333333333\n", "dave 0.2727272727272727\n"}},
+			{name: "path", args: append([]string{"path"}, append(in, "alice", "dave")...), exactOut: "alice bob carol dave\nlength 6\n"},
+			{name: "path json", args: append([]string{"path", "--json"}, append(in, "dave", "bob")...),
+				stdout: []string{`"vertices": [`, `"dave",`, `"carol",`, `"bob"`}},
+			{name: "path unknown", args: append([]string{"path"}, append(in, "alice", "zed")...), code: 1,
+				stderr: []string{`no vertex is named "zed"`}},
+			{name: "dist", args: append([]string{"dist"}, in...), stdout: []string{"\talice\tbob\tcarol\tdave\n", "alice\t0\t2\t5\t6\n", "dave\t6\t4\t1\t0\n"}},
+		}, nil)
+	}
+	// stats --json gives center and periphery as names, and bulk does too
+	// for a file that names its vertices.
+	_, out, _ := run(t, "", "stats", "--json", csv)
+	var s struct{ Center, Periphery []string }
+	if err := json.Unmarshal([]byte(out), &s); err != nil || !slices.Equal(s.Center, []string{"bob"}) || !slices.Equal(s.Periphery, []string{"alice", "dave"}) {
+		t.Errorf("stats --json: %v %+v\n%s", err, s, out)
+	}
+	_, out, _ = run(t, "", "bulk", csv)
+	if !strings.Contains(out, `"center":["bob"],"periphery":["alice","dave"]`) {
+		t.Errorf("bulk: %s", out)
+	}
+	// dist -o FILE.npy writes the names beside the matrix.
+	npy := filepath.Join(dir, "d.npy")
+	if code, _, errs := run(t, "", "dist", "-o", npy, csv); code != 0 {
+		t.Fatal(errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "d.names.json"))
+	if err != nil || string(b) != `["alice","bob","carol","dave"]`+"\n" {
+		t.Errorf("names beside the .npy: %q, %v", b, err)
+	}
+	// A negative cycle is named by a vertex's name.
+	neg := filepath.Join(dir, "neg.csv")
+	if err := os.WriteFile(neg, []byte("source,target,weight\nx,y,-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "stats", neg); code == 0 || !strings.Contains(errs, "negative cycle through vertex x") && !strings.Contains(errs, "negative cycle through vertex y") {
+		t.Errorf("negative cycle: exit %d, %s", code, errs)
+	}
+}
+
+// TestSparseIDsWarning: ids that leave most vertices isolated are read
+// as ids, as before, with a warning that names --labels.
+func TestSparseIDsWarning(t *testing.T) {
+	runCases(t, []cliCase{
+		{name: "warns", stdin: "1 5\n5 9\n", args: []string{"diameter", "-"}, exactOut: "inf\n",
+			stderr: []string{"apsp: warning: stdin: 7 of the 10 vertices have no edge", "--labels"}},
+		{name: "labels", stdin: "1 5\n5 9\n", args: []string{"diameter", "--labels", "-"}, exactOut: "2\n"},
+		{name: "networkx data", stdin: "0 1 {'weight': 4}\n1 2 {'weight': 3}\n", args: []string{"diameter", "-"}, exactOut: "7\n"},
+		{name: "networkx weight key", stdin: "0 1 {'weight': 4, 'w': 1}\n1 2 {'w': 2}\n", args: []string{"diameter", "--weight-key", "w", "-"}, exactOut: "3\n"},
+		{name: "csv columns", stdin: "a,b,c\nx,y,5\n", args: []string{"diameter", "--csv", "--source", "b", "--target", "a", "--weight", "c", "-"}, exactOut: "5\n"},
+		{name: "csv and format", stdin: "", args: []string{"diameter", "--csv", "--format", "mtx", "-"}, code: 2, stderr: []string{"--csv and --format mtx"}},
+	}, nil)
+}
