@@ -130,7 +130,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	if cmd == "dist" {
 		fs.StringVar(&f.out, "o", "", "write to `FILE`: .npy for a NumPy array, anything else for TSV")
-		fs.StringVar(&f.dtype, "dtype", "auto", "element `type` of the .npy array: int32, int64, float32, float64, or auto (the narrowest exact integer type; float64 for float weights)")
+		fs.StringVar(&f.dtype, "dtype", "auto", "element `type` of the .npy array: uint8, int16, uint16, int32, int64, float32, float64, or auto (the narrowest integer type that holds every distance below its maximum, which is unreachable; float64 for float weights)")
 	}
 	if cmd == "hist" {
 		fs.StringVar(&f.out, "o", "", "also draw the histogram as a PNG bar chart in `FILE`")
