@@ -28,7 +28,8 @@
 // graph:
 //
 //   - TSV: the word inf.
-//   - .npy with an integer dtype (int32, int64): the dtype's maximum, as
+//   - .npy with an integer dtype (uint8, int16, uint16, int32, int64): the
+//     dtype's maximum (255, 32767, 65535, 2³¹−1, 2⁶³−1), as
 //     graph-tool writes it; it also sorts after every real distance. An
 //     integer dtype is refused when a real distance equals that maximum.
 //   - .npy with a float dtype (float32, float64): +Inf.
@@ -39,13 +40,20 @@
 // # Dtypes
 //
 // The default dtype is the narrowest integer type that holds every real
-// distance exactly (int32, else int64), and float64 for float weights.
+// distance exactly beside its unreachable sentinel, tried in the order
+// uint8, uint16, int16, int32, int64 (non-negative distances up to 254 are
+// uint8, up to 65534 uint16; negative ones int16 from −32768 to 32766),
+// and float64 for float weights. The dtype therefore depends on the graph:
+// read the sentinel as np.iinfo(d.dtype).max rather than a constant.
 // A dtype asked for is checked against every real distance first, and
-// refused, with nothing written, when it cannot hold one exactly:
+// refused, with nothing written, when it cannot hold one exactly; the
+// error names the dtype, the distance and, when one exists, the
+// narrowest dtype that would do:
 //
-//   - int32 needs every distance in [−2³¹, 2³¹−2], int64 in [−2⁶³, 2⁶³−2]
-//     (the maximum is the unreachable sentinel). Float distances take no
-//     integer dtype.
+//   - uint8 needs every distance in [0, 254], uint16 in [0, 65534], int16
+//     in [−2¹⁵, 2¹⁵−2], int32 in [−2³¹, 2³¹−2], int64 in [−2⁶³, 2⁶³−2] (the
+//     maximum is the unreachable sentinel; unsigned dtypes refuse negative
+//     distances). Float distances take no integer dtype.
 //   - float64 holds integer distances up to 2⁵³ in magnitude, and float
 //     distances as computed.
 //   - float32 holds integer distances up to 2²⁴ in magnitude. For float

@@ -17,11 +17,40 @@ type Dtype string
 // narrowest exact integer type, float64 for float distances.
 const (
 	Auto    Dtype = ""
+	Uint8   Dtype = "uint8"
+	Int16   Dtype = "int16"
+	Uint16  Dtype = "uint16"
 	Int32   Dtype = "int32"
 	Int64   Dtype = "int64"
 	Float32 Dtype = "float32"
 	Float64 Dtype = "float64"
 )
+
+// intDtypes are the integer dtypes from the narrowest, as Auto tries
+// them: unsigned before signed of one width, so that non-negative
+// distances (hop counts) take the unsigned type's whole range.
+var intDtypes = []struct {
+	dt      Dtype
+	nd      npy.Dtype
+	lo, max int64 // max is the unreachable sentinel, never a distance
+}{
+	{Uint8, npy.Uint8, 0, math.MaxUint8},
+	{Uint16, npy.Uint16, 0, math.MaxUint16},
+	{Int16, npy.Int16, math.MinInt16, math.MaxInt16},
+	{Int32, npy.Int32, math.MinInt32, math.MaxInt32},
+	{Int64, npy.Int64, math.MinInt64, math.MaxInt64},
+}
+
+// intRange returns the least value and the maximum (the unreachable
+// sentinel) of an integer dtype; ok is false for any other.
+func intRange(dt Dtype) (lo, max int64, ok bool) {
+	for _, it := range intDtypes {
+		if it.dt == dt {
+			return it.lo, it.max, true
+		}
+	}
+	return 0, 0, false
+}
 
 // ErrDtype is wrapped by the errors that refuse a dtype for a matrix.
 var ErrDtype = errors.New("dtype cannot hold the distances")
@@ -36,26 +65,29 @@ func refusef(format string, args ...any) error {
 	return &dtypeError{fmt.Sprintf(format, args...)}
 }
 
-// ParseDtype returns the dtype named s: int32, int64, float32, float64, or
-// auto (or "") for the default.
+// DtypeNames lists the dtypes ParseDtype takes, for usage text.
+const DtypeNames = "uint8, int16, uint16, int32, int64, float32, float64 or auto"
+
+// ParseDtype returns the dtype named s: uint8, int16, uint16, int32, int64,
+// float32, float64, or auto (or "") for the default.
 func ParseDtype(s string) (Dtype, error) {
 	switch d := Dtype(s); d {
-	case Int32, Int64, Float32, Float64:
+	case Uint8, Int16, Uint16, Int32, Int64, Float32, Float64:
 		return d, nil
 	case Auto, "auto":
 		return Auto, nil
 	}
-	return "", fmt.Errorf("unknown dtype %q: want int32, int64, float32, float64 or auto", s)
+	return "", fmt.Errorf("unknown dtype %q: want %s", s, DtypeNames)
 }
 
 // npyDtype returns the .npy descr of d.
 func (d Dtype) npyDtype() npy.Dtype {
-	switch d {
-	case Int32:
-		return npy.Int32
-	case Int64:
-		return npy.Int64
-	case Float32:
+	for _, it := range intDtypes {
+		if it.dt == d {
+			return it.nd
+		}
+	}
+	if d == Float32 {
 		return npy.Float32
 	}
 	return npy.Float64
@@ -119,55 +151,78 @@ func summarizeRows(d *apsp.Distances, from, to int) summary {
 	return s
 }
 
-// check returns nil when dt holds every real distance of s exactly (float32
-// on float distances: within its normal range), else an error wrapping
-// ErrDtype.
-func (s summary) check(dt Dtype) error {
-	refuse := func(format string, args ...any) error {
-		return refusef("cannot write %s: %s", dt, fmt.Sprintf(format, args...))
-	}
+// misfit says why dt cannot hold every real distance of s exactly (float32
+// on float distances: within its normal range), or "" when it can.
+func (s summary) misfit(dt Dtype) string {
 	if !s.exact {
 		switch dt {
 		case Float64:
-			return nil
+			return ""
 		case Float32:
 			if math.IsInf(float64(float32(s.maxAbs)), 0) {
-				return refuse("distance %g is beyond float32's range (use float64)", s.maxAbs)
+				return fmt.Sprintf("distance %g is beyond float32's range (use float64)", s.maxAbs)
 			}
 			if s.minAbs < 0x1p-126 {
-				return refuse("distance %g is below float32's normal range (use float64)", s.minAbs)
+				return fmt.Sprintf("distance %g is below float32's normal range (use float64)", s.minAbs)
 			}
-			return nil
+			return ""
 		}
-		return refuse("the distances are floats (use float64, or float32 to round them)")
+		return "the distances are floats (use float64, or float32 to round them)"
 	}
-	var lo, hi int64 // what dt holds exactly (integer dtypes: hi+1 is unreachable)
-	var wider Dtype
-	switch dt {
-	case Int32:
-		lo, hi, wider = math.MinInt32, math.MaxInt32-1, Int64
-	case Int64:
-		lo, hi = math.MinInt64, math.MaxInt64-1
-	case Float32:
-		lo, hi, wider = -1<<24, 1<<24, Float64
-	case Float64:
-		lo, hi = -1<<53, 1<<53
-	default:
-		return fmt.Errorf("unknown dtype %q", dt)
+	if lo, sentinel, ok := intRange(dt); ok {
+		switch {
+		case s.hi == sentinel:
+			return fmt.Sprintf("distance %d is its maximum, which stands for unreachable", s.hi)
+		case s.hi > sentinel:
+			return fmt.Sprintf("distance %d is beyond what it holds exactly", s.hi)
+		case s.lo < lo && lo == 0:
+			return fmt.Sprintf("distance %d is negative", s.lo)
+		case s.lo < lo:
+			return fmt.Sprintf("distance %d is beyond what it holds exactly", s.lo)
+		}
+		return ""
 	}
-	use := ""
-	if wider != "" && s.check(wider) == nil {
-		use = fmt.Sprintf(" (use %s)", wider)
+	// Floats hold the integers up to 2^mantissa bits exactly.
+	bound := int64(1) << 53
+	if dt == Float32 {
+		bound = 1 << 24
 	}
 	switch {
-	case (dt == Int32 || dt == Int64) && s.hi == hi+1:
-		return refuse("distance %d is its maximum, which stands for unreachable%s", s.hi, use)
-	case s.hi > hi:
-		return refuse("distance %d is beyond what it holds exactly%s", s.hi, use)
-	case s.lo < lo:
-		return refuse("distance %d is beyond what it holds exactly%s", s.lo, use)
+	case s.hi > bound:
+		return fmt.Sprintf("distance %d is beyond what it holds exactly", s.hi)
+	case s.lo < -bound:
+		return fmt.Sprintf("distance %d is beyond what it holds exactly", s.lo)
 	}
-	return nil
+	return ""
+}
+
+// check returns nil when dt holds every real distance of s exactly, else
+// an error wrapping ErrDtype that names dt and the distance, and the
+// narrowest dtype of the same kind that would hold them.
+func (s summary) check(dt Dtype) error {
+	if _, _, isInt := intRange(dt); !isInt && dt != Float32 && dt != Float64 {
+		return fmt.Errorf("unknown dtype %q", dt)
+	}
+	why := s.misfit(dt)
+	if why == "" {
+		return nil
+	}
+	if s.exact {
+		alts := []Dtype{Float64}
+		if _, _, isInt := intRange(dt); isInt {
+			alts = alts[:0]
+			for _, it := range intDtypes {
+				alts = append(alts, it.dt)
+			}
+		}
+		for _, alt := range alts {
+			if alt != dt && s.misfit(alt) == "" {
+				why += fmt.Sprintf(" (use %s)", alt)
+				break
+			}
+		}
+	}
+	return refusef("cannot write %s: %s", dt, why)
 }
 
 // choose resolves Auto and checks dt.
@@ -178,13 +233,12 @@ func (s summary) choose(dt Dtype) (Dtype, error) {
 	if !s.exact {
 		return Float64, nil
 	}
-	if s.check(Int32) == nil {
-		return Int32, nil
+	for _, it := range intDtypes {
+		if s.misfit(it.dt) == "" {
+			return it.dt, nil
+		}
 	}
-	if err := s.check(Int64); err != nil {
-		return "", refusef("cannot write .npy: no dtype holds distance %d exactly beside the unreachable sentinel (write TSV)", s.hi)
-	}
-	return Int64, nil
+	return "", refusef("cannot write .npy: no dtype holds distance %d exactly beside the unreachable sentinel (write TSV)", s.hi)
 }
 
 // NPYDtype returns the dtype NPY writes d in when asked for dt: the default
@@ -214,11 +268,7 @@ func NPY(w io.Writer, d *apsp.Distances, dt Dtype) error {
 	if _, err := w.Write(npy.Header(nd, n, n)); err != nil {
 		return err
 	}
-	if dt == Int32 || dt == Int64 {
-		unreachable := int64(math.MaxInt64)
-		if dt == Int32 {
-			unreachable = math.MaxInt32
-		}
+	if _, unreachable, isInt := intRange(dt); isInt {
 		return writeRows(w, n, n*nd.Size(), func() rowEncoder {
 			var row []int64
 			return func(lo, hi int, b []byte) []byte {

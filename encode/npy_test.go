@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -24,37 +25,70 @@ type dtypeCase struct {
 	refused []Dtype
 }
 
-var allDtypes = []Dtype{Int32, Int64, Float32, Float64}
+var allDtypes = []Dtype{Uint8, Int16, Uint16, Int32, Int64, Float32, Float64}
 
-// dtypeCases covers int32, int64, float32 and float64, with and without
-// negative weights. Every graph is directed and has unreachable pairs.
+// narrow are the dtypes of one and two bytes; ints every integer dtype.
+var (
+	narrow = []Dtype{Uint8, Int16, Uint16}
+	ints   = []Dtype{Uint8, Int16, Uint16, Int32, Int64}
+)
+
+// with returns ds followed by more, in a new slice.
+func with(ds []Dtype, more ...Dtype) []Dtype {
+	return append(append([]Dtype(nil), ds...), more...)
+}
+
+// path returns a directed path of k arcs: hop distances up to k.
+func path(k int) string {
+	var b strings.Builder
+	for i := 0; i < k; i++ {
+		fmt.Fprintf(&b, "%d %d\n", i, i+1)
+	}
+	return b.String()
+}
+
+// dtypeCases covers every dtype, with and without negative weights, at
+// each integer dtype's boundaries (its maximum is the unreachable
+// sentinel). Every graph is directed and has unreachable pairs.
 var dtypeCases = []dtypeCase{
-	{name: "unweighted", edges: "0 1\n1 2\n3 2\n", def: Int32},
-	{name: "int", edges: "0 1 3\n1 2 4\n3 2 1\n", def: Int32},
-	{name: "int negative", edges: "0 1 -2\n1 2 5\n2 3 -1\n4 3 -7\n", def: Int32},
+	{name: "unweighted", edges: "0 1\n1 2\n3 2\n", def: Uint8},
+	{name: "hops 254", edges: path(254), def: Uint8},
+	{name: "hops 255", edges: path(255), def: Uint16, refused: []Dtype{Uint8}},
+	{name: "int", edges: "0 1 3\n1 2 4\n3 2 1\n", def: Uint8},
+	{name: "int negative", edges: "0 1 -2\n1 2 5\n2 3 -1\n4 3 -7\n", def: Int16, refused: []Dtype{Uint8, Uint16}},
+	{name: "uint8 max-1", edges: "0 1 254\n", def: Uint8},
+	{name: "uint8 max", edges: "0 1 255\n", def: Uint16, refused: []Dtype{Uint8}},
+	{name: "int16 max-1", edges: "0 1 32766\n", def: Uint16, refused: []Dtype{Uint8}},
+	{name: "int16 max", edges: "0 1 32767\n", def: Uint16, refused: []Dtype{Uint8, Int16}},
+	{name: "int16 max-1 negative", edges: "0 1 32766\n2 1 -1\n", def: Int16, refused: []Dtype{Uint8, Uint16}},
+	{name: "int16 max negative", edges: "0 1 32767\n2 1 -1\n", def: Int32, refused: narrow},
+	{name: "int16 min", edges: "0 1 -32768\n", def: Int16, refused: []Dtype{Uint8, Uint16}},
+	{name: "below int16", edges: "0 1 -32769\n", def: Int32, refused: narrow},
+	{name: "uint16 max-1", edges: "0 1 65534\n", def: Uint16, refused: []Dtype{Uint8, Int16}},
+	{name: "uint16 max", edges: "0 1 65535\n", def: Int32, refused: narrow},
 	// The unreachable sentinel of int32 is its maximum: a distance one
 	// below fits, the maximum itself collides.
-	{name: "int32 max-1", edges: "0 1 2147483646\n", def: Int32, refused: []Dtype{Float32}},
-	{name: "int32 max", edges: "0 1 2147483647\n", def: Int64, refused: []Dtype{Int32, Float32}},
-	{name: "int32 min", edges: "0 1 -2147483648\n", def: Int32, refused: []Dtype{Float32}},
-	{name: "below int32", edges: "0 1 -2147483649\n", def: Int64, refused: []Dtype{Int32, Float32}},
-	{name: "int64", edges: "0 1 3000000000\n1 2 -5\n", def: Int64, refused: []Dtype{Int32, Float32}},
-	{name: "int64 negative", edges: "0 1 -3000000000\n2 1 7\n", def: Int64, refused: []Dtype{Int32, Float32}},
+	{name: "int32 max-1", edges: "0 1 2147483646\n", def: Int32, refused: with(narrow, Float32)},
+	{name: "int32 max", edges: "0 1 2147483647\n", def: Int64, refused: with(narrow, Int32, Float32)},
+	{name: "int32 min", edges: "0 1 -2147483648\n", def: Int32, refused: with(narrow, Float32)},
+	{name: "below int32", edges: "0 1 -2147483649\n", def: Int64, refused: with(narrow, Int32, Float32)},
+	{name: "int64", edges: "0 1 3000000000\n1 2 -5\n", def: Int64, refused: with(narrow, Int32, Float32)},
+	{name: "int64 negative", edges: "0 1 -3000000000\n2 1 7\n", def: Int64, refused: with(narrow, Int32, Float32)},
 	// Wide int64 plans: the largest weight is a real distance.
-	{name: "int64 max-1", edges: "0 1 9223372036854775806\n", def: Int64, refused: []Dtype{Int32, Float32, Float64}},
+	{name: "int64 max-1", edges: "0 1 9223372036854775806\n", def: Int64, refused: with(narrow, Int32, Float32, Float64)},
 	{name: "int64 max", edges: "0 1 9223372036854775807\n", refused: allDtypes},
 	// Floats hold integers exactly up to 2^24 and 2^53.
-	{name: "float32 exact", edges: "0 1 16777216\n", def: Int32},
-	{name: "beyond float32", edges: "0 1 16777217\n", def: Int32, refused: []Dtype{Float32}},
-	{name: "float64 exact", edges: "0 1 -9007199254740992\n", def: Int64, refused: []Dtype{Int32, Float32}},
-	{name: "beyond float64", edges: "0 1 9007199254740993\n", def: Int64, refused: []Dtype{Int32, Float32, Float64}},
-	{name: "float", edges: "0 1 0.5\n1 2 0.25\n3 0 1.5\n", def: Float64, refused: []Dtype{Int32, Int64}},
-	{name: "float negative", edges: "0 1 -0.5\n1 2 2.25\n3 2 -1e-3\n", def: Float64, refused: []Dtype{Int32, Int64}},
+	{name: "float32 exact", edges: "0 1 16777216\n", def: Int32, refused: narrow},
+	{name: "beyond float32", edges: "0 1 16777217\n", def: Int32, refused: with(narrow, Float32)},
+	{name: "float64 exact", edges: "0 1 -9007199254740992\n", def: Int64, refused: with(narrow, Int32, Float32)},
+	{name: "beyond float64", edges: "0 1 9007199254740993\n", def: Int64, refused: with(narrow, Int32, Float32, Float64)},
+	{name: "float", edges: "0 1 0.5\n1 2 0.25\n3 0 1.5\n", def: Float64, refused: ints},
+	{name: "float negative", edges: "0 1 -0.5\n1 2 2.25\n3 2 -1e-3\n", def: Float64, refused: ints},
 	// float32 rounds float distances (0.1 has no exact float32) but
 	// refuses those it cannot hold with a bounded relative error.
-	{name: "float lossy", edges: "0 1 0.1\n1 2 0.2\n", def: Float64, refused: []Dtype{Int32, Int64}},
-	{name: "float beyond float32", edges: "0 1 1e39\n1 2 0.5\n", def: Float64, refused: []Dtype{Int32, Int64, Float32}},
-	{name: "float below float32", edges: "0 1 1e-39\n1 2 0.5\n", def: Float64, refused: []Dtype{Int32, Int64, Float32}},
+	{name: "float lossy", edges: "0 1 0.1\n1 2 0.2\n", def: Float64, refused: ints},
+	{name: "float beyond float32", edges: "0 1 1e39\n1 2 0.5\n", def: Float64, refused: with(ints, Float32)},
+	{name: "float below float32", edges: "0 1 1e-39\n1 2 0.5\n", def: Float64, refused: with(ints, Float32)},
 }
 
 func distances(t testing.TB, edges string, directed bool) *apsp.Distances {
@@ -93,17 +127,14 @@ func CheckNPY(t *testing.T, b []byte, d *apsp.Distances, dt Dtype) {
 			if l.IsInf() {
 				unreachable++
 			}
+			if _, sentinel, isInt := intRange(dt); isInt {
+				got := readInt(dt, c)
+				if l.IsInf() && got != sentinel || !l.IsInf() && got != l.Int() {
+					t.Fatalf("d(%d,%d) = %d, want %v (unreachable: %d)", u, v, got, l, sentinel)
+				}
+				continue
+			}
 			switch dt {
-			case Int32:
-				got := int32(le.Uint32(c))
-				if l.IsInf() && got != math.MaxInt32 || !l.IsInf() && int64(got) != l.Int() {
-					t.Fatalf("d(%d,%d) = %d, want %v (unreachable: MaxInt32)", u, v, got, l)
-				}
-			case Int64:
-				got := int64(le.Uint64(c))
-				if l.IsInf() && got != math.MaxInt64 || !l.IsInf() && got != l.Int() {
-					t.Fatalf("d(%d,%d) = %d, want %v (unreachable: MaxInt64)", u, v, got, l)
-				}
 			case Float64:
 				got := math.Float64frombits(le.Uint64(c))
 				want := l.Float()
@@ -122,6 +153,22 @@ func CheckNPY(t *testing.T, b []byte, d *apsp.Distances, dt Dtype) {
 	if unreachable == 0 {
 		t.Fatalf("no unreachable pair: the test graph does not test the sentinel")
 	}
+}
+
+// readInt reads one element of integer dtype dt.
+func readInt(dt Dtype, c []byte) int64 {
+	le := binary.LittleEndian
+	switch dt {
+	case Uint8:
+		return int64(c[0])
+	case Int16:
+		return int64(int16(le.Uint16(c)))
+	case Uint16:
+		return int64(le.Uint16(c))
+	case Int32:
+		return int64(int32(le.Uint32(c)))
+	}
+	return int64(le.Uint64(c))
 }
 
 func TestNPYDtypes(t *testing.T) {
@@ -181,6 +228,15 @@ func TestNPYRefusalMessages(t *testing.T) {
 		dt    Dtype
 		want  string
 	}{
+		{"0 1 255\n", Uint8, "cannot write uint8: distance 255 is its maximum, which stands for unreachable (use uint16)\n"},
+		{"0 1 256\n", Uint8, "cannot write uint8: distance 256 is beyond what it holds exactly (use uint16)\n"},
+		{"0 1 -1\n", Uint8, "cannot write uint8: distance -1 is negative (use int16)\n"},
+		{"0 1 -1\n", Uint16, "cannot write uint16: distance -1 is negative (use int16)\n"},
+		{"0 1 32767\n", Int16, "cannot write int16: distance 32767 is its maximum, which stands for unreachable (use uint16)\n"},
+		{"0 1 40000\n2 1 -1\n", Int16, "cannot write int16: distance 40000 is beyond what it holds exactly (use int32)\n"},
+		{"0 1 -40000\n", Int16, "cannot write int16: distance -40000 is beyond what it holds exactly (use int32)\n"},
+		{"0 1 65535\n", Uint16, "cannot write uint16: distance 65535 is its maximum, which stands for unreachable (use int32)\n"},
+		{"0 1 0.5\n", Uint8, "cannot write uint8: the distances are floats (use float64, or float32 to round them)\n"},
 		{"0 1 2147483647\n", Int32, "cannot write int32: distance 2147483647 is its maximum, which stands for unreachable (use int64)"},
 		{"0 1 3000000000\n", Int32, "distance 3000000000 is beyond what it holds exactly (use int64)"},
 		{"0 1 -3000000000\n", Int32, "distance -3000000000 is beyond"},
@@ -201,12 +257,12 @@ func TestNPYRefusalMessages(t *testing.T) {
 }
 
 func TestParseDtype(t *testing.T) {
-	for _, s := range []string{"int32", "int64", "float32", "float64", "auto", ""} {
+	for _, s := range []string{"uint8", "int16", "uint16", "int32", "int64", "float32", "float64", "auto", ""} {
 		if _, err := ParseDtype(s); err != nil {
 			t.Errorf("%q: %v", s, err)
 		}
 	}
-	for _, s := range []string{"int16", "uint32", "<i4", "Int32"} {
+	for _, s := range []string{"int8", "uint32", "uint64", "<i4", "|u1", "Int32"} {
 		if _, err := ParseDtype(s); err == nil {
 			t.Errorf("%q: want an error", s)
 		}

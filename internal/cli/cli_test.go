@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -105,6 +107,23 @@ func TestCLI(t *testing.T) {
 		{name: "hist", args: []string{"hist", "../../testdata/karate.txt"}, stdout: []string{"2                    530", "inf                    0"}},
 		{name: "hist weighted float", args: []string{"hist", "-"}, stdin: "0 1 0.5\n", code: 1, stderr: []string{"integer distances"}},
 		{name: "hist bad output", args: []string{"hist", "../../testdata/karate.txt", "-o", "x.jpg"}, code: 2},
+		{name: "hist eps refused", args: []string{"hist", "../../testdata/karate.txt", "-o", "x.eps"}, code: 2, stderr: []string{".svg, .pdf or .png"}},
+		{name: "hist log needs -o", args: []string{"hist", "--log", "../../testdata/karate.txt"}, code: 2, stderr: []string{"give -o FILE"}},
+		{name: "hist cumulative needs -o", args: []string{"hist", "--cumulative", "../../testdata/karate.txt"}, code: 2, stderr: []string{"give -o FILE"}},
+		{name: "hist json and csv", args: []string{"hist", "--json", "--csv", "../../testdata/karate.txt"}, code: 2, stderr: []string{"choose one"}},
+		{name: "hist csv", args: []string{"hist", "--csv", "../../testdata/karate.txt"},
+			exactOut: "distance,pairs\n1,156\n2,530\n3,274\n4,146\n5,16\ninf,0\n"},
+		// Unreachable pairs are the last row, at distance inf.
+		{name: "hist csv disconnected", args: []string{"hist", "--csv", "../../testdata/disconnected.txt"},
+			exactOut: "distance,pairs\n1,10\n2,2\ninf,18\n"},
+		// A distance no pair has is a row of 0; distance 0 is a row only
+		// when zero-length arcs join distinct vertices.
+		{name: "hist csv gap", args: []string{"hist", "--csv", "--directed", "-"}, stdin: "0 1 2\n",
+			exactOut: "distance,pairs\n1,0\n2,1\ninf,1\n"},
+		{name: "hist csv zero length", args: []string{"hist", "--csv", "--directed", "-"}, stdin: "0 1 0\n1 2 1\n",
+			exactOut: "distance,pairs\n0,1\n1,2\ninf,3\n"},
+		{name: "hist csv one vertex", args: []string{"hist", "--csv", "-"}, stdin: "0 0\n",
+			exactOut: "distance,pairs\ninf,0\n"},
 		{name: "bitbfs stats", args: []string{"aspl", "--algo", "bitbfs", "../../testdata/karate.txt"}, stdout: []string{"2.40819964"}},
 		{name: "dijkstra on negative", args: []string{"stats", "--algo", "dijkstra", "../../testdata/small.gr"}, stdout: []string{"diameter"}},
 		{name: "johnson negative cycle", args: []string{"stats", "--algo", "johnson", "../../testdata/negcycle.gr"}, code: 1, stderr: []string{"negative cycle"}},
@@ -172,22 +191,69 @@ func TestGenRoundTrip(t *testing.T) {
 	}
 }
 
-func TestHistPNG(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "h.png")
-	if code, _, errs := run(t, "", "hist", "../../testdata/karate.txt", "-o", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
+// apsp hist -o draws the plot in the format the extension names, valid in
+// each, and --log and --cumulative change the drawing.
+func TestHistPlot(t *testing.T) {
+	dir := t.TempDir()
+	drawn := map[string]string{}
+	for _, tc := range []struct {
+		file  string
+		flags []string
+	}{
+		{"h.png", nil}, {"h.svg", nil}, {"h.pdf", nil}, {"H.SVG", nil},
+		{"log.svg", []string{"--log"}}, {"cum.svg", []string{"--cumulative"}},
+		{"cumlog.svg", []string{"--cumulative", "--log"}}, {"cumlog.png", []string{"--cumulative", "--log"}},
+	} {
+		out := filepath.Join(dir, tc.file)
+		args := append(append([]string{"hist"}, tc.flags...), "../../testdata/karate.txt", "-o", out)
+		code, stdout, errs := run(t, "", args...)
+		if code != 0 || !strings.Contains(stdout, "2                    530") {
+			t.Fatalf("%v: exit %d: %s\n%s", tc.flags, code, errs, stdout)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch strings.ToLower(filepath.Ext(out)) {
+		case ".png":
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatalf("%s: not a PNG: %v", tc.file, err)
+			}
+			if r := img.Bounds(); r.Dx() < 400 || r.Dy() < 200 {
+				t.Fatalf("%s: image only %v", tc.file, r)
+			}
+		case ".pdf":
+			if !bytes.HasPrefix(b, []byte("%PDF-")) {
+				t.Fatalf("%s: not a PDF: %q", tc.file, b[:8])
+			}
+		case ".svg":
+			dec := xml.NewDecoder(bytes.NewReader(b))
+			for {
+				_, err := dec.Token()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: not XML: %v", tc.file, err)
+				}
+			}
+			if !bytes.Contains(b, []byte("../../testdata/karate.txt")) || !bytes.Contains(b, []byte("distance (hops)")) {
+				t.Fatalf("%s: no title naming the graph, or no x label", tc.file)
+			}
+			drawn[tc.file] = string(b)
+		}
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
+	if drawn["h.svg"] != drawn["H.SVG"] {
+		t.Error("the same plot drew differently")
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("not a PNG: %v", err)
+	for _, f := range []string{"log.svg", "cum.svg", "cumlog.svg"} {
+		if drawn[f] == drawn["h.svg"] {
+			t.Errorf("%s draws the same as the default", f)
+		}
 	}
-	if b := img.Bounds(); b.Dx() < 400 || b.Dy() < 200 {
-		t.Fatalf("image only %v", b)
+	if drawn["cum.svg"] == drawn["cumlog.svg"] {
+		t.Error("--log does not change the cumulative plot")
 	}
 }
 

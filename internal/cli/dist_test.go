@@ -56,6 +56,14 @@ func checkNPY(t *testing.T, path string, d *apsp.Distances, descr string) {
 			l := d.At(u, v)
 			var ok bool
 			switch descr {
+			case "|u1":
+				ok = l.IsInf() && c[0] == math.MaxUint8 || !l.IsInf() && int64(c[0]) == l.Int()
+			case "<i2":
+				x := int16(le.Uint16(c))
+				ok = l.IsInf() && x == math.MaxInt16 || !l.IsInf() && int64(x) == l.Int()
+			case "<u2":
+				x := le.Uint16(c)
+				ok = l.IsInf() && x == math.MaxUint16 || !l.IsInf() && int64(x) == l.Int()
 			case "<i4":
 				x := int32(le.Uint32(c))
 				ok = l.IsInf() && x == math.MaxInt32 || !l.IsInf() && int64(x) == l.Int()
@@ -92,24 +100,30 @@ func TestDistNPYDtypes(t *testing.T) {
 		want        map[string]string // --dtype -> descr or refused
 	}{
 		{"int", "0 1 3\n1 2 4\n3 2 1\n", map[string]string{
-			"auto": "<i4", "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
+			"auto": "|u1", "uint8": "|u1", "int16": "<i2", "uint16": "<u2", "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
+		{"uint8 max", "0 1 255\n", map[string]string{
+			"auto": "<u2", "uint8": refused, "int16": "<i2", "uint16": "<u2", "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
 		{"int negative", "0 1 -2\n1 2 5\n2 3 -1\n4 3 -7\n", map[string]string{
-			"auto": "<i4", "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
+			"auto": "<i2", "uint8": refused, "int16": "<i2", "uint16": refused, "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
+		{"int16 max", "0 1 32767\n1 2 -1\n", map[string]string{
+			"auto": "<i4", "uint8": refused, "int16": refused, "uint16": refused, "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
+		{"uint16 max", "0 1 65535\n", map[string]string{
+			"auto": "<i4", "uint8": refused, "int16": refused, "uint16": refused, "int32": "<i4", "int64": "<i8", "float32": "<f4", "float64": "<f8"}},
 		{"int32 max", "0 1 2147483647\n1 2 -1\n", map[string]string{
-			"auto": "<i8", "int32": refused, "int64": "<i8", "float32": refused, "float64": "<f8"}},
+			"auto": "<i8", "uint8": refused, "int16": refused, "uint16": refused, "int32": refused, "int64": "<i8", "float32": refused, "float64": "<f8"}},
 		{"int64 negative", "0 1 -3000000000\n2 1 7\n", map[string]string{
-			"auto": "<i8", "int32": refused, "int64": "<i8", "float32": refused, "float64": "<f8"}},
+			"auto": "<i8", "uint8": refused, "int16": refused, "uint16": refused, "int32": refused, "int64": "<i8", "float32": refused, "float64": "<f8"}},
 		{"int64 max", "0 1 9223372036854775807\n", map[string]string{
-			"auto": refused, "int32": refused, "int64": refused, "float32": refused, "float64": refused}},
+			"auto": refused, "uint8": refused, "int16": refused, "uint16": refused, "int32": refused, "int64": refused, "float32": refused, "float64": refused}},
 		{"float", "0 1 0.5\n1 2 0.25\n3 0 1.5\n", map[string]string{
-			"auto": "<f8", "int32": refused, "int64": refused, "float32": "<f4", "float64": "<f8"}},
+			"auto": "<f8", "uint8": refused, "int16": refused, "uint16": refused, "int32": refused, "int64": refused, "float32": "<f4", "float64": "<f8"}},
 		{"float negative", "0 1 -0.5\n1 2 2.1\n3 2 -1e-3\n", map[string]string{
-			"auto": "<f8", "int32": refused, "int64": refused, "float32": "<f4", "float64": "<f8"}},
+			"auto": "<f8", "uint8": refused, "int16": refused, "uint16": refused, "int32": refused, "int64": refused, "float32": "<f4", "float64": "<f8"}},
 	}
 	dir := t.TempDir()
 	for _, gc := range graphs {
 		d := distOf(t, gc.edges, true)
-		for _, dt := range []string{"auto", "int32", "int64", "float32", "float64"} {
+		for _, dt := range []string{"auto", "uint8", "int16", "uint16", "int32", "int64", "float32", "float64"} {
 			t.Run(gc.name+"/"+dt, func(t *testing.T) {
 				out := filepath.Join(dir, strings.ReplaceAll(gc.name, " ", "_")+"-"+dt+".npy")
 				args := []string{"dist", "--directed", "-", "-o", out}
@@ -150,15 +164,16 @@ func TestDistNPY(t *testing.T) {
 	}
 	hlen := int(binary.LittleEndian.Uint16(b[8:10]))
 	header := string(b[10 : 10+hlen])
-	if !strings.Contains(header, "'descr': '<i4'") || !strings.Contains(header, "'shape': (6, 6)") || (10+hlen)%64 != 0 {
+	// Hop distances: the default is one byte, 255 for unreachable.
+	if !strings.Contains(header, "'descr': '|u1'") || !strings.Contains(header, "'shape': (6, 6)") || (10+hlen)%64 != 0 {
 		t.Fatalf("bad header %q", header)
 	}
 	data := b[10+hlen:]
-	if len(data) != 36*4 {
-		t.Fatalf("%d data bytes, want %d", len(data), 36*4)
+	if len(data) != 36 {
+		t.Fatalf("%d data bytes, want %d", len(data), 36)
 	}
-	at := func(i, j int) int32 { return int32(binary.LittleEndian.Uint32(data[(i*6+j)*4:])) }
-	if at(0, 1) != 1 || at(0, 3) != math.MaxInt32 || at(3, 5) != 2 || at(4, 4) != 0 {
+	at := func(i, j int) uint8 { return data[i*6+j] }
+	if at(0, 1) != 1 || at(0, 3) != math.MaxUint8 || at(3, 5) != 2 || at(4, 4) != 0 {
 		t.Fatalf("wrong values: d(0,1)=%d d(0,3)=%d d(3,5)=%d", at(0, 1), at(0, 3), at(3, 5))
 	}
 }
@@ -171,7 +186,7 @@ func TestDistUsage(t *testing.T) {
 	}{
 		{[]string{"dist", "../../testdata/karate.txt", "--dtype", "int32"}, 2, "--dtype int32 needs -o FILE.npy"},
 		{[]string{"dist", "../../testdata/karate.txt", "-o", "x.tsv", "--dtype", "float64"}, 2, "needs -o FILE.npy"},
-		{[]string{"dist", "../../testdata/karate.txt", "-o", "x.npy", "--dtype", "int16"}, 2, `unknown dtype "int16"`},
+		{[]string{"dist", "../../testdata/karate.txt", "-o", "x.npy", "--dtype", "int8"}, 2, `unknown dtype "int8"`},
 		{[]string{"dist", "-h"}, 0, ""},
 	}
 	for _, tt := range tests {

@@ -48,7 +48,9 @@ type flagSet struct {
 	device      string
 	quiet       bool
 	showPlan    bool // --explain
-	csv         bool // bulk --csv
+	csv         bool // bulk --csv, hist --csv
+	logY        bool // hist --log
+	cumulative  bool // hist --cumulative
 	wfImproved  bool // closeness --wf-improved
 	stdio       bool // serve --stdio
 	maxLine     int  // serve --max-line
@@ -144,10 +146,13 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	if cmd == "dist" {
 		fs.StringVar(&f.out, "o", "", "write to `FILE`: .npy for a NumPy array, anything else for TSV")
-		fs.StringVar(&f.dtype, "dtype", "auto", "element `type` of the .npy array: int32, int64, float32, float64, or auto (the narrowest exact integer type; float64 for float weights)")
+		fs.StringVar(&f.dtype, "dtype", "auto", "element `type` of the .npy array: uint8, int16, uint16, int32, int64, float32, float64, or auto (the narrowest integer type that holds every distance below its maximum, which is unreachable; float64 for float weights)")
 	}
 	if cmd == "hist" {
-		fs.StringVar(&f.out, "o", "", "also draw the histogram as a PNG bar chart in `FILE`")
+		fs.StringVar(&f.out, "o", "", "also draw the hop plot in `FILE`, as its extension names: .svg, .pdf or .png")
+		fs.BoolVar(&f.logY, "log", false, "draw the y axis (pairs, or with --cumulative the fraction) on a log scale; needs -o")
+		fs.BoolVar(&f.cumulative, "cumulative", false, "draw the fraction of reachable pairs within each distance (the classic hop plot) rather than the pairs at it; needs -o")
+		fs.BoolVar(&f.csv, "csv", false, "print the histogram as CSV: distance,pairs rows, the last for distance inf (unreachable pairs)")
 	}
 	return f, nil
 }

@@ -3,10 +3,10 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/apsp/apsp"
-	"github.com/apsp/apsp/internal/plot"
+	"github.com/apsp/apsp/internal/hopplot"
 )
 
 func runHist(e *env, args []string) error {
@@ -15,14 +15,22 @@ func runHist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if f.out != "" && !strings.HasSuffix(strings.ToLower(f.out), ".png") {
-		return usagef("-o %s: the chart is written as PNG (name it .png)", f.out)
+	var format hopplot.Format
+	if f.out != "" {
+		if format, err = hopplot.FormatOf(f.out); err != nil {
+			return usagef("-o %s: the plot's format follows the extension: name it %s", f.out, hopplot.Formats)
+		}
+	} else if f.logY || f.cumulative {
+		return usagef("--log and --cumulative shape the plot: give -o FILE (%s)", hopplot.Formats)
+	}
+	if f.json && f.csv {
+		return usagef("--json and --csv: choose one")
 	}
 	opt, bar, err := f.options(e, "hist")
 	if err != nil {
 		return err
 	}
-	// The chart's file is created before anything is computed, and put in
+	// The plot's file is created before anything is computed, and put in
 	// place only once drawn.
 	var out *outFile
 	if f.out != "" {
@@ -43,31 +51,58 @@ func runHist(e *env, args []string) error {
 	if err != nil {
 		return f.explain(err, pos[0])
 	}
-	if f.json {
-		if err := writeJSON(e.stdout, h); err != nil {
-			return err
-		}
-	} else {
-		bw := bufio.NewWriter(e.stdout)
-		n := int64(g.N())
-		pairs := float64(max(n*(n-1), 1)) // one vertex: no pair, fractions 0
-		var cum int64
-		fmt.Fprintf(bw, "%-9s %14s %9s %9s\n", "distance", "pairs", "fraction", "cumul.")
-		for d, c := range h.Count {
-			if d == 0 {
-				continue
-			}
-			cum += c
-			fmt.Fprintf(bw, "%-9d %14d %9.6f %9.6f\n", d, c, float64(c)/pairs, float64(cum)/pairs)
-		}
-		fmt.Fprintf(bw, "%-9s %14d %9.6f\n", "inf", h.Unreachable, float64(h.Unreachable)/pairs)
-		if err := bw.Flush(); err != nil {
-			return err
-		}
+	switch {
+	case f.json:
+		err = writeJSON(e.stdout, h)
+	case f.csv:
+		err = writeHistCSV(e.stdout, h)
+	default:
+		err = writeHistTable(e.stdout, h, int64(g.N()))
 	}
-	if f.out == "" {
-		return nil
+	if err != nil || f.out == "" {
+		return err
 	}
-	title := fmt.Sprintf("%s: shortest-path lengths over %d ordered pairs", pos[0], int64(g.N())*int64(g.N()-1)-h.Unreachable)
-	return out.finish(plot.Bars(out, title, "distance", "pairs", h.Count, 1))
+	title := pos[0]
+	if title == "-" {
+		title = "stdin"
+	}
+	return out.finish(hopplot.Draw(out, h.Count, h.Unreachable, hopplot.Options{
+		Format: format, Title: title, Weighted: g.Weighted(), Log: f.logY, Cumulative: f.cumulative,
+	}))
+}
+
+// writeHistTable prints the histogram as apsp hist always has: distance,
+// pairs, and their fraction and cumulative fraction of all n(n-1) pairs.
+func writeHistTable(w io.Writer, h *apsp.Histogram, n int64) error {
+	bw := bufio.NewWriter(w)
+	pairs := float64(max(n*(n-1), 1)) // one vertex: no pair, fractions 0
+	var cum int64
+	fmt.Fprintf(bw, "%-9s %14s %9s %9s\n", "distance", "pairs", "fraction", "cumul.")
+	for d, c := range h.Count {
+		if d == 0 {
+			continue
+		}
+		cum += c
+		fmt.Fprintf(bw, "%-9d %14d %9.6f %9.6f\n", d, c, float64(c)/pairs, float64(cum)/pairs)
+	}
+	fmt.Fprintf(bw, "%-9s %14d %9.6f\n", "inf", h.Unreachable, float64(h.Unreachable)/pairs)
+	return bw.Flush()
+}
+
+// writeHistCSV prints the histogram as CSV: a distance,pairs header, a row
+// per distance from 1 to the largest (zeros included, so that the rows are
+// the x axis of a plot), distance 0 first only when zero-length arcs join
+// distinct vertices, and last the unreachable pairs at distance inf (the
+// word inf, as TSV matrices and bulk --csv write it).
+func writeHistCSV(w io.Writer, h *apsp.Histogram) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("distance,pairs\n")
+	for d, c := range h.Count {
+		if d == 0 && c == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "%d,%d\n", d, c)
+	}
+	fmt.Fprintf(bw, "inf,%d\n", h.Unreachable)
+	return bw.Flush()
 }

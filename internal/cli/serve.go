@@ -11,7 +11,8 @@ co-process for other programs (the Python package drives it). A request:
    "weights": [1,2,3], "directed": false, "options": {"reachable": true}}
 op is ping, stats, summary, extremes, eccentricity, closeness ("wf_improved",
 default true), distances (a .npy in
-base64, or written to "file"), histogram or path ("source", "target").
+base64, or written to "file", of apsp dist's default dtype: the narrowest
+exact one, unreachable its maximum or inf), histogram or path ("source", "target").
 Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,
 and weights as "weights_b64" with "weights_dtype" int64 or float64. options
 are algorithm, device, threads, lanes and reachable, as the flags of stats.

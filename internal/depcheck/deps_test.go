@@ -149,7 +149,23 @@ var rules = []rule{
 var allowedModules = []string{
 	"github.com/ebitengine/purego", // the CUDA driver without cgo
 	"golang.org/x/sys",             // CPU features, system calls
-	"golang.org/x/image",           // the plot's font
+	"gonum.org/v1/plot",            // the hop plot (apsp hist -o), BSD-3
+	// What gonum/plot needs, required by go.mod only (never imported):
+	"golang.org/x/image",               // fonts and raster images, BSD-3
+	"golang.org/x/text",                // BSD-3
+	"codeberg.org/go-fonts/liberation", // the plot's fonts: BSD-3, the fonts SIL OFL 1.1
+	"codeberg.org/go-latex/latex",      // text layout, BSD-3
+	"codeberg.org/go-pdf/fpdf",         // PDF, MIT
+	"git.sr.ht/~sbinet/gg",             // PNG drawing, MIT
+	"github.com/ajstarks/svgo",         // SVG, CC-BY-4.0
+	"github.com/golang/freetype",       // glyph rasterizing, FreeType licence (or GPLv2)
+}
+
+// moduleUsers names, for an allowed module that only one corner of apsp
+// needs, the packages that may import it, so that the dependency stays
+// there.
+var moduleUsers = map[string][]string{
+	"gonum.org/v1/plot": {"internal/hopplot"},
 }
 
 // exception is one import edge a rule tolerates for now: From imports To
@@ -290,6 +306,9 @@ func TestModules(t *testing.T) {
 		p := pkgs[name]
 		for _, set := range []map[string]string{p.imports, p.testImports} {
 			for _, imp := range sortedKeys(set) {
+				if mod, users := moduleOf(imp); users != nil && !matchAny(users, name) {
+					t.Errorf("%s imports %s (%s): only %v may use %s", tr.show(name), imp, set[imp], users, mod)
+				}
 				if pkgs[imp] != nil || isStd(imp) || allowedModule(imp) {
 					continue
 				}
@@ -310,6 +329,17 @@ func TestModules(t *testing.T) {
 			t.Errorf("go.mod requires %s, which is not an allowed module %v", req, allowedModules)
 		}
 	}
+}
+
+// moduleOf returns the module of moduleUsers that imp belongs to, and the
+// packages that may import it; nil when imp is of no such module.
+func moduleOf(imp string) (string, []string) {
+	for mod, users := range moduleUsers {
+		if imp == mod || strings.HasPrefix(imp, mod+"/") {
+			return mod, users
+		}
+	}
+	return "", nil
 }
 
 // TestPatterns checks that every pattern of the rules names some package

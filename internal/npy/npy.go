@@ -15,8 +15,12 @@ import (
 // Dtype is a NumPy element type.
 type Dtype string
 
-// The element types apsp writes, little-endian.
+// The element types apsp writes, little-endian (one byte has no order:
+// NumPy writes "|u1").
 const (
+	Uint8   Dtype = "|u1"
+	Int16   Dtype = "<i2"
+	Uint16  Dtype = "<u2"
 	Int32   Dtype = "<i4"
 	Int64   Dtype = "<i8"
 	Float32 Dtype = "<f4"
@@ -25,10 +29,24 @@ const (
 
 // Size returns the bytes of one element.
 func (d Dtype) Size() int {
-	if d == Int32 || d == Float32 {
+	switch d {
+	case Uint8:
+		return 1
+	case Int16, Uint16:
+		return 2
+	case Int32, Float32:
 		return 4
 	}
 	return 8
+}
+
+// IsInt says whether d is an integer type.
+func (d Dtype) IsInt() bool {
+	switch d {
+	case Uint8, Int16, Uint16, Int32, Int64:
+		return true
+	}
+	return false
 }
 
 // Header returns the .npy header of a C-ordered rows×cols array.
@@ -56,7 +74,7 @@ type Writer struct {
 // NewWriter writes the header and returns a Writer for the rows.
 func NewWriter(w io.Writer, d Dtype, rows, cols int) (*Writer, error) {
 	switch d {
-	case Int32, Int64, Float32, Float64:
+	case Uint8, Int16, Uint16, Int32, Int64, Float32, Float64:
 	default:
 		return nil, fmt.Errorf("npy: cannot write dtype %q", d)
 	}
@@ -67,7 +85,7 @@ func NewWriter(w io.Writer, d Dtype, rows, cols int) (*Writer, error) {
 	return &Writer{bw: bw, d: d, cols: cols, buf: make([]byte, 0, cols*d.Size())}, nil
 }
 
-// WriteIntRow writes one row of an integer matrix (Int32 or Int64),
+// WriteIntRow writes one row of an integer matrix (an integer Dtype),
 // converting each value to the element type; the caller checks that they
 // fit.
 func (w *Writer) WriteIntRow(row []int64) error {
@@ -96,13 +114,22 @@ func (w *Writer) WriteFloatRow(row []float64) error {
 	return err
 }
 
-// AppendIntRow appends the elements of row in dtype d (Int32 or Int64) to
-// b, for writers that encode rows in parallel after Header.
+// AppendIntRow appends the elements of row in integer dtype d to b, for
+// writers that encode rows in parallel after Header. Each value is
+// truncated to the element type: the caller checks that they fit.
 func AppendIntRow(b []byte, d Dtype, row []int64) ([]byte, error) {
 	at := len(b)
 	b = slices.Grow(b, len(row)*d.Size())[:at+len(row)*d.Size()]
 	c := b[at:]
 	switch d {
+	case Uint8:
+		for i, x := range row {
+			c[i] = uint8(x)
+		}
+	case Int16, Uint16:
+		for i, x := range row {
+			binary.LittleEndian.PutUint16(c[2*i:], uint16(x))
+		}
 	case Int32:
 		for i, x := range row {
 			binary.LittleEndian.PutUint32(c[4*i:], uint32(int32(x)))

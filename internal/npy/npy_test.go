@@ -54,21 +54,39 @@ func TestReadErrors(t *testing.T) {
 	}
 }
 
-// Every dtype the writer takes reads back; rows of the wrong kind or
-// length are refused.
+// Every dtype the writer takes reads back, its extremes included; rows of
+// the wrong kind or length are refused.
 func TestWriterDtypes(t *testing.T) {
-	ints := []int64{1, -1, 1<<31 - 1}
 	floats := []float64{0.5, -2, math.Inf(1)}
-	for _, d := range []Dtype{Int32, Int64, Float32, Float64} {
+	le := binary.LittleEndian
+	tests := []struct {
+		d    Dtype
+		ints []int64 // nil: a float dtype
+		read func(c []byte) int64
+	}{
+		{Uint8, []int64{0, 1, math.MaxUint8}, func(c []byte) int64 { return int64(c[0]) }},
+		{Int16, []int64{math.MinInt16, -1, math.MaxInt16}, func(c []byte) int64 { return int64(int16(le.Uint16(c))) }},
+		{Uint16, []int64{0, 1, math.MaxUint16}, func(c []byte) int64 { return int64(le.Uint16(c)) }},
+		{Int32, []int64{1, -1, math.MaxInt32}, func(c []byte) int64 { return int64(int32(le.Uint32(c))) }},
+		{Int64, []int64{math.MinInt64, -1, math.MaxInt64}, func(c []byte) int64 { return int64(le.Uint64(c)) }},
+		{Float32, nil, nil},
+		{Float64, nil, nil},
+	}
+	for _, tt := range tests {
+		d, ints := tt.d, tt.ints
 		var b bytes.Buffer
 		w, err := NewWriter(&b, d, 1, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		isInt := d == Int32 || d == Int64
+		isInt := ints != nil
+		if isInt != d.IsInt() {
+			t.Errorf("%s: IsInt %v", d, d.IsInt())
+		}
 		if isInt {
 			err = w.WriteIntRow(ints)
 		} else {
+			ints = []int64{1, 2, 3}
 			err = w.WriteFloatRow(floats)
 		}
 		if err != nil {
@@ -87,25 +105,26 @@ func TestWriterDtypes(t *testing.T) {
 		if err != nil || a.Descr != string(d) || len(a.Data) != 3*d.Size() {
 			t.Fatalf("%s: %+v, %v", d, a, err)
 		}
+		if size, err := DescrSize(a.Descr); err != nil || size != d.Size() {
+			t.Errorf("%s: DescrSize %d, %v, want %d", d, size, err, d.Size())
+		}
 		for i := 0; i < 3; i++ {
 			var ok bool
 			c := a.Data[i*d.Size():]
-			switch d {
-			case Int32:
-				ok = int64(int32(binary.LittleEndian.Uint32(c))) == ints[i]
-			case Int64:
-				ok = int64(binary.LittleEndian.Uint64(c)) == ints[i]
-			case Float32:
-				ok = float64(math.Float32frombits(binary.LittleEndian.Uint32(c))) == floats[i]
-			case Float64:
-				ok = math.Float64frombits(binary.LittleEndian.Uint64(c)) == floats[i]
+			switch {
+			case isInt:
+				ok = tt.read(c) == ints[i]
+			case d == Float32:
+				ok = float64(math.Float32frombits(le.Uint32(c))) == floats[i]
+			default:
+				ok = math.Float64frombits(le.Uint64(c)) == floats[i]
 			}
 			if !ok {
 				t.Errorf("%s: element %d wrong", d, i)
 			}
 		}
 	}
-	if _, err := NewWriter(io.Discard, "<i2", 1, 1); err == nil {
-		t.Error("NewWriter took <i2")
+	if _, err := NewWriter(io.Discard, "<u4", 1, 1); err == nil {
+		t.Error("NewWriter took <u4")
 	}
 }

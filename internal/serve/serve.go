@@ -210,7 +210,9 @@ func (s *Server) evaluator(o options) (*apsp.Evaluator, error) {
 	return ev, nil
 }
 
-// distances computes the matrix and returns it as a .npy file's bytes in
+// distances computes the matrix and returns it as a .npy file's bytes, in
+// the default dtype of apsp dist (the narrowest exact one: clients read the
+// sentinel as the dtype's maximum, as the Python package does), in
 // base64 (up to maxInlineMatrix bytes of matrix), or writes that file at
 // path: a regular file, created beside it before computing and renamed
 // into place when written, so that a failure leaves nothing and an
@@ -232,9 +234,9 @@ func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options
 				os.Remove(tmp.Name())
 			}
 		}()
-	} else if n := uint64(g.N()); n*n > maxInlineMatrix/4 { // 4 bytes a distance at least
+	} else if n := uint64(g.N()); n*n > maxInlineMatrix { // a byte a distance at least (uint8)
 		return nil, fmt.Errorf("distances of %d vertices: %d bytes or more, over the %d returned inline: give a \"file\": %w",
-			n, n*n*4, maxInlineMatrix, graph.ErrTooLarge)
+			n, n*n, maxInlineMatrix, graph.ErrTooLarge)
 	}
 	d, err := apsp.AllPairs(ctx, g, opt)
 	if err != nil {

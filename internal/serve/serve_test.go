@@ -276,6 +276,15 @@ func checkNPY(t *testing.T, r response, d *apsp.Distances) {
 			var got float64
 			var inf bool
 			switch i := u*n + v; a.Descr {
+			case "|u1":
+				x := a.Data[i]
+				got, inf = float64(x), x == math.MaxUint8
+			case "<i2":
+				x := int16(le.Uint16(a.Data[2*i:]))
+				got, inf = float64(x), x == math.MaxInt16
+			case "<u2":
+				x := le.Uint16(a.Data[2*i:])
+				got, inf = float64(x), x == math.MaxUint16
 			case "<i4":
 				x := int32(le.Uint32(a.Data[4*i:]))
 				got, inf = float64(x), x == math.MaxInt32
@@ -432,8 +441,8 @@ func TestLineLimit(t *testing.T) {
 // is refused rather than replaced.
 func TestDistancesLimits(t *testing.T) {
 	s := &Server{}
-	if r := answer(t, s, `{"id":1,"op":"distances","n":5000,"edges":[[0,1]]}`); r.Kind != "too_large" || !strings.Contains(r.Error, `"file"`) {
-		t.Errorf("5 000 vertices inline: %s (%s)", r.Error, r.Kind)
+	if r := answer(t, s, `{"id":1,"op":"distances","n":9000,"edges":[[0,1]]}`); r.Kind != "too_large" || !strings.Contains(r.Error, `"file"`) {
+		t.Errorf("9 000 vertices inline (81 MB at a byte a distance): %s (%s)", r.Error, r.Kind)
 	}
 	dir := t.TempDir()
 	link := filepath.Join(dir, "link.npy")
