@@ -107,7 +107,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	fs.StringVar(&f.csvColumns.Source, "source", "source", "CSV input: the source vertex column")
 	fs.StringVar(&f.csvColumns.Target, "target", "target", "CSV input: the target vertex column")
 	fs.StringVar(&f.csvColumns.Weight, "weight", "", "CSV input: the weight column (default weight, when the header has it)")
-	if cmd != "bulk" {
+	if cmd != "bulk" && cmd != "hist" { // their --csv is the output's
 		fs.BoolVar(&f.csvIn, "csv", false, "the input is CSV with a header row (as --format csv; a .csv name says so too)")
 	}
 	fs.BoolVar(&f.directed, "directed", false, "arcs are one-way (edge lists; .mtx general and .gr are directed, .mtx symmetric not: a --directed or --directed=false that contradicts the file is refused)")
