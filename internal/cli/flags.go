@@ -90,10 +90,10 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	if cmd == "gen" {
-		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, else edge list; .gz compresses)")
+		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, .g6, .s6, .d6, else edge list; .gz compresses)")
 		return f, nil
 	}
-	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, or auto (from the extension)")
+	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, g6, s6, d6, or auto (from the extension)")
 	fs.BoolVar(&f.directed, "directed", false, "arcs are one-way (edge lists; .mtx general and .gr are directed, .mtx symmetric not: a --directed or --directed=false that contradicts the file is refused)")
 	fs.BoolVar(&f.oneBased, "one-based", false, "edge list ids start at 1 (vertex ids in the output then do too)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "ignore weights: every edge has length 1")
