@@ -23,6 +23,12 @@ const (
 	// FormatCSV is a CSV edge list with a header row (.csv): vertex
 	// names in named source and target columns (see ReadOptions.CSV).
 	FormatCSV
+	// FormatGraph6, FormatSparse6 and FormatDigraph6 are nauty's formats
+	// (.g6, .s6, .d6): one graph a line, each line in any of the three
+	// (see NewSixReader).
+	FormatGraph6
+	FormatSparse6
+	FormatDigraph6
 )
 
 // String returns the name ParseFormat accepts for f.
@@ -38,6 +44,12 @@ func (f Format) String() string {
 		return "gr"
 	case FormatCSV:
 		return "csv"
+	case FormatGraph6:
+		return "graph6"
+	case FormatSparse6:
+		return "sparse6"
+	case FormatDigraph6:
+		return "digraph6"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
@@ -54,7 +66,8 @@ func (f Format) CountsFromOne() bool {
 }
 
 // ParseFormat parses a format name: "auto", "edgelist", "mtx" (or
-// "matrixmarket"), "gr" (or "dimacs") and "csv", in any case.
+// "matrixmarket"), "gr" (or "dimacs"), "csv", "graph6" (or "g6"),
+// "sparse6" (or "s6") and "digraph6" (or "d6"), in any case.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "auto":
@@ -67,13 +80,20 @@ func ParseFormat(s string) (Format, error) {
 		return FormatDIMACS, nil
 	case "csv":
 		return FormatCSV, nil
+	case "graph6", "g6":
+		return FormatGraph6, nil
+	case "sparse6", "s6":
+		return FormatSparse6, nil
+	case "digraph6", "d6":
+		return FormatDigraph6, nil
 	}
-	return FormatAuto, fmt.Errorf("unknown graph format %q (want auto, edgelist, mtx, gr or csv)", s)
+	return FormatAuto, fmt.Errorf("unknown graph format %q (want auto, edgelist, csv, mtx, gr, g6, s6 or d6)", s)
 }
 
 // FormatFromName guesses the format from a file name's extension, ignoring a
-// trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS, ".csv" is CSV and anything else
-// is an edge list. Read with FormatAuto goes by the content instead where
+// trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS, ".csv" is CSV,
+// ".g6", ".s6" and ".d6" are graph6, sparse6 and digraph6, and anything
+// else is an edge list. Read with FormatAuto goes by the content instead where
 // this gives an edge list.
 func FormatFromName(name string) Format {
 	lower := strings.ToLower(name)
@@ -85,6 +105,12 @@ func FormatFromName(name string) Format {
 		return FormatDIMACS
 	case ".csv":
 		return FormatCSV
+	case ".g6":
+		return FormatGraph6
+	case ".s6":
+		return FormatSparse6
+	case ".d6":
+		return FormatDigraph6
 	}
 	return FormatEdgeList
 }
@@ -113,7 +139,9 @@ func isDIMACSComment(f *fields, nf int) bool {
 // gzip decompression) from its first non-blank line: a Matrix Market banner
 // gives FormatMatrixMarket; "p sp ...", or "c" comment lines and then
 // "p sp ...", give FormatDIMACS; anything else, an empty input included,
-// gives FormatEdgeList. ok is false when buf ends before the answer is
+// gives FormatEdgeList; a first line that starts with a graph6, sparse6 or
+// digraph6 header, or is a sparse6 or digraph6 graph (see sniffSix), gives
+// that format. ok is false when buf ends before the answer is
 // known and more input may follow. With final (no more input will be
 // offered: the end of the input or of the window looked at), the answer is
 // always known: a last line without its newline counts as a line, and
@@ -133,6 +161,8 @@ func sniffFormat(buf []byte, final, atEOF bool) (format Format, ok bool) {
 		case nf == 0: // blank
 		case !sawComment && isMtxBanner(f[0]):
 			return FormatMatrixMarket, true
+		case !sawComment && sniffSix(line) != FormatAuto:
+			return sniffSix(line), true
 		case isDIMACSProblem(&f, nf):
 			return FormatDIMACS, true
 		case isDIMACSComment(&f, nf):

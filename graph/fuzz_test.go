@@ -499,6 +499,8 @@ func refSniff(data string) Format {
 			return FormatMatrixMarket
 		case len(fs) >= 2 && fs[0] == "p" && fs[1] == "sp":
 			return FormatDIMACS
+		case !comments && refSixFirst(line) != FormatAuto:
+			return refSixFirst(line)
 		case fs[0] == "c":
 			comments = true
 		default:
@@ -506,6 +508,129 @@ func refSniff(data string) Format {
 		}
 	}
 	return FormatEdgeList
+}
+
+// refSixFirst is the sniffing rule of nauty's formats for a first line: a
+// header, or ':' or '&' and then bytes 63..126 only, blanks around.
+func refSixFirst(line string) Format {
+	line = strings.Trim(line, " \t\r\v\f")
+	for h, f := range map[string]Format{">>graph6<<": FormatGraph6, ">>sparse6<<": FormatSparse6, ">>digraph6<<": FormatDigraph6} {
+		if strings.HasPrefix(line, h) {
+			return f
+		}
+	}
+	if len(line) < 2 || strings.IndexFunc(line[1:], func(r rune) bool { return r < 63 || r > 126 }) >= 0 {
+		return FormatAuto
+	}
+	switch line[0] {
+	case ':':
+		return FormatSparse6
+	case '&':
+		return FormatDigraph6
+	}
+	return FormatAuto
+}
+
+// fuzzSix reads every graph of data as format with a SixReader: no input
+// may panic; each graph accepted must hold the invariants (checkGraph),
+// be directed as its line says, read the same through ReadSixLine, and be
+// written (graph6 and sparse6 when undirected, digraph6 always) and read
+// back the same.
+func fuzzSix(t *testing.T, data []byte, format Format, directed, directedSet bool) {
+	setHeadroom()
+	opt := ReadOptions{Format: format, Directed: directed, DirectedSet: directedSet}
+	r, err := NewSixReader(bytes.NewReader(data), "fuzz", opt)
+	if err != nil {
+		return
+	}
+	for range 1000 {
+		g, line, err := r.Next()
+		var pe *ParseError
+		switch {
+		case errors.Is(err, io.EOF):
+			return
+		case errors.As(err, &pe):
+			if pe.Line != line {
+				t.Fatalf("error %v reported for line %d", err, line)
+			}
+			continue
+		case err != nil:
+			return
+		}
+		checkGraph(t, g, g.Directed())
+		if (directed || directedSet) && g.Directed() != directed {
+			t.Fatalf("read directed=%v although Directed=%v was asked for", g.Directed(), directed)
+		}
+		// The dense formats take n² bits: only for small graphs (a
+		// sparse6 line of a few bytes may declare 200 000 vertices).
+		var writers []func(io.Writer, *Graph) error
+		if g.N() <= 2000 {
+			writers = append(writers, WriteDigraph6)
+		}
+		if !g.Directed() {
+			writers = append(writers, WriteSparse6)
+			if g.N() <= 2000 {
+				writers = append(writers, WriteGraph6)
+			}
+		}
+		for _, write := range writers {
+			var buf bytes.Buffer
+			if err := write(&buf, g); err != nil {
+				t.Fatalf("writing line %d: %v", line, err)
+			}
+			back, err := ReadSixLine(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), "back", 1, ReadOptions{})
+			if errors.Is(err, ErrTooLarge) {
+				continue // the limit follows the memory free at each read
+			}
+			if err != nil {
+				t.Fatalf("line %d written as %q: %v", line, buf.String(), err)
+			}
+			// digraph6 holds an undirected graph as its arcs both ways.
+			if back.N() != g.N() || dump(back) != dump(g) || back.Directed() != (g.Directed() || buf.Bytes()[0] == '&') {
+				t.Fatalf("line %d written as %q read back N=%d directed=%v %q, want N=%d directed=%v %q",
+					line, buf.String(), back.N(), back.Directed(), dump(back), g.N(), g.Directed(), dump(g))
+			}
+		}
+	}
+}
+
+// sixSeeds are inputs of every kind of line, good and bad.
+var sixSeeds = []string{
+	"", "C~\n", "DQc\n", "?\n", "@\n", ">>graph6<<Bw\n", ">>graph6<<\nBw\nC~\n", ":Fa@x^\n", ":CcKI\n",
+	":CcJ\n", ":B_LV\n", ":?\n", ":@\n", "&DI?AO?\n", "&?\n", ">>digraph6<<&DI?AO?\n", ">>sparse6<<:Fa@x^\n",
+	"B x\n", "C\n", "C~~\n", "~?\n", "Bx\n", "&A@\n", ";Fa@x^\n", ":Fa@x^~~\n", "~~~~~~~~\n", ":~~~~~~~~\n",
+	"~??Bw\n", "~~???~??\n", ":~??~~~~\n", "Bw\r\n\n  C~  \n", "\xef\xbb\xbfBw\n",
+}
+
+func FuzzReadGraph6(f *testing.F) {
+	limitMemory(f)
+	for _, s := range sixSeeds {
+		f.Add([]byte(s), false, false)
+		f.Add([]byte(s), true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, directedSet bool) {
+		fuzzSix(t, data, FormatGraph6, directed, directedSet)
+	})
+}
+
+func FuzzReadSparse6(f *testing.F) {
+	limitMemory(f)
+	for _, s := range sixSeeds {
+		f.Add([]byte(s), false, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, directedSet bool) {
+		fuzzSix(t, data, FormatSparse6, directed, directedSet)
+	})
+}
+
+func FuzzReadDigraph6(f *testing.F) {
+	limitMemory(f)
+	for _, s := range sixSeeds {
+		f.Add([]byte(s), false, false)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, directedSet bool) {
+		fuzzSix(t, data, FormatDigraph6, directed, directedSet)
+	})
 }
 
 // TestFuzzSeedFiles checks that the named seeds in testdata/fuzz are what

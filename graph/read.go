@@ -123,6 +123,14 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // by "p sp ...", is DIMACS; anything else, empty input included, is an edge
 // list. Only the first lines are looked at and none is consumed.
 //
+// A graph6, sparse6 or digraph6 file (.g6, .s6, .d6; sniffed from a
+// first line that is a ">>graph6<<"-style header or a sparse6 ':' or
+// digraph6 '&' line; a bare graph6 line is not sniffed) may hold many
+// graphs, one a line: Read takes one that holds exactly one, and refuses
+// more with a *ParseError at the second that points to apsp bulk (see
+// NewSixReader, which reads them all, and read_six.go for what is
+// accepted).
+//
 // An edge list, named or sniffed, may not contain a line that belongs to
 // another format: a "%%MatrixMarket" banner or a DIMACS line "p sp ..." or
 // "a u v w" is a *ParseError that says which format the file looks like and
@@ -201,6 +209,8 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 		g, err = readDIMACS(lr, opt, lim)
 	case FormatCSV:
 		g, err = readCSV(lr, opt)
+	case FormatGraph6, FormatSparse6, FormatDigraph6:
+		g, err = readSixFile(lr, opt)
 	default:
 		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
@@ -227,11 +237,14 @@ type lineReader struct {
 	size int64  // bytes of input, or -1 when unknown (a stream or gzip)
 	line int    // number of the last line returned
 	long []byte // holds a line longer than the buffer
+	// maxLine bounds a line: maxLineLen, more for formats whose graph is
+	// one line (maxSixLine).
+	maxLine int
 }
 
 func newLineReader(r io.Reader, name string) (*lineReader, error) {
 	br := bufio.NewReaderSize(r, readBufSize)
-	lr := &lineReader{br: br, name: name, size: inputSize(r)}
+	lr := &lineReader{br: br, name: name, size: inputSize(r), maxLine: maxLineLen}
 	magic, err := br.Peek(2)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -327,8 +340,8 @@ func (lr *lineReader) next() ([]byte, bool, error) {
 	if err == bufio.ErrBufferFull {
 		lr.long = append(lr.long[:0], b...)
 		for err == bufio.ErrBufferFull {
-			if len(lr.long) > maxLineLen {
-				return nil, false, lr.errorf(lr.line+1, "line longer than %d bytes", maxLineLen)
+			if len(lr.long) > lr.maxLine {
+				return nil, false, lr.errorf(lr.line+1, "line longer than %d bytes", lr.maxLine)
 			}
 			b, err = lr.br.ReadSlice('\n')
 			lr.long = append(lr.long, b...)

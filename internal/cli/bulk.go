@@ -45,7 +45,8 @@ var (
 
 const bulkLong = `Computes the stats of many graphs and writes one result a line, in input
 order. The inputs are graph files (any format stats reads; the id is the
-path), directories (their files, sorted by name; hidden files and
+path; a graph6, sparse6 or digraph6 file gives a result for each of its
+lines, in order, with the id FILE:LINE), directories (their files, sorted by name; hidden files and
 subdirectories are skipped, and any other entry that cannot be read as a
 graph file, such as a broken link or a named pipe, gives an error line), or
 - for JSON Lines on stdin, one graph a line:
@@ -112,7 +113,7 @@ func runBulk(e *env, args []string) error {
 	} else {
 		b.out = encode.NewStatsJSONL(e.stdout)
 	}
-	src, err := newSource(e, pos)
+	src, err := newSource(e, pos, ropt)
 	if err != nil {
 		return err
 	}
@@ -160,8 +161,9 @@ type bulk struct {
 type item struct {
 	id     []byte // its id as a JSON value
 	path   string // a file to read, or "" for a JSON line
-	line   []byte // the JSON line
+	line   []byte // the JSON line, or the graph6, sparse6 or digraph6 line (six)
 	lineNo int
+	six    bool    // line is a graph of the file path, at line lineNo
 	weight float64 // its share of the progress: 1 per file, its bytes for stdin
 	g      *graph.Graph
 	base   int      // 1 when its vertex ids count from 1
@@ -395,7 +397,10 @@ func (b *bulk) write(it *item, s *apsp.Stats) error {
 // numbering.
 func (b *bulk) explain(err error, it *item) error {
 	name := it.path
-	if name == "" {
+	switch {
+	case it.six:
+		name += ":" + strconv.Itoa(it.lineNo)
+	case name == "":
 		name = "stdin:" + strconv.Itoa(it.lineNo)
 	}
 	var nc *apsp.NegativeCycleError
@@ -428,6 +433,18 @@ func (b *bulk) load(it *item) {
 		}
 		return
 	}
+	if it.six {
+		g, err := graph.ReadSixLine(it.line, it.path, it.lineNo, b.ropt)
+		switch {
+		case err != nil:
+			it.err = err
+		case g.N() == 0:
+			it.err = fmt.Errorf("%s:%d: %w (the line says 0 vertices)", it.path, it.lineNo, apsp.ErrEmptyGraph)
+		default:
+			it.g = g
+		}
+		return
+	}
 	file, err := os.Open(it.path)
 	if err != nil {
 		it.err = fmt.Errorf("reading graph: %w", err)
@@ -452,7 +469,9 @@ func (b *bulk) load(it *item) {
 // directories, and stdin's lines where "-" stands.
 type source struct {
 	e      *env
+	ropt   graph.ReadOptions
 	inputs []input
+	six    *sixFile // the graph6, sparse6 or digraph6 file being read, or nil
 	stdin  *graph.JSONLineReader
 	first  *stdinLine // stdin's first line, read ahead to tell JSON Lines
 	total  float64    // the inputs' total weight, or 0 when unknown
@@ -501,8 +520,10 @@ func (s *source) readStdin() {
 	}
 }
 
-// close stops reading stdin (once a read in progress returns).
+// close stops reading stdin (once a read in progress returns) and closes
+// a graph6 file being read.
 func (s *source) close() {
+	s.closeSix()
 	if s.stop != nil {
 		s.stopOnce.Do(func() { close(s.stop) })
 	}
@@ -565,8 +586,8 @@ type input struct {
 
 // newSource expands the command line's arguments: a directory into its
 // files, sorted by name.
-func newSource(e *env, args []string) (*source, error) {
-	s := &source{e: e}
+func newSource(e *env, args []string, ropt graph.ReadOptions) (*source, error) {
+	s := &source{e: e, ropt: ropt}
 	files, stdin := 0, false
 	for _, a := range args {
 		if a == "-" {
@@ -681,6 +702,13 @@ func (s *source) next() ([]*item, error) {
 	bytes, budget := 0, readAhead()
 	for len(chunk) < chunkGraphs && bytes < budget && len(s.inputs) > 0 {
 		in := s.inputs[0]
+		if !in.stdin && in.err == nil && (s.six != nil || s.openSix(in)) {
+			if it := s.sixNext(); it != nil {
+				chunk = append(chunk, it)
+				bytes += len(it.line) + 1
+			}
+			continue
+		}
 		if !in.stdin {
 			chunk = append(chunk, &item{id: jsonString(in.path), path: in.path, weight: 1, err: in.err})
 			s.inputs = s.inputs[1:]
@@ -705,6 +733,77 @@ func (s *source) next() ([]*item, error) {
 		}
 	}
 	return chunk, nil
+}
+
+// closeSix closes the graph6, sparse6 or digraph6 file being read, if any.
+func (s *source) closeSix() {
+	if s.six != nil {
+		s.six.file.Close() // read-only: a close error loses nothing
+		s.six = nil
+	}
+}
+
+// sixFile is a graph6, sparse6 or digraph6 file that bulk reads a line at
+// a time, each line a graph and an item.
+type sixFile struct {
+	path   string
+	file   *os.File
+	r      *graph.SixReader
+	size   int64 // the file's size, or 0 when unknown
+	graphs int   // lines handed out
+}
+
+// openSix opens in as a graph6, sparse6 or digraph6 file when it is one
+// (--format, its name, or its first line), and reports whether it did.
+// Any other file, or one that cannot be opened or read, is left to load,
+// which reads it whole (and says what is wrong).
+func (s *source) openSix(in input) bool {
+	byName := graph.FormatFromName(in.path)
+	switch {
+	case s.ropt.Format.OneGraphALine():
+	case s.ropt.Format == graph.FormatAuto && (byName.OneGraphALine() || byName == graph.FormatEdgeList):
+		// Named so, or named nothing: sniff it.
+	default:
+		return false
+	}
+	file, err := os.Open(in.path)
+	if err != nil {
+		return false
+	}
+	r, err := graph.NewSixReader(file, in.path, s.ropt)
+	if err != nil {
+		file.Close() // read-only: a close error loses nothing
+		return false
+	}
+	s.six = &sixFile{path: in.path, file: file, r: r, size: in.size}
+	return true
+}
+
+// sixNext returns the item of the open sixFile's next line, or, at its
+// end, an item for an error or a file of no graph, or nil; there and at
+// an error it closes the file and moves to the next input.
+func (s *source) sixNext() *item {
+	f := s.six
+	line, no, err := f.r.NextLine()
+	if err == nil {
+		f.graphs++
+		w := 0.0
+		if f.size > 0 {
+			w = float64(len(line)+1) / float64(f.size)
+		}
+		return &item{id: jsonString(f.path + ":" + strconv.Itoa(no)), path: f.path, six: true,
+			line: slices.Clone(line), lineNo: no, weight: w}
+	}
+	s.closeSix()
+	s.inputs = s.inputs[1:]
+	switch {
+	case !errors.Is(err, io.EOF):
+		return &item{id: jsonString(f.path), path: f.path, err: err}
+	case f.graphs == 0:
+		return &item{id: jsonString(f.path), path: f.path, weight: 1,
+			err: fmt.Errorf("%s: %w (no graph: a graph6, sparse6 or digraph6 file holds one a line)", f.path, apsp.ErrEmptyGraph)}
+	}
+	return nil
 }
 
 // lineID is the id of a line that names none.

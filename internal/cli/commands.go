@@ -408,6 +408,12 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 		return graph.WriteDIMACS(w, g)
 	case graph.FormatCSV:
 		return graph.WriteCSV(w, g)
+	case graph.FormatGraph6:
+		return graph.WriteGraph6(w, g)
+	case graph.FormatSparse6:
+		return graph.WriteSparse6(w, g)
+	case graph.FormatDigraph6:
+		return graph.WriteDigraph6(w, g)
 	}
 	return graph.WriteEdgeList(w, g)
 }
