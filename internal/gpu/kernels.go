@@ -27,3 +27,27 @@ var (
 	//go:embed kernels/minplus.cu
 	MinPlusSource string
 )
+
+// Source returns the source that LoadKernels compiles for a kernel file,
+// and whether there is one: the file's own source, but for bulkfw.cu,
+// which builds on fw.cu's.
+func Source(file string) (string, bool) {
+	switch file {
+	case "fw.cu":
+		return FWSource, true
+	case "bitbfs.cu":
+		return BitBFSSource, true
+	case "bulkbfs.cu":
+		return BulkBFSSource, true
+	case "bulkfw.cu":
+		return FWSource + "\n" + BulkFWSource, true
+	case "sssp.cu":
+		return SSSPSource, true
+	case "minplus.cu":
+		return MinPlusSource, true
+	}
+	return "", false
+}
+
+// KernelFiles are the files Source knows.
+var KernelFiles = []string{"fw.cu", "bitbfs.cu", "bulkbfs.cu", "bulkfw.cu", "sssp.cu", "minplus.cu"}

@@ -9,10 +9,11 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/cuda"
+	"github.com/apsp/apsp/internal/gpu/prebuilt"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 )
 
-// TestLoadKernels: loadKernels compiles a source with its options once
+// TestLoadKernels: loadSource (LoadKernels of a given source) compiles a source with its options once
 // (a second load takes the cubin from the disk cache), looks up each
 // kernel and allows it its shared memory, and reports a missing kernel or
 // too much shared memory by the kernel's name.
@@ -39,7 +40,7 @@ extern "C" __global__ void lt_big(unsigned *out) {
 		}
 		for i, want := range []bool{true, false} {
 			var set, big *cuda.Function
-			compiled, err := LoadKernels(c, src, "load_test.cu", opts,
+			compiled, err := loadSource(c, src, "load_test.cu", opts,
 				Entry{Fn: &set, Name: "lt_set"}, Entry{Fn: &big, Name: "lt_big", Shared: 64 << 10})
 			if err != nil {
 				return err
@@ -75,21 +76,54 @@ extern "C" __global__ void lt_big(unsigned *out) {
 		}
 
 		var f, g *cuda.Function
-		if _, err := LoadKernels(c, src, "load_test.cu", opts, Entry{Fn: &f, Name: "lt_set"}, Entry{Fn: &g, Name: "lt_nope"}); err == nil ||
+		if _, err := loadSource(c, src, "load_test.cu", opts, Entry{Fn: &f, Name: "lt_set"}, Entry{Fn: &g, Name: "lt_nope"}); err == nil ||
 			!strings.Contains(err.Error(), "cuModuleGetFunction lt_nope") || g != nil {
 			t.Errorf("a missing kernel: %v", err)
 		}
 		too := c.Dev().Info.MaxShared + 1
-		if _, err := LoadKernels(c, src, "load_test.cu", opts, Entry{Fn: &g, Name: "lt_big", Shared: too}); err == nil ||
+		if _, err := loadSource(c, src, "load_test.cu", opts, Entry{Fn: &g, Name: "lt_big", Shared: too}); err == nil ||
 			!strings.Contains(err.Error(), "cuFuncSetAttribute lt_big") || g != nil {
 			t.Errorf("%d bytes of shared memory: %v", too, err)
 		}
-		if _, err := LoadKernels(c, src+"\nnot C++", "load_test.cu", opts); err == nil || !strings.Contains(err.Error(), "load_test.cu") {
+		if _, err := loadSource(c, src+"\nnot C++", "load_test.cu", opts); err == nil || !strings.Contains(err.Error(), "load_test.cu") {
 			t.Errorf("a source that does not compile: %v", err)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPrebuiltMatchSources: every kernel built ahead of time (package
+// prebuilt) was built from the kernel source of today, and every kernel
+// file has some: a .cu that changed needs its cubins made again on a GPU
+// machine (scripts/prebuild-kernels.sh), or a cold start compiles it.
+func TestPrebuiltMatchSources(t *testing.T) {
+	entries, err := prebuilt.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]int{}
+	for _, e := range entries {
+		src, ok := Source(e.File)
+		if !ok {
+			t.Errorf("prebuilt %s: no kernel file %q", e.Key, e.File)
+			continue
+		}
+		if key := prebuilt.Key(src, e.Arch, e.Opts); key != e.Key {
+			t.Errorf("prebuilt %s (%s %s %q) was built from another %s than today's (key %s): run scripts/prebuild-kernels.sh on a GPU machine",
+				e.Key, e.File, e.Arch, e.Opts, e.File, key)
+			continue
+		}
+		if prebuilt.Lookup(src, e.Arch, e.Opts) == nil {
+			t.Errorf("prebuilt %s (%s %q): listed but its cubin is missing", e.Key, e.File, e.Opts)
+		}
+		have[e.File]++
+	}
+	for _, f := range KernelFiles {
+		if have[f] == 0 {
+			t.Errorf("no prebuilt kernels of %s: a cold start compiles it (run scripts/prebuild-kernels.sh on a GPU machine)", f)
+		}
 	}
 }

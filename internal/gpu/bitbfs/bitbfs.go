@@ -311,7 +311,7 @@ func bitModule(call *gpurt.Call, key bitModuleKey) (*bitKernels, error) {
 		}
 		k := &bitKernels{}
 		var err error
-		if k.compiled, err = gpu.LoadKernels(call, gpu.BitBFSSource, "bitbfs.cu", opts,
+		if k.compiled, err = gpu.LoadKernels(call, "bitbfs.cu", opts,
 			gpu.Entry{Fn: &k.init, Name: "bitbfs_init"}, gpu.Entry{Fn: &k.level, Name: "bitbfs_level"}, gpu.Entry{Fn: &k.merge, Name: "bitbfs_merge"}); err != nil {
 			return nil, err
 		}

@@ -228,7 +228,7 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			}
 		}
 		var err error
-		if k.compiled, err = gpu.LoadKernels(call, gpu.BulkBFSSource, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
 			return nil, err
 		}
 		return k, nil

@@ -542,7 +542,7 @@ func fwModule(call *gpurt.Call, tile, pack int) (*fwKernels, error) {
 				gpu.Entry{Fn: &fused[i], Name: fmt.Sprintf("bfw_fused%d_%d", sr[0], sr[1]), Shared: fusedShared})
 		}
 		var err error
-		if k.compiled, err = gpu.LoadKernels(call, gpu.FWSource+"\n"+gpu.BulkFWSource, "bulkfw.cu", opts, ks...); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, "bulkfw.cu", opts, ks...); err != nil {
 			return nil, err
 		}
 		for i, sr := range shapes {

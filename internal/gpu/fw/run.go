@@ -46,7 +46,7 @@ func module(call *gpurt.Call, c gpu.Config) (*kernels, error) {
 		}
 		k := &kernels{}
 		var err error
-		if k.compiled, err = gpu.LoadKernels(call, gpu.FWSource, "fw.cu", opts,
+		if k.compiled, err = gpu.LoadKernels(call, "fw.cu", opts,
 			gpu.Entry{Fn: &k.pivot, Name: "fw_pivot"}, gpu.Entry{Fn: &k.panel, Name: "fw_panel"}, gpu.Entry{Fn: &k.rest, Name: "fw_rest"},
 			gpu.Entry{Fn: &k.single, Name: "fw_single"}, gpu.Entry{Fn: &k.reduce, Name: "fw_reduce"}, gpu.Entry{Fn: &k.init, Name: "fw_init"},
 			gpu.Entry{Fn: &k.strip, Name: "fw_strip"}); err != nil {

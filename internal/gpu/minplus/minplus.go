@@ -55,7 +55,7 @@ func minplusModule(call *gpurt.Call, float bool) (*minplusKernels, error) {
 		}
 		k := &minplusKernels{}
 		var err error
-		if k.compiled, err = gpu.LoadKernels(call, gpu.MinPlusSource, "minplus.cu", opts,
+		if k.compiled, err = gpu.LoadKernels(call, "minplus.cu", opts,
 			gpu.Entry{Fn: &k.init, Name: "minplus_init"}, gpu.Entry{Fn: &k.square, Name: "minplus_square"}, gpu.Entry{Fn: &k.reduce, Name: "minplus_reduce"}); err != nil {
 			return nil, err
 		}

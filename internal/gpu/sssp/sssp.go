@@ -164,7 +164,7 @@ func ssspModule(call *gpurt.Call, key ssspModuleKey) (*ssspKernels, error) {
 		}
 		k := &ssspKernels{}
 		var err error
-		if k.compiled, err = gpu.LoadKernels(call, gpu.SSSPSource, "sssp.cu", opts, gpu.Entry{Fn: &k.rows, Name: "sssp_rows"}); err != nil {
+		if k.compiled, err = gpu.LoadKernels(call, "sssp.cu", opts, gpu.Entry{Fn: &k.rows, Name: "sssp_rows"}); err != nil {
 			return nil, err
 		}
 		return k, nil
