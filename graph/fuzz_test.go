@@ -205,6 +205,12 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 			return nil, i + 1, false, "Matrix Market"
 		case isDIMACS(fs):
 			return nil, i + 1, false, "DIMACS"
+		case strings.HasPrefix(fs[0], "<?xml") || strings.HasPrefix(fs[0], "<graphml"):
+			return nil, i + 1, false, "GraphML"
+		case refGMLGraph(fs):
+			return nil, i + 1, false, "GML"
+		case refPajekSection(fs[0]):
+			return nil, i + 1, false, "Pajek"
 		case fs[0] == "c":
 			// A bad id or field count, but DIMACS comments if more "c"
 			// lines (or blank ones) lead to a DIMACS line.
@@ -483,6 +489,12 @@ func refSniff(data string) Format {
 			return FormatMatrixMarket
 		case len(fs) >= 2 && fs[0] == "p" && fs[1] == "sp":
 			return FormatDIMACS
+		case !comments && fs[0][0] == '<':
+			return FormatGraphML
+		case !comments && (refGMLGraph(fs) || len(fs) >= 2 && fs[0] == "Creator" && fs[1][0] == '"'):
+			return FormatGML
+		case !comments && refPajekSection(fs[0]):
+			return FormatPajek
 		case fs[0] == "c":
 			comments = true
 		default:
@@ -490,6 +502,21 @@ func refSniff(data string) Format {
 		}
 	}
 	return FormatEdgeList
+}
+
+// refGMLGraph reports whether a line's fields open a GML graph.
+func refGMLGraph(fs []string) bool {
+	return fs[0] == "graph" && (len(fs) == 1 || strings.HasPrefix(fs[1], "[")) || strings.HasPrefix(fs[0], "graph[")
+}
+
+// refPajekSection reports whether a field is a Pajek section keyword.
+func refPajekSection(f string) bool {
+	for _, s := range []string{"*vertices", "*arcs", "*edges", "*arcslist", "*edgeslist", "*network", "*matrix"} {
+		if strings.EqualFold(f, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestFuzzSeedFiles checks that the named seeds in testdata/fuzz are what

@@ -21,6 +21,10 @@ type ReadOptions struct {
 	Unweighted bool   // ignore weights: every edge has length 1
 	Vertices   int    // at least this many vertices (0 = the count the file declares, or largest id + 1); fewer than declared is refused
 
+	// WeightKey names the edge attribute that holds lengths in GraphML
+	// (a <key>'s attr.name) and GML (an edge's key); "" means "weight".
+	WeightKey string
+
 	// DirectedSet says that Directed was asked for, false included (a
 	// command line sets it when --directed is given, =false too): what a
 	// file says of its directedness (an edge list's "# directed:" header, a
@@ -158,6 +162,14 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 		g, err = readMatrixMarket(lr, opt, lim)
 	case FormatDIMACS:
 		g, err = readDIMACS(lr, opt, lim)
+	case FormatGraphML:
+		g, err = readGraphML(lr, opt, lim)
+	case FormatGML:
+		g, err = readGML(lr, opt, lim)
+	case FormatPajek:
+		g, err = readPajek(lr, opt, lim)
+	case FormatMETIS:
+		g, err = readMETIS(lr, opt, lim)
 	default:
 		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
@@ -596,4 +608,56 @@ func (lr *lineReader) addEdge(b *Builder, u, v int, w weight, unweighted bool) e
 		return lr.wrap(lr.line, err)
 	}
 	return nil
+}
+
+// weightKey is the attribute name that holds edge lengths.
+func (opt ReadOptions) weightKey() string {
+	if opt.WeightKey == "" {
+		return "weight"
+	}
+	return opt.WeightKey
+}
+
+// namedVertex returns the vertex called name, adding it when new; a vertex
+// beyond lim.max() is refused at the current line, wrapping ErrTooLarge.
+func (lr *lineReader) namedVertex(b *Builder, name []byte, lim limit) (int, error) {
+	n := b.n
+	v, err := b.VertexBytes(name)
+	if err != nil {
+		return 0, lr.wrap(lr.line, err)
+	}
+	if v == n && v >= lim.max() {
+		return 0, lr.wrap(lr.line, lim.refuse(fmt.Sprintf("%d vertices", v+1), uint64(v)+1))
+	}
+	return v, nil
+}
+
+// dropIdentityNames removes g's names when each is its vertex's id counted
+// from base (0, or 1 for Pajek): such names say nothing the ids do not,
+// and a graph written without names (its ids as labels) reads back the same.
+func dropIdentityNames(g *Graph, base int) {
+	for v, s := range g.names {
+		if s != strconv.Itoa(v+base) {
+			return
+		}
+	}
+	g.names = nil
+}
+
+// nextField returns the first blank-separated field of line at or after
+// i and the index after it, or nil at the end of the line: for lines of
+// any number of fields (an adjacency list), which fields.split stops
+// counting.
+func nextField(line []byte, i int) ([]byte, int) {
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	j := i
+	for j < len(line) && !isBlank(line[j]) {
+		j++
+	}
+	if i == j {
+		return nil, j
+	}
+	return line[i:j:j], j
 }
