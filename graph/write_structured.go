@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -164,15 +165,15 @@ func appendGMLString(dst []byte, s string) []byte {
 
 // WritePajek writes g as a Pajek network: "*Vertices N", a line `k "name"`
 // for every vertex k = 1..N, then "*Arcs" (directed) or "*Edges" and a line
-// "u v [w]" for every arc, or for every undirected edge once. A name that
-// holds a '"' or a line break, which Pajek cannot quote, is refused.
+// "u v [w]" for every arc, or for every undirected edge once. Pajek has no
+// escapes: a name with a '"' is written unquoted (as NetworkX does), which
+// it can be only when it has no blank and does not start with '"'; one
+// that cannot, or that holds a line break, is refused.
 func WritePajek(w io.Writer, g *Graph) error {
 	names := vertexNames(g, 1)
 	for v, s := range names {
-		for _, c := range []byte(s) {
-			if c == '"' || c == '\n' || c == '\r' {
-				return fmt.Errorf("vertex %d: name %q cannot be written in Pajek (no quotes or line breaks)", v, s)
-			}
+		if strings.ContainsAny(s, "\n\r") || strings.Contains(s, `"`) && !pajekBare(s) {
+			return fmt.Errorf("vertex %d: name %q cannot be written in Pajek (a line break, or a quote with blanks)", v, s)
 		}
 	}
 	ew := newGraphWriter(w, g)
@@ -181,6 +182,10 @@ func WritePajek(w io.Writer, g *Graph) error {
 	ew.str("\n")
 	for v, s := range names {
 		ew.int(int64(v) + 1)
+		if strings.Contains(s, `"`) {
+			ew.str(" " + s + "\n")
+			continue
+		}
 		ew.str(` "`)
 		ew.str(s)
 		ew.str("\"\n")
@@ -204,6 +209,20 @@ func WritePajek(w io.Writer, g *Graph) error {
 		ew.str("\n")
 	})
 	return ew.flush()
+}
+
+// pajekBare reports whether a name can be a Pajek label without quotes:
+// one field, not starting with a quote.
+func pajekBare(s string) bool {
+	if s == "" || s[0] == '"' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if isBlank(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // ErrNotMETIS is returned by WriteMETIS for a graph METIS cannot hold.

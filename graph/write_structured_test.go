@@ -94,7 +94,8 @@ func TestWriteStructuredRefusesNames(t *testing.T) {
 		{"graphml", func(b *bytes.Buffer, g *Graph) error { return WriteGraphML(b, g) }, "a\x01"},
 		{"graphml", func(b *bytes.Buffer, g *Graph) error { return WriteGraphML(b, g) }, "a\xff"},
 		{"gml", func(b *bytes.Buffer, g *Graph) error { return WriteGML(b, g) }, "a\xff"},
-		{"pajek", func(b *bytes.Buffer, g *Graph) error { return WritePajek(b, g) }, `a"b`},
+		{"pajek", func(b *bytes.Buffer, g *Graph) error { return WritePajek(b, g) }, `a" b`},
+		{"pajek", func(b *bytes.Buffer, g *Graph) error { return WritePajek(b, g) }, `"ab`},
 		{"pajek", func(b *bytes.Buffer, g *Graph) error { return WritePajek(b, g) }, "a\nb"},
 	} {
 		h, err := g.WithNames([]string{"ok", tc.bad})
