@@ -71,7 +71,7 @@ func commands() []command {
 			"Counts the ordered pairs at each distance and prints them as a table; with\n-o FILE.png also draws a bar chart. Needs integer or unweighted distances.",
 			"apsp hist testdata/karate.txt -o karate-hops.png", runHist},
 		{"gen", "KIND [key=value...] [-o OUT]", "synthetic graphs",
-			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, else edge list; .gz compresses).",
+			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, .graphml, .gml, .net, .graph, else edge list;\n.gz compresses).",
 			"apsp gen regular n=1000 d=4 seed=7 -o r.txt\n  apsp gen grid a=10 b=20 weights=1..9", runGen},
 		{"serve", "--stdio", "answer JSON requests line by line (the co-process of the Python package)", serveLong,
 			"echo '{\"id\":1,\"op\":\"stats\",\"n\":3,\"edges\":[[0,1],[1,2]]}' | apsp serve --stdio", runServe},

@@ -374,6 +374,14 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 		return graph.WriteMatrixMarket(w, g)
 	case graph.FormatDIMACS:
 		return graph.WriteDIMACS(w, g)
+	case graph.FormatGraphML:
+		return graph.WriteGraphML(w, g)
+	case graph.FormatGML:
+		return graph.WriteGML(w, g)
+	case graph.FormatPajek:
+		return graph.WritePajek(w, g)
+	case graph.FormatMETIS:
+		return graph.WriteMETIS(w, g)
 	}
 	return graph.WriteEdgeList(w, g)
 }

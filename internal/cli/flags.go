@@ -90,10 +90,10 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	if cmd == "gen" {
-		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, else edge list; .gz compresses)")
+		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, .graphml, .gml, .net (Pajek), .graph (METIS), else edge list; .gz compresses)")
 		return f, nil
 	}
-	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, or auto (from the extension)")
+	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, mtx, gr, graphml, gml, pajek, metis, or auto (from the extension, else the content)")
 	fs.BoolVar(&f.directed, "directed", false, "arcs are one-way (edge lists; .mtx general and .gr are directed, .mtx symmetric not: a --directed or --directed=false that contradicts the file is refused)")
 	fs.BoolVar(&f.oneBased, "one-based", false, "edge list ids start at 1 (vertex ids in the output then do too)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "ignore weights: every edge has length 1")
@@ -331,7 +331,7 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 }
 
 // base is the offset of vertex ids in the output: 1 for --one-based and for
-// formats whose files count from 1 (.mtx, .gr), else 0.
+// formats whose files count from 1 (.mtx, .gr, .net, .graph), else 0.
 func (f *flagSet) base(path string) int {
 	format := f.readFormat // as read: named, from the name or sniffed
 	if format == graph.FormatAuto {
