@@ -1,9 +1,32 @@
 // Package graph holds the graph model of apsp — a compressed sparse row
 // (CSR) adjacency, directed or undirected, with no, integer or float
-// weights — together with its builder, the readers for the supported file
-// formats (edge list, Matrix Market, DIMACS) and writers, and the reader of
-// JSON Lines, one graph a line (ReadJSONLine, with JSONLineReader to split
-// a stream into its lines), as apsp bulk reads them on stdin.
+// weights — together with its builder, the readers and writers of the
+// supported file formats, and the reader of JSON Lines, one graph a line
+// (ReadJSONLine, with JSONLineReader to split a stream into its lines), as
+// apsp bulk reads them on stdin.
+//
+// The file formats, each read plain or gzipped (see Read), and written by
+// the Write function of its name:
+//
+//   - edge list (any other name): "u v" or "u v w" lines, ids from 0
+//     (ReadOptions.OneBased: from 1); WriteEdgeList.
+//   - Matrix Market (.mtx): a coordinate matrix, general (directed) or
+//     symmetric; ids from 1; WriteMatrixMarket.
+//   - DIMACS (.gr): "p sp N M" and "a u v w" arcs, directed; ids from 1;
+//     WriteDIMACS.
+//   - GraphML (.graphml): XML, read as a stream; node ids are vertex names,
+//     edgedefault the directedness, a <key> named "weight"
+//     (ReadOptions.WeightKey) the lengths; WriteGraphML.
+//   - GML (.gml): graph [ node [ id label ] edge [ source target weight ] ];
+//     labels (else ids) are names, "directed 1" directedness; WriteGML.
+//   - Pajek (.net): *Vertices N with "k label" lines (names), *Arcs and
+//     *Edges (or their list forms) with lengths in the third column; ids
+//     from 1; WritePajek.
+//   - METIS (.graph): "n m [fmt [ncon]]" and an adjacency line a vertex,
+//     undirected, with edge weights when fmt says so; ids from 1; by name
+//     only, as its content has no mark; WriteMETIS.
+//
+// Formats that name vertices give the graph their names (see Names).
 //
 // Undirected graphs store each edge as two arcs, so every traversal works on
 // arcs alone. Parallel edges keep their smallest weight and self-loops are

@@ -78,18 +78,32 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // FormatAuto, picks the format. Gzip input (magic bytes 1f 8b) is
 // decompressed whatever the name.
 //
-// With FormatAuto, a name ending in .mtx or .gr (before any .gz) gives that
-// format, whatever the content. Any other name (stdin, a .txt name, no
-// extension) leaves the format to the content, after gzip decompression, as
-// told by its first non-blank line: a "%%MatrixMarket" banner is Matrix
-// Market; "p sp ...", or "c" comment lines ("c" alone or "c text") followed
-// by "p sp ...", is DIMACS; anything else, empty input included, is an edge
-// list. Only the first lines are looked at and none is consumed.
+// With FormatAuto, a name ending in .mtx, .gr, .graphml, .gml, .net or
+// .graph (before any .gz) gives that format, whatever the content. Any
+// other name (stdin, a .txt name, no extension) leaves the format to the
+// content, after gzip decompression, as told by its first non-blank line: a
+// "%%MatrixMarket" banner is Matrix Market; "p sp ...", or "c" comment lines
+// ("c" alone or "c text") followed by "p sp ...", is DIMACS; a line
+// starting with "<" is GraphML; "graph [" (or `Creator "...`) is GML; a
+// Pajek section line ("*Vertices N") is Pajek; anything else, empty input
+// included, is an edge list (METIS is never sniffed). Only the first lines
+// are looked at and none is consumed.
 //
 // An edge list, named or sniffed, may not contain a line that belongs to
-// another format: a "%%MatrixMarket" banner or a DIMACS line "p sp ..." or
-// "a u v w" is a *ParseError that says which format the file looks like and
-// how to name it.
+// another format: a "%%MatrixMarket" banner, a DIMACS line "p sp ..." or
+// "a u v w", an XML declaration or <graphml> element, a GML "graph [" or a
+// Pajek section line is a *ParseError that says which format the file looks
+// like and how to name it.
+//
+// GraphML, GML and Pajek files name their vertices (see Graph.Names):
+// GraphML by node id, GML by label (else id), Pajek by label (else its
+// number), in the order the nodes come; names that are only the vertex
+// ids (counted from 0, from 1 in Pajek) are no names. GraphML and GML take
+// lengths from the edge attribute ReadOptions.WeightKey ("weight"), an
+// edge without it having length 1; Pajek from the third column, METIS
+// from the adjacency lists when its fmt says so. A Pajek file with *Arcs
+// is directed, its *Edges being arcs both ways. METIS files are
+// undirected, and must list every edge from both ends with one weight.
 //
 // A Matrix Market file may start with blank lines: its banner is its first
 // non-blank line, as for recognition.
