@@ -86,12 +86,12 @@ func readPajek(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	// holds them.
 	p.b.directed = directed
 	g := p.b.Build()
-	if p.names != nil {
-		if err := p.nameAll(); err != nil {
+	if p.labels != nil {
+		names, err := p.nameAll(g.n)
+		if err != nil {
 			return nil, err
 		}
-		g.names = p.names[:g.n]
-		dropIdentityNames(g, 1)
+		g.names = names
 	}
 	return g, nil
 }
@@ -99,7 +99,7 @@ func readPajek(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 // States of a vertex in pajekReader.state.
 const (
 	pajekLined    = 1 // it has a vertex line
-	pajekLabelled = 2 // with a label
+	pajekLabelled = 2 // with a label (in labels)
 )
 
 // pajekReader is the state of readPajek.
@@ -113,7 +113,7 @@ type pajekReader struct {
 	arcsLine  int // the first *Arcs or *Arcslist line, or 0
 	edgesLine int // the first *Edges or *Edgeslist line, or 0
 
-	names  []string       // labels by vertex, made at the first label
+	labels map[int]string // labels by vertex, made at the first label
 	state  []uint8        // by vertex: 0 (no line), pajekLined or pajekLabelled
 	owners map[string]int // label → its line
 
@@ -219,33 +219,49 @@ func (p *pajekReader) vertexLine(line []byte, f *fields) error {
 	} else {
 		label, _ = nextField(line, i)
 	}
-	if p.names == nil {
-		p.names = make([]string, p.b.n)
+	if p.labels == nil {
+		// Sparse: a few labels in a file declaring many vertices cost little.
+		p.labels = make(map[int]string)
 		p.owners = make(map[string]int)
 	}
 	if other, ok := p.owners[string(label)]; ok {
 		return lr.errorf(lr.line, "label %s is taken by the vertex on line %d", quote(label), other)
 	}
-	p.names[k] = string(label)
-	p.owners[p.names[k]] = lr.line
+	p.labels[k] = string(label)
+	p.owners[p.labels[k]] = lr.line
 	p.state[k] = pajekLabelled
 	return nil
 }
 
-// nameAll names the vertices without a label by their number, which no
-// label may be.
-func (p *pajekReader) nameAll() error {
-	for v := range p.names {
-		if v < p.n && p.state[v] == pajekLabelled {
+// nameAll returns the names of n vertices: labels, and the numbers of the
+// vertices without one, which no label may be; nil when every name is its
+// vertex's number. Names for every vertex of a file that labels a few of
+// many must fit in memory, or the read is refused wrapping ErrTooLarge.
+func (p *pajekReader) nameAll(n int) ([]string, error) {
+	identity := true
+	for k, s := range p.labels {
+		identity = identity && s == strconv.Itoa(k+1)
+	}
+	if identity {
+		return nil, nil // the numbers say it all
+	}
+	// A string header and a short number each.
+	if !fits(uint64(n) * 40) {
+		return nil, p.lr.wrap(p.vLine, fmt.Errorf("names for %d vertices: %w", n, ErrTooLarge))
+	}
+	names := make([]string, n)
+	for v := range names {
+		if s, ok := p.labels[v]; ok {
+			names[v] = s
 			continue
 		}
 		name := strconv.Itoa(v + 1)
 		if line, ok := p.owners[name]; ok {
-			return p.lr.errorf(line, "label %q is the number of vertex %s, which has no label", name, name)
+			return nil, p.lr.errorf(line, "label %q is the number of vertex %s, which has no label", name, name)
 		}
-		p.names[v] = name
+		names[v] = name
 	}
-	return nil
+	return names, nil
 }
 
 // edgeLine reads "u v" or "u v w ..." of an *Arcs or *Edges section.
