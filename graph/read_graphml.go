@@ -184,8 +184,8 @@ func (r *graphmlReader) start(t xml.StartElement, depth int, rootSeen *bool) err
 		return lr.errorf(lr.line, "nested graphs are not supported")
 	case local == "hyperedge":
 		return lr.errorf(lr.line, "hyperedges are not supported")
-	case local == "key" && depth == 2:
-		return r.keyStart(t)
+	case local == "key":
+		return r.keyStart(t, depth)
 	case local == "default" && depth == 3 && r.inKey:
 		r.collect(depth)
 	case local == "node" && depth == 3 && r.b != nil:
@@ -267,7 +267,7 @@ func (r *graphmlReader) parseWeight(text []byte) (weight, error) {
 
 // keyStart reads a <key>: the one for edges named as the weight key gives
 // the id that edges' <data> use.
-func (r *graphmlReader) keyStart(t xml.StartElement) error {
+func (r *graphmlReader) keyStart(t xml.StartElement, depth int) error {
 	lr := r.lr
 	name, _ := attr(t, "attr.name")
 	domain, ok := attr(t, "for")
@@ -279,6 +279,8 @@ func (r *graphmlReader) keyStart(t xml.StartElement) error {
 		return lr.errorf(lr.line, "<key> without an id")
 	}
 	switch {
+	case depth != 2:
+		return lr.errorf(lr.line, "the key for the edges' %q is not a child of <graphml>", r.key)
 	case r.keyID != "":
 		return lr.errorf(lr.line, "second key for the edges' %q (the first is on line %d)", r.key, r.keyLine)
 	case r.b != nil:

@@ -127,6 +127,8 @@ func TestReadGraphML(t *testing.T) {
 		{name: "second weight", in: graphmlHead + wkey + `<graph edgedefault="undirected"><edge source="a" target="b">
 <data key="d0">1</data>
 <data key="d0">2</data></edge></graph></graphml>`, want: "6: second weight of the edge (the first is on line 5)"},
+		{name: "weight key inside the graph", in: graphmlHead + `<graph edgedefault="undirected">
+<key id="d0" for="edge" attr.name="weight"/></graph></graphml>`, want: `4: the key for the edges' "weight" is not a child of <graphml>`},
 		{name: "charset", in: `<?xml version="1.0" encoding="ISO-8859-1"?>` + "\n<graphml/>", want: "1: bad XML"},
 	})
 }
