@@ -450,6 +450,9 @@ func FuzzReadAuto(f *testing.F) {
 		"\n%%MatrixMarket matrix coordinate pattern general\n1 1 0\n", "% c\n%%MatrixMarket\n",
 		"c x\nc\n\np sp 2 1\na 1 2 3\n", "p sp 1 0", "c x\n0 1\n", "c x\n", "cx\np sp 1 0\n", "p max 1 0\n",
 		"0 1\np sp 2 1\n", "0 1 1\na 1 2 3\n",
+		"<?xml version=\"1.0\"?>\n<graphml><graph edgedefault=\"directed\"><edge source=\"a\" target=\"b\"/></graph></graphml>",
+		"<svg/>", "graph [ node [ id 0 ] ]", "Creator \"x\"\ngraph\n[\n]\n", "graph x\n", "*Vertices 2\n*Arcs\n1 2\n",
+		"*network\n", "c x\n*Vertices 1\n", "0 1\n*Edges\n", "0 1\ngraph [\n", "0 1\n<graphml>\n",
 	} {
 		f.Add([]byte(s), false, false)
 		f.Add([]byte(s), true, true)
