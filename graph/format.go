@@ -29,6 +29,15 @@ const (
 	FormatGraph6
 	FormatSparse6
 	FormatDigraph6
+	// FormatGraphML is a GraphML file (.graphml), read as an XML stream.
+	FormatGraphML
+	// FormatGML is a GML file (.gml): graph [ node [...] edge [...] ].
+	FormatGML
+	// FormatPajek is a Pajek network (.net): *Vertices, *Arcs, *Edges.
+	FormatPajek
+	// FormatMETIS is a METIS graph (.graph): a header "n m [fmt [ncon]]"
+	// and one adjacency line a vertex.
+	FormatMETIS
 )
 
 // String returns the name ParseFormat accepts for f.
@@ -50,24 +59,34 @@ func (f Format) String() string {
 		return "sparse6"
 	case FormatDigraph6:
 		return "digraph6"
+	case FormatGraphML:
+		return "graphml"
+	case FormatGML:
+		return "gml"
+	case FormatPajek:
+		return "pajek"
+	case FormatMETIS:
+		return "metis"
 	}
 	return fmt.Sprintf("Format(%d)", int(f))
 }
 
 // CountsFromOne reports whether the format's files number their vertices
-// from 1 (Matrix Market, DIMACS), so that answers given in vertex ids
-// count as the file does.
+// from 1 (Matrix Market, DIMACS, Pajek, METIS), so that answers given in
+// vertex ids count as the file does. (A Pajek file's labels, when it has
+// any, are vertex names, which answers give instead.)
 func (f Format) CountsFromOne() bool {
 	switch f {
-	case FormatMatrixMarket, FormatDIMACS:
+	case FormatMatrixMarket, FormatDIMACS, FormatPajek, FormatMETIS:
 		return true
 	}
 	return false
 }
 
 // ParseFormat parses a format name: "auto", "edgelist", "mtx" (or
-// "matrixmarket"), "gr" (or "dimacs"), "csv", "graph6" (or "g6"),
-// "sparse6" (or "s6") and "digraph6" (or "d6"), in any case.
+// "matrixmarket"), "gr" (or "dimacs"), "csv", "graphml", "gml", "pajek"
+// (or "net"), "metis" (or "graph"), "graph6" (or "g6"), "sparse6" (or
+// "s6") and "digraph6" (or "d6"), in any case.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "auto":
@@ -86,15 +105,24 @@ func ParseFormat(s string) (Format, error) {
 		return FormatSparse6, nil
 	case "digraph6", "d6":
 		return FormatDigraph6, nil
+	case "graphml":
+		return FormatGraphML, nil
+	case "gml":
+		return FormatGML, nil
+	case "pajek", "net":
+		return FormatPajek, nil
+	case "metis", "graph":
+		return FormatMETIS, nil
 	}
-	return FormatAuto, fmt.Errorf("unknown graph format %q (want auto, edgelist, csv, mtx, gr, g6, s6 or d6)", s)
+	return FormatAuto, fmt.Errorf("unknown graph format %q (want auto, edgelist, csv, mtx, gr, graphml, gml, pajek, metis, g6, s6 or d6)", s)
 }
 
 // FormatFromName guesses the format from a file name's extension, ignoring a
-// trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS, ".csv" is CSV,
-// ".g6", ".s6" and ".d6" are graph6, sparse6 and digraph6, and anything
-// else is an edge list. Read with FormatAuto goes by the content instead where
-// this gives an edge list.
+// trailing ".gz": ".mtx" is Matrix Market, ".gr" is DIMACS, ".csv" CSV,
+// ".graphml" GraphML, ".gml" GML, ".net" Pajek, ".graph" METIS, ".g6",
+// ".s6" and ".d6" graph6, sparse6 and digraph6, and anything else is an
+// edge list. Read with FormatAuto goes by the content instead where this
+// gives an edge list.
 func FormatFromName(name string) Format {
 	lower := strings.ToLower(name)
 	lower = strings.TrimSuffix(lower, ".gz")
@@ -111,6 +139,14 @@ func FormatFromName(name string) Format {
 		return FormatSparse6
 	case ".d6":
 		return FormatDigraph6
+	case ".graphml":
+		return FormatGraphML
+	case ".gml":
+		return FormatGML
+	case ".net":
+		return FormatPajek
+	case ".graph":
+		return FormatMETIS
 	}
 	return FormatEdgeList
 }
@@ -135,13 +171,53 @@ func isDIMACSComment(f *fields, nf int) bool {
 	return nf >= 1 && string(f[0]) == "c"
 }
 
+// isGraphMLLine reports whether a line's first field starts an XML
+// declaration or a GraphML root element, which no edge list can hold.
+func isGraphMLLine(f0 []byte) bool {
+	return bytes.HasPrefix(f0, []byte("<?xml")) || bytes.HasPrefix(f0, []byte("<graphml"))
+}
+
+// isGMLGraph reports whether a line opens a GML graph: "graph [",
+// "graph[", or "graph" alone (the bracket on the next line, as igraph
+// writes it).
+func isGMLGraph(f *fields, nf int) bool {
+	f0 := f[0]
+	return string(f0) == "graph" && (nf == 1 || f[1][0] == '[') || bytes.HasPrefix(f0, []byte("graph["))
+}
+
+// isGMLCreator reports whether a line is GML's leading `Creator "..."`.
+func isGMLCreator(f *fields, nf int) bool {
+	return nf >= 2 && string(f[0]) == "Creator" && f[1][0] == '"'
+}
+
+// pajekSections are the section lines of a Pajek file, in lower case.
+var pajekSections = []string{"*vertices", "*arcs", "*edges", "*arcslist", "*edgeslist", "*network", "*matrix"}
+
+// isPajekSection reports whether a line's first field is a Pajek section
+// keyword ("*Vertices", "*arcs"…, in any case).
+func isPajekSection(f0 []byte) bool {
+	if len(f0) == 0 || f0[0] != '*' {
+		return false
+	}
+	for _, s := range pajekSections {
+		if bytes.EqualFold(f0, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
 // sniffFormat tells the format of content that starts with buf (after any
 // gzip decompression) from its first non-blank line: a Matrix Market banner
 // gives FormatMatrixMarket; "p sp ...", or "c" comment lines and then
-// "p sp ...", give FormatDIMACS; anything else, an empty input included,
-// gives FormatEdgeList; a first line that starts with a graph6, sparse6 or
-// digraph6 header, or is a sparse6 or digraph6 graph (see sniffSix), gives
-// that format. ok is false when buf ends before the answer is
+// "p sp ...", give FormatDIMACS; a line starting with "<" (XML: the GraphML
+// reader says so when the root is not <graphml>) gives FormatGraphML;
+// "graph [" or `Creator "...` gives FormatGML; a Pajek section line
+// ("*Vertices N", "*Network name"…) gives FormatPajek; a first line that
+// starts with a graph6, sparse6 or digraph6 header, or is a sparse6 or
+// digraph6 graph (see sniffSix), gives that format; anything else, an
+// empty input included, gives FormatEdgeList. METIS files have no mark of
+// their own: only a .graph name or --format metis reads them. ok is false when buf ends before the answer is
 // known and more input may follow. With final (no more input will be
 // offered: the end of the input or of the window looked at), the answer is
 // always known: a last line without its newline counts as a line, and
@@ -163,6 +239,12 @@ func sniffFormat(buf []byte, final, atEOF bool) (format Format, ok bool) {
 			return FormatMatrixMarket, true
 		case !sawComment && sniffSix(line) != FormatAuto:
 			return sniffSix(line), true
+		case !sawComment && f[0][0] == '<':
+			return FormatGraphML, true
+		case !sawComment && (isGMLGraph(&f, nf) || isGMLCreator(&f, nf)):
+			return FormatGML, true
+		case !sawComment && isPajekSection(f[0]):
+			return FormatPajek, true
 		case isDIMACSProblem(&f, nf):
 			return FormatDIMACS, true
 		case isDIMACSComment(&f, nf):

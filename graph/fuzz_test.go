@@ -213,6 +213,12 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 			return nil, i + 1, false, "Matrix Market"
 		case isDIMACS(fs):
 			return nil, i + 1, false, "DIMACS"
+		case strings.HasPrefix(fs[0], "<?xml") || strings.HasPrefix(fs[0], "<graphml"):
+			return nil, i + 1, false, "GraphML"
+		case refGMLGraph(fs):
+			return nil, i + 1, false, "GML"
+		case refPajekSection(fs[0]):
+			return nil, i + 1, false, "Pajek"
 		case fs[0] == "c":
 			// A bad id or field count, but DIMACS comments if more "c"
 			// lines (or blank ones) lead to a DIMACS line.
@@ -459,6 +465,9 @@ func FuzzReadAuto(f *testing.F) {
 		"\n%%MatrixMarket matrix coordinate pattern general\n1 1 0\n", "% c\n%%MatrixMarket\n",
 		"c x\nc\n\np sp 2 1\na 1 2 3\n", "p sp 1 0", "c x\n0 1\n", "c x\n", "cx\np sp 1 0\n", "p max 1 0\n",
 		"0 1\np sp 2 1\n", "0 1 1\na 1 2 3\n",
+		"<?xml version=\"1.0\"?>\n<graphml><graph edgedefault=\"directed\"><edge source=\"a\" target=\"b\"/></graph></graphml>",
+		"<svg/>", "graph [ node [ id 0 ] ]", "Creator \"x\"\ngraph\n[\n]\n", "graph x\n", "*Vertices 2\n*Arcs\n1 2\n",
+		"*network\n", "c x\n*Vertices 1\n", "0 1\n*Edges\n", "0 1\ngraph [\n", "0 1\n<graphml>\n",
 	} {
 		f.Add([]byte(s), false, false)
 		f.Add([]byte(s), true, true)
@@ -501,6 +510,12 @@ func refSniff(data string) Format {
 			return FormatDIMACS
 		case !comments && refSixFirst(line) != FormatAuto:
 			return refSixFirst(line)
+		case !comments && fs[0][0] == '<':
+			return FormatGraphML
+		case !comments && (refGMLGraph(fs) || len(fs) >= 2 && fs[0] == "Creator" && fs[1][0] == '"'):
+			return FormatGML
+		case !comments && refPajekSection(fs[0]):
+			return FormatPajek
 		case fs[0] == "c":
 			comments = true
 		default:
@@ -631,6 +646,21 @@ func FuzzReadDigraph6(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, directed, directedSet bool) {
 		fuzzSix(t, data, FormatDigraph6, directed, directedSet)
 	})
+}
+
+// refGMLGraph reports whether a line's fields open a GML graph.
+func refGMLGraph(fs []string) bool {
+	return fs[0] == "graph" && (len(fs) == 1 || strings.HasPrefix(fs[1], "[")) || strings.HasPrefix(fs[0], "graph[")
+}
+
+// refPajekSection reports whether a field is a Pajek section keyword.
+func refPajekSection(f string) bool {
+	for _, s := range []string{"*vertices", "*arcs", "*edges", "*arcslist", "*edgeslist", "*network", "*matrix"} {
+		if strings.EqualFold(f, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestFuzzSeedFiles checks that the named seeds in testdata/fuzz are what
@@ -924,4 +954,137 @@ func namedDump(g *Graph) string {
 	names := slices.Clone(g.Names())
 	slices.Sort(names)
 	return strings.Join(arcs, " ") + " names " + strings.Join(names, ",")
+}
+
+// fuzzStructured reads data as format with the options the bools give,
+// checks the graph as every fuzz target does, and writes it back with
+// write: unless the writer refuses it (a name the format cannot hold, or a
+// graph METIS cannot), the file must read back as the same graph with the
+// same names.
+func fuzzStructured(t *testing.T, data []byte, format Format, write func(io.Writer, *Graph) error,
+	directed, unweighted, directedSet bool) {
+	setHeadroom()
+	opt := ReadOptions{Format: format, Directed: directed, Unweighted: unweighted, DirectedSet: directedSet}
+	g, err := Read(bytes.NewReader(data), "fuzz", opt)
+	if err != nil {
+		var pe *ParseError
+		if !errors.As(err, &pe) && !errors.Is(err, ErrTooLarge) && !bytes.HasPrefix(data, []byte(gzipMagic)) {
+			t.Fatalf("error %v is no ParseError", err)
+		}
+		return
+	}
+	if (directed || directedSet) && g.Directed() != directed {
+		t.Fatalf("read directed=%v although Directed=%v was asked for", g.Directed(), directed)
+	}
+	checkGraph(t, g, g.Directed())
+	if unweighted && g.Weighted() {
+		t.Fatalf("Unweighted read gave kind %v", g.Kind())
+	}
+	if names := g.Names(); names != nil {
+		if len(names) != g.N() {
+			t.Fatalf("%d names for %d vertices", len(names), g.N())
+		}
+		if _, err := g.WithNames(names); err != nil {
+			t.Fatalf("names: %v", err)
+		}
+	}
+	if g.N() > 1<<16 {
+		return // a declared count of millions would be written and read for seconds: fuzz the rest
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, g); err != nil {
+		if errors.Is(err, ErrNotMETIS) || strings.Contains(err.Error(), ": name ") {
+			return
+		}
+		t.Fatalf("writing back: %v", err)
+	}
+	h, err := Read(bytes.NewReader(buf.Bytes()), "fuzz", ReadOptions{Format: format})
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return // the limit follows the memory free at the time of each read
+	case err != nil:
+		t.Fatalf("reading back: %v\n%s", err, buf.Bytes())
+	}
+	want := wrPlusZero(g)
+	if _, neg := g.NegativeSelfLoop(); g.Arcs() == 0 && !neg {
+		want = want.Unweighted() // no weight is written to show the kind (see write.go)
+	}
+	wrSameGraph(t, h, want)
+	if !slices.Equal(h.Names(), g.Names()) || (h.Names() == nil) != (g.Names() == nil) {
+		t.Fatalf("names read back %q, want %q", h.Names(), g.Names())
+	}
+}
+
+func FuzzReadGraphML(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "<graphml/>", "<graphml><graph/></graphml>",
+		`<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+<key id="d0" for="edge" attr.name="weight" attr.type="double"><default>2</default></key>
+<graph edgedefault="directed"><node id="a"/><node id="b"/>
+<edge source="a" target="b"><data key="d0">1.5</data></edge><edge source="b" target="c" directed="true"/>
+</graph></graphml>`,
+		`<graphml><key id="w" for="edge" attr.name="weight" attr.type="long"/><graph edgedefault="undirected">
+<node id="0"/><node id="1"/><edge source="0" target="1"><data key="w">-3</data></edge>
+<edge source="1" target="1"><data key="w">-1</data></edge></graph></graphml>`,
+		`<graphml><graph edgedefault="undirected"><node id="x&amp;"><graph/></node></graph></graphml>`,
+		`<graphml><graph edgedefault="undirected"><edge source="a" target="b" directed="true"/></graph></graphml>`,
+		`<graphml><key id="w" attr.name="weight"/><graph edgedefault="undirected"><edge source="a" target="b"><data key="w">1e400</data></edge></graph></graphml>`,
+		`<graphml><graph edgedefault="undirected"><hyperedge/></graph><graph/></graphml>`,
+	} {
+		f.Add([]byte(s), false, false, false)
+		f.Add([]byte(s), true, true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, unweighted, directedSet bool) {
+		fuzzStructured(t, data, FormatGraphML, WriteGraphML, directed, unweighted, directedSet)
+	})
+}
+
+func FuzzReadGML(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "graph [ ]", "graph [\n  directed 1\n  node [\n    id 0\n    label \"a\"\n  ]\n  node [ id 1 ]\n  edge [\n    source 0\n    target 1\n    weight 2.5\n  ]\n]\n",
+		"Creator \"x\"\ngraph\n[\n node [ id -5 label \"&#233;&#34;&amp;&#xFFFF;\" graphics [ x 1.0 ] ]\n node [ id 3 ]\n edge [ source 3 target -5 weight -1 ]\n edge [ source 3 target 3 weight -2 ]\n]\n",
+		"graph [ node [ id 0 ] node [ id 0 ] ]", "graph [ node [ id 0 label \"1\" ] node [ id 1 ] ]",
+		"graph [ edge [ source 0 target 1 ] ]", "graph [ directed 2 ]", "graph [ node [ id 0 label \"a ] ]",
+		"graph [ node [ id 0 ] node [ id 1 ] edge [ source 0 target 1 weight 9223372036854775808 ] ]",
+		"graph [ node [ id 0 ] node [ id 1 ] edge [ source 0 target 1 weight 1 ] edge [ source 1 target 0 weight 0.5 ] ]",
+	} {
+		f.Add([]byte(s), false, false, false)
+		f.Add([]byte(s), true, true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, unweighted, directedSet bool) {
+		fuzzStructured(t, data, FormatGML, WriteGML, directed, unweighted, directedSet)
+	})
+}
+
+func FuzzReadPajek(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "*Vertices 0\n", "*vertices 4\n1 \"a b\" 0.0 0.0 ellipse\n2 c\n4 é\"&\n*edges\n1 2 2.5\n2 3 1.0\n",
+		"% c\n*Network n\n*Vertices 3 1\n*Arcs\n1 2 4 c Blue\n*Edges\n2 3 5\n3 3 -1\n",
+		"*Vertices 4\n*Arcslist\n1 2 3 4\n*Edgeslist\n4 2\n", "*Vertices 2\n1 \"2\"\n", "*Vertices 2\n1 a\n2 a\n",
+		"*Vertices 2\n*Edges\n1 2 3\n2 1\n", "*Vertices 99999999999\n", "*Vertices 2\n*Matrix\n", "*Vertices 3\n2 \"\"\n*Arcs\n",
+	} {
+		f.Add([]byte(s), false, false, false)
+		f.Add([]byte(s), true, true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, unweighted, directedSet bool) {
+		fuzzStructured(t, data, FormatPajek, WritePajek, directed, unweighted, directedSet)
+	})
+}
+
+func FuzzReadMETIS(f *testing.F) {
+	limitMemory(f)
+	for _, s := range []string{
+		"", "0 0\n", "% c\n4 2\n2 3\n1\n1\n\n", "3 2 1\n2 5 3 1\n1 5\n1 1\n", "3 1 111 2\n9 1 2 2 7\n9 3 4 1 7\n0 0 0\n",
+		"2 1 10\n4 2\n4 1\n", "3 1\n2\n3\n\n", "2 1 1\n2 3\n1 4\n", "2 1\n1\n", "1 0\n\n% c\n\n2\n", "2 1 1\n2 1.5\n1 1.5\n",
+		"99999999999 0\n", "2 1 1 3\n",
+	} {
+		f.Add([]byte(s), false, false, false)
+		f.Add([]byte(s), true, true, true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, directed, unweighted, directedSet bool) {
+		fuzzStructured(t, data, FormatMETIS, WriteMETIS, directed, unweighted, directedSet)
+	})
 }

@@ -115,13 +115,16 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // FormatAuto, picks the format. Gzip input (magic bytes 1f 8b) is
 // decompressed whatever the name.
 //
-// With FormatAuto, a name ending in .mtx or .gr (before any .gz) gives that
-// format, whatever the content. Any other name (stdin, a .txt name, no
-// extension) leaves the format to the content, after gzip decompression, as
-// told by its first non-blank line: a "%%MatrixMarket" banner is Matrix
-// Market; "p sp ...", or "c" comment lines ("c" alone or "c text") followed
-// by "p sp ...", is DIMACS; anything else, empty input included, is an edge
-// list. Only the first lines are looked at and none is consumed.
+// With FormatAuto, a name ending in .mtx, .gr, .graphml, .gml, .net or
+// .graph (before any .gz) gives that format, whatever the content. Any
+// other name (stdin, a .txt name, no extension) leaves the format to the
+// content, after gzip decompression, as told by its first non-blank line: a
+// "%%MatrixMarket" banner is Matrix Market; "p sp ...", or "c" comment lines
+// ("c" alone or "c text") followed by "p sp ...", is DIMACS; a line
+// starting with "<" is GraphML; "graph [" (or `Creator "...`) is GML; a
+// Pajek section line ("*Vertices N") is Pajek; anything else, empty input
+// included, is an edge list (METIS is never sniffed). Only the first lines
+// are looked at and none is consumed.
 //
 // A graph6, sparse6 or digraph6 file (.g6, .s6, .d6; sniffed from a
 // first line that is a ">>graph6<<"-style header or a sparse6 ':' or
@@ -132,9 +135,20 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // accepted).
 //
 // An edge list, named or sniffed, may not contain a line that belongs to
-// another format: a "%%MatrixMarket" banner or a DIMACS line "p sp ..." or
-// "a u v w" is a *ParseError that says which format the file looks like and
-// how to name it.
+// another format: a "%%MatrixMarket" banner, a DIMACS line "p sp ..." or
+// "a u v w", an XML declaration or <graphml> element, a GML "graph [" or a
+// Pajek section line is a *ParseError that says which format the file looks
+// like and how to name it.
+//
+// GraphML, GML and Pajek files name their vertices (see Graph.Names):
+// GraphML by node id, GML by label (else id), Pajek by label (else its
+// number), in the order the nodes come; names that are only the vertex
+// ids (counted from 0, from 1 in Pajek) are no names. GraphML and GML take
+// lengths from the edge attribute ReadOptions.WeightKey ("weight"), an
+// edge without it having length 1; Pajek from the third column, METIS
+// from the adjacency lists when its fmt says so. A Pajek file with *Arcs
+// is directed, its *Edges being arcs both ways. METIS files are
+// undirected, and must list every edge from both ends with one weight.
 //
 // A Matrix Market file may start with blank lines: its banner is its first
 // non-blank line, as for recognition.
@@ -211,6 +225,14 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 		g, err = readCSV(lr, opt)
 	case FormatGraph6, FormatSparse6, FormatDigraph6:
 		g, err = readSixFile(lr, opt)
+	case FormatGraphML:
+		g, err = readGraphML(lr, opt, lim)
+	case FormatGML:
+		g, err = readGML(lr, opt, lim)
+	case FormatPajek:
+		g, err = readPajek(lr, opt, lim)
+	case FormatMETIS:
+		g, err = readMETIS(lr, opt, lim)
 	default:
 		err = fmt.Errorf("%s: unknown graph format %v", name, format)
 	}
@@ -678,4 +700,48 @@ func (lr *lineReader) addEdge(b *Builder, u, v int, w weight, unweighted bool) e
 		return lr.wrap(lr.line, err)
 	}
 	return nil
+}
+
+// namedVertex returns the vertex called name, adding it when new; a vertex
+// beyond lim.max() is refused at the current line, wrapping ErrTooLarge.
+func (lr *lineReader) namedVertex(b *Builder, name []byte, lim limit) (int, error) {
+	n := b.n
+	v, err := b.VertexBytes(name)
+	if err != nil {
+		return 0, lr.wrap(lr.line, err)
+	}
+	if v == n && v >= lim.max() {
+		return 0, lr.wrap(lr.line, lim.refuse(fmt.Sprintf("%d vertices", v+1), uint64(v)+1))
+	}
+	return v, nil
+}
+
+// dropIdentityNames removes g's names when each is its vertex's id counted
+// from base (0, or 1 for Pajek): such names say nothing the ids do not,
+// and a graph written without names (its ids as labels) reads back the same.
+func dropIdentityNames(g *Graph, base int) {
+	for v, s := range g.names {
+		if s != strconv.Itoa(v+base) {
+			return
+		}
+	}
+	g.names = nil
+}
+
+// nextField returns the first blank-separated field of line at or after
+// i and the index after it, or nil at the end of the line: for lines of
+// any number of fields (an adjacency list), which fields.split stops
+// counting.
+func nextField(line []byte, i int) ([]byte, int) {
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	j := i
+	for j < len(line) && !isBlank(line[j]) {
+		j++
+	}
+	if i == j {
+		return nil, j
+	}
+	return line[i:j:j], j
 }

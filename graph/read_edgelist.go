@@ -48,7 +48,7 @@ func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 		if nf == 0 {
 			continue
 		}
-		if c := f[0][0]; c == '#' || c == '%' || c == 'p' || c == 'a' || c == 'c' {
+		if c := f[0][0]; c == '#' || c == '%' || c == 'p' || c == 'a' || c == 'c' || c == '<' || c == '*' || c == 'g' {
 			if err := lr.foreignLine(&f, nf); err != nil && !h.labels {
 				return nil, err
 			}
@@ -295,14 +295,22 @@ func (lr *lineReader) edgeListBuilder(h edgeListHeader, opt ReadOptions, hint in
 
 // foreignLine refuses a line of an edge list that belongs to another format,
 // so that such a file is not misread (a Matrix Market banner would be a
-// comment, and its size line an edge): a Matrix Market banner, or a DIMACS
-// problem line "p sp ..." or arc line "a u v w" (see isDIMACSLine).
+// comment, and its size line an edge): a Matrix Market banner, a DIMACS
+// problem line "p sp ..." or arc line "a u v w" (see isDIMACSLine), an XML
+// declaration or <graphml> element, a GML "graph [" or a Pajek section
+// line ("*Vertices 3").
 func (lr *lineReader) foreignLine(f *fields, nf int) error {
 	switch {
 	case isMtxBanner(f[0]):
 		return lr.errorf(lr.line, "this is a Matrix Market file, not an edge list (use --format mtx or a .mtx name)")
 	case isDIMACSLine(f, nf):
 		return lr.errorf(lr.line, dimacsNotEdgeList)
+	case isGraphMLLine(f[0]):
+		return lr.errorf(lr.line, "this is a GraphML file, not an edge list (use --format graphml or a .graphml name)")
+	case isGMLGraph(f, nf):
+		return lr.errorf(lr.line, "this is a GML file, not an edge list (use --format gml or a .gml name)")
+	case isPajekSection(f[0]):
+		return lr.errorf(lr.line, "this is a Pajek file, not an edge list (use --format pajek or a .net name)")
 	}
 	return nil
 }

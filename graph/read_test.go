@@ -887,13 +887,16 @@ func TestFormat(t *testing.T) {
 	}{
 		{"auto", FormatAuto}, {"edgelist", FormatEdgeList}, {"mtx", FormatMatrixMarket},
 		{"matrixmarket", FormatMatrixMarket}, {"gr", FormatDIMACS}, {"dimacs", FormatDIMACS}, {"MTX", FormatMatrixMarket},
+		{"graphml", FormatGraphML}, {"GML", FormatGML}, {"pajek", FormatPajek}, {"net", FormatPajek},
+		{"metis", FormatMETIS}, {"graph", FormatMETIS},
 	} {
 		f, err := ParseFormat(tc.s)
 		if err != nil || f != tc.want {
 			t.Errorf("ParseFormat(%q) = %v, %v; want %v", tc.s, f, err, tc.want)
 		}
 	}
-	for _, f := range []Format{FormatAuto, FormatEdgeList, FormatMatrixMarket, FormatDIMACS, FormatCSV} {
+	for _, f := range []Format{FormatAuto, FormatEdgeList, FormatMatrixMarket, FormatDIMACS, FormatCSV,
+		FormatGraph6, FormatSparse6, FormatDigraph6, FormatGraphML, FormatGML, FormatPajek, FormatMETIS} {
 		if g, err := ParseFormat(f.String()); err != nil || g != f {
 			t.Errorf("ParseFormat(%v.String()) = %v, %v", f, g, err)
 		}
@@ -909,6 +912,8 @@ func TestFormat(t *testing.T) {
 		"a.gr": FormatDIMACS, "a.gr.gz": FormatDIMACS, "a.txt": FormatEdgeList, "a.gz": FormatEdgeList,
 		"stdin": FormatEdgeList, "a.gr.txt": FormatEdgeList, "mtx": FormatEdgeList, "x.mtx/a.el": FormatEdgeList,
 		"a.csv": FormatCSV, "a.CSV.gz": FormatCSV,
+		"a.graphml": FormatGraphML, "a.GraphML.gz": FormatGraphML, "a.gml": FormatGML, "a.gml.gz": FormatGML,
+		"a.net": FormatPajek, "a.NET.gz": FormatPajek, "a.graph": FormatMETIS, "a.graph.gz": FormatMETIS, "graph": FormatEdgeList,
 	} {
 		if got := FormatFromName(name); got != want {
 			t.Errorf("FormatFromName(%q) = %v, want %v", name, got, want)

@@ -71,7 +71,7 @@ func commands() []command {
 			"Counts the ordered pairs u≠v at each distance and prints them as a table\n(distance, pairs, fraction and cumulative fraction of all pairs, and a last\ninf row for pairs without a path), as JSON with --json, or as CSV with --csv\n(a distance,pairs header, a row per distance from 1, one for 0 only when\nzero-length arcs join distinct vertices, and a last inf row). With -o FILE\nit also draws the histogram as bars of pairs at each distance, in the format\nthe extension names (.svg, .pdf, .png); --log puts the pairs on a log scale,\n--cumulative draws the hop plot proper, the fraction of reachable pairs\nwithin distance h. Needs integer or unweighted distances.",
 			"apsp hist testdata/karate.txt -o karate-hops.svg\n  apsp hist --cumulative --log -o hops.pdf graph.txt\n  apsp hist --csv graph.txt > hops.csv", runHist},
 		{"gen", "KIND [key=value...] [-o OUT]", "synthetic graphs",
-			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, .g6, .s6, .d6, else edge list; .gz\ncompresses).",
+			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, .csv, .graphml, .gml, .net, .graph, .g6, .s6,\n.d6, else edge list; .gz compresses).",
 			"apsp gen regular n=1000 d=4 seed=7 -o r.txt\n  apsp gen grid a=10 b=20 weights=1..9", runGen},
 		{"serve", "--stdio", "answer JSON requests line by line (the co-process of the Python package)", serveLong,
 			"echo '{\"id\":1,\"op\":\"stats\",\"n\":3,\"edges\":[[0,1],[1,2]]}' | apsp serve --stdio", runServe},

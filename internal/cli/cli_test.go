@@ -178,7 +178,7 @@ func TestStatsJSON(t *testing.T) {
 
 func TestGenRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"g.txt", "g.mtx", "g.gr", "g.txt.gz"} {
+	for _, name := range []string{"g.txt", "g.mtx", "g.gr", "g.txt.gz", "g.graphml", "g.graphml.gz", "g.gml", "g.net", "g.graph"} {
 		p := filepath.Join(dir, name)
 		if code, _, errs := run(t, "", "gen", "grid", "a=4", "b=6", "weights=1..1", "-o", p); code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, errs)

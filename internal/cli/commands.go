@@ -414,6 +414,14 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 		return graph.WriteSparse6(w, g)
 	case graph.FormatDigraph6:
 		return graph.WriteDigraph6(w, g)
+	case graph.FormatGraphML:
+		return graph.WriteGraphML(w, g)
+	case graph.FormatGML:
+		return graph.WriteGML(w, g)
+	case graph.FormatPajek:
+		return graph.WritePajek(w, g)
+	case graph.FormatMETIS:
+		return graph.WriteMETIS(w, g)
 	}
 	return graph.WriteEdgeList(w, g)
 }

@@ -98,10 +98,10 @@ func newFlags(cmd string) (*flagSet, error) {
 		return f, nil
 	}
 	if cmd == "gen" {
-		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, .g6, .s6, .d6, else edge list; .gz compresses)")
+		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, .csv, .graphml, .gml, .net (Pajek), .graph (METIS), .g6, .s6, .d6, else edge list; .gz compresses)")
 		return f, nil
 	}
-	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, csv, mtx, gr, g6, s6, d6, or auto (from the extension, else the content)")
+	fs.StringVar(&f.format, "format", "auto", "input `format`: edgelist, csv, mtx, gr, graphml, gml, pajek, metis, g6, s6, d6, or auto (from the extension, else the content)")
 	fs.BoolVar(&f.labels, "labels", false, "edge list fields are vertex names, not ids: vertices are numbered as their names first appear, and answers give the names")
 	fs.StringVar(&f.weightKey, "weight-key", "weight", "the edge attribute that holds lengths (NetworkX edge list dicts, GraphML, GML)")
 	fs.StringVar(&f.csvColumns.Source, "source", "source", "CSV input: the source vertex column")
@@ -371,7 +371,7 @@ func (f *flagSet) namer(path string) encode.Vertices {
 }
 
 // base is the offset of vertex ids in the output: 1 for --one-based and for
-// formats whose files count from 1 (.mtx, .gr), else 0.
+// formats whose files count from 1 (.mtx, .gr, .net, .graph), else 0.
 func (f *flagSet) base(path string) int {
 	format := f.readFormat // as read: named, from the name or sniffed
 	if format == graph.FormatAuto {
