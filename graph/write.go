@@ -26,6 +26,20 @@ import (
 // and no negative self-loop reads back unweighted whatever its weight kind,
 // as no weight shows the kind.
 
+// Write writes g in format f (FormatAuto and FormatEdgeList: an edge
+// list), by the writer of that format's name.
+func Write(w io.Writer, g *Graph, f Format) error {
+	write := map[Format]func(io.Writer, *Graph) error{
+		FormatMatrixMarket: WriteMatrixMarket, FormatDIMACS: WriteDIMACS, FormatCSV: WriteCSV,
+		FormatGraphML: WriteGraphML, FormatGML: WriteGML, FormatPajek: WritePajek, FormatMETIS: WriteMETIS,
+		FormatGraph6: WriteGraph6, FormatSparse6: WriteSparse6, FormatDigraph6: WriteDigraph6,
+	}[f]
+	if write == nil {
+		write = WriteEdgeList
+	}
+	return write(w, g)
+}
+
 // WriteEdgeList writes g as an edge list: a header of comment lines
 // "# key: value" (vertices, edges, directed, weights), then one line "u v"
 // (unweighted) or "u v w" per edge with 0-based ids. An undirected edge is

@@ -401,29 +401,7 @@ func writeGraph(w io.Writer, path string, g *graph.Graph) (err error) {
 		}()
 		w = zw
 	}
-	switch graph.FormatFromName(path) {
-	case graph.FormatMatrixMarket:
-		return graph.WriteMatrixMarket(w, g)
-	case graph.FormatDIMACS:
-		return graph.WriteDIMACS(w, g)
-	case graph.FormatCSV:
-		return graph.WriteCSV(w, g)
-	case graph.FormatGraph6:
-		return graph.WriteGraph6(w, g)
-	case graph.FormatSparse6:
-		return graph.WriteSparse6(w, g)
-	case graph.FormatDigraph6:
-		return graph.WriteDigraph6(w, g)
-	case graph.FormatGraphML:
-		return graph.WriteGraphML(w, g)
-	case graph.FormatGML:
-		return graph.WriteGML(w, g)
-	case graph.FormatPajek:
-		return graph.WritePajek(w, g)
-	case graph.FormatMETIS:
-		return graph.WriteMETIS(w, g)
-	}
-	return graph.WriteEdgeList(w, g)
+	return graph.Write(w, g, graph.FormatFromName(path))
 }
 
 // graphInfo is what info prints.
