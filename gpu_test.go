@@ -567,3 +567,46 @@ func TestNetworkSpeed(t *testing.T) {
 		t.Log(line)
 	}
 }
+
+// BenchmarkGPUOneCall compares, on random 16-regular graphs, a plain
+// ComputeStats with Device "gpu" against an Evaluator's Stats and Summary
+// on the same graph (issue 31: one call within 1.2× of the loop), after a
+// warm-up of each, reporting the median call.
+func BenchmarkGPUOneCall(b *testing.B) {
+	requireGPU(b)
+	ctx := context.Background()
+	opt := apsp.Options{Device: "gpu"}
+	for _, n := range []int{1024, 4096, 16384} {
+		g := genGraph(b, "regular", fmt.Sprintf("n=%d", n), "d=16", "seed=1")
+		ev, err := apsp.NewEvaluator(opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			call func() error
+		}{
+			{"ComputeStats", func() error { _, err := apsp.ComputeStats(ctx, g, opt); return err }},
+			{"EvaluatorStats", func() error { _, err := ev.Stats(ctx, g); return err }},
+			{"EvaluatorSummary", func() error { _, err := ev.Summary(ctx, g); return err }},
+			{"SummaryBatch", func() error { _, errs := apsp.SummaryBatch(ctx, []*graph.Graph{g}, opt); return errs[0] }},
+		} {
+			b.Run(fmt.Sprintf("n=%d/%s", n, c.name), func(b *testing.B) {
+				for range 5 {
+					if err := c.call(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var wall []float64
+				for b.Loop() {
+					start := time.Now()
+					if err := c.call(); err != nil {
+						b.Fatal(err)
+					}
+					wall = append(wall, ms(time.Since(start)))
+				}
+				b.ReportMetric(median(wall), "median-ms")
+			})
+		}
+	}
+}
