@@ -315,48 +315,69 @@ func TestInteractiveHandle(t *testing.T) {
 }
 
 // BenchmarkHandleSummary: one request line of the search loop (a swap of
-// two edges and the summary) against the Evaluator's Summary of the graph
-// alone, at n = 1 024, 16-regular: what the server adds to the library.
+// two edges and the summary, every other line the swap's undoing)
+// against the Evaluator's Summary of the graph alone (as the root's
+// BenchmarkLoopEvaluator), on random 16-regular graphs (apsp gen regular
+// n=N d=16 seed=1): what the server adds to the library. Each reports
+// its median call as median-ns/call (python/bench.py --handles --go reads
+// the library's).
 func BenchmarkHandleSummary(b *testing.B) {
-	g, err := gen.Make("regular", "n=1024", "d=16", "seed=1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	s := &Server{}
-	load := requestLine(b, 0, "load", g, true, `, "handle": "b"`)
-	if r := s.Handle(ctx, []byte(load)); !strings.Contains(string(r), `"result"`) {
-		b.Fatalf("%s", r)
-	}
-	m := modelOf(g)
-	rng := rand.New(rand.NewPCG(1, 2))
-	remove, add, _ := m.swap(rng)
-	rj, _ := json.Marshal(remove)
-	aj, _ := json.Marshal(add)
-	swap := []byte(fmt.Sprintf(`{"id":1,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":"cpu"}}`, rj, aj))
-	undo := []byte(fmt.Sprintf(`{"id":2,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":"cpu"}}`, aj, rj))
-	swapped := false // across the runs of the benchmark
-	b.Run("handle", func(b *testing.B) {
-		for b.Loop() {
-			line := swap
-			if swapped {
-				line = undo
-			}
-			if r := s.Handle(ctx, line); !strings.Contains(string(r), `"result"`) {
-				b.Fatalf("%s", r)
-			}
-			swapped = !swapped
-		}
-	})
-	b.Run("library", func(b *testing.B) {
-		ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
+	for _, n := range []int{64, 1024} {
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), "d=16", "seed=1")
 		if err != nil {
 			b.Fatal(err)
 		}
-		for b.Loop() {
-			if _, err := ev.Summary(ctx, g); err != nil {
+		ctx := context.Background()
+		s := &Server{}
+		load := requestLine(b, 0, "load", g, true, `, "handle": "b"`)
+		if r := s.Handle(ctx, []byte(load)); !strings.Contains(string(r), `"result"`) {
+			b.Fatalf("%s", r)
+		}
+		m := modelOf(g)
+		rng := rand.New(rand.NewPCG(1, 2))
+		remove, add, _ := m.swap(rng)
+		rj, _ := json.Marshal(remove)
+		aj, _ := json.Marshal(add)
+		swap := []byte(fmt.Sprintf(`{"id":1,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":"cpu"}}`, rj, aj))
+		undo := []byte(fmt.Sprintf(`{"id":2,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":"cpu"}}`, aj, rj))
+		swapped := false // across the runs of the benchmark
+		b.Run(fmt.Sprintf("n=%d/handle", n), func(b *testing.B) {
+			medianCall(b, func() {
+				line := swap
+				if swapped {
+					line = undo
+				}
+				if r := s.Handle(ctx, line); !strings.Contains(string(r), `"result"`) {
+					b.Fatalf("%s", r)
+				}
+				swapped = !swapped
+			})
+		})
+		b.Run(fmt.Sprintf("n=%d/library", n), func(b *testing.B) {
+			ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
+			medianCall(b, func() {
+				if _, err := ev.Summary(ctx, g); err != nil {
+					b.Fatal(err)
+				}
+			})
+		})
+	}
+}
+
+// medianCall runs call in the benchmark's loop and reports the median
+// call as median-ns/call besides the mean.
+func medianCall(b *testing.B, call func()) {
+	var times []time.Duration
+	for b.Loop() {
+		t := time.Now()
+		call()
+		times = append(times, time.Since(t))
+	}
+	slices.Sort(times)
+	if len(times) > 0 {
+		b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/call")
+	}
 }
