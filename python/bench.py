@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Benchmarks of the Python package against its goals (issue 26).  Not a test.
 
-    APSP_BIN=bin/apsp /usr/bin/python3 python/bench.py [--go] [--calls N] [--device cpu|gpu]
+    APSP_BIN=bin/apsp /usr/bin/python3 python/bench.py [--go] [--calls N] [--device cpu|gpu] [--handles]
 
 1. The per-call round trip at n = 64, unweighted, through an Evaluator
    (goal: at most 0.3 ms), split into what bounds it: the pipe and JSON
@@ -14,6 +14,14 @@
 3. apsp.stats(G) on a NetworkX random 16-regular graph of n = 1024,
    conversion included, against nx.diameter + nx.average_shortest_path_length
    + nx.radius (goal: at least 50x faster).
+
+4. ``--handles`` (alone: parts 1-3 are skipped): Handle.summary(remove=2
+   edges, add=2 edges) on a held graph (Evaluator.load) at n = 64 and
+   1024, random 16-regular (``apsp gen regular n=N d=16 seed=1``), each call
+   a swap that keeps the degrees (and every other call its undoing), against
+   Go's ``Evaluator.Summary`` on the same graph (``--go``: the Go benchmark
+   ``LoopEvaluator`` of the repository's root at both sizes; goal within
+   1.3x); best and median of the calls.
 
 Figures are medians over the calls (mean and 90th percentile beside them);
 the machine, its load and the versions are printed first.
@@ -31,7 +39,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable, Dict, List, Tuple
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # this checkout's package
@@ -66,7 +74,7 @@ def timed(call: Callable[[], object], calls: int, warm: int = 20) -> Dict[str, f
         call()
         times.append((clock() - t) / 1e6)
     times.sort()
-    return {"median": statistics.median(times), "mean": statistics.fmean(times), "p90": times[int(0.9 * (len(times) - 1))]}
+    return {"median": statistics.median(times), "mean": statistics.fmean(times), "p90": times[int(0.9 * (len(times) - 1))], "best": times[0]}
 
 
 def fmt(t: Dict[str, float]) -> str:
@@ -81,12 +89,20 @@ def regular_edges(binary: str, n: int, d: int, seed: int) -> np.ndarray:
         return np.loadtxt(path, comments=["#", "%"], dtype=np.int64).reshape(-1, 2)
 
 
-def go_bench(root: Path) -> Dict[str, float]:
+def go_bench(root: Path, n: int = 1024, handles: bool = False) -> Dict[str, float]:
     cmd = ["go", "test", "-run", "XXX", "-bench", "LoopEvaluator/n=1024$", "."]
-    print(f"  running: {' '.join(cmd)} (in {root})", flush=True)
+    prefix = "BenchmarkLoopEvaluator"
+    if handles:
+        # The same Evaluator.Summary on the same graph, at any size, beside
+        # the server's own handle request (no pipe, no Python).
+        cmd = ["go", "test", "-run", "XXX", "-bench", f"HandleSummary/n={n}/", "./internal/serve/"]
+        prefix = f"BenchmarkHandleSummary/n={n}/library"
+    print(f"     running: {' '.join(cmd)} (in {root})", flush=True)
     out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True, env=dict(os.environ, CGO_ENABLED="0")).stdout
-    line = next(l for l in out.splitlines() if l.startswith("BenchmarkLoopEvaluator"))
-    print(f"  {line}")
+    for l in out.splitlines():
+        if l.startswith("Benchmark"):
+            print(f"     {l}")
+    line = next(l for l in out.splitlines() if l.startswith(prefix))
     ns = float(re.search(r"([\d.]+) ns/op", line).group(1))  # type: ignore[union-attr]
     med = re.search(r"([\d.]+) median-ns/call", line)
     return {"mean": ns / 1e6, "median": float(med.group(1)) / 1e6 if med else ns / 1e6}
@@ -98,7 +114,11 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=3000, help="calls timed at n = 64 (a tenth of it at n = 1024)")
     ap.add_argument("--device", default="cpu", help="device for the n = 1024 summary (Go's benchmark uses cpu)")
     ap.add_argument("--nx-reps", type=int, default=1, help="repetitions of the NetworkX computation")
+    ap.add_argument("--handles", action="store_true", help="only part 4: Handle.summary with a swap a call, against Go")
     args = ap.parse_args()
+    if args.handles:
+        handles(args)
+        return
 
     import networkx as nx
 
@@ -181,6 +201,67 @@ def main() -> None:
     print(f"   apsp.stats(G), conversion included: {fmt(st)} ({s['algorithm']}, {s['threads']} threads)")
     print(f"   NetworkX: {nx_ms:.1f} ms (diameter {d}, radius {r}, aspl {a:.6f}; the same)")
     print(f"   speed-up: {nx_ms / st['median']:.0f}x")
+
+
+def swaps(edges: np.ndarray, n: int, count: int, seed: int = 7) -> List[Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]]:
+    """``count`` swaps a-b, c-d -> a-c, b-d, each valid on the graph of
+    ``edges`` (the timed loop makes one, then undoes it: an annealing loop
+    that rejects every step)."""
+    import random
+
+    rng = random.Random(seed)
+    es = {(min(u, v), max(u, v)) for u, v in edges.tolist()}
+    ordered = sorted(es)
+    out: List[Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]] = []
+    while len(out) < count:
+        (a, b), (c, d) = rng.sample(ordered, 2)
+        if rng.random() < 0.5:
+            c, d = d, c
+        x, y = (min(a, c), max(a, c)), (min(b, d), max(b, d))
+        if len({a, b, c, d}) < 4 or x in es or y in es:
+            continue
+        out.append(([(a, b), (c, d)], [x, y]))
+    return out
+
+
+def handles(args: argparse.Namespace) -> None:
+    binary = apsp.binary()
+    print(f"machine: {machine()}")
+    print(f"python {platform.python_version()} ({sys.executable}); numpy {np.__version__}")
+    print(f"apsp binary: {binary} ({apsp.version()})")
+    print()
+    print("4. Handle.summary(remove=2 edges, add=2 edges), random 16-regular (apsp gen regular n=N d=16 seed=1), device=cpu (goal within 1.3x of Go's Evaluator.Summary)")
+    calls = max(args.calls, 200)
+    for n in (64, 1024):
+        edges = regular_edges(binary, n, 16, 1)
+        steps = swaps(edges, n, 64)
+        with apsp.Evaluator(device=args.device) as ev, ev.load((n, edges)) as h:
+            s0 = h.summary()
+            i = [0]
+
+            def step() -> None:
+                # Swap k, then undo it: the graph alternates between the
+                # loaded one and one swap away, every call a change of 4 edges.
+                k, undo = divmod(i[0], 2)
+                remove, add = steps[k % len(steps)]
+                if undo:
+                    remove, add = add, remove
+                h.summary(remove=remove, add=add)
+                i[0] += 1
+
+            t = timed(step, calls + (calls % 2), warm=20)
+            server = statistics.median(h.summary()["seconds"] * 1e3 for _ in range(200))
+            ping = timed(ev.ping, calls)
+        print(f"   n = {n}: diameter {s0['diameter']}, aspl {s0['aspl']:.6f}, {s0['algorithm']} on {s0['device']}")
+        print(f"     handle.summary(swap)   best {t['best']:.4f} ms, {fmt(t)}")
+        print(f"     ping (pipe + JSON)     best {ping['best']:.4f} ms, {fmt(ping)}")
+        print(f"     computation the co-process reports (no change): median {server:.4f} ms")
+        if args.go:
+            go = go_bench(HERE.parent, n, handles=True)
+            print(f"     Go Evaluator.Summary: median {go['median']:.4f} ms (mean {go['mean']:.4f})")
+            print(f"     ratio Python/Go: median {t['median'] / go['median']:.2f}x, best/Go median {t['best'] / go['median']:.2f}x (goal 1.3x)")
+    if not args.go:
+        print("   (run with --go for Go's figures on this machine)")
 
 
 if __name__ == "__main__":

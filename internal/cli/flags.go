@@ -47,14 +47,16 @@ type flagSet struct {
 	distributed bool
 	device      string
 	quiet       bool
-	showPlan    bool // --explain
-	csv         bool // bulk --csv, hist --csv
-	logY        bool // hist --log
-	cumulative  bool // hist --cumulative
-	wfImproved  bool // closeness --wf-improved
-	stdio       bool // serve --stdio
-	maxLine     int  // serve --max-line
-	group       int  // bulk --group
+	showPlan    bool   // --explain
+	csv         bool   // bulk --csv, hist --csv
+	logY        bool   // hist --log
+	cumulative  bool   // hist --cumulative
+	wfImproved  bool   // closeness --wf-improved
+	stdio       bool   // serve --stdio
+	maxLine     int    // serve --max-line
+	maxGraphs   int    // serve --max-graphs
+	maxHeld     string // serve --max-held
+	group       int    // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
@@ -77,6 +79,8 @@ func newFlags(cmd string) (*flagSet, error) {
 	if cmd == "serve" {
 		fs.BoolVar(&f.stdio, "stdio", false, "read requests on stdin and write responses on stdout (required)")
 		fs.IntVar(&f.maxLine, "max-line", 0, "the longest request line in bytes (0: 256 MiB)")
+		fs.IntVar(&f.maxGraphs, "max-graphs", 0, "the most graphs held by op load at once (0: 1000)")
+		fs.StringVar(&f.maxHeld, "max-held", "", "the most bytes of graphs held by op load, e.g. 512M (default 1G)")
 		return f, nil
 	}
 	if cmd == "devices" {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/apsp/apsp/internal/gpu/fw"
 	"github.com/apsp/apsp/internal/serve"
 )
 
@@ -18,10 +19,22 @@ and weights as "weights_b64" with "weights_dtype" int64 or float64. options
 are algorithm, device, threads, lanes and reachable, as the flags of stats.
 The answer is {"id": 7, "result": {...}} (the result as stats --json and
 the other commands write it), or {"id": 7, "error": "why", "kind": K} with
-K one of request, options, graph, negative_cycle (with "vertex"),
-weights_too_large, too_large, no_gpu, no_path, failed or internal. A bad
-request is answered and the next one read: only the end of stdin ends the
-process (exit status 0).`
+K one of request, unknown_handle, options, graph, negative_cycle (with
+"vertex"), weights_too_large, too_large, no_gpu, no_path, failed or
+internal. A bad request is answered and the next one read: only the end of
+stdin ends the process (exit status 0).
+
+Held graphs, for a loop that changes one graph a little a step: op load
+holds the request's graph ("handle": a name, or one is made up) and
+answers {"handle", "vertices", "arcs", "edges", "directed", "weighted"};
+every measuring op then takes "graph": HANDLE instead of the graph, with
+"remove" and "add" (lists of [u, v]; "add_weights" their lengths, else 1),
+which change the held graph for good before it is measured: removals
+first, all or nothing (an edge to remove that is not there, or to add that
+is, is an error of kind request and changes nothing). Op update changes
+without measuring; op drop frees the graph. A handle the server does not
+hold is an error of kind unknown_handle. --max-graphs and --max-held bound
+what is held (too_large beyond them).`
 
 // runServe is apsp serve.
 func runServe(e *env, args []string) error {
@@ -35,6 +48,16 @@ func runServe(e *env, args []string) error {
 	if f.maxLine < 0 {
 		return usagef("--max-line %d: want a number of bytes (0: 256 MiB)", f.maxLine)
 	}
-	s := &serve.Server{MaxLine: f.maxLine, Version: versionLine()}
+	if f.maxGraphs < 0 {
+		return usagef("--max-graphs %d: want a count (0: 1000)", f.maxGraphs)
+	}
+	var maxHeld uint64
+	if f.maxHeld != "" {
+		var err error
+		if maxHeld, err = fw.ParseBytes(f.maxHeld); err != nil || maxHeld == 0 || maxHeld >= 1<<62 {
+			return usagef("--max-held %q: want a size such as 512M or 4G", f.maxHeld)
+		}
+	}
+	s := &serve.Server{MaxLine: f.maxLine, MaxGraphs: f.maxGraphs, MaxHeld: int64(maxHeld), Version: versionLine()}
 	return s.Serve(e.ctx, e.stdin, e.stdout)
 }

@@ -30,6 +30,14 @@ type request struct {
 	Target       *int            `json:"target"`
 	File         string          `json:"file"`
 	WFImproved   *bool           `json:"wf_improved"`
+	// Graph names a held graph (handles.go) in place of the graph
+	// fields; Handle names the graph a load holds; Add, Remove and
+	// AddWeights change a held graph.
+	Graph      string        `json:"graph"`
+	Handle     string        `json:"handle"`
+	Add        [][]int64     `json:"add"`
+	Remove     [][]int64     `json:"remove"`
+	AddWeights []json.Number `json:"add_weights"`
 
 	// edgesRaw and weightsRaw are the base64 fields' bytes when liftB64
 	// took them out of the line (EdgesB64 and WeightsB64 are then "").
@@ -203,34 +211,40 @@ func (r *request) weights(m int) (ints []int64, floats []float64, err error) {
 		if len(r.Weights) != m {
 			return nil, nil, badRequest("%d weights for %d edges", len(r.Weights), m)
 		}
-		ints = make([]int64, m)
-		for i, w := range r.Weights {
-			x, err := w.Int64()
-			if err != nil {
-				if !strings.ContainsAny(string(w), ".eE") {
-					// An integer, as the file readers take them: one
-					// beyond int64 is refused, not rounded to a float.
-					return nil, nil, &graphError{fmt.Errorf("weight %d: %s does not fit in a 64-bit integer", i, w)}
-				}
-				ints = nil
-				break
-			}
-			ints[i] = x
-		}
-		if ints != nil {
-			return ints, nil, nil
-		}
-		floats = make([]float64, m)
-		for i, w := range r.Weights {
-			x, err := w.Float64()
-			if err != nil {
-				return nil, nil, &graphError{fmt.Errorf("weight %d: %q: %w", i, w, err)}
-			}
-			floats[i] = x
-		}
-		return nil, floats, checkFloats(floats)
+		return numbers(r.Weights, "weight")
 	}
 	return nil, nil, nil
+}
+
+// numbers are JSON numbers as lengths: integers when every one is one,
+// else float64 (finite).
+func numbers(ws []json.Number, what string) (ints []int64, floats []float64, err error) {
+	ints = make([]int64, len(ws))
+	for i, w := range ws {
+		x, err := w.Int64()
+		if err != nil {
+			if !strings.ContainsAny(string(w), ".eE") {
+				// An integer, as the file readers take them: one
+				// beyond int64 is refused, not rounded to a float.
+				return nil, nil, &graphError{fmt.Errorf("%s %d: %s does not fit in a 64-bit integer", what, i, w)}
+			}
+			ints = nil
+			break
+		}
+		ints[i] = x
+	}
+	if ints != nil {
+		return ints, nil, nil
+	}
+	floats = make([]float64, len(ws))
+	for i, w := range ws {
+		x, err := w.Float64()
+		if err != nil {
+			return nil, nil, &graphError{fmt.Errorf("%s %d: %q: %w", what, i, w, err)}
+		}
+		floats[i] = x
+	}
+	return nil, floats, checkFloats(floats)
 }
 
 // checkFloats refuses NaN and infinite weights, as the file readers do.

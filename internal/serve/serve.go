@@ -34,9 +34,18 @@ type Server struct {
 	MaxLine int
 	// Version is what ping answers.
 	Version string
+	// MaxGraphs and MaxHeld bound the graphs held by op load: their
+	// count and their bytes (0: DefaultMaxGraphs, DefaultMaxHeld).
+	MaxGraphs int
+	MaxHeld   int64
 	// Evaluators are kept a set of options each, so that a search loop's
 	// summaries reuse the kept plan (apsp.Evaluator).
 	evaluators map[options]*apsp.Evaluator
+	// held are the loaded graphs by handle, heldTotal their bytes, named
+	// the last handle the server made up (handles.go).
+	held      map[string]*held
+	heldTotal int64
+	named     int
 }
 
 // Serve reads requests from r until its end and writes each response to w
@@ -128,14 +137,30 @@ var errInternal = errors.New("internal error")
 // do runs one request.
 func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	opt := r.Options.apsp()
+	const ops = "ping, stats, summary, extremes, eccentricity, closeness, distances, histogram, path, load, update or drop"
 	switch r.Op {
 	case "ping":
 		return map[string]string{"version": s.Version}, nil
+	case "load", "update", "drop":
+		if err := r.checkHeldOp(); err != nil {
+			return nil, err
+		}
+		switch r.Op {
+		case "load":
+			return s.load(r)
+		case "drop":
+			return s.drop(r)
+		}
+		g, err := s.changed(r)
+		if err != nil {
+			return nil, err
+		}
+		return heldInfo(r.Graph, g), nil
 	case "stats", "summary", "extremes", "eccentricity", "closeness", "distances", "histogram", "path":
 	case "":
-		return nil, badRequest(`no "op" (want ping, stats, summary, extremes, eccentricity, closeness, distances, histogram or path)`)
+		return nil, badRequest(`no "op" (want %s)`, ops)
 	default:
-		return nil, badRequest("unknown op %q (want ping, stats, summary, extremes, eccentricity, closeness, distances, histogram or path)", r.Op)
+		return nil, badRequest("unknown op %q (want %s)", r.Op, ops)
 	}
 	if (r.Source != nil || r.Target != nil) != (r.Op == "path") {
 		return nil, badRequest(`"source" and "target" belong to op "path", which needs both`)
@@ -146,10 +171,42 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if r.WFImproved != nil && r.Op != "closeness" {
 		return nil, badRequest(`"wf_improved" belongs to op "closeness"`)
 	}
+	if r.Handle != "" {
+		return nil, badRequest(`"handle" names the graph a load holds: a measure names a held graph by "graph"`)
+	}
 	if err := opt.Validate(r.Op == "extremes"); err != nil {
 		return nil, err
 	}
-	g, err := r.buildGraph()
+	var ev *apsp.Evaluator
+	if r.Op == "summary" {
+		var err error
+		if ev, err = s.evaluator(r.Options); err != nil {
+			return nil, err
+		}
+	}
+	var g *graph.Graph
+	var err error
+	switch {
+	case r.Graph != "":
+		if r.hasGraphFields() {
+			return nil, badRequest(`a request names a held graph ("graph") or carries one, not both`)
+		}
+		if r.Op == "path" {
+			// Refused before any change is made.
+			h, err := s.heldGraph(r.Graph)
+			if err != nil {
+				return nil, err
+			}
+			if err := checkPath(h.g.N(), r); err != nil {
+				return nil, err
+			}
+		}
+		g, err = s.changed(r)
+	case r.Add != nil || r.Remove != nil || r.AddWeights != nil:
+		return nil, badRequest(`"add", "remove" and "add_weights" change a held graph: name it by "graph"`)
+	default:
+		g, err = r.buildGraph()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -159,10 +216,6 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	case "extremes":
 		return apsp.ComputeExtremes(ctx, g, opt)
 	case "summary":
-		ev, err := s.evaluator(r.Options)
-		if err != nil {
-			return nil, err
-		}
 		return ev.Summary(ctx, g)
 	case "eccentricity":
 		ecc, err := apsp.Eccentricities(ctx, g, opt)
@@ -180,15 +233,23 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	case "histogram":
 		return apsp.DistanceHistogram(ctx, g, opt)
 	case "path":
-		if r.Source == nil || r.Target == nil {
-			return nil, badRequest(`op "path" needs "source" and "target"`)
-		}
-		if u, v := *r.Source, *r.Target; u < 0 || v < 0 || u >= g.N() || v >= g.N() {
-			return nil, &graphError{fmt.Errorf("path from %d to %d: vertex out of range 0..%d", u, v, g.N()-1)}
+		if err := checkPath(g.N(), r); err != nil {
+			return nil, err
 		}
 		return apsp.ShortestPath(ctx, g, *r.Source, *r.Target, opt)
 	}
 	return s.distances(ctx, g, opt, r.File)
+}
+
+// checkPath checks a path's source and target on a graph of n vertices.
+func checkPath(n int, r *request) error {
+	if r.Source == nil || r.Target == nil {
+		return badRequest(`op "path" needs "source" and "target"`)
+	}
+	if u, v := *r.Source, *r.Target; u < 0 || v < 0 || u >= n || v >= n {
+		return &graphError{fmt.Errorf("path from %d to %d: vertex out of range 0..%d", u, v, n-1)}
+	}
+	return nil
 }
 
 // evaluator is the kept Evaluator for o, made on first use.
@@ -323,15 +384,18 @@ func line(m map[string]json.RawMessage) []byte {
 }
 
 // Kind names what went wrong, for a client to dispatch on: request,
-// options, graph, negative_cycle, weights_too_large, too_large, no_gpu,
+// unknown_handle, options, graph, negative_cycle, weights_too_large, too_large, no_gpu,
 // no_path, internal, or failed (any other failure of the computation).
 func Kind(err error) string {
 	var re *requestError
+	var he *handleError
 	var ge *graphError
 	var nc *apsp.NegativeCycleError
 	switch {
 	case errors.As(err, &re):
 		return "request"
+	case errors.As(err, &he):
+		return "unknown_handle"
 	case errors.Is(err, errInternal):
 		return "internal"
 	case errors.Is(err, apsp.ErrInvalidOptions):

@@ -97,7 +97,7 @@ func TestErrorKinds(t *testing.T) {
 
 // requestLine writes g as a request of op with the edges as JSON pairs or in
 // base64, and the weights likewise.
-func requestLine(t *testing.T, id int, op string, g *graph.Graph, b64 bool, extra string) string {
+func requestLine(t testing.TB, id int, op string, g *graph.Graph, b64 bool, extra string) string {
 	t.Helper()
 	var us, vs []int32
 	var ints []int64
@@ -375,10 +375,19 @@ func FuzzHandle(f *testing.F) {
 		`{"id":6,"op":"histogram","n":2,"edges":[[0,1]],"options":{"reachable":true}}`,
 		`{"op":"extremes","n":5,"edges":[[0,1],[1,2],[2,3],[3,4]]}`,
 		`nonsense`, `{}`, `[]`, `{"id":[1,{"a":null}],"op":"ping"}`,
+		// Held graphs: the server keeps them from one input to the next.
+		`{"id":7,"op":"load","handle":"h","n":4,"edges":[[0,1],[1,2],[2,3]]}`,
+		`{"id":8,"op":"summary","graph":"h","remove":[[2,3]],"add":[[1,3]]}`,
+		`{"id":9,"op":"update","graph":"h","remove":[[1,3]],"add":[[3,2]]}`,
+		`{"id":10,"op":"stats","graph":"h","remove":[[0,2]]}`,
+		`{"id":11,"op":"load","n":3,"directed":true,"edges":[[0,1]],"weights":[2.5]}`,
+		`{"id":12,"op":"path","graph":"g1","add":[[1,2]],"add_weights":[3],"source":0,"target":2}`,
+		`{"id":13,"op":"drop","graph":"h"}`,
+		`{"id":14,"op":"summary","graph":"nope","add":[[0,0]]}`,
 	} {
 		f.Add([]byte(s))
 	}
-	s := &Server{}
+	s := &Server{MaxGraphs: 16}
 	f.Fuzz(func(t *testing.T, line []byte) {
 		if len(line) > 1<<12 {
 			return

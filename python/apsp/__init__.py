@@ -44,12 +44,14 @@ from ._api import (
 from ._binary import find_binary as binary
 from ._bulk import Bulk, bulk
 from ._convert import EdgeArrays, Prepared, prepare
+from ._handles import Handle
 from ._errors import (
     ApspError,
     BinaryNotFoundError,
     ComputationError,
     CoprocessError,
     GraphError,
+    HandleError,
     InternalError,
     NegativeCycleError,
     NodeNotFoundError,
@@ -72,6 +74,8 @@ __all__ = [
     "EdgeArrays",
     "Evaluator",
     "GraphError",
+    "Handle",
+    "HandleError",
     "InternalError",
     "NegativeCycleError",
     "NoGPUError",

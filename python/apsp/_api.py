@@ -11,13 +11,16 @@ import os
 import shutil
 import tempfile
 import threading
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Hashable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ._convert import Prepared, Weight, prepare
 from ._coprocess import Coprocess
 from ._errors import ApspError, GraphError, NodeNotFoundError, NoPathError, error_from_response
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._handles import Handle
 
 Number = Union[int, float]
 
@@ -228,6 +231,28 @@ class Evaluator:
         if not isinstance(result, dict):
             raise ApspError(f"the co-process answered {op} without a result: {resp!r}")
         return result, prep, r
+
+    # -- held graphs ---------------------------------------------------------------
+
+    def load(self, G: Any, weight: Any = _UNSET) -> "Handle":
+        """Hold ``G`` in the co-process, to measure it again and again as it
+        changes a few edges at a time, sending only the changes: see
+        :class:`apsp.Handle`.  ``G`` is any graph :func:`apsp.prepare`
+        takes, converted once; ``weight`` as in :meth:`stats` (default: the
+        evaluator's).  G itself is not changed, nor watched: later changes
+        go through the handle.
+
+        Raises:
+            TooLargeError: the co-process holds as many graphs, or bytes of
+                them, as ``apsp serve --max-graphs`` / ``--max-held`` allow
+                (1000 graphs, 1 GiB by default); drop some.
+        """
+        from ._handles import Handle, _edge_arrays
+
+        w = self.weight if weight is _UNSET else weight
+        prep = prepare(G, w)
+        edges, weights = _edge_arrays(prep)
+        return Handle(self, prep, edges, weights, w)
 
     # -- the measures ------------------------------------------------------------
 

@@ -126,6 +126,13 @@ class NoPathError(ApspError, LookupError, *_NX_NO_PATH):  # type: ignore[misc]
     kind_name = "no_path"
 
 
+class HandleError(ApspError, LookupError):
+    """A held graph (:class:`apsp.Handle`) that was dropped, or that the
+    co-process does not hold (kind ``"unknown_handle"``)."""
+
+    kind_name = "unknown_handle"
+
+
 class InternalError(ApspError, RuntimeError):
     """apsp failed in a way that is its own bug; please report the message."""
 
@@ -163,6 +170,7 @@ _BY_KIND: Dict[str, Type[ApspError]] = {
         TooLargeError,
         NoGPUError,
         NoPathError,
+        HandleError,
         InternalError,
         ComputationError,
     )
