@@ -353,6 +353,30 @@ func BenchmarkHandleSummary(b *testing.B) {
 				swapped = !swapped
 			})
 		})
+		// The Go search loop's own step: the swap applied with graph.Change,
+		// then the Evaluator on the new graph (a new graph each call, as in
+		// a search, not the same one again).
+		b.Run(fmt.Sprintf("n=%d/library-swap", n), func(b *testing.B) {
+			ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			cur, swappedGo := g, false
+			medianCall(b, func() {
+				c := graph.Changes{Remove: remove, Add: add}
+				if swappedGo {
+					c = graph.Changes{Remove: add, Add: remove}
+				}
+				next, err := cur.Change(c)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ev.Summary(ctx, next); err != nil {
+					b.Fatal(err)
+				}
+				cur, swappedGo = next, !swappedGo
+			})
+		})
 		b.Run(fmt.Sprintf("n=%d/library", n), func(b *testing.B) {
 			ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
 			if err != nil {
