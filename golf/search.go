@@ -136,6 +136,11 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opt.Batch == 1 && opt.Eval.Threads == 0 && !strings.HasPrefix(opt.Eval.Device, "gpu") {
+		// One small graph at a time gains nothing from threads sharing
+		// its search (at (1024, 8) two take 2.7 times as long as one).
+		opt.Eval.Threads = 1
+	}
 	s := &search{opt: opt, st: st, bound: bound, rng: rand.New(rand.NewPCG(opt.Seed, 0x601f_5eed))}
 	if s.ev, err = apsp.NewEvaluator(opt.Eval); err != nil {
 		return nil, fmt.Errorf("golf: %w", err)
