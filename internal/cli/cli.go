@@ -83,6 +83,8 @@ func commands() []command {
 		{"c2cu", "check|gen|run|bench [flags] prog.c", "bulk-execute an oblivious C program on the GPU (C2CU)",
 			"Turns an oblivious sequential C program into a CUDA program that runs it for\nP inputs at once (column-wise arrays), and runs or times it.",
 			"apsp c2cu bench -p 1024,131072 examples/c2cu/floyd.c", runC2CU},
+		{"golf", "bound|eval|search [flags] [key=value...]", "Graph Golf: bounds, gaps, and a search for small diameter and ASPL", golfLong,
+			"apsp golf bound n=256 d=8\n  apsp golf eval best.edges d=8\n  apsp golf search n=256 d=8 --time 60s -o best.edges", runGolf},
 		{"info", "[flags] FILE", "vertices, arcs, directed, weights, degree range, components",
 			"Describes a graph file without computing distances.", "apsp info testdata/karate.txt", runInfo},
 	}

@@ -101,6 +101,10 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.BoolVar(&f.quiet, "quiet", false, "no per-run log on stderr, and no notice that there is no GPU")
 		return f, nil
 	}
+	if cmd == "golf" {
+		f.fs, _ = newGolfFlags()
+		return f, nil
+	}
 	if cmd == "gen" {
 		fs.StringVar(&f.out, "o", "", "write to `FILE` (format from its extension: .mtx, .gr, .csv, .graphml, .gml, .net (Pajek), .graph (METIS), .g6, .s6, .d6, else edge list; .gz compresses)")
 		return f, nil

@@ -136,6 +136,12 @@ var rules = []rule{
 		Never:  []string{"internal/testgraphs"},
 	},
 	{
+		Why:    "the Graph Golf toolkit is a user of the public API: it names the root package, graph and graph/gen, never an engine, plan or run",
+		From:   []string{"golf/..."},
+		Never:  []string{"internal/..."},
+		Direct: true,
+	},
+	{
 		Why:    "the library never depends on the command line",
 		From:   []string{"..."},
 		Except: programs,

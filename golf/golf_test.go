@@ -1,0 +1,283 @@
+package golf
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apsp/apsp"
+)
+
+// ODP's ODP_Set_lbounds_general and ODP_Set_lbounds_grid (libodp.a of
+// github.com/mnakao/ODP at e5d982c, printed with %.17g).
+func TestGeneralBound(t *testing.T) {
+	cases := []struct {
+		n, d, diam int
+		aspl       float64
+	}{
+		{16, 4, 2, 1.7333333333333334},
+		{256, 8, 3, 2.7176470588235295},
+		{1024, 8, 4, 3.4838709677419355},
+		{256, 16, 2, 1.9372549019607843},
+		{1024, 16, 3, 2.7341153470185726},
+		{4096, 8, 5, 4.0896214896214893},
+		{10, 3, 2, 1.6666666666666667},
+		{32, 5, 3, 2.032258064516129},
+		{100, 10, 2, 1.898989898989899},
+		{100000, 32, 4, 3.6716767167671676},
+		{1000, 2, 500, 250.25025025025025},
+		// ODP answers 0 and 0 when one hop reaches every vertex (its
+		// diameter starts at -1); a complete graph has diameter 1.
+		{5, 4, 1, 1},
+		{2, 1, 1, 1},
+	}
+	for _, c := range cases {
+		b, err := GeneralBound(c.n, c.d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Diameter != c.diam || math.Abs(b.ASPL-c.aspl) > 1e-12 {
+			t.Errorf("GeneralBound(%d, %d) = %+v, want %d %v", c.n, c.d, b, c.diam, c.aspl)
+		}
+	}
+	for _, bad := range [][2]int{{1, 3}, {10, 0}, {10, 1}} {
+		if _, err := GeneralBound(bad[0], bad[1]); !errors.Is(err, ErrParams) {
+			t.Errorf("GeneralBound%v: err = %v", bad, err)
+		}
+	}
+}
+
+func TestGridBound(t *testing.T) {
+	cases := []struct {
+		w, h, d, r, diam int
+		aspl             float64
+	}{
+		{4, 4, 3, 2, 3, 2.2000000000000002},
+		{10, 10, 4, 4, 5, 3.2747474747474747},
+		{10, 10, 6, 3, 6, 2.8387878787878789},
+		{10, 10, 8, 4, 5, 2.3511111111111109},
+		{5, 5, 4, 2, 4, 2.2133333333333334},
+		{6, 6, 3, 2, 5, 3.0730158730158732},
+		{4, 6, 3, 2, 4, 2.5724637681159419},
+		{30, 30, 6, 3, 20, 7.0587813620071689},
+		{2, 2, 3, 1, 2, 1.3333333333333333},
+		{7, 3, 4, 2, 4, 2.138095238095238},
+	}
+	for _, c := range cases {
+		b, err := GridBound(c.w, c.h, c.d, c.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Diameter != c.diam || math.Abs(b.ASPL-c.aspl) > 1e-12 {
+			t.Errorf("GridBound(%d, %d, %d, %d) = %+v, want %d %v", c.w, c.h, c.d, c.r, b, c.diam, c.aspl)
+		}
+	}
+}
+
+func TestReadEdges(t *testing.T) {
+	cases := []struct {
+		name, text string
+		opt        ReadOptions
+		wantN      int
+		wantGrid   Grid
+		wantEdges  [][2]int32
+		wantErr    string
+	}{
+		{"general", "0 1\n1 2 {}\n# comment\n\n2 0\n", ReadOptions{}, 3, Grid{}, [][2]int32{{0, 1}, {1, 2}, {0, 2}}, ""},
+		{"grid", "0,0 1,2\n1,2 2,1\n", ReadOptions{R: 3}, 9, Grid{W: 3, H: 3, R: 3}, [][2]int32{{0, 5}, {5, 7}}, ""},
+		{"grid sized", "0,0 0,1\n", ReadOptions{W: 4, H: 5}, 20, Grid{W: 4, H: 5}, [][2]int32{{0, 1}}, ""},
+		{"too long", "0,0 0,1\n0,0 2,1\n", ReadOptions{R: 2}, 0, Grid{}, nil, "g.edges:2: edge 0,0 2,1 has length 3 > r=2"},
+		{"self-loop", "0 1\n1 1\n", ReadOptions{}, 0, Grid{}, nil, "g.edges:2: self-loop"},
+		{"twice", "0 1\n1 0\n", ReadOptions{}, 0, Grid{}, nil, "g.edges:2: edge 1 0 listed again (first at line 1)"},
+		{"mixed", "0 1\n0,1 1,1\n", ReadOptions{}, 0, Grid{}, nil, "g.edges:2:"},
+		{"outside", "0,0 3,0\n", ReadOptions{W: 3, H: 3}, 0, Grid{}, nil, "g.edges:1: vertex 3,0 outside"},
+		{"fields", "0 1 2\n", ReadOptions{}, 0, Grid{}, nil, "g.edges:1: want two"},
+		{"empty", "# nothing\n", ReadOptions{}, 0, Grid{}, nil, "no edges"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := ReadEdges(strings.NewReader(c.text), "g.edges", c.opt)
+			if c.wantErr != "" {
+				if !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.N != c.wantN || g.Grid != c.wantGrid || !slices.Equal(g.Edges, c.wantEdges) {
+				t.Fatalf("got %+v", g)
+			}
+		})
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	for _, grid := range []Grid{{}, {W: 6, H: 5, R: 3}} {
+		opt := Options{N: 30, D: 4, Grid: grid, Seed: 3}
+		var g *Graph
+		var err error
+		if grid.IsGrid() {
+			g, err = randomGrid(grid, 4, 3)
+		} else {
+			g, err = randomGraph(opt)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteEdges(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		if grid.IsGrid() && !strings.Contains(buf.String(), ",") {
+			t.Fatalf("grid file without x,y names:\n%s", buf.String())
+		}
+		back, err := ReadEdges(&buf, "rt", ReadOptions{W: grid.W, H: grid.H, R: grid.R})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(g.Edges)
+		slices.SortFunc(want, func(a, b [2]int32) int { return int(a[0]-b[0])*1000 + int(a[1]-b[1]) })
+		if back.N != g.N || back.Grid != g.Grid || !slices.Equal(back.Edges, want) {
+			t.Fatalf("round trip: %+v, want %+v", back, g)
+		}
+	}
+}
+
+// TestSwapsKeepInvariants applies many random moves and checks degrees,
+// simplicity, sorted rows, the edge list and the grid's limit after each.
+func TestSwapsKeepInvariants(t *testing.T) {
+	for _, grid := range []Grid{{}, {W: 8, H: 8, R: 2}} {
+		var g *Graph
+		var err error
+		if grid.IsGrid() {
+			g, err = randomGrid(grid, 5, 1)
+		} else {
+			g, err = randomGraph(Options{N: 64, D: 5})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := newState(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deg := g.Degrees()
+		rng := rand.New(rand.NewPCG(1, 2))
+		for step := range 3000 {
+			mv, ok := st.propose(rng)
+			if !ok {
+				t.Fatal("no move")
+			}
+			st.apply(mv)
+			if step%50 != 0 {
+				continue
+			}
+			if _, err := st.graphOf(slices.Clone(st.heads)); err != nil { // sorted, simple, symmetric
+				t.Fatalf("step %d: %v", step, err)
+			}
+			cur := st.golfGraph(st.heads)
+			if !slices.Equal(cur.Degrees(), deg) {
+				t.Fatalf("step %d: degrees changed", step)
+			}
+			es := slices.Clone(st.edges)
+			slices.SortFunc(es, func(a, b [2]int32) int { return int(a[0]-b[0])*1000 + int(a[1]-b[1]) })
+			if !slices.Equal(es, cur.Edges) {
+				t.Fatalf("step %d: edge list and rows differ", step)
+			}
+			for _, e := range es {
+				if e[0] == e[1] || grid.R > 0 && grid.Length(int(e[0]), int(e[1])) > grid.R {
+					t.Fatalf("step %d: edge %v", step, e)
+				}
+			}
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		opt  Options
+	}{
+		{"sa", Options{N: 64, D: 4, Evals: 400, Seed: 5}},
+		{"hc batch", Options{N: 64, D: 4, Evals: 400, Seed: 5, Method: HillClimbing, Batch: 4}},
+		{"grid", Options{Grid: Grid{W: 6, H: 6, R: 2}, D: 4, Evals: 300, Seed: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Search(ctx, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gg, err := res.Graph.Graph()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := apsp.ComputeStats(ctx, gg, apsp.Options{Algorithm: "fw"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if int(s.Diameter.Int()) != res.Report.Diameter || math.Abs(float64(s.ASPL)-res.Report.ASPL) > 1e-12 {
+				t.Fatalf("report %d %v, ComputeStats %v %v", res.Report.Diameter, res.Report.ASPL, s.Diameter, s.ASPL)
+			}
+			if better(measure{connected: true, diameter: res.Start.Diameter, aspl: res.Start.ASPL},
+				measure{connected: true, diameter: res.Report.Diameter, aspl: res.Report.ASPL}) {
+				t.Fatalf("best %+v worse than the start %+v", res.Report, res.Start)
+			}
+			if res.Evals < c.opt.Evals {
+				t.Fatalf("%d evaluations, want %d", res.Evals, c.opt.Evals)
+			}
+			again, err := Search(ctx, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(again.Graph.Edges, res.Graph.Edges) || again.Evals != res.Evals {
+				t.Fatal("the same seed gave another graph")
+			}
+			if c.opt.Grid.R > 0 {
+				for _, e := range res.Graph.Edges {
+					if l := c.opt.Grid.Length(int(e[0]), int(e[1])); l > c.opt.Grid.R {
+						t.Fatalf("edge %v of length %d", e, l)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSearchCancel(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	begin := time.Now()
+	res, err := Search(ctx, Options{N: 128, D: 4, Time: time.Minute, Seed: 1})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v", err)
+	}
+	if res == nil || res.Report == nil || res.Report.Diameter <= 0 {
+		t.Fatalf("no best graph with the error: %+v", res)
+	}
+	if el := time.Since(begin); el > 5*time.Second {
+		t.Fatalf("stopped after %v", el)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	for _, opt := range []Options{
+		{N: 10, D: 0},
+		{N: 9, D: 3},
+		{N: 10, D: 3, Method: "tabu"},
+		{Grid: Grid{W: 3, H: 3, R: 0}, D: 3},
+	} {
+		if _, err := Search(context.Background(), opt); !errors.Is(err, ErrParams) {
+			t.Errorf("%+v: err = %v", opt, err)
+		}
+	}
+}

@@ -1,0 +1,547 @@
+package golf
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+)
+
+// Methods of Search.
+const (
+	Annealing    = "sa" // simulated annealing, ODP's sample/SA schedule
+	HillClimbing = "hc" // accept a candidate no worse than the current graph
+)
+
+// DefaultEvals is the evaluation count of a search given neither Evals
+// nor Time (ODP's sample/SA default).
+const DefaultEvals = 10000
+
+// tempProbes is how many candidates ODP's sample/SA evaluates to set the
+// starting temperature.
+const tempProbes = 100
+
+// Options configure Search.
+type Options struct {
+	N, D int  // order and largest degree; N is Grid.W·Grid.H on a grid
+	Grid Grid // the grid and its length limit, or the zero Grid
+	// From is the graph to start from; nil starts from a random connected
+	// graph: d-regular (graph/gen's regular) in general, a random graph
+	// of degree at most D and edges within R on a grid.
+	From   *Graph
+	Method string        // Annealing (also "") or HillClimbing
+	Evals  int64         // stop after this many evaluations (0: no limit unless Time is 0 too)
+	Time   time.Duration // stop after this long (0: no limit)
+	Seed   uint64        // the moves and the random start graph
+	// Batch is how many candidate moves a step evaluates at once (through
+	// apsp.SummaryBatch); 0 chooses DefaultBatch(Eval). Under annealing
+	// the step takes the first accepted candidate in order and drops the
+	// rest, as a serial search would have evaluated them against the
+	// same graph; every candidate counts as an evaluation and may become
+	// the best.
+	Batch int
+	// MaxTemp and MinTemp bound the geometric cooling schedule over the
+	// run (by evaluations, or by time under Time alone); 0 takes ODP's
+	// defaults: MinTemp = -2/ln(0.0001), MaxTemp = the largest energy
+	// increase seen in 100 hill-climbing candidates / ln 2, energy being
+	// ASPL·n(n-1) at equal diameter.
+	MaxTemp, MinTemp float64
+	Eval             apsp.Options // the evaluator's options (device, threads, engine)
+	// Progress, if not nil, receives the state of the search about every
+	// ProgressEvery (0: one second) and once at the end.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Figures are a graph's diameter and ASPL with their gaps to the bounds.
+type Figures struct {
+	Diameter    int     `json:"diameter"`
+	ASPL        float64 `json:"aspl"`
+	DiameterGap int     `json:"diameter_gap"`
+	ASPLGap     float64 `json:"aspl_gap"`
+}
+
+// Progress is the state of a running search.
+type Progress struct {
+	Evals       int64         `json:"evals"`
+	Elapsed     time.Duration `json:"elapsed_ns"`
+	EvalsPerSec float64       `json:"evals_per_second"`
+	Temp        float64       `json:"temperature"`
+	Current     Figures       `json:"current"`
+	Best        Figures       `json:"best"`
+}
+
+// Result is a search's outcome: the best graph found, measured again and
+// checked by a second engine (Report).
+type Result struct {
+	Graph       *Graph  `json:"-"`
+	Report      *Report `json:"report"`
+	Start       Figures `json:"start"`
+	Method      string  `json:"method"`
+	Seed        uint64  `json:"seed"`
+	Batch       int     `json:"batch"`
+	Evals       int64   `json:"evals"`
+	Accepted    int64   `json:"accepted"`
+	Seconds     float64 `json:"seconds"`
+	EvalsPerSec float64 `json:"evals_per_second"`
+	MaxTemp     float64 `json:"max_temp,omitempty"`
+	MinTemp     float64 `json:"min_temp,omitempty"`
+	Stopped     string  `json:"stopped"` // "evals", "time", "optimum" or the context's error
+}
+
+// DefaultBatch is the candidates a step evaluates at once under opt: on
+// a GPU a neighbourhood of 256 (the bulk search of many small graphs),
+// on the CPU one a thread.
+func DefaultBatch(opt apsp.Options) int {
+	if strings.HasPrefix(opt.Device, "gpu") {
+		return 256
+	}
+	t := runtime.GOMAXPROCS(0)
+	if opt.Threads > 0 {
+		t = min(t, opt.Threads)
+	}
+	return max(1, t)
+}
+
+// Search looks for a graph of smallest diameter, then smallest ASPL,
+// over degree-preserving 2-opt edge swaps. It stops after opt.Evals
+// evaluations or opt.Time, when the bounds are met, or when ctx ends;
+// then it returns the best graph found with a nil error, unless ctx
+// ended, whose error it wraps beside the result.
+func Search(ctx context.Context, opt Options) (*Result, error) {
+	if err := checkOptions(&opt); err != nil {
+		return nil, err
+	}
+	start := opt.From
+	if start == nil {
+		var err error
+		if start, err = randomGraph(opt); err != nil {
+			return nil, err
+		}
+	}
+	st, err := newState(start)
+	if err != nil {
+		return nil, err
+	}
+	bound, err := boundOf(opt.N, opt.D, opt.Grid)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Batch == 1 && opt.Eval.Threads == 0 && !strings.HasPrefix(opt.Eval.Device, "gpu") {
+		// One small graph at a time gains nothing from threads sharing
+		// its search (at (1024, 8) two take 2.7 times as long as one).
+		opt.Eval.Threads = 1
+	}
+	s := &search{opt: opt, st: st, bound: bound, rng: rand.New(rand.NewPCG(opt.Seed, 0x601f_5eed))}
+	if s.ev, err = apsp.NewEvaluator(opt.Eval); err != nil {
+		return nil, fmt.Errorf("golf: %w", err)
+	}
+	return s.run(ctx)
+}
+
+func checkOptions(opt *Options) error {
+	if opt.Grid.IsGrid() {
+		if opt.Grid.H < 1 || opt.Grid.R < 1 {
+			return fmt.Errorf("%w: grid %d×%d r=%d", ErrParams, opt.Grid.W, opt.Grid.H, opt.Grid.R)
+		}
+		opt.N = opt.Grid.W * opt.Grid.H
+	}
+	if f := opt.From; f != nil {
+		if opt.N == 0 {
+			opt.N, opt.Grid = f.N, f.Grid
+		}
+		if opt.D == 0 {
+			opt.D = f.MaxDegree()
+		}
+		if f.N != opt.N || f.Grid.W != opt.Grid.W || f.Grid.H != opt.Grid.H {
+			return fmt.Errorf("%w: the start graph has %d vertices (grid %d×%d), the search %d (grid %d×%d)",
+				ErrParams, f.N, f.Grid.W, f.Grid.H, opt.N, opt.Grid.W, opt.Grid.H)
+		}
+		if md := f.MaxDegree(); md > opt.D {
+			return fmt.Errorf("%w: the start graph has degree %d > d=%d", ErrParams, md, opt.D)
+		}
+		if r := opt.Grid.R; r > 0 {
+			for _, e := range f.Edges {
+				if l := opt.Grid.Length(int(e[0]), int(e[1])); l > r {
+					return fmt.Errorf("%w: the start graph's edge %s %s has length %d > r=%d",
+						ErrParams, opt.Grid.Name(int(e[0])), opt.Grid.Name(int(e[1])), l, r)
+				}
+			}
+		}
+	}
+	if err := checkND(opt.N, opt.D); err != nil {
+		return err
+	}
+	switch opt.Method {
+	case "":
+		opt.Method = Annealing
+	case Annealing, HillClimbing:
+	default:
+		return fmt.Errorf("%w: method %q (want %s or %s)", ErrParams, opt.Method, Annealing, HillClimbing)
+	}
+	if opt.Evals < 0 || opt.Time < 0 || opt.Batch < 0 || opt.MaxTemp < 0 || opt.MinTemp < 0 {
+		return fmt.Errorf("%w: negative evals, time, batch or temperature", ErrParams)
+	}
+	if opt.Evals == 0 && opt.Time == 0 {
+		opt.Evals = DefaultEvals
+	}
+	if opt.Batch == 0 {
+		opt.Batch = DefaultBatch(opt.Eval)
+	}
+	if opt.MinTemp == 0 {
+		opt.MinTemp = -2 / math.Log(0.0001)
+	}
+	if opt.ProgressEvery == 0 {
+		opt.ProgressEvery = time.Second
+	}
+	return nil
+}
+
+// randomGraph is the start graph when none is given.
+func randomGraph(opt Options) (*Graph, error) {
+	if opt.Grid.IsGrid() {
+		return randomGrid(opt.Grid, opt.D, opt.Seed)
+	}
+	g, err := gen.Make("regular", "n="+strconv.Itoa(opt.N), "d="+strconv.Itoa(opt.D), "seed="+strconv.FormatUint(opt.Seed, 10))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrParams, err)
+	}
+	return fromLibrary(g), nil
+}
+
+func fromLibrary(g *graph.Graph) *Graph {
+	out := &Graph{N: g.N()}
+	for u := range g.N() {
+		for _, v := range g.Neighbors(u) {
+			if int32(u) < v {
+				out.Edges = append(out.Edges, [2]int32{int32(u), v})
+			}
+		}
+	}
+	return out
+}
+
+// randomGrid joins random pairs of vertices within the length limit that
+// both have a free degree, until a sweep adds nothing, and retries with
+// another stream until the graph is connected.
+func randomGrid(grid Grid, d int, seed uint64) (*Graph, error) {
+	n := grid.W * grid.H
+	for attempt := uint64(0); attempt < 100; attempt++ {
+		rng := rand.New(rand.NewPCG(seed, 0x9_12d0+attempt))
+		deg := make([]int, n)
+		adj := make([]map[int32]bool, n)
+		for i := range adj {
+			adj[i] = map[int32]bool{}
+		}
+		var near []int32
+		g := &Graph{N: n, Grid: grid}
+		for added := true; added; {
+			added = false
+			for _, u := range rng.Perm(n) {
+				if deg[u] >= d {
+					continue
+				}
+				near = near[:0]
+				ux, uy := grid.XY(u)
+				for x := max(0, ux-grid.R); x <= min(grid.W-1, ux+grid.R); x++ {
+					for y := max(0, uy-grid.R); y <= min(grid.H-1, uy+grid.R); y++ {
+						v := grid.Vertex(x, y)
+						if v != u && abs(x-ux)+abs(y-uy) <= grid.R && deg[v] < d && !adj[u][int32(v)] {
+							near = append(near, int32(v))
+						}
+					}
+				}
+				if len(near) == 0 {
+					continue
+				}
+				v := near[rng.IntN(len(near))]
+				adj[u][v], adj[v][int32(u)] = true, true
+				deg[u]++
+				deg[v]++
+				g.Edges = append(g.Edges, [2]int32{int32(min(u, int(v))), int32(max(u, int(v)))})
+				added = true
+			}
+		}
+		if connected(g) {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: no connected random grid graph %d×%d d=%d r=%d", ErrParams, grid.W, grid.H, d, grid.R)
+}
+
+func connected(g *Graph) bool {
+	st, err := newState(g)
+	if err != nil || g.N == 0 {
+		return false
+	}
+	seen := make([]bool, g.N)
+	stack := []int32{0}
+	seen[0] = true
+	count := 1
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, v := range st.row(st.heads, u) {
+			if !seen[v] {
+				seen[v] = true
+				count++
+				stack = append(stack, v)
+			}
+		}
+	}
+	return count == g.N
+}
+
+// search is one run of Search.
+type search struct {
+	opt   Options
+	st    *state
+	bound Bound
+	rng   *rand.Rand
+	ev    *apsp.Evaluator
+
+	bufs  [][]int32 // candidates' heads
+	moves []move
+	gs    []*graph.Graph
+
+	cur, best measure
+	bestHeads []int32
+	evals     int64
+	accepted  int64
+	began     time.Time
+}
+
+func (s *search) figures(m measure) Figures {
+	if !m.connected {
+		return Figures{Diameter: -1}
+	}
+	return Figures{Diameter: m.diameter, ASPL: m.aspl, DiameterGap: m.diameter - s.bound.Diameter, ASPLGap: m.aspl - s.bound.ASPL}
+}
+
+// evaluate measures k candidate moves from the current graph into
+// s.moves[:k] and returns their measures (fewer when no move is left).
+func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
+	s.moves, s.gs = s.moves[:0], s.gs[:0]
+	for len(s.bufs) < k {
+		s.bufs = append(s.bufs, make([]int32, len(s.st.heads), len(s.st.heads)+64))
+	}
+	for i := range k {
+		mv, ok := s.st.propose(s.rng)
+		if !ok {
+			break
+		}
+		buf := s.bufs[i]
+		copy(buf, s.st.heads)
+		s.st.applyHeads(buf, mv)
+		g, err := s.st.graphOf(buf)
+		if err != nil {
+			return nil, err
+		}
+		s.moves = append(s.moves, mv)
+		s.gs = append(s.gs, g)
+	}
+	if len(s.gs) == 0 {
+		return nil, fmt.Errorf("%w: no edge swap keeps the graph simple (and within r)", ErrParams)
+	}
+	ms := make([]measure, len(s.gs))
+	if len(s.gs) == 1 {
+		sum, err := s.ev.Summary(ctx, s.gs[0])
+		if err != nil {
+			return nil, fmt.Errorf("golf: %w", err)
+		}
+		ms[0] = fromSummary(sum, s.st.n)
+	} else {
+		sums, errs := apsp.SummaryBatch(ctx, s.gs, s.opt.Eval)
+		for i := range sums {
+			if errs[i] != nil {
+				return nil, fmt.Errorf("golf: %w", errs[i])
+			}
+			ms[i] = fromSummary(sums[i], s.st.n)
+		}
+	}
+	s.evals += int64(len(ms))
+	for i, m := range ms {
+		if better(m, s.best) {
+			s.best = m
+			copy(s.bestHeads, s.bufs[i])
+		}
+	}
+	return ms, nil
+}
+
+// maxTemp is ODP's starting temperature: hill climbing over tempProbes
+// candidates, the largest energy increase seen at equal diameter / ln 2.
+func (s *search) maxTemp(ctx context.Context) (float64, error) {
+	worst := 0.0
+	nn := float64(s.st.n) * float64(s.st.n-1)
+	for done := 0; done < tempProbes; {
+		ms, err := s.evaluate(ctx, min(s.opt.Batch, tempProbes-done))
+		if err != nil {
+			return 0, err
+		}
+		done += len(ms)
+		for i, m := range ms {
+			if m.connected && m.diameter == s.cur.diameter {
+				worst = max(worst, (m.aspl-s.cur.aspl)*nn)
+			}
+			if !better(s.cur, m) {
+				s.st.apply(s.moves[i])
+				s.cur = m
+				break
+			}
+		}
+	}
+	if worst == 0 {
+		return 1, nil
+	}
+	return worst / math.Ln2, nil
+}
+
+func (s *search) accept(m measure, temp float64) bool {
+	if !m.connected {
+		return false
+	}
+	if s.opt.Method == HillClimbing || !s.cur.connected {
+		return !better(s.cur, m)
+	}
+	if m.diameter != s.cur.diameter {
+		return m.diameter < s.cur.diameter
+	}
+	if m.aspl <= s.cur.aspl {
+		return true
+	}
+	diff := (s.cur.aspl - m.aspl) * float64(s.st.n) * float64(s.st.n-1)
+	return math.Exp(diff/temp) > s.rng.Float64()
+}
+
+func (s *search) progress(temp float64) Progress {
+	el := time.Since(s.began)
+	return Progress{Evals: s.evals, Elapsed: el, EvalsPerSec: float64(s.evals) / el.Seconds(), Temp: temp,
+		Current: s.figures(s.cur), Best: s.figures(s.best)}
+}
+
+func (s *search) run(ctx context.Context) (*Result, error) {
+	opt := s.opt
+	s.began = time.Now()
+	s.bestHeads = slices.Clone(s.st.heads)
+	g0, err := s.st.graphOf(slices.Clone(s.st.heads))
+	if err != nil {
+		return nil, err
+	}
+	sum, err := s.ev.Summary(ctx, g0)
+	if err != nil {
+		return nil, fmt.Errorf("golf: %w", err)
+	}
+	s.cur = fromSummary(sum, s.st.n)
+	s.best = s.cur
+	s.evals = 1
+	res := &Result{Start: s.figures(s.cur), Method: opt.Method, Seed: opt.Seed, Batch: opt.Batch, MinTemp: opt.MinTemp}
+	maxT := opt.MaxTemp
+	if opt.Method == Annealing && maxT == 0 {
+		if maxT, err = s.maxTemp(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Method == Annealing {
+		res.MaxTemp = maxT
+	} else {
+		res.MinTemp = 0
+	}
+	// The counts and the clock of the schedule start after the probes,
+	// as ODP's sample/SA times its loop.
+	first, t0 := s.evals, time.Now()
+	temp := maxT
+	nextReport := t0.Add(opt.ProgressEvery)
+	optimum := func() bool {
+		return s.best.connected && s.best.diameter == s.bound.Diameter && s.best.sum <= int64(math.Round(s.bound.ASPL*float64(s.st.n)*float64(s.st.n-1)/2))
+	}
+	var ctxErr error
+	for {
+		done, el := s.evals-first, time.Since(t0)
+		frac := 0.0
+		if opt.Evals > 0 {
+			frac = float64(done) / float64(opt.Evals)
+		}
+		if opt.Time > 0 {
+			frac = max(frac, el.Seconds()/opt.Time.Seconds())
+		}
+		switch {
+		case opt.Evals > 0 && done >= opt.Evals:
+			res.Stopped = "evals"
+		case opt.Time > 0 && el >= opt.Time:
+			res.Stopped = "time"
+		case optimum():
+			res.Stopped = "optimum"
+		case ctx.Err() != nil:
+			ctxErr = ctx.Err()
+			res.Stopped = ctxErr.Error()
+		}
+		if res.Stopped != "" {
+			break
+		}
+		if opt.Progress != nil && time.Now().After(nextReport) {
+			opt.Progress(s.progress(temp))
+			nextReport = time.Now().Add(opt.ProgressEvery)
+		}
+		k := opt.Batch
+		if opt.Evals > 0 {
+			k = int(min(int64(k), opt.Evals-done))
+		}
+		ms, err := s.evaluate(ctx, k)
+		if err != nil {
+			if ctx.Err() != nil {
+				ctxErr = ctx.Err()
+				res.Stopped = ctxErr.Error()
+				break
+			}
+			return nil, err
+		}
+		for i, m := range ms {
+			if opt.Method == Annealing {
+				f := frac
+				if opt.Evals > 0 {
+					f += float64(i) / float64(opt.Evals)
+				}
+				temp = maxT * math.Pow(opt.MinTemp/maxT, min(1, f))
+			}
+			if s.accept(m, temp) {
+				s.st.apply(s.moves[i])
+				s.cur = m
+				s.accepted++
+				break
+			}
+		}
+	}
+	if opt.Progress != nil {
+		opt.Progress(s.progress(temp))
+	}
+	res.Evals = s.evals
+	res.Accepted = s.accepted
+	res.Seconds = time.Since(s.began).Seconds()
+	res.EvalsPerSec = float64(s.evals) / res.Seconds
+	res.Graph = s.st.golfGraph(s.bestHeads)
+	// The final figures come again from the library and from the check
+	// engine, on a graph rebuilt from the edges.
+	rep, err := Evaluate(context.WithoutCancel(ctx), res.Graph, opt.D, opt.Eval)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Diameter != s.best.diameter || rep.Sum != s.best.sum {
+		return nil, fmt.Errorf("%w: the search's best (%d, %.10f) measures (%d, %.10f) again", ErrMismatch,
+			s.best.diameter, s.best.aspl, rep.Diameter, rep.ASPL)
+	}
+	res.Report = rep
+	if ctxErr != nil {
+		return res, fmt.Errorf("golf: search stopped: %w", ctxErr)
+	}
+	return res, nil
+}
