@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/encode"
@@ -35,7 +36,9 @@ type Server struct {
 	// Version is what ping answers.
 	Version string
 	// Evaluators are kept a set of options each, so that a search loop's
-	// summaries reuse the kept plan (apsp.Evaluator).
+	// summaries reuse the kept plan (apsp.Evaluator); mu guards the map
+	// (the HTTP service answers requests concurrently).
+	mu         sync.Mutex
 	evaluators map[options]*apsp.Evaluator
 }
 
@@ -193,6 +196,8 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 
 // evaluator is the kept Evaluator for o, made on first use.
 func (s *Server) evaluator(o options) (*apsp.Evaluator, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if ev := s.evaluators[o]; ev != nil {
 		return ev, nil
 	}
