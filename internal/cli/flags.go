@@ -54,7 +54,8 @@ type flagSet struct {
 	wfImproved  bool // closeness --wf-improved
 	stdio       bool // serve --stdio
 	maxLine     int  // serve --max-line
-	group       int  // bulk --group
+	http        httpFlags
+	group       int // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
@@ -77,6 +78,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	if cmd == "serve" {
 		fs.BoolVar(&f.stdio, "stdio", false, "read requests on stdin and write responses on stdout (required)")
 		fs.IntVar(&f.maxLine, "max-line", 0, "the longest request line in bytes (0: 256 MiB)")
+		f.http.register(fs)
 		return f, nil
 	}
 	if cmd == "devices" {
