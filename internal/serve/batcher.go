@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apsp/apsp"
@@ -169,9 +170,21 @@ func (b *batcher) compute(batch []*job) {
 		b.m.batchSize.Observe(float64(len(jobs)))
 		b.m.computeRun.Inc()
 		start := time.Now()
-		// Started graphs are computed to the end: the batch's context is
-		// not any one request's.
-		ctx := context.Background()
+		// A graph started is computed to its end while any request of
+		// its group still waits: the group's context ends only when all
+		// of theirs have (a large graph batched alone stops when its
+		// client goes away).
+		ctx, cancel := context.WithCancel(context.Background())
+		var live atomic.Int64
+		live.Store(int64(len(jobs)))
+		stops := make([]func() bool, len(jobs))
+		for i, j := range jobs {
+			stops[i] = context.AfterFunc(j.ctx, func() {
+				if live.Add(-1) == 0 {
+					cancel()
+				}
+			})
+		}
 		if k.op == "summary" {
 			sums, errs := apsp.SummaryBatch(ctx, graphs, k.opt.apsp())
 			for i, j := range jobs {
@@ -194,6 +207,10 @@ func (b *batcher) compute(batch []*job) {
 				},
 			})
 		}
+		for _, stop := range stops {
+			stop()
+		}
+		cancel()
 		b.m.compute.WithLabelValues("batch").Add(time.Since(start).Seconds())
 		b.m.computeRun.Dec()
 	}

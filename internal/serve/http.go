@@ -261,6 +261,9 @@ func (h *HTTP) one(w http.ResponseWriter, r *http.Request) {
 		res, err = h.answer(ctx, req)
 	}
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			err = fmt.Errorf("past the server's --timeout (%v): %w", h.o.Timeout, err)
+		}
 		status, kind := h.status(err)
 		h.failAt(w, r, route, status, kind, id, err, start)
 		return
