@@ -37,6 +37,7 @@ type config struct {
 	duration    time.Duration
 	count       int
 	op          string
+	device      string
 	jsonEdges   bool
 	tokenFile   string
 	allowRemote bool
@@ -55,6 +56,7 @@ func main() {
 	fs.DurationVar(&c.duration, "duration", 10*time.Second, "how long to send (unless -count)")
 	fs.IntVar(&c.count, "count", 0, "send this many requests, then stop (0: for -duration)")
 	fs.StringVar(&c.op, "op", "summary", "the operation: summary or stats")
+	fs.StringVar(&c.device, "device", "", `the requests' options.device ("gpu" computes the batches on a GPU; empty: the service's "auto", which uses a GPU only once one is open in its process)`)
 	fs.BoolVar(&c.jsonEdges, "json-edges", false, `send edges as JSON pairs ("edges") instead of base64 ("edges_b64", as the Python client)`)
 	fs.StringVar(&c.tokenFile, "token-file", "", "send the bearer token in `FILE`")
 	fs.BoolVar(&c.allowRemote, "allow-remote", false, "allow a URL whose host is not a loopback address")
@@ -156,6 +158,9 @@ func makeBodies(ctx context.Context, c config) ([]body, error) {
 			}
 		}
 		req := map[string]any{"id": i, "n": g.N()}
+		if c.device != "" {
+			req["options"] = map[string]string{"device": c.device}
+		}
 		if c.jsonEdges {
 			req["edges"] = edges
 		} else {
