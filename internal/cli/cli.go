@@ -73,7 +73,7 @@ func commands() []command {
 		{"gen", "KIND [key=value...] [-o OUT]", "synthetic graphs",
 			"Writes a generated graph as an edge list to stdout, or to OUT in the format\nits extension names (.mtx, .gr, .csv, .graphml, .gml, .net, .graph, .g6, .s6,\n.d6, else edge list; .gz compresses).",
 			"apsp gen regular n=1000 d=4 seed=7 -o r.txt\n  apsp gen grid a=10 b=20 weights=1..9", runGen},
-		{"serve", "--stdio", "answer JSON requests line by line (the co-process of the Python package)", serveLong,
+		{"serve", "--stdio | --http ADDR", "answer JSON requests line by line (the co-process of the Python package), or over HTTP", serveLong,
 			"echo '{\"id\":1,\"op\":\"stats\",\"n\":3,\"edges\":[[0,1],[1,2]]}' | apsp serve --stdio", runServe},
 		{"devices", "[--json]", "the GPUs found, or why none is usable",
 			"Lists the GPUs the CUDA driver sees: name, memory, compute capability, SMs.", "apsp devices", runDevices},

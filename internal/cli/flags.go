@@ -56,7 +56,8 @@ type flagSet struct {
 	maxLine     int    // serve --max-line
 	maxGraphs   int    // serve --max-graphs
 	maxHeld     string // serve --max-held
-	group       int    // bulk --group
+	http        httpFlags
+	group       int // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
@@ -81,6 +82,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.IntVar(&f.maxLine, "max-line", 0, "the longest request line in bytes (0: 256 MiB)")
 		fs.IntVar(&f.maxGraphs, "max-graphs", 0, "the most graphs held by op load at once (0: 1000)")
 		fs.StringVar(&f.maxHeld, "max-held", "", "the most bytes of graphs held by op load, e.g. 512M (default 1G)")
+		f.http.register(fs)
 		return f, nil
 	}
 	if cmd == "devices" {

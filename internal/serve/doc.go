@@ -54,6 +54,13 @@
 // using the server's Evaluator, so the engine and the kept plan are the
 // library's.
 //
+// HTTP (NewHTTP, `apsp serve --http`) answers the same requests over
+// HTTP, one a POST /v1/OP or many as JSON Lines on POST /v1/bulk, with the
+// same answers: concurrent stats and summaries of small graphs are
+// gathered for a short window into one call of the library's batch path,
+// behind a bounded queue, limits, timeouts, a bearer token, Prometheus
+// metrics and a graceful shutdown.
+//
 // It sits over the public API (the root package and encode), as the
 // command line does, and decides nothing about how graphs are computed.
 package serve

@@ -102,6 +102,8 @@ func (r *request) hasGraphFields() bool {
 
 // load holds the request's graph.
 func (s *Server) load(r *request) (any, error) {
+	s.heldMu.Lock()
+	defer s.heldMu.Unlock()
 	if r.Graph != "" {
 		return nil, badRequest(`op "load" carries its graph inline and names it by "handle", not "graph"`)
 	}
@@ -141,6 +143,8 @@ func (s *Server) load(r *request) (any, error) {
 
 // drop frees a held graph.
 func (s *Server) drop(r *request) (any, error) {
+	s.heldMu.Lock()
+	defer s.heldMu.Unlock()
 	h, err := s.heldGraph(r.Graph)
 	if err != nil {
 		return nil, err
@@ -168,6 +172,8 @@ func (s *Server) heldGraph(name string) (*held, error) {
 // changed makes the request's changes to the graph it names, all or
 // none, and returns the graph as changed.
 func (s *Server) changed(r *request) (*graph.Graph, error) {
+	s.heldMu.Lock()
+	defer s.heldMu.Unlock()
 	h, err := s.heldGraph(r.Graph)
 	if err != nil {
 		return nil, err

@@ -39,6 +39,10 @@ type request struct {
 	Remove     [][]int64     `json:"remove"`
 	AddWeights []json.Number `json:"add_weights"`
 
+	// g, when set, is the request's graph, read by the HTTP service from a
+	// graph file in the body: buildGraph returns it.
+	g *graph.Graph
+
 	// edgesRaw and weightsRaw are the base64 fields' bytes when liftB64
 	// took them out of the line (EdgesB64 and WeightsB64 are then "").
 	edgesRaw, weightsRaw []byte
@@ -91,6 +95,9 @@ func decode(line []byte) (*request, error) {
 
 // buildGraph makes the request's graph.
 func (r *request) buildGraph() (*graph.Graph, error) {
+	if r.g != nil {
+		return r.g, nil
+	}
 	us, vs, err := r.endpoints()
 	if err != nil {
 		return nil, err

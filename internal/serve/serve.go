@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/encode"
@@ -39,10 +40,14 @@ type Server struct {
 	MaxGraphs int
 	MaxHeld   int64
 	// Evaluators are kept a set of options each, so that a search loop's
-	// summaries reuse the kept plan (apsp.Evaluator).
+	// summaries reuse the kept plan (apsp.Evaluator); mu guards the map
+	// (the HTTP service answers requests concurrently).
+	mu         sync.Mutex
 	evaluators map[options]*apsp.Evaluator
 	// held are the loaded graphs by handle, heldTotal their bytes, named
-	// the last handle the server made up (handles.go).
+	// the last handle the server made up (handles.go); heldMu guards them,
+	// so that concurrent changes to one handle apply one after the other.
+	heldMu    sync.Mutex
 	held      map[string]*held
 	heldTotal int64
 	named     int
@@ -193,11 +198,17 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		}
 		if r.Op == "path" {
 			// Refused before any change is made.
+			s.heldMu.Lock()
 			h, err := s.heldGraph(r.Graph)
+			n := 0
+			if err == nil {
+				n = h.g.N()
+			}
+			s.heldMu.Unlock()
 			if err != nil {
 				return nil, err
 			}
-			if err := checkPath(h.g.N(), r); err != nil {
+			if err := checkPath(n, r); err != nil {
 				return nil, err
 			}
 		}
@@ -254,6 +265,8 @@ func checkPath(n int, r *request) error {
 
 // evaluator is the kept Evaluator for o, made on first use.
 func (s *Server) evaluator(o options) (*apsp.Evaluator, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if ev := s.evaluators[o]; ev != nil {
 		return ev, nil
 	}

@@ -485,3 +485,33 @@ func FormatBytes(b uint64) string {
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(b)/float64(div), "KMGTPE"[exp])
 }
+
+// ParseBytes reads a size: a non-negative number of bytes with an
+// optional unit K, M, G, T (powers of 1024, also written KiB, MiB, GiB,
+// TiB, or KB, MB, GB, TB).
+func ParseBytes(s string) (uint64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := uint64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   uint64
+	}{{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		for _, form := range []string{u.suffix + "IB", u.suffix + "B", u.suffix} {
+			if strings.HasSuffix(t, form) {
+				t, mult = strings.TrimSpace(strings.TrimSuffix(t, form)), u.mult
+				goto number
+			}
+		}
+	}
+	t = strings.TrimSpace(strings.TrimSuffix(t, "B"))
+number:
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("size %q: want bytes with an optional unit (K, M, G, T)", s)
+	}
+	b := v * float64(mult)
+	if b >= 1<<63 {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return uint64(b), nil
+}

@@ -17,7 +17,8 @@ is no path)::
 Graphs may be NetworkX or igraph graphs, scipy.sparse or numpy adjacency
 matrices, or ``(n, edges[, weights[, directed]])`` tuples (see
 :func:`prepare`).  :class:`Evaluator` keeps a co-process of its own and
-:func:`bulk` pipelines many graphs through one.  Errors are
+:func:`bulk` pipelines many graphs through one; :class:`Client` asks an
+``apsp serve --http`` service instead.  Errors are
 :class:`ApspError` subclasses.
 """
 
@@ -43,6 +44,7 @@ from ._api import (
 )
 from ._binary import find_binary as binary
 from ._bulk import Bulk, bulk
+from ._client import Client
 from ._convert import EdgeArrays, Prepared, prepare
 from ._handles import Handle
 from ._errors import (
@@ -69,6 +71,7 @@ __all__ = [
     "ApspError",
     "BinaryNotFoundError",
     "Bulk",
+    "Client",
     "ComputationError",
     "CoprocessError",
     "EdgeArrays",

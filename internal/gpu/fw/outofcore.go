@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -61,41 +60,11 @@ func memoryLimit() (uint64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	v, err := ParseBytes(s)
+	v, err := sysmem.ParseBytes(s)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", MemoryLimitEnv, err)
 	}
 	return v, nil
-}
-
-// ParseBytes reads a size: a non-negative number of bytes with an
-// optional unit K, M, G, T (powers of 1024, also written KiB, MiB, GiB,
-// TiB, or KB, MB, GB, TB).
-func ParseBytes(s string) (uint64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := uint64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   uint64
-	}{{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
-		for _, form := range []string{u.suffix + "IB", u.suffix + "B", u.suffix} {
-			if strings.HasSuffix(t, form) {
-				t, mult = strings.TrimSpace(strings.TrimSuffix(t, form)), u.mult
-				goto number
-			}
-		}
-	}
-	t = strings.TrimSpace(strings.TrimSuffix(t, "B"))
-number:
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
-		return 0, fmt.Errorf("size %q: want bytes with an optional unit (K, M, G, T)", s)
-	}
-	b := v * float64(mult)
-	if b >= 1<<63 {
-		return 0, fmt.Errorf("size %q is too large", s)
-	}
-	return uint64(b), nil
 }
 
 // oocPlan is the shape of an out-of-core run, in lanes.

@@ -13,31 +13,6 @@ import (
 	"github.com/apsp/apsp/internal/lanes"
 )
 
-func TestParseBytes(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-		bad  bool
-	}{
-		{"0", 0, false}, {"1024", 1024, false}, {"1GiB", 1 << 30, false}, {"1 GiB", 1 << 30, false},
-		{"512MiB", 512 << 20, false}, {"3G", 3 << 30, false}, {"2gb", 2 << 30, false}, {"1.5K", 1536, false},
-		{"7B", 7, false}, {"5 B", 5, false}, {"1TiB", 1 << 40, false},
-		{"", 0, true}, {"GiB", 0, true}, {"-1G", 0, true}, {"lots", 0, true}, {"1e30T", 0, true}, {"NaN", 0, true},
-	}
-	for _, tt := range tests {
-		got, err := ParseBytes(tt.in)
-		if tt.bad {
-			if err == nil {
-				t.Errorf("ParseBytes(%q) = %d, want an error", tt.in, got)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("ParseBytes(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
-		}
-	}
-}
-
 // TestPlanOutOfCore checks that the plans fit their budget, take whole
 // tiles, and that a round's strips cover every row but the pivot rows
 // once.
