@@ -8,7 +8,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -404,4 +406,88 @@ func medianCall(b *testing.B, call func()) {
 	if len(times) > 0 {
 		b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/call")
 	}
+}
+
+// TestHandlesConcurrent: requests on held graphs from many goroutines at
+// once (as the HTTP service answers them) — each goroutine's own handle
+// swapped and swapped back, and every one of them swapping one shared
+// handle's edge back and forth — keep every graph consistent: each
+// private graph ends as it began, and the shared one's changes apply one
+// after another (each remove finds its edge or is refused whole).
+// Run with -race.
+func TestHandlesConcurrent(t *testing.T) {
+	g, err := gen.Make("regular", "n=64", "d=4", "seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s := &Server{}
+	want := string(s.Handle(ctx, []byte(requestLine(t, 0, "summary", g, false, ""))))
+	want = want[strings.Index(want, `"result"`):]
+	if r := s.Handle(ctx, []byte(requestLine(t, 0, "load", g, false, `, "handle": "shared"`))); !strings.Contains(string(r), `"result"`) {
+		t.Fatalf("%s", r)
+	}
+	var wg sync.WaitGroup
+	for k := range 8 {
+		wg.Go(func() {
+			name := fmt.Sprintf("own%d", k)
+			if r := s.Handle(ctx, []byte(requestLine(t, 1, "load", g, false, fmt.Sprintf(`, "handle": %q`, name)))); !strings.Contains(string(r), `"result"`) {
+				t.Errorf("%s", r)
+				return
+			}
+			m := modelOf(g)
+			rng := rand.New(rand.NewPCG(uint64(k), 9))
+			for range 25 {
+				remove, add, ok := m.swap(rng)
+				if !ok {
+					continue
+				}
+				rj, _ := json.Marshal(remove)
+				aj, _ := json.Marshal(add)
+				for _, line := range []string{
+					fmt.Sprintf(`{"id":2,"op":"summary","graph":%q,"remove":%s,"add":%s}`, name, rj, aj),
+					fmt.Sprintf(`{"id":3,"op":"update","graph":%q,"remove":%s,"add":%s}`, name, aj, rj),
+				} {
+					if r := s.Handle(ctx, []byte(line)); !strings.Contains(string(r), `"result"`) {
+						t.Errorf("%s: %s", line, r)
+						return
+					}
+				}
+				// The shared graph: one edge out and back in, racing the others.
+				s.Handle(ctx, []byte(`{"id":4,"op":"update","graph":"shared","remove":[[0,`+strconv.Itoa(int(g.Neighbors(0)[0]))+`]]}`))
+				s.Handle(ctx, []byte(`{"id":5,"op":"update","graph":"shared","add":[[0,`+strconv.Itoa(int(g.Neighbors(0)[0]))+`]]}`))
+			}
+			got := string(s.Handle(ctx, []byte(fmt.Sprintf(`{"id":6,"op":"summary","graph":%q}`, name))))
+			if got = got[strings.Index(got, `"result"`):]; !sameSummary(got, want) {
+				t.Errorf("%s after swaps and undos: %s, want %s", name, got, want)
+			}
+		})
+	}
+	wg.Wait()
+	// Every remove of the shared edge was followed by its add, in some
+	// order: the edge is back whichever ran last (an add of a present edge,
+	// or a remove of an absent one, was refused whole).
+	s.Handle(ctx, []byte(`{"id":7,"op":"update","graph":"shared","add":[[0,`+strconv.Itoa(int(g.Neighbors(0)[0]))+`]]}`))
+	got := string(s.Handle(ctx, []byte(`{"id":8,"op":"summary","graph":"shared"}`)))
+	if got = got[strings.Index(got, `"result"`):]; !sameSummary(got, want) {
+		t.Errorf("shared graph at the end: %s, want %s", got, want)
+	}
+}
+
+// sameSummary compares two summary results but for their seconds and
+// algorithm fields.
+func sameSummary(a, b string) bool {
+	strip := func(s string) string {
+		var m map[string]any
+		if json.Unmarshal([]byte("{"+strings.TrimSpace(s)), &m) != nil {
+			return s
+		}
+		r, _ := m["result"].(map[string]any)
+		delete(r, "seconds")
+		delete(r, "algorithm")
+		delete(r, "threads")
+		out, _ := json.Marshal(r)
+		return string(out)
+	}
+	return strip(a) == strip(b)
 }
