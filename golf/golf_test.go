@@ -209,6 +209,8 @@ func TestSearch(t *testing.T) {
 	}{
 		{"sa", Options{N: 64, D: 4, Evals: 400, Seed: 5}},
 		{"hc batch", Options{N: 64, D: 4, Evals: 400, Seed: 5, Method: HillClimbing, Batch: 4}},
+		{"sa pick best", Options{N: 64, D: 4, Evals: 400, Seed: 6, Batch: 8, Pick: PickBest}},
+		{"hc pick best", Options{N: 48, D: 3, Evals: 300, Seed: 7, Method: HillClimbing, Batch: 5, Pick: PickBest}},
 		{"grid", Options{Grid: Grid{W: 6, H: 6, R: 2}, D: 4, Evals: 300, Seed: 2}},
 	}
 	for _, c := range cases {
@@ -274,6 +276,7 @@ func TestSearchErrors(t *testing.T) {
 		{N: 10, D: 0},
 		{N: 9, D: 3},
 		{N: 10, D: 3, Method: "tabu"},
+		{N: 10, D: 3, Pick: "worst"},
 		{Grid: Grid{W: 3, H: 3, R: 0}, D: 3},
 	} {
 		if _, err := Search(context.Background(), opt); !errors.Is(err, ErrParams) {

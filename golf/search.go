@@ -20,6 +20,9 @@ import (
 const (
 	Annealing    = "sa" // simulated annealing, ODP's sample/SA schedule
 	HillClimbing = "hc" // accept a candidate no worse than the current graph
+
+	PickFirst = "first" // a step takes its first accepted candidate
+	PickBest  = "best"  // a step tests its best candidate alone
 )
 
 // DefaultEvals is the evaluation count of a search given neither Evals
@@ -49,6 +52,12 @@ type Options struct {
 	// same graph; every candidate counts as an evaluation and may become
 	// the best.
 	Batch int
+	// Pick is how a step of more than one candidate moves: PickFirst
+	// (also "") takes the first candidate in order that the acceptance
+	// test takes, as above; PickBest puts the step's best candidate (by
+	// diameter, then ASPL) to the test alone, so that a neighbourhood
+	// evaluated at once (on a GPU) steers each move.
+	Pick string
 	// MaxTemp and MinTemp bound the geometric cooling schedule over the
 	// run (by evaluations, or by time under Time alone); 0 takes ODP's
 	// defaults: MinTemp = -2/ln(0.0001), MaxTemp = the largest energy
@@ -180,6 +189,13 @@ func checkOptions(opt *Options) error {
 	}
 	if err := checkND(opt.N, opt.D); err != nil {
 		return err
+	}
+	switch opt.Pick {
+	case "":
+		opt.Pick = PickFirst
+	case PickFirst, PickBest:
+	default:
+		return fmt.Errorf("%w: pick %q (want %s or %s)", ErrParams, opt.Pick, PickFirst, PickBest)
 	}
 	switch opt.Method {
 	case "":
@@ -504,6 +520,27 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 				break
 			}
 			return nil, err
+		}
+		if opt.Pick == PickBest {
+			bi := -1
+			for i, m := range ms {
+				if m.connected && (bi < 0 || better(m, ms[bi])) {
+					bi = i
+				}
+			}
+			if opt.Method == Annealing {
+				f := frac
+				if opt.Evals > 0 {
+					f += float64(len(ms)) / float64(opt.Evals)
+				}
+				temp = maxT * math.Pow(opt.MinTemp/maxT, min(1, f))
+			}
+			if bi >= 0 && s.accept(ms[bi], temp) {
+				s.st.apply(s.moves[bi])
+				s.cur = ms[bi]
+				s.accepted++
+			}
+			continue
 		}
 		for i, m := range ms {
 			if opt.Method == Annealing {

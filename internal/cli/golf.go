@@ -36,6 +36,7 @@ type golfFlags struct {
 	json          bool
 	out, from     string
 	method        string
+	pick          string
 	evals         int64
 	dur           time.Duration
 	seed          uint64
@@ -55,6 +56,7 @@ func newGolfFlags() (*flag.FlagSet, *golfFlags) {
 	fs.StringVar(&g.out, "o", "", "search: write the best graph to `FILE` in Graph Golf's edges format")
 	fs.StringVar(&g.from, "from", "", "search: start from the graph in `FILE` instead of a random one")
 	fs.StringVar(&g.method, "method", golf.Annealing, "search: sa (simulated annealing, ODP's schedule) or hc (hill climbing)")
+	fs.StringVar(&g.pick, "pick", golf.PickFirst, "search: how a step of --batch candidates moves: first (its first accepted candidate) or best (its best candidate, then the acceptance test)")
 	fs.Int64Var(&g.evals, "evals", 0, "search: stop after `K` evaluations (default "+strconv.Itoa(golf.DefaultEvals)+" unless --time is given)")
 	fs.DurationVar(&g.dur, "time", 0, "search: stop after this long (e.g. 30s)")
 	fs.Uint64Var(&g.seed, "seed", 1, "search: the random start graph and the moves (reproducible on one machine and thread count)")
@@ -187,7 +189,7 @@ func printReport(w io.Writer, r *golf.Report) error {
 }
 
 func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp.Options) error {
-	so := golf.Options{N: p["n"], D: p["d"], Grid: grid, Method: g.method, Evals: g.evals, Time: g.dur,
+	so := golf.Options{N: p["n"], D: p["d"], Grid: grid, Method: g.method, Pick: g.pick, Evals: g.evals, Time: g.dur,
 		Seed: g.seed, Batch: g.batch, MaxTemp: g.maxT, MinTemp: g.minT, Eval: opt, ProgressEvery: g.progressEvery}
 	if grid.W > 0 || grid.H > 0 {
 		if grid.W == 0 || grid.H == 0 || grid.R == 0 {
