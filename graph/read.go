@@ -224,7 +224,8 @@ func (lr *lineReader) stop() {
 
 // readAhead reads its source on its own goroutine into a few large
 // buffers, ahead of the reader, which copies them out in order: memory
-// stays bounded (aheadBufs of aheadBufSize) whatever the input's size.
+// stays bounded (aheadBufs of at most aheadBufSize) whatever the input's
+// size.
 type readAhead struct {
 	full chan aheadChunk // filled buffers, in order
 	free chan []byte     // buffers handed back for filling
@@ -241,10 +242,13 @@ type aheadChunk struct {
 }
 
 // Large buffers make the hand-offs rare; a few let the goroutine run ahead
-// while the reader is busy with one.
+// while the reader is busy with one. They are made as needed, the first
+// small (64 KiB, then 256 KiB, then 1 MiB), so that a small input (bulk
+// reads many) costs little.
 const (
-	aheadBufSize = 1 << 20
-	aheadBufs    = 4
+	aheadBufSize  = 1 << 20
+	aheadFirstBuf = 64 << 10
+	aheadBufs     = 4
 )
 
 func newReadAhead(src io.Reader) *readAhead {
@@ -253,21 +257,28 @@ func newReadAhead(src io.Reader) *readAhead {
 		free: make(chan []byte, aheadBufs),
 		done: make(chan struct{}),
 	}
-	for range aheadBufs {
-		ra.free <- make([]byte, aheadBufSize)
-	}
 	go ra.run(src)
 	return ra
 }
 
 // run fills buffers from src until its end, an error, or stop.
 func (ra *readAhead) run(src io.Reader) {
+	made, size := 0, aheadFirstBuf
 	for {
 		var buf []byte
 		select {
 		case buf = <-ra.free:
-		case <-ra.done:
-			return
+		default:
+		}
+		if buf == nil && made < aheadBufs {
+			buf, made, size = make([]byte, size), made+1, min(4*size, aheadBufSize)
+		}
+		if buf == nil {
+			select {
+			case buf = <-ra.free:
+			case <-ra.done:
+				return
+			}
 		}
 		n, err := fill(src, buf)
 		select {
@@ -308,7 +319,7 @@ func (ra *readAhead) Read(p []byte) (int, error) {
 			return 0, ra.err
 		}
 		if ra.buf != nil {
-			ra.free <- ra.buf[:cap(ra.buf)] // never blocks: free holds every buffer
+			ra.free <- ra.buf[:cap(ra.buf)] // never blocks: free has room for every buffer
 			ra.buf = nil
 		}
 		c := <-ra.full
