@@ -281,25 +281,25 @@ func (b *Builder) Build() *Graph {
 	var iw []int64
 	var fw []float64
 	switch kind {
-	case IntWeights:
-		iw = make([]int64, m)
-	case FloatWeights:
-		fw = make([]float64, m)
-	}
-	for _, c := range chunks {
-		switch kind {
-		case Unweighted:
+	case Unweighted:
+		for _, c := range chunks {
 			for _, a := range c {
 				heads[off[a.u]] = a.v
 				off[a.u]++
 			}
-		case IntWeights:
+		}
+	case IntWeights:
+		iw = make([]int64, m)
+		for _, c := range chunks {
 			for _, a := range c {
 				i := off[a.u]
 				heads[i], iw[i] = a.v, a.w
 				off[a.u] = i + 1
 			}
-		case FloatWeights:
+		}
+	case FloatWeights:
+		fw = make([]float64, m)
+		for _, c := range chunks {
 			for _, a := range c {
 				i := off[a.u]
 				heads[i], fw[i] = a.v, a.float()
