@@ -203,13 +203,15 @@ func newLineReader(r io.Reader, name string) (*lineReader, error) {
 		}
 		// Inflating on its own goroutine overlaps it with parsing: on two
 		// cores a .gz file then reads almost as fast as the plain one.
-		lr.ra = newReadAhead(zr)
+		lr.ra = newReadAhead(zr, true)
 		lr.br = bufio.NewReaderSize(lr.ra, readBufSize)
 		lr.gz, lr.size = true, -1
 	case lr.size < 0:
 		// A pipe or other stream: its reads (system calls, copies, the
-		// writer's pace) overlap with parsing too.
-		lr.ra = newReadAhead(br)
+		// writer's pace) overlap with parsing too. What a read returns is
+		// handed on at once, as bufio would, so that a writer that pauses
+		// (or stops, after a bad line) is not waited on for a full buffer.
+		lr.ra = newReadAhead(br, false)
 		lr.br = bufio.NewReaderSize(lr.ra, readBufSize)
 	}
 	return lr, nil
@@ -227,12 +229,13 @@ func (lr *lineReader) stop() {
 // stays bounded (aheadBufs of at most aheadBufSize) whatever the input's
 // size.
 type readAhead struct {
-	full chan aheadChunk // filled buffers, in order
-	free chan []byte     // buffers handed back for filling
-	done chan struct{}   // closed by stop
-	buf  []byte          // the buffer being read out, to hand back
-	cur  []byte          // what is left of buf
-	err  error           // the source's error (io.EOF at its end), after cur
+	whole bool            // fill each buffer before handing it on
+	full  chan aheadChunk // filled buffers, in order
+	free  chan []byte     // buffers handed back for filling
+	done  chan struct{}   // closed by stop
+	buf   []byte          // the buffer being read out, to hand back
+	cur   []byte          // what is left of buf
+	err   error           // the source's error (io.EOF at its end), after cur
 }
 
 // aheadChunk is a filled buffer and the error that ended it, if any.
@@ -251,11 +254,16 @@ const (
 	aheadBufs     = 4
 )
 
-func newReadAhead(src io.Reader) *readAhead {
+// newReadAhead starts reading src ahead. With whole, a buffer is handed on
+// when full (or at the end): for a source that computes its bytes, gzip,
+// whose reads return little each; otherwise after each read that returns
+// something.
+func newReadAhead(src io.Reader, whole bool) *readAhead {
 	ra := &readAhead{
-		full: make(chan aheadChunk, aheadBufs),
-		free: make(chan []byte, aheadBufs),
-		done: make(chan struct{}),
+		whole: whole,
+		full:  make(chan aheadChunk, aheadBufs),
+		free:  make(chan []byte, aheadBufs),
+		done:  make(chan struct{}),
 	}
 	go ra.run(src)
 	return ra
@@ -280,7 +288,7 @@ func (ra *readAhead) run(src io.Reader) {
 				return
 			}
 		}
-		n, err := fill(src, buf)
+		n, err := fill(src, buf, ra.whole)
 		select {
 		case ra.full <- aheadChunk{buf[:n], err}:
 		case <-ra.done:
@@ -292,20 +300,21 @@ func (ra *readAhead) run(src io.Reader) {
 	}
 }
 
-// fill reads src into buf until buf is full or src fails (io.EOF at its
-// end), unlike io.ReadFull keeping src's own error: a truncated gzip
-// stream's io.ErrUnexpectedEOF must not read as the end.
-func fill(src io.Reader, buf []byte) (int, error) {
+// fill reads src into buf until it has read something, or with whole
+// until buf is full, or src fails (io.EOF at its end). Unlike io.ReadFull
+// it keeps src's own error: a truncated gzip stream's io.ErrUnexpectedEOF
+// must not read as the end.
+func fill(src io.Reader, buf []byte, whole bool) (int, error) {
 	n, empty := 0, 0
-	for n < len(buf) {
+	for n < len(buf) && (whole || n == 0) {
 		m, err := src.Read(buf[n:])
 		n += m
 		if err != nil {
 			return n, err
 		}
-		if empty = empty + 1; m > 0 {
+		if m > 0 {
 			empty = 0
-		} else if empty == 100 { // as bufio gives up on a reader that returns nothing
+		} else if empty++; empty == 100 { // as bufio gives up on a reader that returns nothing
 			return n, io.ErrNoProgress
 		}
 	}
