@@ -34,10 +34,17 @@ func (a arc) float() float64 { return math.Float64frombits(uint64(a.w)) }
 // that would make the graph, built, not fit in memory (see MemoryNeeded and
 // sysmem.Bounds): it checks when the vertex count passes what was last found
 // to fit and before the arc buffer grows.
+//
+// The arc buffer is a list of chunks: it grows by adding a chunk, never by
+// copying, so that a graph read from a stream of unknown size costs no
+// more time and memory than one whose size was hinted (Grow).
 type Builder struct {
 	directed bool
 	n        int
-	arcs     []arc
+	full     [][]arc // the chunks filled before arcs, in order
+	fullLen  int     // arcs in full
+	fullCap  int     // capacity of full, slack included
+	arcs     []arc   // the chunk being filled
 	kind     WeightKind
 	negLoop  int
 	fitN     int // vertices found to fit with the buffer's capacity; 0: check
@@ -58,11 +65,33 @@ func (b *Builder) SetVertices(n int) error {
 		return fmt.Errorf("%d vertices: %w (at most %d)", n, ErrTooLarge, MaxVertices)
 	}
 	if n > b.fitN {
-		if err := b.reserve(n, cap(b.arcs)); err != nil {
+		if err := b.reserve(n, 0); err != nil {
 			return err
 		}
 	}
 	b.n = max(b.n, n)
+	return nil
+}
+
+// bufLen and bufCap are the arcs in the buffer and its capacity, over all
+// its chunks.
+func (b *Builder) bufLen() int { return b.fullLen + len(b.arcs) }
+func (b *Builder) bufCap() int { return b.fullCap + cap(b.arcs) }
+
+// addChunk makes room for size more arcs in a new chunk, once n vertices
+// and the buffer with it are found to fit (see reserve). The chunk being
+// filled is kept as it is: its arcs are not copied, and any room left in it
+// stays unused.
+func (b *Builder) addChunk(n, size int) error {
+	if err := b.reserve(n, size); err != nil {
+		return err
+	}
+	if cap(b.arcs) > 0 {
+		b.full = append(b.full, b.arcs)
+		b.fullLen += len(b.arcs)
+		b.fullCap += cap(b.arcs)
+	}
+	b.arcs = make([]arc, 0, size)
 	return nil
 }
 
@@ -76,25 +105,25 @@ func (b *Builder) Grow(m int) {
 	if m <= 0 || len(b.arcs)+m <= cap(b.arcs) {
 		return
 	}
-	if b.reserve(b.n, len(b.arcs)+m) == nil {
-		b.arcs = slices.Grow(b.arcs, m)
-	}
+	// A chunk of what the present one lacks: a hint given before the
+	// first arc (the readers' case) makes the buffer a single chunk.
+	_ = b.addChunk(b.n, m-(cap(b.arcs)-len(b.arcs)))
 }
 
-// reserve checks that a graph of n vertices built from a buffer of c arcs
-// fits in memory: MemoryNeeded(n, c) must be within the budget, which
-// credits the present buffer as far as each bound has charged it (all of
-// it when mapping counts, the arcs written otherwise) when c is its
-// capacity. A buffer about to be outgrown is not credited: it is held while
-// its arcs are copied and, until the collector runs, after. On success
-// fitN becomes the vertex count the rest of the budget allows.
-func (b *Builder) reserve(n, c int) error {
-	var mapped, written uint64
-	k := largeAllocs + 1 // the buffer, which is new
-	if c == cap(b.arcs) {
-		mapped, written = uint64(cap(b.arcs))*BufferArcBytes, uint64(len(b.arcs))*BufferArcBytes
-		k--
+// reserve checks that a graph of n vertices built from the buffer and a
+// new chunk of extra arcs (0: none) fits in memory: MemoryNeeded(n, c),
+// c the buffer's capacity with the chunk, must be within the budget, which
+// credits the chunks held as far as each bound has charged them (all of
+// them when mapping counts, the arcs written otherwise): they are kept, not
+// copied, when the buffer grows. On success fitN becomes the vertex count
+// the rest of the budget allows.
+func (b *Builder) reserve(n, extra int) error {
+	mapped, written := uint64(b.bufCap())*BufferArcBytes, uint64(b.bufLen())*BufferArcBytes
+	k := largeAllocs
+	if extra > 0 {
+		k++ // the new chunk
 	}
+	c := b.bufCap() + extra
 	budget, held, h, ok := budget(mapped, written, k)
 	if !ok {
 		b.fitN = MaxVertices
@@ -127,17 +156,16 @@ func (b *Builder) check(u, v int) error {
 	}
 	n := max(b.n, u+1, v+1)
 	if n > b.fitN {
-		if err := b.reserve(n, cap(b.arcs)); err != nil {
+		if err := b.reserve(n, 0); err != nil {
 			return err
 		}
 	}
 	if len(b.arcs)+2 > cap(b.arcs) {
-		// Grow as append would (by a quarter, at least 256), but check first.
-		c := cap(b.arcs) + cap(b.arcs)/4 + 256
-		if err := b.reserve(n, c); err != nil {
+		// Grow by a quarter, at least 256 arcs, as append would, but
+		// check first.
+		if err := b.addChunk(n, b.bufCap()/4+256); err != nil {
 			return err
 		}
-		b.arcs = slices.Grow(b.arcs, c-len(b.arcs))
 	}
 	b.n = n
 	return nil
@@ -162,14 +190,21 @@ func (b *Builder) toFloat() {
 	if b.kind == FloatWeights {
 		return
 	}
-	for i := range b.arcs {
-		x := float64(1)
-		if b.kind == IntWeights {
-			x = float64(b.arcs[i].w)
+	for _, c := range b.chunks() {
+		for i := range c {
+			x := float64(1)
+			if b.kind == IntWeights {
+				x = float64(c[i].w)
+			}
+			c[i].w = int64(math.Float64bits(x))
 		}
-		b.arcs[i].w = int64(math.Float64bits(x))
 	}
 	b.weigh(FloatWeights)
+}
+
+// chunks returns the chunks of the arc buffer, in order.
+func (b *Builder) chunks() [][]arc {
+	return append(b.full[:len(b.full):len(b.full)], b.arcs)
 }
 
 func floatBits(x float64) int64 { return int64(math.Float64bits(x)) }
@@ -228,43 +263,51 @@ func (b *Builder) AddFloatEdge(u, v int, w float64) error {
 // graph does not keep the slack.
 func (b *Builder) Build() *Graph {
 	kind, n := b.kind, b.n
-	arcs := b.arcs
-	b.arcs, b.fitN = nil, 0
+	chunks, m := b.chunks(), b.bufLen()
+	b.full, b.fullLen, b.fullCap, b.arcs, b.fitN = nil, 0, 0, nil, 0
 	g := &Graph{n: n, directed: b.directed, kind: kind, negLoop: b.negLoop, names: b.builtNames(n)}
 	off := make([]int, n+1)
-	for _, a := range arcs {
-		off[a.u+1]++
+	for _, c := range chunks {
+		for _, a := range c {
+			off[a.u+1]++
+		}
 	}
 	for u := range n {
 		off[u+1] += off[u]
 	}
 	// Scatter with off[u] as u's cursor, which ends where u+1's arcs begin;
 	// then shift the offsets back by one vertex.
-	heads := make([]int32, len(arcs), len(arcs)+csr.HeadsSlack)
+	heads := make([]int32, m, m+csr.HeadsSlack)
 	var iw []int64
 	var fw []float64
 	switch kind {
 	case Unweighted:
-		for _, a := range arcs {
-			heads[off[a.u]] = a.v
-			off[a.u]++
+		for _, c := range chunks {
+			for _, a := range c {
+				heads[off[a.u]] = a.v
+				off[a.u]++
+			}
 		}
 	case IntWeights:
-		iw = make([]int64, len(arcs))
-		for _, a := range arcs {
-			i := off[a.u]
-			heads[i], iw[i] = a.v, a.w
-			off[a.u] = i + 1
+		iw = make([]int64, m)
+		for _, c := range chunks {
+			for _, a := range c {
+				i := off[a.u]
+				heads[i], iw[i] = a.v, a.w
+				off[a.u] = i + 1
+			}
 		}
 	case FloatWeights:
-		fw = make([]float64, len(arcs))
-		for _, a := range arcs {
-			i := off[a.u]
-			heads[i], fw[i] = a.v, a.float()
-			off[a.u] = i + 1
+		fw = make([]float64, m)
+		for _, c := range chunks {
+			for _, a := range c {
+				i := off[a.u]
+				heads[i], fw[i] = a.v, a.float()
+				off[a.u] = i + 1
+			}
 		}
 	}
-	arcs = nil
+	chunks = nil
 	copy(off[1:], off[:n])
 	off[0] = 0
 	// Sort and deduplicate each vertex's arcs, compacting as we go.

@@ -197,6 +197,7 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 	if err != nil {
 		return nil, FormatAuto, err
 	}
+	defer lr.stop()
 	format := opt.Format
 	if format == FormatAuto {
 		format = FormatFromName(name)
@@ -254,6 +255,7 @@ const gzipMagic = "\x1f\x8b"
 // until the next call, and numbers them.
 type lineReader struct {
 	br   *bufio.Reader
+	ra   *readAhead // reads the input ahead on its own goroutine, or nil
 	name string
 	gz   bool
 	size int64  // bytes of input, or -1 when unknown (a stream or gzip)
@@ -271,16 +273,154 @@ func newLineReader(r io.Reader, name string) (*lineReader, error) {
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if string(magic) == gzipMagic {
+	switch {
+	case string(magic) == gzipMagic:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s: bad gzip stream: %w", name, err)
 		}
-		lr.br = bufio.NewReaderSize(zr, readBufSize)
+		// Inflating on its own goroutine overlaps it with parsing: on two
+		// cores a .gz file then reads almost as fast as the plain one.
+		lr.ra = newReadAhead(zr, true)
+		lr.br = bufio.NewReaderSize(lr.ra, readBufSize)
 		lr.gz, lr.size = true, -1
+	case lr.size < 0:
+		// A pipe or other stream: its reads (system calls, copies, the
+		// writer's pace) overlap with parsing too. What a read returns is
+		// handed on at once, as bufio would, so that a writer that pauses
+		// (or stops, after a bad line) is not waited on for a full buffer.
+		lr.ra = newReadAhead(br, false)
+		lr.br = bufio.NewReaderSize(lr.ra, readBufSize)
 	}
 	return lr, nil
 }
+
+// stop ends the read-ahead, if any, once the reader is done with the input.
+func (lr *lineReader) stop() {
+	if lr.ra != nil {
+		lr.ra.stop()
+	}
+}
+
+// readAhead reads its source on its own goroutine into a few large
+// buffers, ahead of the reader, which copies them out in order: memory
+// stays bounded (aheadBufs of at most aheadBufSize) whatever the input's
+// size.
+type readAhead struct {
+	whole bool            // fill each buffer before handing it on
+	full  chan aheadChunk // filled buffers, in order
+	free  chan []byte     // buffers handed back for filling
+	done  chan struct{}   // closed by stop
+	buf   []byte          // the buffer being read out, to hand back
+	cur   []byte          // what is left of buf
+	err   error           // the source's error (io.EOF at its end), after cur
+}
+
+// aheadChunk is a filled buffer and the error that ended it, if any.
+type aheadChunk struct {
+	b   []byte
+	err error
+}
+
+// Large buffers make the hand-offs rare; a few let the goroutine run ahead
+// while the reader is busy with one. They are made as needed, the first
+// small (64 KiB, then 256 KiB, then 1 MiB), so that a small input (bulk
+// reads many) costs little.
+const (
+	aheadBufSize  = 1 << 20
+	aheadFirstBuf = 64 << 10
+	aheadBufs     = 4
+)
+
+// newReadAhead starts reading src ahead. With whole, a buffer is handed on
+// when full (or at the end): for a source that computes its bytes, gzip,
+// whose reads return little each; otherwise after each read that returns
+// something.
+func newReadAhead(src io.Reader, whole bool) *readAhead {
+	ra := &readAhead{
+		whole: whole,
+		full:  make(chan aheadChunk, aheadBufs),
+		free:  make(chan []byte, aheadBufs),
+		done:  make(chan struct{}),
+	}
+	go ra.run(src)
+	return ra
+}
+
+// run fills buffers from src until its end, an error, or stop.
+func (ra *readAhead) run(src io.Reader) {
+	made, size := 0, aheadFirstBuf
+	for {
+		var buf []byte
+		select {
+		case buf = <-ra.free:
+		default:
+		}
+		if buf == nil && made < aheadBufs {
+			buf, made, size = make([]byte, size), made+1, min(4*size, aheadBufSize)
+		}
+		if buf == nil {
+			select {
+			case buf = <-ra.free:
+			case <-ra.done:
+				return
+			}
+		}
+		n, err := fill(src, buf, ra.whole)
+		select {
+		case ra.full <- aheadChunk{buf[:n], err}:
+		case <-ra.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// fill reads src into buf until it has read something, or with whole
+// until buf is full, or src fails (io.EOF at its end). Unlike io.ReadFull
+// it keeps src's own error: a truncated gzip stream's io.ErrUnexpectedEOF
+// must not read as the end.
+func fill(src io.Reader, buf []byte, whole bool) (int, error) {
+	n, empty := 0, 0
+	for n < len(buf) && (whole || n == 0) {
+		m, err := src.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if m > 0 {
+			empty = 0
+		} else if empty++; empty == 100 { // as bufio gives up on a reader that returns nothing
+			return n, io.ErrNoProgress
+		}
+	}
+	return n, nil
+}
+
+// Read copies out what the goroutine has read, in order, then its error.
+func (ra *readAhead) Read(p []byte) (int, error) {
+	for len(ra.cur) == 0 {
+		if ra.err != nil {
+			return 0, ra.err
+		}
+		if ra.buf != nil {
+			ra.free <- ra.buf[:cap(ra.buf)] // never blocks: free has room for every buffer
+			ra.buf = nil
+		}
+		c := <-ra.full
+		ra.buf, ra.cur, ra.err = c.b, c.b, c.err
+	}
+	n := copy(p, ra.cur)
+	ra.cur = ra.cur[n:]
+	return n, nil
+}
+
+// stop lets the goroutine end: at once when it waits on the reader, after
+// the read in progress otherwise (which a stream that never ends may hold
+// until the process exits).
+func (ra *readAhead) stop() { close(ra.done) }
 
 // inputSize returns how many bytes r holds, or -1 when that is unknown.
 func inputSize(r io.Reader) int64 {
