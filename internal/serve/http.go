@@ -230,6 +230,20 @@ func (h *HTTP) release() {
 	h.m.inflight.Dec()
 }
 
+// begin admits a request (see admit) and gives it its context, ended by
+// --timeout; done releases both. ok is false when the request was
+// refused, and answered.
+func (h *HTTP) begin(w http.ResponseWriter, r *http.Request, route string) (ctx context.Context, done func(), ok bool) {
+	if !h.admit(w, r, route) {
+		return nil, nil, false
+	}
+	ctx, cancel := r.Context(), context.CancelFunc(func() {})
+	if h.o.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
+	}
+	return ctx, func() { cancel(); h.release() }, true
+}
+
 // one answers POST /v1/{op}: one request, its answer as stdio's line.
 func (h *HTTP) one(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -241,16 +255,11 @@ func (h *HTTP) one(w http.ResponseWriter, r *http.Request) {
 		op = a
 	}
 	route := "/v1/" + op
-	if !h.admit(w, r, route) {
+	ctx, done, ok := h.begin(w, r, route)
+	if !ok {
 		return
 	}
-	defer h.release()
-	ctx := r.Context()
-	if h.o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
-		defer cancel()
-	}
+	defer done()
 	req, err := h.readRequest(w, r, op)
 	var id json.RawMessage
 	if req != nil {
@@ -670,16 +679,11 @@ const bulkWindow = 256
 func (h *HTTP) bulk(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	const route = "/v1/bulk"
-	if !h.admit(w, r, route) {
+	ctx, done, ok := h.begin(w, r, route)
+	if !ok {
 		return
 	}
-	defer h.release()
-	ctx := r.Context()
-	if h.o.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.o.Timeout)
-		defer cancel()
-	}
+	defer done()
 	rc := http.NewResponseController(w)
 	rc.EnableFullDuplex() // read lines while answers go out (HTTP/1.1)
 	w.Header().Set("Content-Type", "application/x-ndjson")
