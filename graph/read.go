@@ -184,6 +184,14 @@ func ReadFile(path string, opt ReadOptions) (*Graph, error) {
 // beyond what can be held (see vertexLimit), or beyond what fits with the
 // work that follows (ReadOptions.Then), wraps ErrTooLarge; I/O and gzip
 // errors are wrapped with %w.
+//
+// A gzip stream, and a stream whose size is unknown (a pipe, a network
+// body), are read ahead on another goroutine, so that reading overlaps
+// parsing. When Read returns before the end of such a stream (a malformed
+// line), that goroutine starts no further read of r, but a read already in
+// progress finishes first: a caller that must know r is no longer read
+// (a request body it answers next) reads the input into memory first, or
+// closes r, which ends a pipe's or a file's read in progress.
 func Read(r io.Reader, name string, opt ReadOptions) (*Graph, error) {
 	g, _, err := ReadFormat(r, name, opt)
 	return g, err
@@ -365,6 +373,11 @@ func (ra *readAhead) run(src io.Reader) {
 			case <-ra.done:
 				return
 			}
+		}
+		select {
+		case <-ra.done: // stopped: start no further read of src
+			return
+		default:
 		}
 		n, err := fill(src, buf, ra.whole)
 		select {

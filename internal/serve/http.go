@@ -483,7 +483,19 @@ func (h *HTTP) readGraphFile(body io.Reader, r *http.Request, op string) (*reque
 			return req, badRequest("?format=%s: %v", f, err)
 		}
 	}
-	g, err := graph.Read(body, "body", ro)
+	// The body is read whole (it is bounded by --max-body) before it is
+	// parsed: graph.Read reads a stream of unknown size ahead on another
+	// goroutine, whose read in progress would otherwise outlive a parse
+	// that failed early and race the answer on the ResponseWriter.
+	data, err := io.ReadAll(body)
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return req, h.bodyError(err)
+		}
+		return req, badRequest("reading the body: %v", err)
+	}
+	g, err := graph.Read(bytes.NewReader(data), "body", ro)
 	if err != nil {
 		var mb *http.MaxBytesError
 		if errors.As(err, &mb) {
