@@ -125,7 +125,7 @@ func FuzzReadEdgeList(f *testing.F) {
 		"# apsp edge list\n# vertices: 4\n# edges: 1\n# directed: true\n# weights: float\n2 0 0.5\n",
 		"# vertices: 3\n0 1\n2 5\n", "# vertices: 2\n# vertices: 3\n", "# vertices: 3\n# vertices: 003\n1 2\n",
 		"# vertices: 0\n0 1\n", "c x\n1 2\n", "c\n\nc y\np sp 2 1\na 1 2 3\n", "c x\na 1 2 3\n", "0 1\nc x y z\n",
-		"0,1\n1, 2\n", "0,1,2\n1 2,3\n", ",0,,1,\n", "c,1\n", "0 1 {}\n1 2 {'weight': 3}\n", "0 1 {'weight': 'x'}\n",
+		"0,1\n1, 2\n", "0,1,2\n1 2,3\n", ",0,,1,\n", "0,,5\n", "0,1,\n", "0 , 1 ,2\n", "0,1,{'weight': 2}\n", "c,1\n", "0 1 {}\n1 2 {'weight': 3}\n", "0 1 {'weight': 'x'}\n",
 		"0 1 {\"a\": [1, {2: 3}], 'weight': np.float64(2.5),}\n", "0 1 {'weight': 1} x\n", "0 1 {'weight\n",
 		"# labels: true\nb a\nc\n", "# labels: true\n# vertices: 2\np sp\n",
 	} {
@@ -264,8 +264,14 @@ func refEdgeList(data string, opt ReadOptions) (g *Graph, badLine int, limit boo
 		if strings.Contains(line, "{") {
 			return nil, -1, false, ""
 		}
-		if strings.Contains(line, ",") { // commas separate fields too
-			fs = strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(" \t\r\v\f\n,", r) })
+		if strings.Contains(line, ",") { // commas separate fields, one value each
+			fs = strings.Split(strings.TrimRight(line, "\n"), ",")
+			for k := range fs {
+				fs[k] = strings.Trim(fs[k], " \t\r\v\f")
+				if fs[k] == "" || strings.ContainsAny(fs[k], " \t\r\v\f") {
+					return nil, i + 1, false, ""
+				}
+			}
 		}
 		if len(fs) < 2 || len(fs) > 3 {
 			return nil, i + 1, false, ""

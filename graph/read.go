@@ -231,7 +231,7 @@ func ReadFormat(r io.Reader, name string, opt ReadOptions) (*Graph, Format, erro
 	case FormatDIMACS:
 		g, err = readDIMACS(lr, opt, lim)
 	case FormatCSV:
-		g, err = readCSV(lr, opt)
+		g, err = readCSV(lr, opt, lim)
 	case FormatGraph6, FormatSparse6, FormatDigraph6:
 		g, err = readSixFile(lr, opt)
 	case FormatGraphML:
@@ -602,29 +602,26 @@ func (f *fields) split(line []byte) int {
 	}
 }
 
-// splitEdge is split for an edge line, where commas separate fields as
-// blanks do ("0,1", "0, 1, 2.5", tab-separated and comma-separated edge
-// lists alike).
-func (f *fields) splitEdge(line []byte) int {
-	n := 0
-	i := 0
-	sep := func(c byte) bool { return isBlank(c) || c == ',' }
+// splitCommas stores the comma-separated fields of an edge line in f,
+// blanks around each trimmed ("0,1", "0, 1, 2.5"), and returns how many
+// the line has. ok is false when a field is empty ("0,,5": a missing
+// value is not skipped) or holds a blank ("0 1,2"): such a line is
+// refused rather than guessed at.
+func (f *fields) splitCommas(line []byte) (n int, ok bool) {
 	for {
-		for i < len(line) && sep(line[i]) {
-			i++
-		}
-		if i == len(line) {
-			return n
-		}
-		j := i
-		for j < len(line) && !sep(line[j]) {
-			j++
+		field, rest, more := bytes.Cut(line, []byte{','})
+		field = bytes.Trim(field, " \t\r\v\f")
+		if len(field) == 0 || bytes.ContainsAny(field, " \t\r\v\f") {
+			return n + 1, false
 		}
 		if n < maxFields {
-			f[n] = line[i:j:j]
+			f[n] = field[:len(field):len(field)]
 		}
 		n++
-		i = j
+		if !more {
+			return n, true
+		}
+		line = rest
 	}
 }
 

@@ -33,7 +33,7 @@ func (c CSVColumns) withDefaults() CSVColumns {
 // vertex that may have no edge (WriteCSV writes isolated vertices so).
 // Other columns are ignored. Quoting follows RFC 4180 (encoding/csv), and
 // errors name the line.
-func readCSV(lr *lineReader, opt ReadOptions) (*Graph, error) {
+func readCSV(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 	cols := opt.CSV.withDefaults()
 	r := csv.NewReader(lr.br)
 	r.ReuseRecord = true
@@ -49,6 +49,12 @@ func readCSV(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		header[0] = strings.TrimPrefix(header[0], utf8BOM)
 	}
 	header = slices.Clone(header)
+	for i, name := range header {
+		if j := slices.Index(header[i+1:], name); j >= 0 && name != "" &&
+			(name == cols.Source || name == cols.Target || name == cols.Weight || cols.Weight == "" && name == "weight") {
+			return nil, lr.errorf(1, "the CSV header names column %q twice (columns %d and %d)", name, i+1, i+j+2)
+		}
+	}
 	find := func(name string) int { return slices.Index(header, name) }
 	src, dst, wcol := find(cols.Source), find(cols.Target), -1
 	if src < 0 || dst < 0 || src == dst {
@@ -79,9 +85,9 @@ func readCSV(lr *lineReader, opt ReadOptions) (*Graph, error) {
 		if rec[src] == "" {
 			return nil, lr.errorf(lr.line, "empty source vertex name")
 		}
-		u, err := b.Vertex(rec[src])
+		u, err := lr.namedVertex(b, []byte(rec[src]), lim)
 		if err != nil {
-			return nil, lr.wrap(lr.line, err)
+			return nil, err
 		}
 		if rec[dst] == "" { // a vertex alone
 			if wcol >= 0 && rec[wcol] != "" {
@@ -89,9 +95,9 @@ func readCSV(lr *lineReader, opt ReadOptions) (*Graph, error) {
 			}
 			continue
 		}
-		v, err := b.Vertex(rec[dst])
+		v, err := lr.namedVertex(b, []byte(rec[dst]), lim)
 		if err != nil {
-			return nil, lr.wrap(lr.line, err)
+			return nil, err
 		}
 		var w weight
 		if wcol >= 0 {

@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -40,6 +41,7 @@ func TestReadDialects(t *testing.T) {
 			arcs: "0>1 1>0 1>2 2>1"},
 		{name: "comma and blanks", format: el, in: "0, 1, 5\n1 ,2 ,6\n", arcs: "0>1:5 1>0:5 1>2:6 2>1:6"},
 		{name: "tabs", format: el, in: "0\t1\t2\n", arcs: "0>1:2 1>0:2"},
+		{name: "networkx comma delimiter", format: el, in: "0,1,{'weight': 2}\n1,2,{}\n", arcs: "0>1:2 1>0:2 1>2:1 2>1:1"},
 		{name: "labels", format: el, opt: ReadOptions{Labels: true}, in: "b a 1\na c 3\n",
 			arcs: "0>1:1 1>0:1 1>2:3 2>1:3", names: []string{"b", "a", "c"}},
 		{name: "labels look like ids", format: el, opt: ReadOptions{Labels: true}, in: "10 20\n20 5\n",
@@ -93,6 +95,8 @@ func TestReadDialectsReject(t *testing.T) {
 		{"dict text after", el, ReadOptions{}, "0 1 {} x\n", `text after the dict`},
 		{"dict three fields", el, ReadOptions{}, "0 1 2 {}\n", `in:1: want "u v {attributes}", found 3 fields`},
 		{"dict key twice", el, ReadOptions{}, "0 1 {'weight': 1, 'weight': 2}\n", `key "weight" twice`},
+		{"empty comma field", el, ReadOptions{}, "0,1,3\n0,,5\n", `in:2: comma-separated field 2 is empty or holds a blank`},
+		{"blank inside comma field", el, ReadOptions{}, "0 1,2\n", `in:1: comma-separated field 1 is empty`},
 		{"names without labels", el, ReadOptions{}, "a b\n", `in:1: bad vertex id "a" (vertex names that are not ids need --labels`},
 		{"labels header count", el, ReadOptions{}, "# labels: true\n# vertices: 4\nu v\n", `in:2: header says "# vertices: 4", but the file names 2 vertices`},
 		{"csv no header columns", csv, ReadOptions{}, "u,v\n1,2\n", `in:1: the CSV header ["u" "v"] lacks the source and target columns "source" and "target"`},
@@ -102,6 +106,7 @@ func TestReadDialectsReject(t *testing.T) {
 		{"csv empty weight", csv, ReadOptions{}, "source,target,weight\n1,2,\n", `in:2: empty weight`},
 		{"csv empty source", csv, ReadOptions{}, "source,target\n,2\n", `in:2: empty source vertex name`},
 		{"csv bad quote", csv, ReadOptions{}, "source,target\n\"a,b\n", `in:2:`},
+		{"csv column twice", csv, ReadOptions{}, "source,target,weight,weight\na,b,1,2\n", `in:1: the CSV header names column "weight" twice (columns 3 and 4)`},
 		{"csv empty", csv, ReadOptions{}, "", `in:1: empty CSV file`},
 	}
 	for _, tt := range tests {
@@ -187,5 +192,29 @@ func TestNamedRoundTrip(t *testing.T) {
 	}
 	if err := WriteEdgeList(&bytes.Buffer{}, bad); err == nil || !strings.Contains(err.Error(), `"a b"`) {
 		t.Errorf("WriteEdgeList of a name with a blank: %v", err)
+	}
+}
+
+// TestNamedVertexLimit: names read from an edge list with labels, or from
+// CSV, meet the vertex limit of the work that follows as ids do: a file
+// naming more vertices than that work can hold is refused while read,
+// wrapping ErrTooLarge.
+func TestNamedVertexLimit(t *testing.T) {
+	var el, csv strings.Builder
+	csv.WriteString("source,target\n")
+	for i := range 300 {
+		fmt.Fprintf(&el, "v%d v%d\n", i, i+1)
+		fmt.Fprintf(&csv, "v%d,v%d\n", i, i+1)
+	}
+	// A pair of bytes a gigabyte: a few vertices fit in any memory here.
+	then := Work{Name: "test", PairBytes: 1 << 30}
+	for _, tc := range []struct {
+		in     string
+		format Format
+	}{{el.String(), FormatEdgeList}, {csv.String(), FormatCSV}} {
+		_, err := Read(strings.NewReader(tc.in), "in", ReadOptions{Format: tc.format, Labels: true, Then: then})
+		if !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%v: %v, want ErrTooLarge", tc.format, err)
+		}
 	}
 }

@@ -69,17 +69,25 @@ func readEdgeList(lr *lineReader, opt ReadOptions, lim limit) (*Graph, error) {
 				return nil, err
 			}
 		}
-		// NetworkX's attribute dict, then comma-separated fields.
+		// NetworkX's attribute dict (after the delimiter it was written
+		// with: "0 1 {}", "0,1,{}"), then comma-separated fields.
 		var data []byte
 		if i := bytes.IndexByte(line, '{'); i >= 0 {
-			line, data = line[:i], line[i:]
-			nf = f.splitEdge(line)
-		} else if bytes.IndexByte(line, ',') >= 0 {
-			nf = f.splitEdge(line)
+			line, data = bytes.TrimRight(line[:i], " \t\r\v\f"), line[i:]
+			if bytes.HasSuffix(line, []byte{','}) {
+				line = line[:len(line)-1]
+			}
+			nf = f.split(line)
+		}
+		if bytes.IndexByte(line, ',') >= 0 {
+			var ok bool
+			if nf, ok = f.splitCommas(line); !ok {
+				return nil, lr.errorf(lr.line, `comma-separated field %d is empty or holds a blank: want "u,v" or "u,v,w"`, nf)
+			}
 		}
 		if h.labels && nf == 1 && data == nil { // a vertex alone
-			if _, err := b.VertexBytes(f[0]); err != nil {
-				return nil, lr.wrap(lr.line, err)
+			if _, err := lr.namedVertex(b, f[0], lim); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -158,11 +166,11 @@ func (lr *lineReader) finishLabels(b *Builder, h edgeListHeader, opt ReadOptions
 // header's vertex count.
 func (lr *lineReader) edgeEnds(b *Builder, h *edgeListHeader, f *fields, opt ReadOptions, lim limit) (u, v int, err error) {
 	if h.labels {
-		if u, err = b.VertexBytes(f[0]); err == nil {
-			v, err = b.VertexBytes(f[1])
+		if u, err = lr.namedVertex(b, f[0], lim); err != nil {
+			return 0, 0, err
 		}
-		if err != nil {
-			return 0, 0, lr.wrap(lr.line, err)
+		if v, err = lr.namedVertex(b, f[1], lim); err != nil {
+			return 0, 0, err
 		}
 		return u, v, nil
 	}

@@ -293,7 +293,7 @@ func (f *flagSet) readGraph(e *env, path string) (*graph.Graph, error) {
 	// Every command refuses an empty graph the same way, naming the file:
 	// no measure is defined on it.
 	if g.N() == 0 {
-		return nil, fmt.Errorf("%s: %w (no edges and no vertex count; an edge list may say '# vertices: N')", path, apsp.ErrEmptyGraph)
+		return nil, fmt.Errorf("%s: %w (%s)", path, apsp.ErrEmptyGraph, emptyHint(f.readFormat))
 	}
 	return g, nil
 }
@@ -365,6 +365,17 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 		fmt.Fprintln(w, "explain:", c.Note)
 	}
 	return nil
+}
+
+// emptyHint says why a file of format f read as no vertices.
+func emptyHint(f graph.Format) string {
+	switch f {
+	case graph.FormatEdgeList, graph.FormatAuto:
+		return "no edges and no vertex count; an edge list may say '# vertices: N'"
+	case graph.FormatGraph6, graph.FormatSparse6, graph.FormatDigraph6:
+		return "the line says 0 vertices"
+	}
+	return "the file declares no vertices and names none"
 }
 
 // warner prints a reader's warnings on stderr, whatever --quiet says: the
