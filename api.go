@@ -42,6 +42,16 @@ type Options struct {
 	// wider run; an unknown kind, or one the named algorithm does not
 	// offer, wraps ErrInvalidOptions.
 	Lanes string
+	// Mode says which distances the per-vertex measures of a directed
+	// graph read, as igraph's mode: "out" (from the vertex), "in" (to it),
+	// "all" (the graph with its directions dropped, parallel arcs keeping
+	// the smaller length); "" is each measure's default: "out" for
+	// Eccentricities and ComputeStats (whose radius, center and periphery
+	// then follow the mode, and "all" measures the undirected view
+	// throughout), "in" for ClosenessCentrality and HarmonicCentrality
+	// (NetworkX's choice). Undirected graphs read the same in every mode.
+	// Entry points that read no mode refuse one (ErrInvalidOptions).
+	Mode string
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -130,8 +140,9 @@ func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length,
 // summing to T > 0, (r−1)/T, multiplied by (r−1)/(n−1) when wfImproved
 // (Wasserman and Faust's scaling, so that on a graph that is not
 // connected a vertex reached by few others does not rank first); 0 when T
-// is 0. For a directed graph the distances are those *to* v, as in
-// NetworkX (igraph's mode "in"). Lengths must be non-negative. It costs
+// is 0. For a directed graph the distances are those *to* v under the
+// default opt.Mode, as in NetworkX (igraph's mode "in"); "out" reads those
+// from v, "all" those of the graph with its directions dropped. Lengths must be non-negative. It costs
 // what ComputeStats costs (a directed graph is reversed first): the sums
 // are the ones the engines form for the ASPL.
 func ClosenessCentrality(ctx context.Context, g *graph.Graph, opt Options, wfImproved bool) ([]float64, error) {
@@ -140,6 +151,32 @@ func ClosenessCentrality(ctx context.Context, g *graph.Graph, opt Options, wfImp
 		return nil, err
 	}
 	return run.Closeness(ctx, g, o, wfImproved)
+}
+
+// HarmonicCentrality returns every vertex's harmonic centrality with
+// NetworkX's definition (harmonic_centrality, not normalised): for a
+// vertex v, Σ 1/d(u, v) over the vertices u ≠ v with a path to v of
+// length d > 0 (a length of 0, through zero-length arcs, adds nothing, as
+// in NetworkX); 0 for a vertex no other reaches. For a directed graph the
+// distances are those *to* v under the default opt.Mode (NetworkX's, and
+// igraph's mode "in"). Lengths must be non-negative. The CPU engines sum
+// 1/d as they search; a GPU, asked for, computes the matrix first.
+func HarmonicCentrality(ctx context.Context, g *graph.Graph, opt Options) ([]float64, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.Harmonic(ctx, g, o)
+}
+
+// Centralities returns ClosenessCentrality and HarmonicCentrality from one
+// computation of the distances.
+func Centralities(ctx context.Context, g *graph.Graph, opt Options, wfImproved bool) (closeness, harmonic []float64, err error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return run.Centralities(ctx, g, o, wfImproved)
 }
 
 // ShortestPath returns one shortest path from u to v; the error wraps

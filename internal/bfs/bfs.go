@@ -53,15 +53,25 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 			ecc, reached := search(&a, s, dist, queue)
 			hist := grow(w.hist, int(ecc))
 			var sum int64
+			var harm float64
+			// The queue holds the vertices in order of distance: a level's
+			// count adds count/d to the harmonic sum when the level ends.
+			level, count := int32(1), 0
 			for _, v := range queue[1:reached] {
 				d := dist[v]
+				if d != level {
+					harm += float64(count) / float64(level)
+					level, count = d, 0
+				}
+				count++
 				hist[d]++
 				sum += int64(d)
 				dist[v] = -1
 			}
+			harm += float64(count) / float64(level)
 			w.hist = hist
 			dist[s] = -1
-			r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Unreach: reached < n}
+			r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Harm: harm, Unreach: reached < n}
 			r.Sum.Add(sum)
 			rows[s] = r
 		}

@@ -175,12 +175,16 @@ func addInt32s(r *reduce.Row, vs []int32, dist []int32, h []int64, u int) {
 		return
 	}
 	var sum, top int64
+	var harm float64
 	if h == nil {
 		var m int32
 		for _, v := range vs {
 			d := dist[v]
 			sum += int64(d)
 			m = max(m, d)
+			if d > 0 {
+				harm += 1 / float64(d)
+			}
 		}
 		top = int64(m)
 	} else {
@@ -190,11 +194,15 @@ func addInt32s(r *reduce.Row, vs []int32, dist []int32, h []int64, u int) {
 			d := int64(dist[v]) - hu + h[v]
 			sum += d
 			top = max(top, d)
+			if d > 0 {
+				harm += 1 / float64(d)
+			}
 		}
 	}
 	r.Reach += int64(len(vs))
 	r.MaxI = top
 	r.Sum.Add(sum)
+	r.Harm += harm
 }
 
 func addFloats(r *reduce.Row, vs []int32, dist, h []float64, u int) {

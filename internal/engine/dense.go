@@ -127,7 +127,7 @@ func (e dijkstraEngine) Caps() Caps {
 	// Both answer wide plans: their searches form only simple paths'
 	// lengths there (a wide plan has no negative arc, so johnson is plain
 	// Dijkstra on it).
-	return Caps{Device: CPU, Weights: AnyWeights, Negative: e.johnson, Wide: true, Rows: true, Auto: true, Lanes: cpuLanes}
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: e.johnson, Wide: true, Rows: true, Harmonic: true, Auto: true, Lanes: cpuLanes}
 }
 
 func (dijkstraEngine) Supports(*Problem) error { return nil }

@@ -56,6 +56,7 @@ type Caps struct {
 	Negative bool    // it takes negative arcs (and finds negative cycles)
 	Wide     bool    // it takes wide int64 plans (lengths beyond half of int64)
 	Rows     bool    // it summarises every source without an n×n host matrix (RowReducer)
+	Harmonic bool    // its Rows fill reduce.Row.Harm (Σ 1/d); without it a harmonic request runs dense
 	Hist     bool    // it counts pairs per distance without the matrix (Histogrammer)
 	Paths    bool    // it tracks successors itself instead of deriving them afterwards
 	Serial   bool    // it runs on one thread whatever Problem.Threads says

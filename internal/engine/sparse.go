@@ -16,8 +16,8 @@ import (
 //     8n + 20m at its peak (offsets; Builder buffer 16m and heads 4m); the
 //     kernels' CSR copy 8n + 4m; per batch worker visited, cur and next
 //     (3·8·W bytes a vertex, W ≤ 8 words), curList, nextList and cnts
-//     (12n), and acc (16n) for a summary or buf (64·W n) for the matrix.
-//     A worker's scratch is 220n (summary) or 716n (matrix) at W = 8;
+//     (12n), and acc (24n) for a summary or buf (64·W n) for the matrix.
+//     A worker's scratch is 228n (summary) or 716n (matrix) at W = 8;
 //     bfs.Workers says how many run at once (as many as the threads and
 //     batches allow while their visited, cur and next fit 256 MiB).
 //   - bfs (internal/bfs/bfs.go): dist and queue, 8n per thread; its matrix
@@ -30,7 +30,7 @@ import (
 //   - a summary (Rows): the rows, and the eccentricities, centre and
 //     periphery the statistics derive from them: RowVertexBytes.
 const (
-	bitWorkerSummary = 3*8*8 + 12 + 16
+	bitWorkerSummary = 3*8*8 + 12 + 24
 	bitWorkerMatrix  = 3*8*8 + 12 + 64*8
 	perThreadBFS     = 8
 	perThreadSearch  = 8 + 4 + 16
@@ -54,7 +54,7 @@ func (e bfsEngine) Name() string {
 
 func (e bfsEngine) Caps() Caps {
 	// The one-source-at-a-time search never beats the batched one.
-	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Hist: true, Auto: e.bitParallel, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Auto: e.bitParallel, Lanes: []lanes.Kind{lanes.Int32}}
 }
 
 func (bfsEngine) Supports(*Problem) error { return nil }

@@ -25,6 +25,7 @@ type Raw struct {
 	Device    string
 	Notice    func(string)
 	Lanes     string
+	Mode      string
 }
 
 // Options are the caller's options parsed: the engine named (or auto, or
@@ -51,6 +52,9 @@ type Options struct {
 	Paths     bool
 	Progress  func(float64)
 	Notice    func(string)
+	// Mode is the mode named for the per-vertex measures of a directed
+	// graph (ModeDefault: each measure's own).
+	Mode Mode
 }
 
 // CPUs is the threads the caller allows, 0 (every CPU) counted now: an
@@ -75,8 +79,12 @@ func Parse(r Raw) (*Options, error) {
 	if err := cpu.CheckTile(r.Tile); err != nil {
 		return nil, invalid("tile", "%v", err)
 	}
+	mode, err := ParseMode(r.Mode)
+	if err != nil {
+		return nil, err
+	}
 	o := &Options{Device: dev, Threads: r.Threads, Tile: r.Tile, Reachable: r.Reachable, Paths: r.Paths,
-		Progress: r.Progress, Notice: r.Notice}
+		Progress: r.Progress, Notice: r.Notice, Mode: mode}
 	if r.Lanes != "" && r.Lanes != "auto" {
 		k, err := lanes.ParseKind(r.Lanes)
 		if err != nil {

@@ -24,6 +24,11 @@ const (
 	// Hist: pairs per distance; engines with Caps.Hist give it without the
 	// matrix.
 	Hist
+	// Harmonic: every source's summary with Row.Harm (Σ 1/d); engines with
+	// Caps.Rows and Caps.Harmonic give it without the matrix, the others
+	// from the matrix (a GPU engine's per-source sums lack it). Under
+	// "auto" the GPU is not considered unless asked for.
+	Harmonic
 )
 
 // BoundsAlgorithm names the diameter-by-bounds method, which answers the
@@ -107,6 +112,8 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 		pl.Dense = !c.Rows
 	case Hist:
 		pl.Dense = !c.Hist
+	case Harmonic:
+		pl.Dense = !c.Rows || !c.Harmonic
 	}
 	pl.Memory = pl.Engine.WorkBytes(pl.Problem, pl.Dense)
 	what := pl.Engine.Name() + ": the summaries of every source"
@@ -235,7 +242,8 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		gpuTime = ge.Estimate(gp)
 	}
 	switch {
-	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights):
+	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights &&
+		(req.Want != Harmonic || ge.Caps().Harmonic)):
 		err := usable(ge, gp) // includes finding a usable GPU
 		if err == nil {
 			record(ge, gpuTime, "")
@@ -249,6 +257,8 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		pl.Note = "no GPU used (" + err.Error() + "); computing on the CPU"
 	case pl.Device.Kind == "cpu":
 		record(ge, gpuTime, "the device is cpu")
+	case req.Want == Harmonic && !ge.Caps().Harmonic:
+		record(ge, gpuTime, "its per-source sums lack Σ 1/d (harmonic centrality); a GPU computes it only when asked for, from the matrix")
 	case g.Kind() == graph.FloatWeights:
 		record(ge, gpuTime, "float graphs stay in the CPU's float64 unless a GPU is asked for")
 	default:

@@ -29,3 +29,15 @@ func Closeness(rows []reduce.Row, exact bool, wfImproved bool) []float64 {
 	}
 	return out
 }
+
+// Harmonic is every vertex's harmonic centrality from the rows of the
+// distances *to* it (as Closeness), with NetworkX's definition
+// (harmonic_centrality, not normalised): Σ 1/d over the vertices at a
+// finite distance d > 0 (Row.Harm). A vertex no other reaches has 0.
+func Harmonic(rows []reduce.Row) []float64 {
+	out := make([]float64, len(rows))
+	for u, r := range rows {
+		out[u] = r.Harm
+	}
+	return out
+}

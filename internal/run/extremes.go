@@ -29,6 +29,7 @@ func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budge
 	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
+	g, o = viewed(g, o, plan.ModeOut) // as Stats
 	first, budgeted := plan.BoundsFirst(g, o)
 	if !first {
 		return extremesFromStats(ctx, g, o, nil)

@@ -20,6 +20,7 @@ func Histogram(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Hi
 	if o.Bounds {
 		return nil, plan.ErrBoundsOnly()
 	}
+	g, o = viewed(g, o, plan.ModeOut) // in counts the pairs out does; all those of the undirected view
 	if g.Kind() == graph.FloatWeights {
 		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")
 	}

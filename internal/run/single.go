@@ -50,6 +50,9 @@ func resolve(g *graph.Graph, o *plan.Options, want plan.Want) (*plan.Plan, error
 
 // AllPairs computes the distance between every ordered pair of vertices.
 func AllPairs(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Distances, error) {
+	if err := o.NoMode("the distance matrix"); err != nil {
+		return nil, err
+	}
 	pl, err := resolve(g, o, plan.Matrix)
 	if err != nil {
 		return nil, err
@@ -105,8 +108,15 @@ func rowsOf(ctx context.Context, pl *plan.Plan, threads int) ([]reduce.Row, *res
 	return rs, summarised(pl, device, start), nil
 }
 
-// Stats computes every summary measure of g.
+// Stats computes every summary measure of g in o.Mode (default out): of
+// its transpose for in (the diameter and ASPL are g's, the radius, center
+// and periphery follow the eccentricities to each vertex), of its
+// undirected view for all.
 func Stats(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Stats, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut)
 	if batchTakes(g, o) {
 		stats, errs := Batch(ctx, []*graph.Graph{g}, o, BatchOptions{})
 		return stats[0], errs[0]
@@ -191,9 +201,14 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summ
 }
 
 // Eccentricities returns the eccentricity of every vertex: the largest
-// distance from it, infinite when some vertex is unreachable unless
+// distance from it (o.Mode out, the default; in: to it; all: in the
+// undirected view), infinite when some vertex is unreachable unless
 // o.Reachable (then over the reachable vertices only).
 func Eccentricities(ctx context.Context, g *graph.Graph, o *plan.Options) ([]result.Length, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut)
 	rs, d, err := Rows(ctx, g, o)
 	if err != nil {
 		return nil, err
@@ -220,6 +235,9 @@ func Rows(ctx context.Context, g *graph.Graph, o *plan.Options) ([]reduce.Row, *
 // engine.ErrNoPath when there is none. The planner decides how: a search
 // from u alone (plan.PathSearch), or all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, o *plan.Options) (result.Path, error) {
+	if err := o.NoMode("a shortest path"); err != nil {
+		return result.Path{}, err
+	}
 	if o.Bounds {
 		return result.Path{}, plan.ErrBoundsOnly()
 	}

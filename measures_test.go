@@ -1,0 +1,234 @@
+package apsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+)
+
+// refView is the distance matrix a measure reads in mode (out, in or
+// all), by a plain Floyd–Warshall in float64 over g's arcs: row v holds
+// the distances from v (out), to v (in), or in the graph with directions
+// dropped (all).
+func refView(g *graph.Graph, mode string) [][]float64 {
+	n := g.N()
+	d := make([][]float64, n)
+	for i := range d {
+		d[i] = make([]float64, n)
+		for j := range d[i] {
+			if i != j {
+				d[i][j] = math.Inf(1)
+			}
+		}
+	}
+	for u := range n {
+		for i, v := range g.Neighbors(u) {
+			w := 1.0
+			switch g.Kind() {
+			case graph.IntWeights:
+				w = float64(g.ArcInt(u, i))
+			case graph.FloatWeights:
+				w = g.ArcFloat(u, i)
+			}
+			d[u][v] = math.Min(d[u][v], w)
+			if mode == "all" {
+				d[v][u] = math.Min(d[v][u], w)
+			}
+		}
+	}
+	for k := range n {
+		for i := range n {
+			for j := range n {
+				d[i][j] = math.Min(d[i][j], d[i][k]+d[k][j])
+			}
+		}
+	}
+	if mode == "in" {
+		for i := range n {
+			for j := range i {
+				d[i][j], d[j][i] = d[j][i], d[i][j]
+			}
+		}
+	}
+	return d
+}
+
+// refCentralities is NetworkX's closeness (wf_improved) and harmonic
+// centrality of the rows of r.
+func refCentralities(r [][]float64) (closeness, harmonic []float64) {
+	n := len(r)
+	closeness, harmonic = make([]float64, n), make([]float64, n)
+	for v := range n {
+		var total float64
+		reach := 0
+		for u, d := range r[v] {
+			if u == v || math.IsInf(d, 1) {
+				continue
+			}
+			total += d
+			reach++
+			if d > 0 {
+				harmonic[v] += 1 / d
+			}
+		}
+		if total > 0 && n > 1 {
+			closeness[v] = float64(reach) / total * float64(reach) / float64(n-1)
+		}
+	}
+	return closeness, harmonic
+}
+
+// refEcc is the eccentricity of every row of r: Inf when some vertex is
+// missing unless reachable.
+func refEcc(r [][]float64, reachable bool) []float64 {
+	ecc := make([]float64, len(r))
+	for v, row := range r {
+		for u, d := range row {
+			if u == v || (reachable && math.IsInf(d, 1)) {
+				continue
+			}
+			ecc[v] = math.Max(ecc[v], d)
+		}
+	}
+	return ecc
+}
+
+// builtView builds g's view by hand (the builder, arc by arc), the graph
+// whose plain statistics a mode's must equal.
+func builtView(g *graph.Graph, mode string) *graph.Graph {
+	b := graph.NewBuilder(g.Directed() && mode != "all")
+	must(b.SetVertices(g.N()))
+	for u := range g.N() {
+		for i, v := range g.Neighbors(u) {
+			x, y := u, int(v)
+			if mode == "in" {
+				x, y = y, x
+			}
+			switch g.Kind() {
+			case graph.IntWeights:
+				must(b.AddIntEdge(x, y, g.ArcInt(u, i)))
+			case graph.FloatWeights:
+				must(b.AddFloatEdge(x, y, g.ArcFloat(u, i)))
+			default:
+				must(b.AddEdge(x, y))
+			}
+		}
+	}
+	return b.Build()
+}
+
+func near(a, b float64) bool {
+	return a == b || (math.IsNaN(a) && math.IsNaN(b)) || math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
+}
+
+// TestMeasuresByMode: closeness, harmonic centrality, eccentricities and
+// the statistics in every mode, on every engine that takes the graph,
+// against the definitions on random graphs: directed or not, unweighted,
+// integer lengths with zeros, float lengths, connected or not.
+func TestMeasuresByMode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 2))
+	ctx := context.Background()
+	kinds := []weightMode{unweighted, intWeights, floatWeights}
+	for trial := range 36 {
+		directed := trial%2 == 0
+		kind := kinds[trial%3]
+		g := randomGraph(rng, 1+rng.IntN(40), []float64{0.03, 0.08, 0.3}[(trial/3)%3], directed, kind)
+		for _, mode := range []string{"", "out", "in", "all"} {
+			cmode, emode := mode, mode
+			if mode == "" {
+				cmode, emode = "in", "out"
+			}
+			cref, href := refCentralities(refView(g, cmode))
+			for _, algo := range []string{"auto", "blocked", "fw", "dijkstra", "johnson", "bfs", "bitbfs"} {
+				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s mode %q", trial, g.N(), directed, kind, algo, mode)
+				opt := Options{Algorithm: algo, Mode: mode}
+				if (algo == "bfs" || algo == "bitbfs") && g.Kind() != graph.Unweighted {
+					if _, err := HarmonicCentrality(ctx, g, opt); err == nil {
+						t.Fatalf("%s: harmonic on a weighted graph: no error", name)
+					}
+					continue
+				}
+				h, err := HarmonicCentrality(ctx, g, opt)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				c, err := ClosenessCentrality(ctx, g, opt, true)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				c2, h2, err := Centralities(ctx, g, opt, true)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for v := range g.N() {
+					if !near(h[v], href[v]) || !near(h2[v], href[v]) {
+						t.Fatalf("%s: harmonic(%d) = %v (%v together), want %v", name, v, h[v], h2[v], href[v])
+					}
+					if !near(c[v], cref[v]) || !near(c2[v], cref[v]) {
+						t.Fatalf("%s: closeness(%d) = %v (%v together), want %v", name, v, c[v], c2[v], cref[v])
+					}
+				}
+				for _, reachable := range []bool{false, true} {
+					opt.Reachable = reachable
+					ecc, err := Eccentricities(ctx, g, opt)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					want := refEcc(refView(g, emode), reachable)
+					for v := range ecc {
+						if got := ecc[v].Float(); !near(got, want[v]) {
+							t.Fatalf("%s reachable %v: ecc(%d) = %v, want %v", name, reachable, v, got, want[v])
+						}
+					}
+					s, err := ComputeStats(ctx, g, opt)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					ref, err := ComputeStats(ctx, builtView(g, emode), Options{Algorithm: algo, Reachable: reachable})
+					if err != nil {
+						t.Fatalf("%s: reference: %v", name, err)
+					}
+					if s.Diameter != ref.Diameter || s.Radius != ref.Radius || !slices.Equal(s.Center, ref.Center) ||
+						!slices.Equal(s.Periphery, ref.Periphery) || s.ReachablePairs != ref.ReachablePairs || !near(float64(s.ASPL), float64(ref.ASPL)) {
+						t.Fatalf("%s reachable %v: stats %+v, want %+v", name, reachable, s, ref)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestModeRefusals: an unknown mode is an option error; entry points that
+// read no mode refuse one; negative lengths are refused by harmonic
+// centrality; one vertex has harmonic centrality 0.
+func TestModeRefusals(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(28, 3))
+	g := randomGraph(rng, 8, 0.3, true, unweighted)
+	if _, err := HarmonicCentrality(ctx, g, Options{Mode: "both"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("mode both: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := AllPairs(ctx, g, Options{Mode: "in"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("AllPairs with a mode: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := NewEvaluator(Options{Mode: "all"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("NewEvaluator with a mode: %v, want ErrInvalidOptions", err)
+	}
+	if _, errs := StatsBatch(ctx, []*graph.Graph{g}, Options{Mode: "all"}); !errors.Is(errs[0], ErrInvalidOptions) {
+		t.Errorf("StatsBatch with a mode: %v, want ErrInvalidOptions", errs[0])
+	}
+	neg := randomGraph(rng, 10, 0.5, true, intNegative)
+	if _, err := HarmonicCentrality(ctx, neg, Options{}); !errors.Is(err, ErrNegativeLengths) {
+		t.Errorf("negative lengths: %v, want ErrNegativeLengths", err)
+	}
+	one, err := HarmonicCentrality(ctx, randomGraph(rng, 1, 0, false, unweighted), Options{})
+	if err != nil || len(one) != 1 || one[0] != 0 {
+		t.Errorf("one vertex: %v, %v", one, err)
+	}
+}
