@@ -50,7 +50,9 @@ type Options struct {
 	// then follow the mode, and "all" measures the undirected view
 	// throughout), "in" for ClosenessCentrality and HarmonicCentrality
 	// (NetworkX's choice). Undirected graphs read the same in every mode.
-	// Entry points that read no mode refuse one (ErrInvalidOptions).
+	// Entry points that read the distances from each vertex only (AllPairs,
+	// ShortestPath, the batches, an Evaluator, a distributed run) refuse
+	// "in" and "all" (ErrInvalidOptions).
 	Mode string
 }
 

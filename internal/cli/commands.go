@@ -484,23 +484,39 @@ func runCloseness(e *env, args []string) error {
 	if err != nil {
 		return f.explain(err, path)
 	}
+	return writeVertexValues(e, f, path, "closeness", c)
+}
+
+func runHarmonic(e *env, args []string) error {
+	f, g, opt, bar, path, err := oneGraph(e, "harmonic", args)
+	if err != nil {
+		return err
+	}
+	h, err := apsp.HarmonicCentrality(e.ctx, g, opt)
+	bar.Done()
+	if err != nil {
+		return f.explain(err, path)
+	}
+	return writeVertexValues(e, f, path, "harmonic", h)
+}
+
+// writeVertexValues prints a value a vertex: "vertex value" lines, or with
+// --json a list of {"vertex": …, key: value} (null for +Inf).
+func writeVertexValues(e *env, f *flagSet, path, key string, xs []float64) error {
 	vs := f.namer(path)
 	if f.json {
-		type row struct {
-			Vertex    any      `json:"vertex"`
-			Closeness *float64 `json:"closeness"` // null for +Inf
-		}
-		rows := make([]row, len(c))
-		for v := range c {
-			rows[v].Vertex = vs.JSON(v)
-			if !math.IsInf(c[v], 0) {
-				rows[v].Closeness = &c[v]
+		rows := make([]map[string]any, len(xs))
+		for v, x := range xs {
+			var val any = x
+			if math.IsInf(x, 0) {
+				val = nil
 			}
+			rows[v] = map[string]any{"vertex": vs.JSON(v), key: val}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
-	for v, x := range c {
+	for v, x := range xs {
 		s := strconv.FormatFloat(x, 'g', -1, 64)
 		if math.IsInf(x, 1) {
 			s = "inf"

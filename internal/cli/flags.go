@@ -52,6 +52,7 @@ type flagSet struct {
 	logY        bool   // hist --log
 	cumulative  bool   // hist --cumulative
 	wfImproved  bool   // closeness --wf-improved
+	mode        string // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
 	stdio       bool   // serve --stdio
 	maxLine     int    // serve --max-line
 	maxGraphs   int    // serve --max-graphs
@@ -135,7 +136,13 @@ func newFlags(cmd string) (*flagSet, error) {
 	} else {
 		fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	}
-	if cmd != "dist" && cmd != "path" && cmd != "closeness" {
+	switch cmd {
+	case "closeness", "harmonic":
+		fs.StringVar(&f.mode, "mode", "in", "on a directed graph, the distances read: in (to the vertex, NetworkX's choice), out (from it), all (the graph with its directions dropped)")
+	case "ecc", "stats", "diameter":
+		fs.StringVar(&f.mode, "mode", "out", "on a directed graph, the eccentricities read: out (distances from the vertex), in (to it), all (the graph with its directions dropped, which every measure then describes)")
+	}
+	if cmd != "dist" && cmd != "path" && cmd != "closeness" && cmd != "harmonic" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
 	}
 	if cmd == "closeness" {
@@ -236,7 +243,7 @@ func (f *flagSet) work() graph.Work {
 		lane = uint64(k.Bytes())
 	}
 	switch name {
-	case "stats", "aspl", "ecc", "hist", "diameter", "closeness":
+	case "stats", "aspl", "ecc", "hist", "diameter", "closeness", "harmonic":
 		if f.distributed {
 			return graph.Work{}
 		}
@@ -392,7 +399,7 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes}
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes, Mode: f.mode}
 	if !f.quiet {
 		// Such as "no GPU used (…); computing on the CPU".
 		opt.Notice = func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }
@@ -415,7 +422,7 @@ func flagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes"}[oe.Option]
+	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes", "mode": "--mode"}[oe.Option]
 	if flag == "" {
 		return err
 	}

@@ -79,3 +79,29 @@ func TestSparseIDsWarning(t *testing.T) {
 		{name: "csv and format", stdin: "", args: []string{"diameter", "--csv", "--format", "mtx", "-"}, code: 2, stderr: []string{"--csv and --format mtx"}},
 	}, nil)
 }
+
+// TestHarmonicAndModes: apsp harmonic and --mode on a directed path
+// a → b → c, by name.
+func TestHarmonicAndModes(t *testing.T) {
+	el := filepath.Join(t.TempDir(), "p.txt")
+	if err := os.WriteFile(el, []byte("a b\nb c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []string{"--labels", "--directed", el}
+	with := func(args ...string) []string { return append(args, in...) }
+	runCases(t, []cliCase{
+		{name: "harmonic", args: with("harmonic"), exactOut: "a 0\nb 1\nc 1.5\n"},
+		{name: "harmonic in", args: with("harmonic", "--mode", "in"), exactOut: "a 0\nb 1\nc 1.5\n"},
+		{name: "harmonic out", args: with("harmonic", "--mode", "out"), exactOut: "a 1.5\nb 1\nc 0\n"},
+		{name: "harmonic all", args: with("harmonic", "--mode", "all"), exactOut: "a 1.5\nb 2\nc 1.5\n"},
+		{name: "harmonic json", args: with("harmonic", "--json"), stdout: []string{`"harmonic": 1.5`, `"vertex": "c"`}},
+		{name: "closeness out", args: with("closeness", "--mode", "out", "--wf-improved=false"), exactOut: "a 0.6666666666666666\nb 1\nc 0\n"},
+		{name: "ecc", args: with("ecc"), exactOut: "a 2\nb inf\nc inf\n"},
+		{name: "ecc in", args: with("ecc", "--mode", "in"), exactOut: "a inf\nb inf\nc 2\n"},
+		{name: "ecc all", args: with("ecc", "--mode", "all"), exactOut: "a 2\nb 1\nc 2\n"},
+		{name: "stats all", args: with("stats", "--mode", "all"), stdout: []string{"center           b\n", "periphery        a c\n"}},
+		{name: "stats in reachable", args: with("stats", "--mode", "in", "--reachable"), stdout: []string{"center              a\n", "periphery           c\n"}},
+		{name: "bad mode", args: with("harmonic", "--mode", "both"), code: exitUsage, stderr: []string{"--mode"}},
+		{name: "dist no mode", args: with("dist", "--mode", "in"), code: exitUsage},
+	}, nil)
+}

@@ -70,11 +70,11 @@ func View(g *graph.Graph, m Mode) *graph.Graph {
 	return g
 }
 
-// NoMode returns an error for an entry point that reads no mode (what),
-// given one, else nil.
+// NoMode returns an error for an entry point that reads the distances
+// from each vertex alone (what), given mode in or all, else nil.
 func (o *Options) NoMode(what string) error {
-	if o.Mode != ModeDefault {
-		return invalid("mode", "%s takes no mode (%s given)", what, o.Mode)
+	if o.Mode == ModeIn || o.Mode == ModeAll {
+		return invalid("mode", "%s reads the distances from each vertex only (mode out), not mode %s", what, o.Mode)
 	}
 	return nil
 }

@@ -86,7 +86,7 @@ func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo Batch
 	switch {
 	case o.Bounds:
 		err = plan.ErrBoundsOnly()
-	case o.Mode != plan.ModeDefault:
+	case o.NoMode("a batch") != nil:
 		err = o.NoMode("a batch")
 	case bo.Group < 0:
 		err = &plan.OptionError{Option: "group size", Msg: fmt.Sprintf("%d graphs: want 0 (automatic) or more", bo.Group)}

@@ -51,10 +51,12 @@ type options struct {
 	Threads   int    `json:"threads"`
 	Lanes     string `json:"lanes"`
 	Reachable bool   `json:"reachable"`
+	Mode      string `json:"mode"`
 }
 
 func (o options) apsp() apsp.Options {
-	return apsp.Options{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Lanes: o.Lanes, Reachable: o.Reachable}
+	return apsp.Options{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Lanes: o.Lanes, Reachable: o.Reachable,
+		Mode: o.Mode}
 }
 
 // requestError is a request the server cannot read: kind "request".

@@ -137,7 +137,7 @@ var errInternal = errors.New("internal error")
 // do runs one request.
 func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	opt := r.Options.apsp()
-	const ops = "ping, stats, summary, extremes, eccentricity, closeness, distances, histogram, path, load, update or drop"
+	const ops = "ping, stats, summary, extremes, eccentricity, closeness, harmonic, distances, histogram, path, load, update or drop"
 	switch r.Op {
 	case "ping":
 		return map[string]string{"version": s.Version}, nil
@@ -156,7 +156,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 		return heldInfo(r.Graph, g), nil
-	case "stats", "summary", "extremes", "eccentricity", "closeness", "distances", "histogram", "path":
+	case "stats", "summary", "extremes", "eccentricity", "closeness", "harmonic", "distances", "histogram", "path":
 	case "":
 		return nil, badRequest(`no "op" (want %s)`, ops)
 	default:
@@ -230,6 +230,12 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 		return map[string]any{"closeness": finiteOrNull(c)}, nil
+	case "harmonic":
+		h, err := apsp.HarmonicCentrality(ctx, g, opt)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"harmonic": finiteOrNull(h)}, nil
 	case "histogram":
 		return apsp.DistanceHistogram(ctx, g, opt)
 	case "path":

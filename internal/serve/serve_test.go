@@ -202,6 +202,25 @@ func TestAgreesWithLibrary(t *testing.T) {
 		if w, _ := json.Marshal(map[string]any{"closeness": c}); r.Error != "" || string(r.Result) != string(w) {
 			t.Fatalf("trial %d closeness: %s (%s), library %s", trial, r.Result, r.Error, w)
 		}
+		mode := []string{"out", "in", "all"}[trial%3]
+		modeOpts := fmt.Sprintf(`, "options": {"reachable": %v, "mode": %q}`, reachable, mode)
+		h, err := apsp.HarmonicCentrality(ctx, g, apsp.Options{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = answer(t, s, requestLine(t, trial, "harmonic", g, b64, fmt.Sprintf(`, "options": {"mode": %q}`, mode)))
+		if w, _ := json.Marshal(map[string]any{"harmonic": h}); r.Error != "" || string(r.Result) != string(w) {
+			t.Fatalf("trial %d harmonic mode %s: %s (%s), library %s", trial, mode, r.Result, r.Error, w)
+		}
+		eccM, err := apsp.Eccentricities(ctx, g, apsp.Options{Reachable: reachable, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := answer(t, s, requestLine(t, trial, "eccentricity", g, b64, modeOpts)); r.Error != "" {
+			t.Fatalf("trial %d eccentricity mode %s: %s", trial, mode, r.Error)
+		} else if w, _ := json.Marshal(map[string]any{"eccentricity": eccM}); !sameJSON(t, r.Result, w) {
+			t.Fatalf("trial %d eccentricity mode %s: %s, library %s", trial, mode, r.Result, w)
+		}
 		sum, errs := apsp.SummaryBatch(ctx, []*graph.Graph{g}, opt)
 		if errs[0] != nil {
 			t.Fatal(errs[0])

@@ -26,7 +26,7 @@ Number = Union[int, float]
 
 #: The options every call takes besides ``weight``, ``reachable`` and
 #: ``device`` (``algo`` is an alias of ``algorithm``).
-OPTION_NAMES = ("algorithm", "threads", "lanes")
+OPTION_NAMES = ("algorithm", "threads", "lanes", "mode")
 
 #: Distance matrices larger than this many bytes come back through a
 #: temporary ``.npy`` file rather than base64 in the response line.
@@ -42,7 +42,7 @@ def _options(reachable: bool, device: Optional[str], extra: Dict[str, Any]) -> D
         name = "algorithm" if key == "algo" else key
         if name not in OPTION_NAMES:
             raise TypeError(
-                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads and lanes"
+                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads, lanes and mode"
             )
         if value is None:
             continue
@@ -330,6 +330,24 @@ class Evaluator:
             return values[prep.index_of(u)]
         return dict(zip(prep.nodes, values))
 
+    def harmonic_centrality(
+        self, G: Any, nbunch: Any = None, distance: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> Dict[Hashable, float]:
+        """See :func:`apsp.harmonic_centrality`."""
+        w, _, _ = self._settings(distance, _UNSET, device, options)
+        prep = prepare(G, w)
+        if prep.n == 0:
+            return {}
+        result, prep, _ = self._call("harmonic", G, distance, _UNSET, device, options, prep=prep)
+        h = result.get("harmonic")
+        if not isinstance(h, list) or len(h) != prep.n:
+            raise ApspError(f"the co-process answered harmonic with {type(h).__name__} for {prep.n} vertices")
+        values = dict(zip(prep.nodes, (math.inf if x is None else float(x) for x in h)))
+        if nbunch is None:
+            return values
+        keep = set(G.nbunch_iter(nbunch)) if hasattr(G, "nbunch_iter") else set(nbunch)
+        return {u: x for u, x in values.items() if u in keep}
+
     def distances(
         self,
         G: Any,
@@ -561,6 +579,26 @@ def closeness_centrality(
     (a node) returns that node's value alone.  Other arguments as
     :func:`stats`."""
     return shared_evaluator().closeness_centrality(G, u, distance, wf_improved, device, **options)
+
+
+def harmonic_centrality(
+    G: Any, nbunch: Any = None, distance: Weight = None, device: str = "auto", *, weight: Weight = None, **options: Any
+) -> Dict[Hashable, float]:
+    """Harmonic centrality of every node, ``{node: value}``, as NetworkX's
+    ``harmonic_centrality`` defines it (not normalised): for a node v, the
+    sum of 1/d(u, v) over the other nodes u with a path to v of length
+    d > 0 (a zero-length path adds nothing); 0 for a node no other reaches;
+    ``{}`` for a graph without nodes.  For a directed graph the distances
+    are those *to* the node, as in NetworkX; ``mode="out"`` takes those from
+    it and ``mode="all"`` those of the graph with its directions dropped
+    (igraph's ``mode``; igraph's ``harmonic_centrality`` divides by n − 1
+    unless ``normalized=False``).  ``distance`` (or ``weight``) names the
+    edge attribute holding lengths (None: unweighted); lengths must be
+    non-negative.  ``nbunch`` restricts the answer to those nodes.  Other
+    arguments as :func:`stats`."""
+    if distance is not None and weight is not None and distance != weight:
+        raise TypeError("harmonic_centrality: give distance or weight, not both")
+    return shared_evaluator().harmonic_centrality(G, nbunch, distance if distance is not None else weight, device, **options)
 
 
 def center(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> List[Hashable]:
