@@ -54,6 +54,15 @@ type Options struct {
 	// ShortestPath, the batches, an Evaluator, a distributed run) refuse
 	// "in" and "all" (ErrInvalidOptions).
 	Mode string
+	// Effective, in (0, 1], has ComputeStats add the effective diameter at
+	// that ratio of the pairs with a path (Stats.EffectiveDiameter: the
+	// smallest distance d within which at least that share of them lie)
+	// and SNAP's interpolated one (Stats.EffectiveDiameterInterpolated);
+	// 0 adds neither. They need exact distances (no float lengths, none
+	// negative): a histogram of them, which the bit-parallel search
+	// counts on the way and the other engines in a second computation.
+	// The other entry points refuse it (ErrInvalidOptions).
+	Effective float64
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -90,6 +99,11 @@ var ErrNoGPU = engine.ErrNoGPU
 // ErrNegativeLengths is wrapped by the refusal of a measure that needs
 // non-negative lengths (ClosenessCentrality).
 var ErrNegativeLengths = run.ErrNegativeLengths
+
+// ErrNotExact is wrapped by the refusal of Options.Effective on a graph
+// with float or negative lengths: the effective diameter is defined on
+// exact distances only.
+var ErrNotExact = run.ErrNotExact
 
 // ErrNoPath is wrapped when the target cannot be reached.
 var ErrNoPath = engine.ErrNoPath

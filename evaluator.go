@@ -43,6 +43,9 @@ func NewEvaluator(opt Options) (*Evaluator, error) {
 	if err == nil {
 		err = o.NoMode("an Evaluator")
 	}
+	if err == nil {
+		err = o.NoEffective("an Evaluator")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,13 @@ package apsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
@@ -276,5 +278,120 @@ func BenchmarkMeasures(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// refEffective is the effective diameter of the pairs u ≠ v with a finite
+// distance in r, by sorting them: the k-th smallest for k = ⌈ratio·P⌉, and
+// SNAP's interpolation over the distance counts with the n pairs (u, u).
+func refEffective(r [][]float64, ratio float64) (eff, snap float64) {
+	var ds []float64
+	for u, row := range r {
+		for v, d := range row {
+			if u != v && !math.IsInf(d, 1) {
+				ds = append(ds, d)
+			}
+		}
+	}
+	if len(ds) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	slices.Sort(ds)
+	k := int(math.Ceil(ratio * float64(len(ds))))
+	eff = ds[max(k, 1)-1]
+	// SNAP: TIntFltH distance → count, the sources' own 0 included.
+	counts := map[float64]float64{0: float64(len(r))}
+	for _, d := range ds {
+		counts[d]++
+	}
+	keys := make([]float64, 0, len(counts))
+	for d := range counts {
+		keys = append(keys, d)
+	}
+	slices.Sort(keys)
+	cdf := make([]float64, len(keys))
+	total := 0.0
+	for i, d := range keys {
+		total += counts[d]
+		cdf[i] = total
+	}
+	effPairs := ratio * cdf[len(cdf)-1]
+	i := 0
+	for ; i < len(cdf); i++ {
+		if cdf[i] > effPairs {
+			break
+		}
+	}
+	switch {
+	case i >= len(cdf):
+		return eff, keys[len(keys)-1]
+	case i == 0:
+		return eff, 1
+	}
+	return eff, keys[i-1] + (effPairs-cdf[i-1])/(cdf[i]-cdf[i-1])
+}
+
+// TestEffectiveDiameter: Options.Effective adds both effective diameters,
+// as the sorted distances of a Floyd–Warshall define them, on every
+// engine and mode; float and negative lengths and the other entry points
+// refuse it; without it the JSON has neither.
+func TestEffectiveDiameter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 4))
+	ctx := context.Background()
+	for trial := range 30 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights}[trial%2]
+		if trial%3 == 0 {
+			kind = unweighted
+		}
+		g := randomGraph(rng, 1+rng.IntN(40), []float64{0.03, 0.08, 0.3}[(trial/2)%3], directed, kind)
+		for _, ratio := range []float64{0.9, 0.5, 1, 0.01} {
+			for _, mode := range []string{"", "in", "all"} {
+				vm := mode
+				if vm == "" {
+					vm = "out"
+				}
+				wantEff, wantSnap := refEffective(refView(g, vm), ratio)
+				for _, algo := range []string{"auto", "bitbfs", "bfs", "dijkstra", "blocked"} {
+					if (algo == "bfs" || algo == "bitbfs") && g.Kind() != graph.Unweighted {
+						continue
+					}
+					name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s ratio %v mode %q", trial, g.N(), directed, g.Kind(), algo, ratio, mode)
+					s, err := ComputeStats(ctx, g, Options{Algorithm: algo, Effective: ratio, Mode: mode, Reachable: trial%4 == 0})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if s.EffectiveRatio == nil || *s.EffectiveRatio != ratio {
+						t.Fatalf("%s: ratio %v", name, s.EffectiveRatio)
+					}
+					if got := float64(*s.EffectiveDiameter); !near(got, wantEff) {
+						t.Fatalf("%s: effective diameter %v, want %v", name, got, wantEff)
+					}
+					if got := float64(*s.EffectiveDiameterInterpolated); !near(got, wantSnap) {
+						t.Fatalf("%s: interpolated %v, want %v", name, got, wantSnap)
+					}
+				}
+			}
+		}
+	}
+	fl := randomGraph(rng, 10, 0.3, false, floatWeights)
+	if _, err := ComputeStats(ctx, fl, Options{Effective: 0.9}); !errors.Is(err, ErrNotExact) {
+		t.Errorf("float lengths: %v, want ErrNotExact", err)
+	}
+	g := randomGraph(rng, 10, 0.3, false, unweighted)
+	for _, bad := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, err := ComputeStats(ctx, g, Options{Effective: bad}); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("ratio %v: %v, want ErrInvalidOptions", bad, err)
+		}
+	}
+	if _, err := ComputeExtremes(ctx, g, Options{Effective: 0.9}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("ComputeExtremes: %v, want ErrInvalidOptions", err)
+	}
+	s, err := ComputeStats(ctx, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(s); strings.Contains(string(b), "effective") {
+		t.Errorf("without Effective: %s", b)
 	}
 }

@@ -389,7 +389,8 @@ func (m *briefMerger) mergeRange(workers []*batcher, lo, hi int) {
 }
 
 func (m *briefMerger) mergeEnd(workers []*batcher) {
-	m.b.Pairs, m.b.Sum = reduce.HistTotals(workersHist(workers))
+	m.b.Hist = workersHist(workers)
+	m.b.Pairs, m.b.Sum = reduce.HistTotals(m.b.Hist)
 	if m.ranges > 0 {
 		m.b.EccKnown, m.b.EccMin, m.b.EccMax = true, m.min, m.max
 	}

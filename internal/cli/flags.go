@@ -47,17 +47,18 @@ type flagSet struct {
 	distributed bool
 	device      string
 	quiet       bool
-	showPlan    bool   // --explain
-	csv         bool   // bulk --csv, hist --csv
-	logY        bool   // hist --log
-	cumulative  bool   // hist --cumulative
-	wfImproved  bool   // closeness --wf-improved
-	mode        string // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
-	stdio       bool   // serve --stdio
-	maxLine     int    // serve --max-line
-	maxGraphs   int    // serve --max-graphs
-	maxHeld     string // serve --max-held
-	group       int    // bulk --group
+	showPlan    bool    // --explain
+	csv         bool    // bulk --csv, hist --csv
+	logY        bool    // hist --log
+	cumulative  bool    // hist --cumulative
+	wfImproved  bool    // closeness --wf-improved
+	effective   float64 // stats --effective
+	mode        string  // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
+	stdio       bool    // serve --stdio
+	maxLine     int     // serve --max-line
+	maxGraphs   int     // serve --max-graphs
+	maxHeld     string  // serve --max-held
+	group       int     // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
 	// decides whether output ids count from 1.
 	readFormat graph.Format
@@ -149,6 +150,7 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.BoolVar(&f.wfImproved, "wf-improved", true, "scale by the share of vertices that reach each one (Wasserman and Faust; NetworkX's default), for graphs that are not connected")
 	}
 	if cmd == "stats" {
+		fs.Float64Var(&f.effective, "effective", 0, "also the effective diameter at this `ratio` of the pairs with a path (such as 0.9): effective_diameter, the smallest distance within which that share lie, and effective_diameter_interpolated, SNAP's; exact distances only, and a second computation unless the engine is bitbfs")
 		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
 		fs.BoolVar(&f.distributed, "distributed", false, "compute over the ranks of an MPI job (mpirun -np K apsp stats --distributed FILE): each rank holds its part of the matrix, on its CPU, or with --device gpu on its GPU (NCCL between them); rank 0 prints")
 	}
@@ -399,7 +401,7 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes, Mode: f.mode}
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes, Mode: f.mode, Effective: f.effective}
 	if !f.quiet {
 		// Such as "no GPU used (…); computing on the CPU".
 		opt.Notice = func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }
@@ -422,7 +424,7 @@ func flagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes", "mode": "--mode"}[oe.Option]
+	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes", "mode": "--mode", "effective": "--effective"}[oe.Option]
 	if flag == "" {
 		return err
 	}

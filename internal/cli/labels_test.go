@@ -102,6 +102,9 @@ func TestHarmonicAndModes(t *testing.T) {
 		{name: "stats all", args: with("stats", "--mode", "all"), stdout: []string{"center           b\n", "periphery        a c\n"}},
 		{name: "stats in reachable", args: with("stats", "--mode", "in", "--reachable"), stdout: []string{"center              a\n", "periphery           c\n"}},
 		{name: "bad mode", args: with("harmonic", "--mode", "both"), code: exitUsage, stderr: []string{"--mode"}},
+		{name: "effective", args: with("stats", "--effective", "0.5"), stdout: []string{"effective diameter  1 (0.5 of the pairs with a path; interpolated as SNAP: 0)\n"}},
+		{name: "effective json", args: with("stats", "--json", "--effective", "0.5"), stdout: []string{`"effective_diameter": 1,`, `"effective_diameter_interpolated": 0`}},
+		{name: "effective no-aspl", args: with("stats", "--no-aspl", "--effective", "0.5"), code: exitUsage, stderr: []string{"--effective"}},
 		{name: "dist no mode", args: with("dist", "--mode", "in"), code: exitUsage},
 	}, nil)
 }

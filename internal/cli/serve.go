@@ -16,9 +16,10 @@ base64, or written to "file", of apsp dist's default dtype: the narrowest
 exact one, unreachable its maximum or inf), histogram or path ("source", "target").
 Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,
 and weights as "weights_b64" with "weights_dtype" int64 or float64. options
-are algorithm, device, threads, lanes, reachable and mode (out, in or all:
+are algorithm, device, threads, lanes, reachable, mode (out, in or all:
 stats, extremes, eccentricity, closeness, harmonic and histogram read it,
-the others refuse in and all), as the flags of stats.
+the others refuse in and all) and effective (op stats: the ratio of the
+effective diameters it adds), as the flags of stats.
 The answer is {"id": 7, "result": {...}} (the result as stats --json and
 the other commands write it), or {"id": 7, "error": "why", "kind": K} with
 K one of request, unknown_handle, options, graph, negative_cycle (with

@@ -97,17 +97,20 @@ func (e bfsEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 }
 
 // Brief summarises every source for the summary measures: directly from
-// the batched search, from the rows otherwise.
+// the batched search, from the rows otherwise; both give the histogram
+// they counted on the way (Brief.Hist).
 func (e bfsEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error) {
 	if e.bitParallel {
 		b, err := bfs.BitBrief(ctx, p.Graph, p.Threads, p.Progress)
 		return b, "cpu", err
 	}
-	rows, device, err := e.Rows(ctx, p)
+	s, err := e.summary(ctx, p)
 	if err != nil {
 		return nil, "", err
 	}
-	return reduce.BriefOf(rows), device, nil
+	b := reduce.BriefOf(s.Rows)
+	b.Hist = s.Hist
+	return b, "cpu", nil
 }
 
 // Hist returns the number of ordered pairs at each distance: from the

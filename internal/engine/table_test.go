@@ -322,6 +322,9 @@ func briefIs(b *reduce.Brief, c *testgraphs.Case) error {
 	if !slices.Equal(b.Ecc, want.Ecc) || !slices.Equal(b.Reach, want.Reach) || b.Sum != want.Sum || b.Pairs != want.Pairs {
 		return fmt.Errorf("ecc %v, reach %v, %d pairs; want %v, %v, %d", b.Ecc, b.Reach, b.Pairs, want.Ecc, want.Reach, want.Pairs)
 	}
+	if h := c.Hist(); b.Hist != nil && h != nil && !slices.Equal(b.Hist, h) {
+		return fmt.Errorf("hist %v, want %v", b.Hist, h)
+	}
 	return nil
 }
 

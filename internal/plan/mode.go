@@ -70,6 +70,15 @@ func View(g *graph.Graph, m Mode) *graph.Graph {
 	return g
 }
 
+// NoEffective returns an error for an entry point other than Stats given
+// an effective-diameter ratio (what names it), else nil.
+func (o *Options) NoEffective(what string) error {
+	if o.Effective != 0 {
+		return invalid("effective", "%s computes no effective diameter (ComputeStats does)", what)
+	}
+	return nil
+}
+
 // NoMode returns an error for an entry point that reads the distances
 // from each vertex alone (what), given mode in or all, else nil.
 func (o *Options) NoMode(what string) error {

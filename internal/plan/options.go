@@ -26,6 +26,7 @@ type Raw struct {
 	Notice    func(string)
 	Lanes     string
 	Mode      string
+	Effective float64
 }
 
 // Options are the caller's options parsed: the engine named (or auto, or
@@ -55,6 +56,9 @@ type Options struct {
 	// Mode is the mode named for the per-vertex measures of a directed
 	// graph (ModeDefault: each measure's own).
 	Mode Mode
+	// Effective is the ratio of the effective diameters Stats adds, in
+	// (0, 1]; 0 adds none.
+	Effective float64
 }
 
 // CPUs is the threads the caller allows, 0 (every CPU) counted now: an
@@ -83,8 +87,11 @@ func Parse(r Raw) (*Options, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !(r.Effective >= 0 && r.Effective <= 1) { // NaN too
+		return nil, invalid("effective", "%v: want a ratio in (0, 1], or 0 for none", r.Effective)
+	}
 	o := &Options{Device: dev, Threads: r.Threads, Tile: r.Tile, Reachable: r.Reachable, Paths: r.Paths,
-		Progress: r.Progress, Notice: r.Notice, Mode: mode}
+		Progress: r.Progress, Notice: r.Notice, Mode: mode, Effective: r.Effective}
 	if r.Lanes != "" && r.Lanes != "auto" {
 		k, err := lanes.ParseKind(r.Lanes)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/apsp/apsp/graph"
@@ -15,6 +16,11 @@ import (
 
 // ErrEmptyGraph is returned for a graph without vertices.
 var ErrEmptyGraph = errors.New("graph has no vertices")
+
+// ErrNotExact is wrapped by the refusal of a measure that needs exact
+// non-negative distances (the effective diameter) on a graph with float or
+// negative lengths.
+var ErrNotExact = errors.New("distances not exact")
 
 // ErrNilGraph is returned for a nil graph (by the batch calls, for that
 // graph alone).
@@ -117,7 +123,10 @@ func Stats(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Stats,
 		return nil, err
 	}
 	g, o = viewed(g, o, plan.ModeOut)
-	if batchTakes(g, o) {
+	if o.Effective > 0 && (g.Kind() == graph.FloatWeights || g.HasNegativeWeights()) {
+		return nil, fmt.Errorf("the effective diameter needs exact non-negative distances (float lengths: use --unweighted to count hops): %w", ErrNotExact)
+	}
+	if o.Effective == 0 && batchTakes(g, o) {
 		stats, errs := Batch(ctx, []*graph.Graph{g}, o, BatchOptions{})
 		return stats[0], errs[0]
 	}
@@ -126,9 +135,30 @@ func Stats(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Stats,
 	if err != nil {
 		return nil, err
 	}
-	s, err := statsOf(ctx, g, pl, o.Reachable, false)
+	var hist []int64
+	var want *[]int64
+	if o.Effective > 0 {
+		want = &hist
+	}
+	s, err := statsOf(ctx, g, pl, o.Reachable, false, want)
 	if err != nil {
 		return nil, err
+	}
+	if o.Effective > 0 {
+		if hist == nil { // a second computation: the engine counted none
+			h, err := Histogram(ctx, g, o)
+			if err != nil {
+				return nil, fmt.Errorf("the effective diameter: %w", err)
+			}
+			hist = h.Count
+		}
+		ratio := o.Effective
+		eff := result.Mean(result.EffectiveDiameter(hist, ratio))
+		interp := result.Mean(math.NaN())
+		if s.ReachablePairs > 0 {
+			interp = result.Mean(result.EffectiveDiameterInterpolated(hist, g.N(), ratio))
+		}
+		s.EffectiveRatio, s.EffectiveDiameter, s.EffectiveDiameterInterpolated = &ratio, &eff, &interp
 	}
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
@@ -160,19 +190,22 @@ func batchTakes(g *graph.Graph, o *plan.Options) bool {
 // come from that histogram, which needs no per-source totals, and the
 // radius, center and periphery are left zero; otherwise the center and
 // periphery are left out.
-func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summary bool) (*result.Stats, error) {
+//
+// hist, when not nil, receives the pairs at each distance where the
+// engine counted them on the way (left nil otherwise).
+func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summary bool, hist *[]int64) (*result.Stats, error) {
 	start := time.Now()
 	var d *result.Distances
 	var s *result.Stats
-	hr, hist := pl.Engine.(engine.Histogrammer)
-	hist = hist && summary && !pl.Dense && pl.Engine.Caps().Hist && pl.Engine.Caps().Device == engine.CPU
+	hr, byHist := pl.Engine.(engine.Histogrammer)
+	byHist = byHist && summary && !pl.Dense && pl.Engine.Caps().Hist && pl.Engine.Caps().Device == engine.CPU
 	if pl.Dense {
 		var err error
 		if d, err = dense(ctx, pl); err != nil {
 			return nil, err
 		}
 		s = result.FromRows(result.RowsOf(d, pl.Problem.Threads), g, d.Exact(), reachable)
-	} else if hist {
+	} else if byHist {
 		h, err := hr.Hist(ctx, pl.Problem)
 		if err != nil {
 			return nil, err
@@ -186,6 +219,9 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summ
 		}
 		d = summarised(pl, device, start)
 		s = result.FromBrief(b, g, reachable, !summary)
+		if hist != nil {
+			*hist = b.Hist
+		}
 		b.Release()
 	} else {
 		var rs []reduce.Row

@@ -46,17 +46,18 @@ type request struct {
 
 // options are apsp.Options as a request spells them.
 type options struct {
-	Algorithm string `json:"algorithm"`
-	Device    string `json:"device"`
-	Threads   int    `json:"threads"`
-	Lanes     string `json:"lanes"`
-	Reachable bool   `json:"reachable"`
-	Mode      string `json:"mode"`
+	Algorithm string  `json:"algorithm"`
+	Device    string  `json:"device"`
+	Threads   int     `json:"threads"`
+	Lanes     string  `json:"lanes"`
+	Reachable bool    `json:"reachable"`
+	Mode      string  `json:"mode"`
+	Effective float64 `json:"effective"`
 }
 
 func (o options) apsp() apsp.Options {
 	return apsp.Options{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Lanes: o.Lanes, Reachable: o.Reachable,
-		Mode: o.Mode}
+		Mode: o.Mode, Effective: o.Effective}
 }
 
 // requestError is a request the server cannot read: kind "request".

@@ -26,7 +26,7 @@ Number = Union[int, float]
 
 #: The options every call takes besides ``weight``, ``reachable`` and
 #: ``device`` (``algo`` is an alias of ``algorithm``).
-OPTION_NAMES = ("algorithm", "threads", "lanes", "mode")
+OPTION_NAMES = ("algorithm", "threads", "lanes", "mode", "effective")
 
 #: Distance matrices larger than this many bytes come back through a
 #: temporary ``.npy`` file rather than base64 in the response line.
@@ -42,7 +42,7 @@ def _options(reachable: bool, device: Optional[str], extra: Dict[str, Any]) -> D
         name = "algorithm" if key == "algo" else key
         if name not in OPTION_NAMES:
             raise TypeError(
-                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads, lanes and mode"
+                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads, lanes, mode and effective"
             )
         if value is None:
             continue
@@ -50,6 +50,12 @@ def _options(reachable: bool, device: Optional[str], extra: Dict[str, Any]) -> D
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise TypeError(f"threads must be an int, not {value!r}")
             value = int(value)
+        elif name == "effective":
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"effective must be a ratio (float), not {value!r}")
+            value = float(value)
+            if value == 0:
+                continue
         elif not isinstance(value, str):
             raise TypeError(f"{name} must be a str, not {value!r}")
         if name == "algorithm" and value == "auto":
@@ -84,6 +90,9 @@ def _decode_measures(r: Dict[str, Any], prep: Prepared, reachable: bool) -> Dict
     for key in ("center", "periphery"):
         if key in out and out[key] is not None:
             out[key] = prep.labels(out[key])
+    for key in ("effective_diameter", "effective_diameter_interpolated"):
+        if key in out and out[key] is None:
+            out[key] = math.nan  # no pair with a path
     return out
 
 
@@ -486,7 +495,13 @@ def stats(G: Any, weight: Weight = None, reachable: bool = False, device: str = 
         reachable: take the measures over the pairs that have a path, rather
             than infinite ones when some pair has none.
         device: ``"auto"``, ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
-        **options: ``algorithm`` (or ``algo``), ``threads``, ``lanes``.
+        **options: ``algorithm`` (or ``algo``), ``threads``, ``lanes``;
+            ``mode`` (``"out"``, ``"in"``, ``"all"``: on a digraph, the
+            eccentricities the radius, center and periphery follow; "all"
+            measures the graph with its directions dropped); ``effective``
+            (a ratio in (0, 1], such as 0.9: adds ``effective_ratio``,
+            ``effective_diameter`` and ``effective_diameter_interpolated``,
+            SNAP's; exact distances only).
 
     Returns:
         A dict with ``vertices``, ``arcs``, ``edges``, ``directed``,

@@ -167,3 +167,54 @@ def test_modes_match_igraph(seed: int, directed: bool, weighted: Optional[str]) 
         if w is None:
             want_e = dict(zip(nodes, (float(x) for x in h.eccentricity(mode=mode))))
             _close(apsp.eccentricity(G, reachable=True, mode=mode), want_e)
+
+
+def _ref_effective(G: nx.Graph, w: Optional[str], ratio: float):  # type: ignore[no-untyped-def]
+    """Both effective diameters from NetworkX's full distance matrix (numpy):
+    the ⌈ratio·P⌉-th smallest distance of the P pairs u ≠ v with a path, and
+    SNAP's interpolation over the distance counts with the n pairs (u, u)."""
+    import numpy as np
+
+    d = nx.floyd_warshall_numpy(G, weight=w) if w else nx.floyd_warshall_numpy(G, weight=None)
+    n = d.shape[0]
+    off = d[~np.eye(n, dtype=bool)]
+    ds = np.sort(off[np.isfinite(off)])
+    if ds.size == 0:
+        return math.nan, math.nan
+    eff = float(ds[max(math.ceil(ratio * ds.size), 1) - 1])
+    keys, counts = np.unique(np.concatenate([np.zeros(n), ds]), return_counts=True)
+    cdf = np.cumsum(counts.astype(float))
+    eff_pairs = ratio * cdf[-1]
+    above = np.nonzero(cdf > eff_pairs)[0]
+    if above.size == 0:
+        snap = float(keys[-1])
+    elif above[0] == 0:
+        snap = 1.0
+    else:
+        i = int(above[0])
+        snap = float(keys[i - 1] + (eff_pairs - cdf[i - 1]) / (cdf[i] - cdf[i - 1]))
+    return eff, snap
+
+
+@pytest.mark.parametrize("seed,directed,weighted", [(s, d, w) for s in range(10) for d in (False, True) for w in (None, "int")])
+@pytest.mark.parametrize("ratio", [0.9, 0.5, 1.0])
+def test_effective_diameter_matches_numpy(seed: int, directed: bool, weighted: Optional[str], ratio: float) -> None:
+    G = _random_graph(seed, directed, weighted, n=3 + 4 * seed, p=[0.05, 0.12, 0.3][seed % 3])
+    w = "weight" if weighted else None
+    want_eff, want_snap = _ref_effective(G, w, ratio)
+    for algo in ("auto", "dijkstra") + (("bfs", "bitbfs") if w is None else ()):
+        s = apsp.stats(G, weight=w, effective=ratio, algorithm=algo)
+        assert s["effective_ratio"] == ratio
+        for key, want in (("effective_diameter", want_eff), ("effective_diameter_interpolated", want_snap)):
+            got = s[key]
+            assert (math.isnan(got) and math.isnan(want)) or math.isclose(got, want, rel_tol=1e-12), (algo, key, got, want)
+    assert "effective_diameter" not in apsp.stats(G, weight=w)
+
+
+def test_effective_diameter_refusals() -> None:
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=0.5)
+    with pytest.raises(apsp.ApspError):
+        apsp.stats(G, weight="weight", effective=0.9)  # float lengths
+    with pytest.raises(apsp.ApspError):
+        apsp.stats(G, effective=1.5)
