@@ -63,6 +63,14 @@ type Options struct {
 	// counts on the way and the other engines in a second computation.
 	// The other entry points refuse it (ErrInvalidOptions).
 	Effective float64
+	// Sources, when not nil, are the vertices Eccentricities,
+	// ClosenessCentrality, HarmonicCentrality and Centralities answer for,
+	// in this order (value i is Sources[i]'s), each computed from its own
+	// search (bfs, dijkstra or johnson on the CPU) in memory for
+	// len(Sources) rows, not n; ids out of range are an error
+	// (ErrInvalidOptions). The other entry points refuse it; DistancesFrom
+	// takes its sources as an argument.
+	Sources []int
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -193,6 +201,21 @@ func Centralities(ctx context.Context, g *graph.Graph, opt Options, wfImproved b
 		return nil, nil, err
 	}
 	return run.Centralities(ctx, g, o, wfImproved)
+}
+
+// DistancesFrom returns the distances from each of sources (vertex ids,
+// repeats allowed) to every vertex: an origin–destination matrix of
+// len(sources) rows, row i for sources[i], from one search a source (bfs,
+// dijkstra or johnson on the CPU; "auto" picks among them, another engine
+// named is refused), in memory for len(sources)·n distances, not n².
+// opt.Mode "in" gives the distances to each source, "all" those of the
+// undirected view; opt.Sources must be nil.
+func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Options) (*SourceDistances, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.DistancesFrom(ctx, g, sources, o)
 }
 
 // ShortestPath returns one shortest path from u to v; the error wraps

@@ -46,6 +46,9 @@ func NewEvaluator(opt Options) (*Evaluator, error) {
 	if err == nil {
 		err = o.NoEffective("an Evaluator")
 	}
+	if err == nil {
+		err = o.NoSources("an Evaluator")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,10 @@ type Summary = result.Summary
 // was computed with Options.Paths.
 type Distances = result.Distances
 
+// SourceDistances is an origin–destination matrix: the distances from
+// chosen sources to every vertex (DistancesFrom).
+type SourceDistances = result.SourceDistances
+
 // Path is one shortest path.
 type Path = result.Path
 

@@ -395,3 +395,102 @@ func TestEffectiveDiameter(t *testing.T) {
 		t.Errorf("without Effective: %s", b)
 	}
 }
+
+// TestChosenSources: the per-vertex measures of chosen sources (repeats
+// included) are the full answers' entries, and DistancesFrom's rows the
+// reference's, on every engine that searches chosen sources and in every
+// mode; engines that search every source, the GPU and the entry points
+// that answer for every vertex refuse them.
+func TestChosenSources(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 5))
+	ctx := context.Background()
+	for trial := range 30 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights, intNegative}[trial%4]
+		if kind == intNegative && !directed {
+			kind = intWeights
+		}
+		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.1, 0.3}[(trial/4)%3], directed, kind)
+		sources := []int{} // empty is no vertex, nil every vertex
+		for range rng.IntN(2 * g.N()) {
+			sources = append(sources, rng.IntN(g.N()))
+		}
+		for _, mode := range []string{"", "in", "all"} {
+			for _, algo := range []string{"auto", "bfs", "dijkstra", "johnson"} {
+				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s mode %q sources %v", trial, g.N(), directed, g.Kind(), algo, mode, sources)
+				neg := g.HasNegativeWeights()
+				if (algo == "bfs" && g.Kind() != graph.Unweighted) || (algo == "dijkstra" && neg) || (mode == "all" && neg) {
+					continue
+				}
+				full := Options{Algorithm: algo, Mode: mode}
+				chosen := full
+				chosen.Sources = sources
+				ecc, err := Eccentricities(ctx, g, full)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				got, err := Eccentricities(ctx, g, chosen)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(got) != len(sources) {
+					t.Fatalf("%s: %d eccentricities", name, len(got))
+				}
+				for i, s := range sources {
+					if !near(got[i].Float(), ecc[s].Float()) {
+						t.Fatalf("%s: ecc of source %d (%d) = %v, want %v", name, i, s, got[i], ecc[s])
+					}
+				}
+				if !neg {
+					c, h, err := Centralities(ctx, g, full, true)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					cs, hs, err := Centralities(ctx, g, chosen, true)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for i, s := range sources {
+						if !near(cs[i], c[s]) || !near(hs[i], h[s]) {
+							t.Fatalf("%s: source %d (%d): closeness %v harmonic %v, want %v %v", name, i, s, cs[i], hs[i], c[s], h[s])
+						}
+					}
+				}
+				vm := map[string]string{"": "out", "in": "in", "all": "all"}[mode]
+				ref := refView(g, vm)
+				d, err := DistancesFrom(ctx, g, sources, full)
+				if err != nil {
+					t.Fatalf("%s: DistancesFrom: %v", name, err)
+				}
+				for i, s := range sources {
+					for v := range g.N() {
+						if got := d.At(i, v).Float(); !near(got, ref[s][v]) {
+							t.Fatalf("%s: DistancesFrom row %d (%d) at %d = %v, want %v", name, i, s, v, got, ref[s][v])
+						}
+					}
+				}
+			}
+		}
+	}
+	g := randomGraph(rng, 12, 0.3, false, unweighted)
+	for _, opt := range []Options{{Algorithm: "bitbfs", Sources: []int{1}}, {Algorithm: "blocked", Sources: []int{1}},
+		{Device: "gpu", Sources: []int{1}}, {Sources: []int{12}}, {Sources: []int{-1}}} {
+		if _, err := Eccentricities(ctx, g, opt); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%+v: %v, want ErrInvalidOptions", opt, err)
+		}
+	}
+	for name, f := range map[string]func(Options) error{
+		"stats":     func(o Options) error { _, err := ComputeStats(ctx, g, o); return err },
+		"all pairs": func(o Options) error { _, err := AllPairs(ctx, g, o); return err },
+		"extremes":  func(o Options) error { _, err := ComputeExtremes(ctx, g, o); return err },
+		"histogram": func(o Options) error { _, err := DistanceHistogram(ctx, g, o); return err },
+		"from":      func(o Options) error { _, err := DistancesFrom(ctx, g, []int{0}, o); return err },
+	} {
+		if err := f(Options{Sources: []int{0}}); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%s with Sources: %v, want ErrInvalidOptions", name, err)
+		}
+	}
+	if d, err := DistancesFrom(ctx, g, nil, Options{}); err != nil || len(d.Sources) != 0 {
+		t.Errorf("no sources: %v, %v", d, err)
+	}
+}

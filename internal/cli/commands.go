@@ -181,26 +181,33 @@ func runEcc(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
+		return err
+	}
 	ecc, err := apsp.Eccentricities(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
 		return f.explain(err, path)
 	}
 	vs := f.namer(path)
+	vertex := func(i int) int { return i }
+	if opt.Sources != nil {
+		vertex = func(i int) int { return opt.Sources[i] }
+	}
 	if f.json {
 		type row struct {
 			Vertex       any         `json:"vertex"`
 			Eccentricity apsp.Length `json:"eccentricity"`
 		}
 		rows := make([]row, len(ecc))
-		for v, x := range ecc {
-			rows[v] = row{vs.JSON(v), x}
+		for i, x := range ecc {
+			rows[i] = row{vs.JSON(vertex(i)), x}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
-	for v, x := range ecc {
-		fmt.Fprintf(bw, "%s %v\n", vs.Text(v), x)
+	for i, x := range ecc {
+		fmt.Fprintf(bw, "%s %v\n", vs.Text(vertex(i)), x)
 	}
 	return bw.Flush()
 }
@@ -234,6 +241,21 @@ func runDist(e *env, args []string) error {
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
 		return err
+	}
+	sources, err := f.sourcesOf(g, pos[0])
+	if err != nil {
+		return err
+	}
+	if sources != nil {
+		if asNPY {
+			return usagef("--sources writes a TSV table (rows: the sources; columns: every vertex), not .npy")
+		}
+		d, err := apsp.DistancesFrom(e.ctx, g, sources, opt)
+		bar.Done()
+		if err != nil {
+			return f.explain(err, pos[0])
+		}
+		return out.finish(writeSourceTSV(out, d, f.namer(pos[0])))
 	}
 	if err := f.printChoice(e, "dist", g, opt); err != nil {
 		return err
@@ -479,12 +501,15 @@ func runCloseness(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
+		return err
+	}
 	c, err := apsp.ClosenessCentrality(e.ctx, g, opt, f.wfImproved)
 	bar.Done()
 	if err != nil {
 		return f.explain(err, path)
 	}
-	return writeVertexValues(e, f, path, "closeness", c)
+	return writeVertexValues(e, f, path, "closeness", c, opt.Sources)
 }
 
 func runHarmonic(e *env, args []string) error {
@@ -492,31 +517,40 @@ func runHarmonic(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
+		return err
+	}
 	h, err := apsp.HarmonicCentrality(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
 		return f.explain(err, path)
 	}
-	return writeVertexValues(e, f, path, "harmonic", h)
+	return writeVertexValues(e, f, path, "harmonic", h, opt.Sources)
 }
 
 // writeVertexValues prints a value a vertex: "vertex value" lines, or with
-// --json a list of {"vertex": …, key: value} (null for +Inf).
-func writeVertexValues(e *env, f *flagSet, path, key string, xs []float64) error {
+// --json a list of {"vertex": …, key: value} (null for +Inf). xs[i] is
+// vertex i's, or sources[i]'s when sources is not nil.
+func writeVertexValues(e *env, f *flagSet, path, key string, xs []float64, sources []int) error {
 	vs := f.namer(path)
+	vertex := func(i int) int { return i }
+	if sources != nil {
+		vertex = func(i int) int { return sources[i] }
+	}
 	if f.json {
 		rows := make([]map[string]any, len(xs))
-		for v, x := range xs {
+		for i, x := range xs {
 			var val any = x
 			if math.IsInf(x, 0) {
 				val = nil
 			}
-			rows[v] = map[string]any{"vertex": vs.JSON(v), key: val}
+			rows[i] = map[string]any{"vertex": vs.JSON(vertex(i)), key: val}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
-	for v, x := range xs {
+	for i, x := range xs {
+		v := vertex(i)
 		s := strconv.FormatFloat(x, 'g', -1, 64)
 		if math.IsInf(x, 1) {
 			s = "inf"

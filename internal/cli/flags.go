@@ -53,6 +53,7 @@ type flagSet struct {
 	cumulative  bool    // hist --cumulative
 	wfImproved  bool    // closeness --wf-improved
 	effective   float64 // stats --effective
+	sources     string  // --sources LIST|@FILE (dist, ecc, closeness, harmonic)
 	mode        string  // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
 	stdio       bool    // serve --stdio
 	maxLine     int     // serve --max-line
@@ -138,8 +139,14 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	}
 	switch cmd {
+	case "dist", "ecc", "closeness", "harmonic":
+		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, dijkstra or johnson on the CPU, memory for their rows only)")
+	}
+	switch cmd {
 	case "closeness", "harmonic":
 		fs.StringVar(&f.mode, "mode", "in", "on a directed graph, the distances read: in (to the vertex, NetworkX's choice), out (from it), all (the graph with its directions dropped)")
+	case "dist":
+		fs.StringVar(&f.mode, "mode", "out", "with --sources on a directed graph: out (distances from each source), in (to it), all (the graph with its directions dropped); without --sources, out only")
 	case "ecc", "stats", "diameter":
 		fs.StringVar(&f.mode, "mode", "out", "on a directed graph, the eccentricities read: out (distances from the vertex), in (to it), all (the graph with its directions dropped, which every measure then describes)")
 	}

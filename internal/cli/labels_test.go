@@ -108,3 +108,36 @@ func TestHarmonicAndModes(t *testing.T) {
 		{name: "dist no mode", args: with("dist", "--mode", "in"), code: exitUsage},
 	}, nil)
 }
+
+// TestSources: --sources by name or from a file, for dist (a labelled
+// table of the sources' rows), ecc, closeness and harmonic, in a mode;
+// engines that search every source are refused.
+func TestSources(t *testing.T) {
+	dir := t.TempDir()
+	el := filepath.Join(dir, "p.txt")
+	if err := os.WriteFile(el, []byte("a b\nb c\nc d\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(list, []byte("d\n# a comment\na\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []string{"--labels", "--directed", el}
+	with := func(args ...string) []string { return append(args, in...) }
+	runCases(t, []cliCase{
+		{name: "dist", args: with("dist", "--sources", "c,a"), exactOut: "\ta\tb\tc\td\nc\tinf\tinf\t0\t1\na\t0\t1\t2\t3\n"},
+		{name: "dist in", args: with("dist", "--sources", "c", "--mode", "in"), exactOut: "\ta\tb\tc\td\nc\t2\t1\t0\tinf\n"},
+		{name: "dist npy", args: with("dist", "--sources", "c", "-o", filepath.Join(dir, "d.npy")), code: exitUsage},
+		{name: "ecc", args: with("ecc", "--sources", "@"+list), exactOut: "d inf\na 3\n"},
+		{name: "ecc in", args: with("ecc", "--sources", "d", "--mode", "in"), exactOut: "d 3\n"},
+		{name: "harmonic", args: with("harmonic", "--sources", "d,b"), exactOut: "d 1.8333333333333333\nb 1\n"},
+		{name: "closeness json", args: with("closeness", "--json", "--sources", "b"), stdout: []string{`"vertex": "b"`}},
+		{name: "unknown", args: with("ecc", "--sources", "z"), code: 1, stderr: []string{`no vertex is named "z"`}},
+		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, dijkstra or johnson"}},
+	}, nil)
+	// Ids in the file's numbering: .mtx counts from 1.
+	runCases(t, []cliCase{
+		{name: "ids one-based", args: []string{"ecc", "--sources", "1", "../../testdata/small.mtx"}, stdout: []string{"1 "}},
+		{name: "id zero", args: []string{"ecc", "--sources", "0", "../../testdata/small.mtx"}, code: exitUsage, stderr: []string{"out of range 1.."}},
+	}, nil)
+}

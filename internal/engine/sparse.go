@@ -54,7 +54,8 @@ func (e bfsEngine) Name() string {
 
 func (e bfsEngine) Caps() Caps {
 	// The one-source-at-a-time search never beats the batched one.
-	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Auto: e.bitParallel, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: !e.bitParallel, Auto: e.bitParallel,
+		Lanes: []lanes.Kind{lanes.Int32}}
 }
 
 func (bfsEngine) Supports(*Problem) error { return nil }
@@ -145,4 +146,31 @@ func (e bfsEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), n
 	}
 	return r, nil
+}
+
+// RowsFrom summarises the chosen sources, one search each (the plain
+// search; bitbfs's batches are of consecutive sources and have none).
+func (e bfsEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error) {
+	s, err := bfs.RowsFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	return s.Rows, nil
+}
+
+// DistancesFrom gives the distances from the chosen sources.
+func (e bfsEngine) DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) ([]int64, []float64, error) {
+	d, err := bfs.DistancesFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]int64, len(d))
+	for i, x := range d {
+		if x < 0 {
+			out[i] = unreachable
+		} else {
+			out[i] = int64(x)
+		}
+	}
+	return out, nil, nil
 }

@@ -9,10 +9,10 @@ import "github.com/apsp/apsp/internal/reduce"
 // (r−1)/(n−1) when wfImproved (Wasserman and Faust's correction for graphs
 // that are not connected); 0 when T is 0 (a vertex no other reaches) or n
 // is 1. exact says the rows hold integer sums (Sum), else float ones
-// (SumF).
-func Closeness(rows []reduce.Row, exact bool, wfImproved bool) []float64 {
-	n := len(rows)
-	out := make([]float64, n)
+// (SumF). n is the graph's vertex count (the rows may be of chosen
+// vertices only).
+func Closeness(rows []reduce.Row, n int, exact bool, wfImproved bool) []float64 {
+	out := make([]float64, len(rows))
 	for u, r := range rows {
 		total := r.SumF
 		if exact {

@@ -90,6 +90,8 @@ func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo Batch
 		err = o.NoMode("a batch")
 	case o.NoEffective("a batch") != nil:
 		err = o.NoEffective("a batch")
+	case o.NoSources("a batch") != nil:
+		err = o.NoSources("a batch")
 	case bo.Group < 0:
 		err = &plan.OptionError{Option: "group size", Msg: fmt.Sprintf("%d graphs: want 0 (automatic) or more", bo.Group)}
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/plan"
 	"github.com/apsp/apsp/internal/reduce"
 	"github.com/apsp/apsp/internal/result"
@@ -25,7 +27,7 @@ func Closeness(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved 
 	if err != nil {
 		return nil, err
 	}
-	return result.Closeness(rows, exact, wfImproved), nil
+	return result.Closeness(rows, g.N(), exact, wfImproved), nil
 }
 
 // Harmonic is every vertex's harmonic centrality (result.Harmonic), from
@@ -46,7 +48,7 @@ func Centralities(ctx context.Context, g *graph.Graph, o *plan.Options, wfImprov
 	if err != nil {
 		return nil, nil, err
 	}
-	return result.Closeness(rows, exact, wfImproved), result.Harmonic(rows), nil
+	return result.Closeness(rows, g.N(), exact, wfImproved), result.Harmonic(rows), nil
 }
 
 // centralityRows is the rows of the graph o.Mode views (default in) for a
@@ -62,15 +64,51 @@ func centralityRows(ctx context.Context, what string, g *graph.Graph, o *plan.Op
 		return nil, false, fmt.Errorf("%s %w", what, ErrNegativeLengths)
 	}
 	g, o = viewed(g, o, plan.ModeIn)
-	pl, err := resolve(g, o, want)
+	return rowsFor(ctx, g, o, want)
+}
+
+// rowsFor is the rows of g under o, wanted as want (plan.Rows or
+// plan.Harmonic), and whether they are exact: of o.Sources alone when
+// chosen (an engine with Caps.Sources), else of every vertex.
+func rowsFor(ctx context.Context, g *graph.Graph, o *plan.Options, want plan.Want) ([]reduce.Row, bool, error) {
+	if o.Sources == nil {
+		pl, err := resolve(g, o, want)
+		if err != nil {
+			return nil, false, err
+		}
+		rows, d, err := rowsOf(ctx, pl, o.CPUs())
+		if err != nil {
+			return nil, false, err
+		}
+		return rows, d.Exact(), nil
+	}
+	pl, err := resolveSources(g, o, want)
 	if err != nil {
 		return nil, false, err
 	}
-	rows, d, err := rowsOf(ctx, pl, o.CPUs())
+	rows, err := pl.Engine.(engine.SourceSearcher).RowsFrom(ctx, pl.Problem, o.Sources)
 	if err != nil {
 		return nil, false, err
 	}
-	return rows, d.Exact(), nil
+	return rows, !pl.Problem.Lanes.IsFloat(), nil
+}
+
+// resolveSources plans a search from o.Sources alone on g.
+func resolveSources(g *graph.Graph, o *plan.Options, want plan.Want) (*plan.Plan, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if err := o.CheckSources(g.N()); err != nil {
+		return nil, err
+	}
+	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want, FromSources: true, Sources: len(o.Sources)})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := pl.Engine.(engine.SourceSearcher); !ok {
+		return nil, fmt.Errorf("engine %s claims Caps.Sources but has no RowsFrom method (a bug)", pl.Engine.Name())
+	}
+	return pl, nil
 }
 
 // viewed is the graph o.Mode views (def when none is named: plan.View)
@@ -83,4 +121,43 @@ func viewed(g *graph.Graph, o *plan.Options, def plan.Mode) (*graph.Graph, *plan
 	plain := *o
 	plain.Mode = plan.ModeDefault
 	return v, &plain
+}
+
+// DistancesFrom is the distances from each of sources to every vertex of
+// g (o.Mode out, the default: from the source; in: to it; all: in the
+// undirected view), a len(sources)×n matrix from one search a source.
+func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.Options) (*result.SourceDistances, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if o.Bounds {
+		return nil, plan.ErrBoundsOnly()
+	}
+	if err := o.NoSources("DistancesFrom (its sources are an argument)"); err != nil {
+		return nil, err
+	}
+	if err := o.NoEffective("DistancesFrom"); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut)
+	with := *o
+	with.Sources = make([]int32, len(sources))
+	for i, s := range sources {
+		if s < 0 || s >= g.N() {
+			return nil, &plan.OptionError{Option: "sources", Msg: fmt.Sprintf("vertex %d out of range 0..%d", s, g.N()-1)}
+		}
+		with.Sources[i] = int32(s)
+	}
+	start := time.Now()
+	pl, err := resolveSources(g, &with, plan.Matrix)
+	if err != nil {
+		return nil, err
+	}
+	ints, floats, err := pl.Engine.(engine.SourceSearcher).DistancesFrom(ctx, pl.Problem, with.Sources, result.NoPathInt)
+	if err != nil {
+		return nil, err
+	}
+	d := result.NewSourceDistances(sources, g.N(), ints, floats)
+	d.Algorithm, d.Threads, d.Seconds = pl.Engine.Name(), pl.Problem.Threads, time.Since(start).Seconds()
+	return d, nil
 }

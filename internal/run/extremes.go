@@ -32,6 +32,9 @@ func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budge
 	if err := o.NoEffective("the extremes (diameter, radius)"); err != nil {
 		return nil, err
 	}
+	if err := o.NoSources("the extremes (diameter, radius)"); err != nil {
+		return nil, err
+	}
 	g, o = viewed(g, o, plan.ModeOut) // as Stats
 	first, budgeted := plan.BoundsFirst(g, o)
 	if !first {

@@ -59,6 +59,9 @@ func AllPairs(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Dis
 	if err := o.NoMode("the distance matrix"); err != nil {
 		return nil, err
 	}
+	if err := o.NoSources("AllPairs"); err != nil {
+		return nil, err
+	}
 	pl, err := resolve(g, o, plan.Matrix)
 	if err != nil {
 		return nil, err
@@ -120,6 +123,9 @@ func rowsOf(ctx context.Context, pl *plan.Plan, threads int) ([]reduce.Row, *res
 // undirected view for all.
 func Stats(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Stats, error) {
 	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if err := o.NoSources("the statistics"); err != nil {
 		return nil, err
 	}
 	g, o = viewed(g, o, plan.ModeOut)
@@ -245,13 +251,13 @@ func Eccentricities(ctx context.Context, g *graph.Graph, o *plan.Options) ([]res
 		return nil, err
 	}
 	g, o = viewed(g, o, plan.ModeOut)
-	rs, d, err := Rows(ctx, g, o)
+	rs, exact, err := rowsFor(ctx, g, o, plan.Rows)
 	if err != nil {
 		return nil, err
 	}
 	ecc := make([]result.Length, len(rs))
 	for u, r := range rs {
-		ecc[u] = result.RowEcc(r, d.Exact(), o.Reachable)
+		ecc[u] = result.RowEcc(r, exact, o.Reachable)
 	}
 	return ecc, nil
 }
@@ -272,6 +278,9 @@ func Rows(ctx context.Context, g *graph.Graph, o *plan.Options) ([]reduce.Row, *
 // from u alone (plan.PathSearch), or all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, o *plan.Options) (result.Path, error) {
 	if err := o.NoMode("a shortest path"); err != nil {
+		return result.Path{}, err
+	}
+	if err := o.NoSources("a shortest path"); err != nil {
 		return result.Path{}, err
 	}
 	if o.Bounds {

@@ -30,6 +30,9 @@ type request struct {
 	Target       *int            `json:"target"`
 	File         string          `json:"file"`
 	WFImproved   *bool           `json:"wf_improved"`
+	// Sources are the vertices ops eccentricity, closeness and harmonic
+	// answer for (Options.Sources).
+	Sources []int `json:"sources"`
 	// Graph names a held graph (handles.go) in place of the graph
 	// fields; Handle names the graph a load holds; Add, Remove and
 	// AddWeights change a held graph.

@@ -171,6 +171,12 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if r.WFImproved != nil && r.Op != "closeness" {
 		return nil, badRequest(`"wf_improved" belongs to op "closeness"`)
 	}
+	if r.Sources != nil {
+		if r.Op != "eccentricity" && r.Op != "closeness" && r.Op != "harmonic" {
+			return nil, badRequest(`"sources" belongs to ops "eccentricity", "closeness" and "harmonic"`)
+		}
+		opt.Sources = r.Sources
+	}
 	if r.Handle != "" {
 		return nil, badRequest(`"handle" names the graph a load holds: a measure names a held graph by "graph"`)
 	}

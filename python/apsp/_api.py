@@ -317,7 +317,17 @@ class Evaluator:
         self, G: Any, v: Any = None, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any
     ) -> Union[Number, Dict[Hashable, Number]]:
         """See :func:`apsp.eccentricity`."""
-        result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options)
+        w, _, _ = self._settings(weight, reachable, device, options)
+        prep = prepare(G, w)
+        extra = None
+        if v is not None and prep.n > 0:
+            # Only the nodes asked for are searched from (a search each).
+            try:
+                wanted = [prep.index_of(v)]
+            except NodeNotFoundError:
+                wanted = [prep.index_of(x) for x in v]
+            extra = {"sources": wanted}
+        result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options, extra=extra, prep=prep)
         return _decode_eccentricity(result, prep, v)
 
     def closeness_centrality(
@@ -330,13 +340,17 @@ class Evaluator:
             if u is not None:
                 raise NodeNotFoundError(f"node {u!r} is not in the graph")
             return {}  # NetworkX's answer for a graph without nodes
-        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra={"wf_improved": bool(wf_improved)}, prep=prep)
+        extra: Dict[str, Any] = {"wf_improved": bool(wf_improved)}
+        if u is not None:
+            extra["sources"] = [prep.index_of(u)]  # a search from u alone
+        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra=extra, prep=prep)
         c = result.get("closeness")
-        if not isinstance(c, list) or len(c) != prep.n:
-            raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {prep.n} vertices")
+        want = 1 if u is not None else prep.n
+        if not isinstance(c, list) or len(c) != want:
+            raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {want} vertices")
         values = [math.inf if x is None else float(x) for x in c]  # null: +inf, as NetworkX
         if u is not None:
-            return values[prep.index_of(u)]
+            return values[0]
         return dict(zip(prep.nodes, values))
 
     def harmonic_centrality(
@@ -347,15 +361,19 @@ class Evaluator:
         prep = prepare(G, w)
         if prep.n == 0:
             return {}
-        result, prep, _ = self._call("harmonic", G, distance, _UNSET, device, options, prep=prep)
+        nodes: Sequence[Hashable] = prep.nodes
+        extra = None
+        if nbunch is not None:
+            # NetworkX's nbunch: the nodes of G among those given, in G's
+            # order; only they are searched from.
+            keep = set(G.nbunch_iter(nbunch)) if hasattr(G, "nbunch_iter") else set(nbunch)
+            nodes = [u for u in prep.nodes if u in keep]
+            extra = {"sources": [prep.index_of(u) for u in nodes]}
+        result, prep, _ = self._call("harmonic", G, distance, _UNSET, device, options, extra=extra, prep=prep)
         h = result.get("harmonic")
-        if not isinstance(h, list) or len(h) != prep.n:
-            raise ApspError(f"the co-process answered harmonic with {type(h).__name__} for {prep.n} vertices")
-        values = dict(zip(prep.nodes, (math.inf if x is None else float(x) for x in h)))
-        if nbunch is None:
-            return values
-        keep = set(G.nbunch_iter(nbunch)) if hasattr(G, "nbunch_iter") else set(nbunch)
-        return {u: x for u, x in values.items() if u in keep}
+        if not isinstance(h, list) or len(h) != len(nodes):
+            raise ApspError(f"the co-process answered harmonic with {type(h).__name__} for {len(nodes)} vertices")
+        return dict(zip(nodes, (math.inf if x is None else float(x) for x in h)))
 
     def distances(
         self,
@@ -432,18 +450,24 @@ class Evaluator:
 
 
 def _decode_eccentricity(result: Dict[str, Any], prep: Prepared, v: Any) -> Union[Number, Dict[Hashable, Number]]:
+    """The answer of op eccentricity: for every node, or with ``v`` (the
+    request then carried them as "sources") for ``v`` alone."""
     ecc = result.get("eccentricity")
+    if v is not None and prep.n > 0:
+        try:
+            one = [v] if prep.index_of(v) is not None else []
+        except NodeNotFoundError:
+            one = []
+        asked = one or list(v)
+        if not isinstance(ecc, list) or len(ecc) != len(asked):
+            raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {len(asked)} sources")
+        values = [math.inf if x is None else x for x in ecc]
+        if one:
+            return values[0]
+        return dict(zip(asked, values))
     if not isinstance(ecc, list) or len(ecc) != prep.n:
         raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {prep.n} vertices")
     values = [math.inf if x is None else x for x in ecc]
-    if v is not None:
-        try:
-            i: Optional[int] = prep.index_of(v)
-        except NodeNotFoundError:
-            i = None
-        if i is not None:
-            return values[i]
-        return {x: values[prep.index_of(x)] for x in v}
     return dict(zip(prep.nodes, values))
 
 

@@ -218,3 +218,31 @@ def test_effective_diameter_refusals() -> None:
         apsp.stats(G, weight="weight", effective=0.9)  # float lengths
     with pytest.raises(apsp.ApspError):
         apsp.stats(G, effective=1.5)
+
+
+@pytest.mark.parametrize("seed,directed,weighted", CASES[:24])
+def test_chosen_nodes_search_from_them_alone(seed: int, directed: bool, weighted: Optional[str]) -> None:
+    """eccentricity(v=…), closeness_centrality(u=…) and
+    harmonic_centrality(nbunch=…) send the nodes as "sources": the answers
+    are NetworkX's for those nodes, in every mode."""
+    G = _random_graph(seed, directed, weighted, n=4 + 3 * seed, p=[0.2, 0.3, 0.5][seed % 3])
+    w = "weight" if weighted else None
+    rng = random.Random(seed)
+    some = rng.sample(list(G), k=min(3, len(G)))
+    for mode in MODES:
+        H = _view(G, mode, "in", w)
+        want_h = nx.harmonic_centrality(H, nbunch=some, distance=w)
+        _close(apsp.harmonic_centrality(G, nbunch=some, distance=w, mode=mode), want_h)
+        for u in some:
+            want_c = nx.closeness_centrality(H, u=u, distance=w)
+            assert math.isclose(apsp.closeness_centrality(G, u=u, distance=w, mode=mode), want_c, rel_tol=1e-12, abs_tol=1e-15)
+        E = _view(G, mode, "out", w)
+        sp = dict(nx.shortest_path_length(E, weight=w))
+        for v in some:
+            want_e = max(sp[v].values()) if len(sp[v]) == len(E) else math.inf
+            assert apsp.eccentricity(G, v=v, weight=w, mode=mode) == pytest.approx(want_e)
+        got = apsp.eccentricity(G, v=some, weight=w, mode=mode, reachable=True)
+        assert list(got) == some
+        for v in some:
+            assert got[v] == pytest.approx(max(sp[v].values()))
+    assert apsp.harmonic_centrality(G, nbunch=[]) == {}

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/apsp/apsp"
+	"github.com/apsp/apsp/encode"
+	"github.com/apsp/apsp/graph"
+)
+
+// sourcesOf reads --sources: a comma-separated list of vertices, or
+// @FILE with one a line (or separated by spaces or commas; # starts a
+// comment), by name when the graph names its vertices, else by id in the
+// file's numbering. nil when the flag is not given.
+func (f *flagSet) sourcesOf(g *graph.Graph, path string) ([]int, error) {
+	if f.sources == "" {
+		return nil, nil
+	}
+	spec := f.sources
+	var fields []string
+	if name, ok := strings.CutPrefix(spec, "@"); ok {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("--sources: %w", err)
+		}
+		for line := range strings.SplitSeq(string(data), "\n") {
+			if i := strings.IndexByte(line, '#'); i >= 0 {
+				line = line[:i]
+			}
+			if g.Names() != nil { // a name may hold spaces: one a line
+				if s := strings.TrimSpace(line); s != "" {
+					fields = append(fields, s)
+				}
+				continue
+			}
+			fields = append(fields, strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })...)
+		}
+	} else {
+		for s := range strings.SplitSeq(spec, ",") {
+			fields = append(fields, strings.TrimSpace(s))
+		}
+	}
+	vs := f.namer(path)
+	out := make([]int, 0, len(fields))
+	for _, s := range fields {
+		if g.Names() != nil {
+			v, ok := g.VertexNamed(s)
+			if !ok {
+				return nil, fmt.Errorf("--sources: %s: no vertex is named %q", path, s)
+			}
+			out = append(out, v)
+			continue
+		}
+		v, ok := vs.Parse(s, g.N())
+		if !ok {
+			if _, err := strconv.Atoi(s); err != nil {
+				return nil, usagef("--sources: vertex %q is not an integer (vertex names need --labels or a format that names vertices)", s)
+			}
+			return nil, usagef("--sources: vertex %s out of range %d..%d", s, vs.Base, g.N()-1+vs.Base)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// writeSourceTSV writes an origin–destination matrix as a labelled table:
+// a header row of every vertex (after an empty cell), then a row a source
+// beginning with its label; vertices as the file names or counts them.
+func writeSourceTSV(w io.Writer, d *apsp.SourceDistances, vs encode.Vertices) error {
+	bw := bufio.NewWriter(w)
+	n := d.N()
+	for v := range n {
+		s := vs.Text(v)
+		if strings.ContainsAny(s, "\t\r\n") {
+			return fmt.Errorf("vertex name %q holds a tab or a line break, which TSV cannot hold", s)
+		}
+		bw.WriteByte('\t')
+		bw.WriteString(s)
+	}
+	bw.WriteByte('\n')
+	var row []apsp.Length
+	var b []byte
+	for i, s := range d.Sources {
+		row = d.Row(i, row)
+		b = append(b[:0], vs.Text(s)...)
+		for _, x := range row {
+			b = append(b, '\t')
+			b = x.Append(b)
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
