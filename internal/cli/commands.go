@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -531,11 +533,28 @@ func runHarmonic(e *env, args []string) error {
 // writeVertexValues prints a value a vertex: "vertex value" lines, or with
 // --json a list of {"vertex": …, key: value} (null for +Inf). xs[i] is
 // vertex i's, or sources[i]'s when sources is not nil.
+//
+// With --top K only the K largest are printed, largest first; equal values
+// keep their order (vertex order, or the order of --sources).
 func writeVertexValues(e *env, f *flagSet, path, key string, xs []float64, sources []int) error {
 	vs := f.namer(path)
 	vertex := func(i int) int { return i }
 	if sources != nil {
 		vertex = func(i int) int { return sources[i] }
+	}
+	if f.top > 0 {
+		order := make([]int, len(xs))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[b], xs[a]) })
+		order = order[:min(f.top, len(order))]
+		top := make([]float64, len(order))
+		at := make([]int, len(order))
+		for j, i := range order {
+			top[j], at[j] = xs[i], vertex(i)
+		}
+		xs, vertex = top, func(j int) int { return at[j] }
 	}
 	if f.json {
 		rows := make([]map[string]any, len(xs))

@@ -54,6 +54,7 @@ type flagSet struct {
 	wfImproved  bool    // closeness --wf-improved
 	effective   float64 // stats --effective
 	sources     string  // --sources LIST|@FILE (dist, ecc, closeness, harmonic)
+	top         int     // closeness, harmonic --top K
 	mode        string  // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
 	stdio       bool    // serve --stdio
 	maxLine     int     // serve --max-line
@@ -142,6 +143,9 @@ func newFlags(cmd string) (*flagSet, error) {
 	case "dist", "ecc", "closeness", "harmonic":
 		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, dijkstra or johnson on the CPU, memory for their rows only)")
 	}
+	if cmd == "closeness" || cmd == "harmonic" {
+		fs.IntVar(&f.top, "top", 0, "print only the `K` largest values, largest first (ties: the smaller vertex id first); 0 prints every vertex in order")
+	}
 	switch cmd {
 	case "closeness", "harmonic":
 		fs.StringVar(&f.mode, "mode", "in", "on a directed graph, the distances read: in (to the vertex, NetworkX's choice), out (from it), all (the graph with its directions dropped)")
@@ -198,6 +202,9 @@ func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([
 	}
 	if f.vertices < 0 {
 		return nil, usagef("--vertices must be >= 0")
+	}
+	if f.top < 0 {
+		return nil, usagef("--top must be >= 0")
 	}
 	return pos, nil
 }

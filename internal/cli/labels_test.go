@@ -133,6 +133,10 @@ func TestSources(t *testing.T) {
 		{name: "harmonic", args: with("harmonic", "--sources", "d,b"), exactOut: "d 1.8333333333333333\nb 1\n"},
 		{name: "closeness json", args: with("closeness", "--json", "--sources", "b"), stdout: []string{`"vertex": "b"`}},
 		{name: "unknown", args: with("ecc", "--sources", "z"), code: 1, stderr: []string{`no vertex is named "z"`}},
+		{name: "top", args: with("harmonic", "--top", "2"), exactOut: "d 1.8333333333333333\nc 1.5\n"},
+		{name: "top of sources", args: with("harmonic", "--sources", "b,c,a", "--top", "5"), exactOut: "c 1.5\nb 1\na 0\n"},
+		{name: "top ties", args: with("closeness", "--mode", "all", "--top", "2", "--wf-improved=false"), exactOut: "b 0.75\nc 0.75\n"},
+		{name: "top negative", args: with("harmonic", "--top", "-1"), code: exitUsage},
 		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, dijkstra or johnson"}},
 	}, nil)
 	// Ids in the file's numbering: .mtx counts from 1.
