@@ -218,6 +218,23 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Optio
 	return run.DistancesFrom(ctx, g, sources, o)
 }
 
+// EstimateStats estimates g's ASPL and bounds its diameter from k sources
+// drawn uniformly without replacement with seed (every vertex when k ≥ n),
+// one search each (bfs, dijkstra or johnson on the CPU): the ASPL over the
+// pairs with a path as a ratio estimate with a 95 % confidence interval,
+// and the largest eccentricity of a sampled source, a lower bound on the
+// diameter. Connectivity is exact; on a graph that is not connected, unless
+// opt.Reachable, both measures are infinite and given exactly. opt.Mode
+// is read as ComputeStats reads it; opt.Sources and opt.Effective are
+// refused.
+func EstimateStats(ctx context.Context, g *graph.Graph, k int, seed uint64, opt Options) (*Estimate, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.Estimate(ctx, g, k, seed, o)
+}
+
 // ShortestPath returns one shortest path from u to v; the error wraps
 // ErrNoPath when there is none. Under "auto" on the CPU it searches from u
 // alone (breadth-first, Dijkstra or Bellman–Ford); a named engine or a GPU

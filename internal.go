@@ -30,6 +30,13 @@ type Distances = result.Distances
 // chosen sources to every vertex (DistancesFrom).
 type SourceDistances = result.SourceDistances
 
+// Estimate is what a sample of sources says of a graph (EstimateStats):
+// estimates marked as such, never an exact answer unless it says so.
+type Estimate = result.Estimate
+
+// Interval is an estimate with its 95 % confidence interval.
+type Interval = result.Interval
+
 // Path is one shortest path.
 type Path = result.Path
 

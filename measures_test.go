@@ -494,3 +494,84 @@ func TestChosenSources(t *testing.T) {
 		t.Errorf("no sources: %v, %v", d, err)
 	}
 }
+
+// TestEstimateStats: with every vertex sampled the estimate is the exact
+// ASPL (a zero-width interval) and the bound the diameter; with fewer the
+// bound never exceeds the diameter, the draw is reproducible by its seed,
+// and the 95 % interval holds the ASPL about that often; a graph that is
+// not connected has infinite measures, given exactly, unless Reachable.
+func TestEstimateStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 6))
+	ctx := context.Background()
+	for trial := range 24 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights}[trial%3]
+		g := randomGraph(rng, 2+rng.IntN(40), []float64{0.05, 0.15, 0.4}[(trial/3)%3], directed, kind)
+		for _, reachable := range []bool{false, true} {
+			name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) reachable %v", trial, g.N(), directed, g.Kind(), reachable)
+			exact, err := ComputeStats(ctx, g, Options{Reachable: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := EstimateStats(ctx, g, g.N()+3, 7, Options{Reachable: reachable})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if all.Connected != exact.Connected || all.Sample != g.N() {
+				t.Fatalf("%s: connected %v sample %d, want %v %d", name, all.Connected, all.Sample, exact.Connected, g.N())
+			}
+			if !exact.Connected && !reachable {
+				if all.ASPL.Estimate || !all.ASPL.Value.IsInf() || !all.DiameterLowerBound.IsInf() {
+					t.Fatalf("%s: %+v, want exact infinities", name, all)
+				}
+				continue
+			}
+			if !all.ASPL.Estimate || !near(float64(all.ASPL.Value), float64(exact.ASPL)) ||
+				(exact.ReachablePairs > 0 && (!near(float64(all.ASPL.Low), float64(exact.ASPL)) || !near(float64(all.ASPL.High), float64(exact.ASPL)))) {
+				t.Fatalf("%s: every source: aspl %+v, want %v", name, all.ASPL, exact.ASPL)
+			}
+			if !near(all.DiameterLowerBound.Float(), exact.Diameter.Float()) {
+				t.Fatalf("%s: every source: bound %v, want the diameter %v", name, all.DiameterLowerBound, exact.Diameter)
+			}
+			k := 1 + rng.IntN(g.N())
+			a, err := EstimateStats(ctx, g, k, uint64(trial), Options{Reachable: reachable})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			b, _ := EstimateStats(ctx, g, k, uint64(trial), Options{Reachable: reachable, Algorithm: "dijkstra"})
+			if exact.Diameter.Less(a.DiameterLowerBound) || a.DiameterLowerBound != b.DiameterLowerBound ||
+				!near(float64(a.ASPL.Value), float64(b.ASPL.Value)) {
+				t.Fatalf("%s k=%d: %+v and %+v (the diameter %v)", name, k, a, b, exact.Diameter)
+			}
+		}
+	}
+	// Coverage of the 95 % interval on one graph over many draws.
+	g := randomGraph(rng, 300, 0.02, false, intWeights)
+	exact, err := ComputeStats(ctx, g, Options{Reachable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := 0
+	const draws = 200
+	for seed := range uint64(draws) {
+		e, err := EstimateStats(ctx, g, 30, seed, Options{Reachable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if float64(e.ASPL.Low) <= float64(exact.ASPL) && float64(exact.ASPL) <= float64(e.ASPL.High) {
+			held++
+		}
+	}
+	if held < draws*85/100 {
+		t.Errorf("the 95 %% interval held the ASPL %v in %d of %d draws", exact.ASPL, held, draws)
+	}
+	t.Logf("the 95 %% interval held the ASPL in %d of %d draws", held, draws)
+	for _, bad := range []Options{{Sources: []int{0}}, {Effective: 0.9}, {Algorithm: "bitbfs"}} {
+		if _, err := EstimateStats(ctx, g, 3, 1, bad); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%+v: %v, want ErrInvalidOptions", bad, err)
+		}
+	}
+	if _, err := EstimateStats(ctx, g, 0, 1, Options{}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("k = 0: %v", err)
+	}
+}

@@ -55,6 +55,14 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	if err := f.printChoice(e, name, g, opt); err != nil {
 		return nil, nil, "", err
 	}
+	if f.sample > 0 {
+		est, err := apsp.EstimateStats(e.ctx, g, f.sample, f.seed, opt)
+		bar.Done()
+		if err != nil {
+			return nil, f, pos[0], f.explain(err, pos[0])
+		}
+		return nil, f, pos[0], writeEstimate(e, f, est)
+	}
 	var s *apsp.Stats
 	if f.noASPL || name == "diameter" {
 		s, err = apsp.ComputeExtremes(e.ctx, g, opt)
@@ -104,7 +112,7 @@ func writeJSON(w io.Writer, v any) error { return encode.JSON(w, v) }
 
 func runStats(e *env, args []string) error {
 	s, f, path, err := computeStats(e, "stats", args)
-	if err != nil {
+	if err != nil || s == nil { // an estimate is written already
 		return err
 	}
 	out := *s

@@ -55,6 +55,8 @@ type flagSet struct {
 	effective   float64 // stats --effective
 	sources     string  // --sources LIST|@FILE (dist, ecc, closeness, harmonic)
 	top         int     // closeness, harmonic --top K
+	sample      int     // stats --sample K
+	seed        uint64  // stats --seed
 	mode        string  // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
 	stdio       bool    // serve --stdio
 	maxLine     int     // serve --max-line
@@ -161,6 +163,8 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.BoolVar(&f.wfImproved, "wf-improved", true, "scale by the share of vertices that reach each one (Wasserman and Faust; NetworkX's default), for graphs that are not connected")
 	}
 	if cmd == "stats" {
+		fs.IntVar(&f.sample, "sample", 0, "estimate from `K` sources drawn at random (--seed): the ASPL over the pairs with a path with a 95 % confidence interval, and a lower bound on the diameter, marked as estimates (connectivity stays exact)")
+		fs.Uint64Var(&f.seed, "seed", 1, "the seed of --sample's draw")
 		fs.Float64Var(&f.effective, "effective", 0, "also the effective diameter at this `ratio` of the pairs with a path (such as 0.9): effective_diameter, the smallest distance within which that share lie, and effective_diameter_interpolated, SNAP's; exact distances only, and a second computation unless the engine is bitbfs")
 		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
 		fs.BoolVar(&f.distributed, "distributed", false, "compute over the ranks of an MPI job (mpirun -np K apsp stats --distributed FILE): each rank holds its part of the matrix, on its CPU, or with --device gpu on its GPU (NCCL between them); rank 0 prints")
@@ -205,6 +209,12 @@ func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([
 	}
 	if f.top < 0 {
 		return nil, usagef("--top must be >= 0")
+	}
+	switch {
+	case f.sample < 0:
+		return nil, usagef("--sample must be >= 1 (0: every source, exactly)")
+	case f.sample > 0 && (f.noASPL || f.effective != 0 || f.distributed):
+		return nil, usagef("--sample estimates from its own sources: not with --no-aspl, --effective or --distributed")
 	}
 	return pos, nil
 }

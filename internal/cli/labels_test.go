@@ -139,6 +139,15 @@ func TestSources(t *testing.T) {
 		{name: "top negative", args: with("harmonic", "--top", "-1"), code: exitUsage},
 		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, dijkstra or johnson"}},
 	}, nil)
+	// stats --sample: estimates marked ≈ and ≥ (exact infinities on a
+	// graph that is not connected), every source the exact ASPL.
+	runCases(t, []cliCase{
+		{name: "sample", args: []string{"stats", "--sample", "5", "../../testdata/karate.txt"}, stdout: []string{"aspl       ≈ ", "5 of 34 sources sampled, seed 1)", "diameter   ≥ "}},
+		{name: "sample all", args: []string{"stats", "--sample", "34", "--json", "../../testdata/karate.txt"}, stdout: []string{`"value": 2.408199643493761`, `"estimate": true`, `"diameter_lower_bound": 5`}},
+		{name: "sample directed", args: with("stats", "--sample", "2"), stdout: []string{"inf (exact: not connected)"}},
+		{name: "sample effective", args: []string{"stats", "--sample", "5", "--effective", "0.9", "../../testdata/karate.txt"}, code: exitUsage},
+		{name: "sample bitbfs", args: []string{"stats", "--sample", "5", "--algo", "bitbfs", "../../testdata/karate.txt"}, code: exitUsage},
+	}, nil)
 	// Ids in the file's numbering: .mtx counts from 1.
 	runCases(t, []cliCase{
 		{name: "ids one-based", args: []string{"ecc", "--sources", "1", "../../testdata/small.mtx"}, stdout: []string{"1 "}},

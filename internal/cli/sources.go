@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/encode"
@@ -98,4 +99,39 @@ func writeSourceTSV(w io.Writer, d *apsp.SourceDistances, vs encode.Vertices) er
 		}
 	}
 	return bw.Flush()
+}
+
+// writeEstimate prints stats --sample: JSON, whose estimates say
+// "estimate": true, or text marking them ≈ and ≥.
+func writeEstimate(e *env, f *flagSet, est *apsp.Estimate) error {
+	if f.json {
+		return writeJSON(e.stdout, est)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	kind := "undirected"
+	if est.Directed {
+		kind = "directed"
+	}
+	fmt.Fprintf(tw, "vertices\t%d\n", est.Vertices)
+	fmt.Fprintf(tw, "edges\t%d (%s, %d arcs)\n", est.Edges, kind, est.Arcs)
+	conn := "connected"
+	if est.Directed {
+		conn = "strongly connected"
+	}
+	fmt.Fprintf(tw, "%s\t%s\n", conn, map[bool]string{true: "yes", false: "no"}[est.Connected])
+	if est.Reachable {
+		fmt.Fprintf(tw, "measures over\treachable pairs only\n")
+	}
+	sample := fmt.Sprintf("%d of %d sources sampled, seed %d", est.Sample, est.Vertices, est.Seed)
+	switch {
+	case !est.ASPL.Estimate:
+		fmt.Fprintf(tw, "aspl\t%v (exact: not connected)\n", est.ASPL.Value)
+		fmt.Fprintf(tw, "diameter\t%v (exact: not connected)\n", est.DiameterLowerBound)
+	default:
+		fmt.Fprintf(tw, "aspl\t≈ %v (95 %% confidence %v..%v; %s)\n", est.ASPL.Value, est.ASPL.Low, est.ASPL.High, sample)
+		fmt.Fprintf(tw, "diameter\t≥ %v (the largest eccentricity of a sampled source)\n", est.DiameterLowerBound)
+	}
+	fmt.Fprintf(tw, "algorithm\t%s (cpu, %d threads)\n", est.Algorithm, est.Threads)
+	fmt.Fprintf(tw, "seconds\t%.3f\n", est.Seconds)
+	return tw.Flush()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/apsp/apsp/graph"
@@ -160,4 +161,48 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.O
 	d := result.NewSourceDistances(sources, g.N(), ints, floats)
 	d.Algorithm, d.Threads, d.Seconds = pl.Engine.Name(), pl.Problem.Threads, time.Since(start).Seconds()
 	return d, nil
+}
+
+// Estimate is the Estimate of g's measures (o.Mode as Stats reads it) from
+// k sources drawn uniformly without replacement with seed (all of them
+// when k ≥ n), one search each.
+func Estimate(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.Options) (*result.Estimate, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if k < 1 {
+		return nil, &plan.OptionError{Option: "sample", Msg: fmt.Sprintf("%d sources: want 1 or more", k)}
+	}
+	if err := o.NoSources("an estimate (it draws its own)"); err != nil {
+		return nil, err
+	}
+	if err := o.NoEffective("an estimate"); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	g, o = viewed(g, o, plan.ModeOut)
+	n := g.N()
+	k = min(k, n)
+	perm := rand.New(rand.NewPCG(seed, 0x28)).Perm(n)[:k]
+	with := *o
+	with.Sources = make([]int32, k)
+	for i, v := range perm {
+		with.Sources[i] = int32(v)
+	}
+	pl, err := resolveSources(g, &with, plan.Rows)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := pl.Engine.(engine.SourceSearcher).RowsFrom(ctx, pl.Problem, with.Sources)
+	if err != nil {
+		return nil, err
+	}
+	connected := g.WeakComponents() <= 1
+	if g.Directed() {
+		connected = g.StrongComponents() <= 1
+	}
+	e := result.EstimateOf(rows, g, !pl.Problem.Lanes.IsFloat(), connected, o.Reachable)
+	e.Seed, e.Algorithm, e.Threads = seed, pl.Engine.Name(), pl.Problem.Threads
+	e.Seconds = time.Since(start).Seconds()
+	return e, nil
 }

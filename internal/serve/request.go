@@ -33,6 +33,9 @@ type request struct {
 	// Sources are the vertices ops eccentricity, closeness and harmonic
 	// answer for (Options.Sources).
 	Sources []int `json:"sources"`
+	// Sample and Seed are op estimate's draw (apsp.EstimateStats).
+	Sample *int   `json:"sample"`
+	Seed   uint64 `json:"seed"`
 	// Graph names a held graph (handles.go) in place of the graph
 	// fields; Handle names the graph a load holds; Add, Remove and
 	// AddWeights change a held graph.

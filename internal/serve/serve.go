@@ -137,7 +137,7 @@ var errInternal = errors.New("internal error")
 // do runs one request.
 func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	opt := r.Options.apsp()
-	const ops = "ping, stats, summary, extremes, eccentricity, closeness, harmonic, distances, histogram, path, load, update or drop"
+	const ops = "ping, stats, summary, extremes, eccentricity, closeness, harmonic, estimate, distances, histogram, path, load, update or drop"
 	switch r.Op {
 	case "ping":
 		return map[string]string{"version": s.Version}, nil
@@ -156,7 +156,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 		return heldInfo(r.Graph, g), nil
-	case "stats", "summary", "extremes", "eccentricity", "closeness", "harmonic", "distances", "histogram", "path":
+	case "stats", "summary", "extremes", "eccentricity", "closeness", "harmonic", "estimate", "distances", "histogram", "path":
 	case "":
 		return nil, badRequest(`no "op" (want %s)`, ops)
 	default:
@@ -170,6 +170,9 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	}
 	if r.WFImproved != nil && r.Op != "closeness" {
 		return nil, badRequest(`"wf_improved" belongs to op "closeness"`)
+	}
+	if (r.Sample != nil || r.Seed != 0) != (r.Op == "estimate") || (r.Op == "estimate" && r.Sample == nil) {
+		return nil, badRequest(`"sample" (and "seed") belong to op "estimate", which needs "sample"`)
 	}
 	if r.Sources != nil {
 		if r.Op != "eccentricity" && r.Op != "closeness" && r.Op != "harmonic" {
@@ -236,6 +239,8 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 		return map[string]any{"closeness": finiteOrNull(c)}, nil
+	case "estimate":
+		return apsp.EstimateStats(ctx, g, *r.Sample, r.Seed, opt)
 	case "harmonic":
 		h, err := apsp.HarmonicCentrality(ctx, g, opt)
 		if err != nil {

@@ -502,3 +502,28 @@ func TestStrictLines(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasureFields: "sources", "sample" and "seed" go to the ops that
+// read them; op estimate answers EstimateStats and harmonic with sources
+// the library's values for them.
+func TestMeasureFields(t *testing.T) {
+	s := &Server{}
+	const graph = `"n": 4, "edges": [[0,1],[1,2],[2,3]]`
+	for _, tc := range []struct {
+		line, kind, result string
+	}{
+		{`{"id": 1, "op": "stats", ` + graph + `, "sources": [0]}`, "request", ""},
+		{`{"id": 2, "op": "stats", ` + graph + `, "sample": 2}`, "request", ""},
+		{`{"id": 3, "op": "estimate", ` + graph + `}`, "request", ""},
+		{`{"id": 4, "op": "estimate", ` + graph + `, "sample": 0}`, "options", ""},
+		{`{"id": 5, "op": "harmonic", ` + graph + `, "sources": [3, 1]}`, "", `{"harmonic":[1.8333333333333333,2.5]}`},
+		{`{"id": 6, "op": "eccentricity", ` + graph + `, "sources": [9]}`, "options", ""},
+		{`{"id": 7, "op": "estimate", ` + graph + `, "sample": 4, "seed": 3}`, "", `"aspl":{"value":1.6666666666666667,"ci95_low":1.6666666666666667,"ci95_high":1.6666666666666667,"estimate":true},"diameter_lower_bound":3`},
+		{`{"id": 8, "op": "harmonic", ` + graph + `, "options": {"mode": "all", "algorithm": "bitbfs"}}`, "", `{"harmonic":[1.8333333333333333,2.5,2.5,1.8333333333333333]}`},
+	} {
+		r := answer(t, s, tc.line)
+		if r.Kind != tc.kind || !strings.Contains(string(r.Result), tc.result) {
+			t.Errorf("%s: kind %q (%s), result %s; want kind %q, %s", tc.line, r.Kind, r.Error, r.Result, tc.kind, tc.result)
+		}
+	}
+}

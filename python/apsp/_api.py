@@ -353,6 +353,23 @@ class Evaluator:
             return values[0]
         return dict(zip(prep.nodes, values))
 
+    def estimate_stats(
+        self, G: Any, k: int, seed: int = 1, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> Dict[str, Any]:
+        """See :func:`apsp.estimate_stats`."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError("estimate_stats: k and seed must be ints")
+        result, prep, r = self._call("estimate", G, weight, reachable, device, options, extra={"sample": int(k), "seed": int(seed)})
+        out = dict(result)
+        aspl = dict(out.get("aspl") or {})
+        for key in ("value", "ci95_low", "ci95_high"):
+            if aspl.get(key) is None:
+                # null: infinite when exact (not connected), else unknown
+                aspl[key] = math.inf if not aspl.get("estimate", True) else math.nan
+        out["aspl"] = aspl
+        out["diameter_lower_bound"] = _inf(out.get("diameter_lower_bound"))
+        return out
+
     def harmonic_centrality(
         self, G: Any, nbunch: Any = None, distance: Any = _UNSET, device: Any = _UNSET, **options: Any
     ) -> Dict[Hashable, float]:
@@ -618,6 +635,20 @@ def closeness_centrality(
     (a node) returns that node's value alone.  Other arguments as
     :func:`stats`."""
     return shared_evaluator().closeness_centrality(G, u, distance, wf_improved, device, **options)
+
+
+def estimate_stats(
+    G: Any, k: int, seed: int = 1, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any
+) -> Dict[str, Any]:
+    """Estimates from ``k`` sources drawn at random with ``seed`` (every node
+    when ``k`` ≥ n), never exact unless marked so: ``aspl`` is
+    ``{"value", "ci95_low", "ci95_high", "estimate"}``, the ASPL over the
+    pairs with a path as a ratio estimate with a 95 % confidence interval
+    (``estimate`` False: exactly ``math.inf``, on a graph that is not
+    connected without ``reachable``); ``diameter_lower_bound`` is the largest
+    eccentricity of a sampled node.  ``connected`` is exact.  Other
+    arguments as :func:`stats` (``mode`` too)."""
+    return shared_evaluator().estimate_stats(G, k, seed, weight, reachable, device, **options)
 
 
 def harmonic_centrality(

@@ -246,3 +246,23 @@ def test_chosen_nodes_search_from_them_alone(seed: int, directed: bool, weighted
         for v in some:
             assert got[v] == pytest.approx(max(sp[v].values()))
     assert apsp.harmonic_centrality(G, nbunch=[]) == {}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_estimate_stats(seed: int) -> None:
+    """Every node sampled: NetworkX's ASPL and diameter; fewer: a bound that
+    never exceeds the diameter and an interval around the estimate."""
+    G = nx.connected_watts_strogatz_graph(60 + 10 * seed, 4, 0.2, seed=seed)
+    aspl, diam = nx.average_shortest_path_length(G), nx.diameter(G)
+    full = apsp.estimate_stats(G, k=len(G), seed=seed)
+    assert full["aspl"]["estimate"] is True and full["connected"] is True
+    assert math.isclose(full["aspl"]["value"], aspl, rel_tol=1e-12)
+    assert full["diameter_lower_bound"] == diam
+    few = apsp.estimate_stats(G, k=10, seed=seed)
+    assert few["sample"] == 10 and few["seed"] == seed
+    assert few["diameter_lower_bound"] <= diam
+    assert few["aspl"]["ci95_low"] <= few["aspl"]["value"] <= few["aspl"]["ci95_high"]
+    assert few == {**apsp.estimate_stats(G, k=10, seed=seed), "seconds": few["seconds"]}
+    D = nx.DiGraph([(0, 1), (1, 2)])
+    exact = apsp.estimate_stats(D, k=2)
+    assert exact["aspl"]["estimate"] is False and exact["aspl"]["value"] == math.inf
