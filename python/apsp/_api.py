@@ -328,7 +328,7 @@ class Evaluator:
                 wanted = [prep.index_of(x) for x in v]
             extra = {"sources": wanted}
         result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options, extra=extra, prep=prep)
-        return _decode_eccentricity(result, prep, v)
+        return _decode_eccentricity(result, prep, v, sourced=extra is not None)
 
     def closeness_centrality(
         self, G: Any, u: Any = None, distance: Any = _UNSET, wf_improved: bool = True, device: Any = _UNSET, **options: Any
@@ -466,10 +466,22 @@ class Evaluator:
         return prep.labels(result["vertices"]), result["length"]
 
 
-def _decode_eccentricity(result: Dict[str, Any], prep: Prepared, v: Any) -> Union[Number, Dict[Hashable, Number]]:
-    """The answer of op eccentricity: for every node, or with ``v`` (the
-    request then carried them as "sources") for ``v`` alone."""
+def _decode_eccentricity(result: Dict[str, Any], prep: Prepared, v: Any, sourced: bool = False) -> Union[Number, Dict[Hashable, Number]]:
+    """The answer of op eccentricity for every node, restricted to ``v``
+    when given; with ``sourced`` the request carried ``v`` as "sources" and
+    the answer holds theirs alone."""
     ecc = result.get("eccentricity")
+    if not sourced and v is not None and prep.n > 0:
+        if not isinstance(ecc, list) or len(ecc) != prep.n:
+            raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {prep.n} vertices")
+        full = [math.inf if x is None else x for x in ecc]
+        try:
+            i: Optional[int] = prep.index_of(v)
+        except NodeNotFoundError:
+            i = None
+        if i is not None:
+            return full[i]
+        return {x: full[prep.index_of(x)] for x in v}
     if v is not None and prep.n > 0:
         try:
             one = [v] if prep.index_of(v) is not None else []
