@@ -349,6 +349,8 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 		task = apsp.TaskAllPairs
 	case cmd == "hist":
 		task = apsp.TaskHistogram
+	case cmd == "harmonic":
+		task = apsp.TaskHarmonic
 	case cmd == "diameter" || f.noASPL:
 		task = apsp.TaskExtremes
 	}
