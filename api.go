@@ -235,6 +235,20 @@ func EstimateStats(ctx context.Context, g *graph.Graph, k int, seed uint64, opt 
 	return run.Estimate(ctx, g, k, seed, o)
 }
 
+// EstimateCloseness estimates every vertex's closeness centrality
+// (ClosenessCentrality's definition and opt.Mode) from k sources drawn
+// uniformly without replacement with seed, one search each, in memory for
+// k·n distances: for v, from the distances to it of the sampled vertices
+// other than v, with a 95 % confidence interval (delta method, finite-
+// population correction); every vertex sampled gives the exact values.
+func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, opt Options, wfImproved bool) ([]Interval, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.EstimateCloseness(ctx, g, k, seed, o, wfImproved)
+}
+
 // ShortestPath returns one shortest path from u to v; the error wraps
 // ErrNoPath when there is none. Under "auto" on the CPU it searches from u
 // alone (breadth-first, Dijkstra or Bellman–Ford); a named engine or a GPU

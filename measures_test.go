@@ -575,3 +575,60 @@ func TestEstimateStats(t *testing.T) {
 		t.Errorf("k = 0: %v", err)
 	}
 }
+
+// TestEstimateCloseness: every vertex sampled gives ClosenessCentrality's
+// values (zero-width intervals), in every mode and with or without the
+// scaling; a sample's intervals hold the true value about 95 % of the time.
+func TestEstimateCloseness(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 7))
+	ctx := context.Background()
+	for trial := range 18 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights}[trial%3]
+		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.15, 0.4}[(trial/3)%3], directed, kind)
+		for _, mode := range []string{"", "out", "all"} {
+			for _, wf := range []bool{true, false} {
+				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) mode %q wf %v", trial, g.N(), directed, g.Kind(), mode, wf)
+				want, err := ClosenessCentrality(ctx, g, Options{Mode: mode}, wf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := EstimateCloseness(ctx, g, g.N(), 3, Options{Mode: mode}, wf)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for v := range want {
+					e := got[v]
+					if g.N() == 1 {
+						continue // no other vertex to sample: unknown
+					}
+					if !e.Estimate || !near(float64(e.Value), want[v]) || !near(float64(e.Low), want[v]) || !near(float64(e.High), want[v]) {
+						t.Fatalf("%s: vertex %d: %+v, want %v exactly", name, v, e, want[v])
+					}
+				}
+			}
+		}
+	}
+	g := randomGraph(rng, 300, 0.02, true, intWeights)
+	want, err := ClosenessCentrality(ctx, g, Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, total := 0, 0
+	for seed := range uint64(40) {
+		got, err := EstimateCloseness(ctx, g, 60, seed, Options{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := 0; v < g.N(); v += 10 {
+			total++
+			if float64(got[v].Low) <= want[v] && want[v] <= float64(got[v].High) {
+				held++
+			}
+		}
+	}
+	t.Logf("the 95 %% intervals held the closeness in %d of %d", held, total)
+	if held < total*85/100 {
+		t.Errorf("the 95 %% intervals held the closeness in %d of %d", held, total)
+	}
+}

@@ -511,6 +511,14 @@ func runCloseness(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.sample > 0 {
+		est, err := apsp.EstimateCloseness(e.ctx, g, f.sample, f.seed, opt, f.wfImproved)
+		bar.Done()
+		if err != nil {
+			return f.explain(err, path)
+		}
+		return writeEstimates(e, f, path, "closeness", est)
+	}
 	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
 		return err
 	}

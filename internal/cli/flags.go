@@ -162,6 +162,10 @@ func newFlags(cmd string) (*flagSet, error) {
 	if cmd == "closeness" {
 		fs.BoolVar(&f.wfImproved, "wf-improved", true, "scale by the share of vertices that reach each one (Wasserman and Faust; NetworkX's default), for graphs that are not connected")
 	}
+	if cmd == "closeness" {
+		fs.IntVar(&f.sample, "sample", 0, "estimate every vertex's closeness from `K` sources drawn at random (--seed), each with a 95 % confidence interval, marked as estimates (≈; \"estimate\": true)")
+		fs.Uint64Var(&f.seed, "seed", 1, "the seed of --sample's draw")
+	}
 	if cmd == "stats" {
 		fs.IntVar(&f.sample, "sample", 0, "estimate from `K` sources drawn at random (--seed): the ASPL over the pairs with a path with a 95 % confidence interval, and a lower bound on the diameter, marked as estimates (connectivity stays exact)")
 		fs.Uint64Var(&f.seed, "seed", 1, "the seed of --sample's draw")
@@ -213,8 +217,8 @@ func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([
 	switch {
 	case f.sample < 0:
 		return nil, usagef("--sample must be >= 1 (0: every source, exactly)")
-	case f.sample > 0 && (f.noASPL || f.effective != 0 || f.distributed):
-		return nil, usagef("--sample estimates from its own sources: not with --no-aspl, --effective or --distributed")
+	case f.sample > 0 && (f.noASPL || f.effective != 0 || f.distributed || f.sources != "" || f.top != 0):
+		return nil, usagef("--sample estimates from its own sources: not with --no-aspl, --effective, --distributed, --sources or --top")
 	}
 	return pos, nil
 }

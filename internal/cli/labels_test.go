@@ -145,6 +145,9 @@ func TestSources(t *testing.T) {
 		{name: "sample", args: []string{"stats", "--sample", "5", "../../testdata/karate.txt"}, stdout: []string{"aspl       ≈ ", "5 of 34 sources sampled, seed 1)", "diameter   ≥ "}},
 		{name: "sample all", args: []string{"stats", "--sample", "34", "--json", "../../testdata/karate.txt"}, stdout: []string{`"value": 2.408199643493761`, `"estimate": true`, `"diameter_lower_bound": 5`}},
 		{name: "sample directed", args: with("stats", "--sample", "2"), stdout: []string{"inf (exact: not connected)"}},
+		{name: "closeness sample", args: []string{"closeness", "--sample", "34", "../../testdata/karate.txt"}, stdout: []string{"0 ≈ 0.5689655172413793 (95 % 0.5689655172413793..0.5689655172413793)\n"}},
+		{name: "closeness sample json", args: []string{"closeness", "--json", "--sample", "5", "--seed", "2", "../../testdata/karate.txt"}, stdout: []string{`"estimate": true`, `"ci95_low": `}},
+		{name: "closeness sample top", args: []string{"closeness", "--sample", "5", "--top", "3", "../../testdata/karate.txt"}, code: exitUsage},
 		{name: "sample effective", args: []string{"stats", "--sample", "5", "--effective", "0.9", "../../testdata/karate.txt"}, code: exitUsage},
 		{name: "sample bitbfs", args: []string{"stats", "--sample", "5", "--algo", "bitbfs", "../../testdata/karate.txt"}, code: exitUsage},
 	}, nil)

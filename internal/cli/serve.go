@@ -13,7 +13,7 @@ co-process for other programs (the Python package drives it). A request:
 op is ping, stats, summary, extremes, eccentricity, closeness ("wf_improved",
 default true), harmonic (these two and eccentricity take "sources":
 the vertices to answer for, in order), estimate ("sample": K sources,
-"seed"), distances (a .npy in
+"seed"; op closeness takes them too, for estimates), distances (a .npy in
 base64, or written to "file", of apsp dist's default dtype: the narrowest
 exact one, unreachable its maximum or inf), histogram or path ("source", "target").
 Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,

@@ -135,3 +135,22 @@ func writeEstimate(e *env, f *flagSet, est *apsp.Estimate) error {
 	fmt.Fprintf(tw, "seconds\t%.3f\n", est.Seconds)
 	return tw.Flush()
 }
+
+// writeEstimates prints a value a vertex estimated: "vertex ≈ value
+// (95 % lo..hi)" lines, or with --json a list of {"vertex": …, key:
+// {"value", "ci95_low", "ci95_high", "estimate": true}}.
+func writeEstimates(e *env, f *flagSet, path, key string, est []apsp.Interval) error {
+	vs := f.namer(path)
+	if f.json {
+		rows := make([]map[string]any, len(est))
+		for v, x := range est {
+			rows[v] = map[string]any{"vertex": vs.JSON(v), key: x}
+		}
+		return writeJSON(e.stdout, rows)
+	}
+	bw := bufio.NewWriter(e.stdout)
+	for v, x := range est {
+		fmt.Fprintf(bw, "%s ≈ %v (95 %% %v..%v)\n", vs.Text(v), x.Value, x.Low, x.High)
+	}
+	return bw.Flush()
+}

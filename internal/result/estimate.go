@@ -99,3 +99,61 @@ func EstimateOf(rows []reduce.Row, g *graph.Graph, exact, connected, reachable b
 	e.ASPL.Low, e.ASPL.High = Mean(ratio-half), Mean(ratio+half)
 	return e
 }
+
+// ClosenessEstimate is the closeness of vertex v (NetworkX's definition,
+// as Closeness) estimated from the distances d(u, v) of sampled vertices
+// u ≠ v (k of them) out of the n−1 others: with x_u = 1 when u reaches v
+// and y_u = d(u, v) then (else 0), and their means x̄, ȳ, the estimate is
+// x̄/ȳ, times x̄ when wfImproved (the share reaching v), 0 when ȳ is 0; its
+// 95 % interval is ±1.96 standard errors by the delta method with the
+// finite-population correction 1 − k/(n−1) (unknown, NaN, for k < 2 out
+// of more; zero-width when every other vertex is sampled). xs and ys are
+// the k pairs, others is n − 1.
+func ClosenessEstimate(xs, ys []float64, others int, wfImproved bool) Interval {
+	k := float64(len(xs))
+	nan := Mean(math.NaN())
+	out := Interval{Value: 0, Low: nan, High: nan, Estimate: true}
+	if len(xs) == 0 {
+		out.Value = nan
+		return out
+	}
+	var xbar, ybar float64
+	for i := range xs {
+		xbar += xs[i]
+		ybar += ys[i]
+	}
+	xbar, ybar = xbar/k, ybar/k
+	whole := len(xs) >= others // every other vertex sampled: no sampling error
+	if ybar <= 0 {
+		if len(xs) >= 2 || whole {
+			out.Low, out.High = 0, 0
+		}
+		return out
+	}
+	c := xbar / ybar
+	gx, gy := 1/ybar, -xbar/(ybar*ybar) // ∂c/∂x̄, ∂c/∂ȳ
+	if wfImproved {
+		c *= xbar
+		gx, gy = 2*xbar/ybar, -xbar*xbar/(ybar*ybar)
+	}
+	out.Value = Mean(c)
+	if whole {
+		out.Low, out.High = out.Value, out.Value
+		return out
+	}
+	if len(xs) < 2 {
+		return out
+	}
+	var sxx, syy, sxy float64
+	for i := range xs {
+		dx, dy := xs[i]-xbar, ys[i]-ybar
+		sxx += dx * dx
+		syy += dy * dy
+		sxy += dx * dy
+	}
+	sxx, syy, sxy = sxx/(k-1), syy/(k-1), sxy/(k-1)
+	v := (gx*gx*sxx + 2*gx*gy*sxy + gy*gy*syy) / k * math.Max(0, 1-k/float64(others))
+	half := 1.96 * math.Sqrt(math.Max(0, v))
+	out.Low, out.High = Mean(c-half), Mean(c+half)
+	return out
+}

@@ -206,3 +206,52 @@ func Estimate(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.O
 	e.Seconds = time.Since(start).Seconds()
 	return e, nil
 }
+
+// EstimateCloseness estimates every vertex's closeness centrality (o.Mode
+// as Closeness reads it, default in) from k sources drawn uniformly
+// without replacement with seed (result.ClosenessEstimate): one search
+// from each sampled u gives d(u, v) for every v, in memory for k·n
+// distances.
+func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.Options, wfImproved bool) ([]result.Interval, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if k < 1 {
+		return nil, &plan.OptionError{Option: "sample", Msg: fmt.Sprintf("%d sources: want 1 or more", k)}
+	}
+	if err := o.NoSources("a closeness estimate (it draws its own)"); err != nil {
+		return nil, err
+	}
+	if g.HasNegativeWeights() {
+		return nil, fmt.Errorf("closeness %w", ErrNegativeLengths)
+	}
+	// Row v of the graph the mode views holds d(v, ·); the searches from u
+	// run on its transpose, where row u holds d(·, u) of the view.
+	view, plain := viewed(g, o, plan.ModeIn)
+	search := view.Transpose()
+	n := g.N()
+	k = min(k, n)
+	sample := rand.New(rand.NewPCG(seed, 0x28)).Perm(n)[:k]
+	d, err := DistancesFrom(ctx, search, sample, plain)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]result.Interval, n)
+	xs, ys := make([]float64, 0, k), make([]float64, 0, k)
+	for v := range n {
+		xs, ys = xs[:0], ys[:0]
+		for i, u := range sample {
+			if u == v {
+				continue
+			}
+			l := d.At(i, v)
+			if l.IsInf() {
+				xs, ys = append(xs, 0), append(ys, 0)
+			} else {
+				xs, ys = append(xs, 1), append(ys, l.Float())
+			}
+		}
+		out[v] = result.ClosenessEstimate(xs, ys, n-1, wfImproved)
+	}
+	return out, nil
+}

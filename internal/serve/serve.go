@@ -171,8 +171,12 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if r.WFImproved != nil && r.Op != "closeness" {
 		return nil, badRequest(`"wf_improved" belongs to op "closeness"`)
 	}
-	if (r.Sample != nil || r.Seed != 0) != (r.Op == "estimate") || (r.Op == "estimate" && r.Sample == nil) {
-		return nil, badRequest(`"sample" (and "seed") belong to op "estimate", which needs "sample"`)
+	if ((r.Sample != nil || r.Seed != 0) && r.Op != "estimate" && r.Op != "closeness") || (r.Op == "estimate" && r.Sample == nil) ||
+		(r.Seed != 0 && r.Sample == nil) {
+		return nil, badRequest(`"sample" (and "seed") belong to ops "estimate", which needs "sample", and "closeness"`)
+	}
+	if r.Sample != nil && r.Sources != nil {
+		return nil, badRequest(`"sample" draws its own sources: not with "sources"`)
 	}
 	if r.Sources != nil {
 		if r.Op != "eccentricity" && r.Op != "closeness" && r.Op != "harmonic" {
@@ -234,6 +238,13 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		return map[string]any{"eccentricity": ecc}, nil
 	case "closeness":
 		wf := r.WFImproved == nil || *r.WFImproved // NetworkX's default
+		if r.Sample != nil {
+			est, err := apsp.EstimateCloseness(ctx, g, *r.Sample, r.Seed, opt, wf)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"closeness": est}, nil
+		}
 		c, err := apsp.ClosenessCentrality(ctx, g, opt, wf)
 		if err != nil {
 			return nil, err

@@ -519,6 +519,9 @@ func TestMeasureFields(t *testing.T) {
 		{`{"id": 5, "op": "harmonic", ` + graph + `, "sources": [3, 1]}`, "", `{"harmonic":[1.8333333333333333,2.5]}`},
 		{`{"id": 6, "op": "eccentricity", ` + graph + `, "sources": [9]}`, "options", ""},
 		{`{"id": 7, "op": "estimate", ` + graph + `, "sample": 4, "seed": 3}`, "", `"aspl":{"value":1.6666666666666667,"ci95_low":1.6666666666666667,"ci95_high":1.6666666666666667,"estimate":true},"diameter_lower_bound":3`},
+		{`{"id": 9, "op": "closeness", ` + graph + `, "sample": 4, "seed": 5}`, "", `{"closeness":[{"value":0.5,"ci95_low":0.5,"ci95_high":0.5,"estimate":true},`},
+		{`{"id": 10, "op": "closeness", ` + graph + `, "sample": 2, "sources": [1]}`, "request", ""},
+		{`{"id": 11, "op": "harmonic", ` + graph + `, "seed": 2}`, "request", ""},
 		{`{"id": 8, "op": "harmonic", ` + graph + `, "options": {"mode": "all", "algorithm": "bitbfs"}}`, "", `{"harmonic":[1.8333333333333333,2.5,2.5,1.8333333333333333]}`},
 	} {
 		r := answer(t, s, tc.line)

@@ -370,6 +370,30 @@ class Evaluator:
         out["diameter_lower_bound"] = _inf(out.get("diameter_lower_bound"))
         return out
 
+    def estimate_closeness(
+        self, G: Any, k: int, seed: int = 1, distance: Any = _UNSET, wf_improved: bool = True, device: Any = _UNSET, **options: Any
+    ) -> Dict[Hashable, Dict[str, Any]]:
+        """See :func:`apsp.estimate_closeness`."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError("estimate_closeness: k and seed must be ints")
+        w, _, _ = self._settings(distance, _UNSET, device, options)
+        prep = prepare(G, w)
+        if prep.n == 0:
+            return {}
+        extra = {"wf_improved": bool(wf_improved), "sample": int(k), "seed": int(seed)}
+        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra=extra, prep=prep)
+        c = result.get("closeness")
+        if not isinstance(c, list) or len(c) != prep.n:
+            raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {prep.n} vertices")
+        out = {}
+        for node, x in zip(prep.nodes, c):
+            x = dict(x)
+            for key in ("value", "ci95_low", "ci95_high"):
+                if x.get(key) is None:
+                    x[key] = math.nan  # unknown (one sampled node)
+            out[node] = x
+        return out
+
     def harmonic_centrality(
         self, G: Any, nbunch: Any = None, distance: Any = _UNSET, device: Any = _UNSET, **options: Any
     ) -> Dict[Hashable, float]:
@@ -661,6 +685,17 @@ def estimate_stats(
     eccentricity of a sampled node.  ``connected`` is exact.  Other
     arguments as :func:`stats` (``mode`` too)."""
     return shared_evaluator().estimate_stats(G, k, seed, weight, reachable, device, **options)
+
+
+def estimate_closeness(
+    G: Any, k: int, seed: int = 1, distance: Weight = None, wf_improved: bool = True, device: str = "auto", **options: Any
+) -> Dict[Hashable, Dict[str, Any]]:
+    """Every node's closeness centrality (:func:`closeness_centrality`'s
+    definition, ``mode`` too) estimated from ``k`` nodes drawn at random
+    with ``seed``: ``{node: {"value", "ci95_low", "ci95_high", "estimate":
+    True}}``, a 95 % confidence interval each; every node sampled gives
+    the exact values."""
+    return shared_evaluator().estimate_closeness(G, k, seed, distance, wf_improved, device, **options)
 
 
 def harmonic_centrality(

@@ -266,3 +266,21 @@ def test_estimate_stats(seed: int) -> None:
     D = nx.DiGraph([(0, 1), (1, 2)])
     exact = apsp.estimate_stats(D, k=2)
     assert exact["aspl"]["estimate"] is False and exact["aspl"]["value"] == math.inf
+
+
+@pytest.mark.parametrize("seed,directed,weighted", CASES[:12])
+def test_estimate_closeness(seed: int, directed: bool, weighted: Optional[str]) -> None:
+    """Every node sampled: NetworkX's closeness exactly, in every mode; a
+    sample: intervals around their estimates, marked as estimates."""
+    G = _random_graph(seed, directed, weighted, n=6 + 3 * seed, p=[0.1, 0.2, 0.4][seed % 3])
+    w = "weight" if weighted else None
+    for mode in MODES:
+        want = nx.closeness_centrality(_view(G, mode, "in", w), distance=w)
+        got = apsp.estimate_closeness(G, k=len(G), seed=seed, distance=w, mode=mode)
+        for v in want:
+            assert got[v]["estimate"] is True
+            for key in ("value", "ci95_low", "ci95_high"):
+                assert math.isclose(got[v][key], want[v], rel_tol=1e-9, abs_tol=1e-12), (mode, v, key, got[v], want[v])
+    few = apsp.estimate_closeness(G, k=3, seed=seed, distance=w)
+    for v, x in few.items():
+        assert math.isnan(x["ci95_low"]) or x["ci95_low"] <= x["value"] <= x["ci95_high"]
