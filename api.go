@@ -42,6 +42,35 @@ type Options struct {
 	// wider run; an unknown kind, or one the named algorithm does not
 	// offer, wraps ErrInvalidOptions.
 	Lanes string
+	// Mode says which distances the per-vertex measures of a directed
+	// graph read, as igraph's mode: "out" (from the vertex), "in" (to it),
+	// "all" (the graph with its directions dropped, parallel arcs keeping
+	// the smaller length); "" is each measure's default: "out" for
+	// Eccentricities and ComputeStats (whose radius, center and periphery
+	// then follow the mode, and "all" measures the undirected view
+	// throughout), "in" for ClosenessCentrality and HarmonicCentrality
+	// (NetworkX's choice). Undirected graphs read the same in every mode.
+	// Entry points that read the distances from each vertex only (AllPairs,
+	// ShortestPath, the batches, an Evaluator, a distributed run) refuse
+	// "in" and "all" (ErrInvalidOptions).
+	Mode string
+	// Effective, in (0, 1], has ComputeStats add the effective diameter at
+	// that ratio of the pairs with a path (Stats.EffectiveDiameter: the
+	// smallest distance d within which at least that share of them lie)
+	// and SNAP's interpolated one (Stats.EffectiveDiameterInterpolated);
+	// 0 adds neither. They need exact distances (no float lengths, none
+	// negative): a histogram of them, which the bit-parallel search
+	// counts on the way and the other engines in a second computation.
+	// The other entry points refuse it (ErrInvalidOptions).
+	Effective float64
+	// Sources, when not nil, are the vertices Eccentricities,
+	// ClosenessCentrality, HarmonicCentrality and Centralities answer for,
+	// in this order (value i is Sources[i]'s), each computed from its own
+	// search (bfs, dijkstra or johnson on the CPU) in memory for
+	// len(Sources) rows, not n; ids out of range are an error
+	// (ErrInvalidOptions). The other entry points refuse it; DistancesFrom
+	// takes its sources as an argument.
+	Sources []int
 }
 
 // NegativeCycleError reports a negative cycle through Vertex.
@@ -78,6 +107,11 @@ var ErrNoGPU = engine.ErrNoGPU
 // ErrNegativeLengths is wrapped by the refusal of a measure that needs
 // non-negative lengths (ClosenessCentrality).
 var ErrNegativeLengths = run.ErrNegativeLengths
+
+// ErrNotExact is wrapped by the refusal of Options.Effective on a graph
+// with float or negative lengths: the effective diameter is defined on
+// exact distances only.
+var ErrNotExact = run.ErrNotExact
 
 // ErrNoPath is wrapped when the target cannot be reached.
 var ErrNoPath = engine.ErrNoPath
@@ -130,8 +164,9 @@ func Eccentricities(ctx context.Context, g *graph.Graph, opt Options) ([]Length,
 // summing to T > 0, (r−1)/T, multiplied by (r−1)/(n−1) when wfImproved
 // (Wasserman and Faust's scaling, so that on a graph that is not
 // connected a vertex reached by few others does not rank first); 0 when T
-// is 0. For a directed graph the distances are those *to* v, as in
-// NetworkX (igraph's mode "in"). Lengths must be non-negative. It costs
+// is 0. For a directed graph the distances are those *to* v under the
+// default opt.Mode, as in NetworkX (igraph's mode "in"); "out" reads those
+// from v, "all" those of the graph with its directions dropped. Lengths must be non-negative. It costs
 // what ComputeStats costs (a directed graph is reversed first): the sums
 // are the ones the engines form for the ASPL.
 func ClosenessCentrality(ctx context.Context, g *graph.Graph, opt Options, wfImproved bool) ([]float64, error) {
@@ -140,6 +175,78 @@ func ClosenessCentrality(ctx context.Context, g *graph.Graph, opt Options, wfImp
 		return nil, err
 	}
 	return run.Closeness(ctx, g, o, wfImproved)
+}
+
+// HarmonicCentrality returns every vertex's harmonic centrality with
+// NetworkX's definition (harmonic_centrality, not normalised): for a
+// vertex v, Σ 1/d(u, v) over the vertices u ≠ v with a path to v of
+// length d > 0 (a length of 0, through zero-length arcs, adds nothing, as
+// in NetworkX); 0 for a vertex no other reaches. For a directed graph the
+// distances are those *to* v under the default opt.Mode (NetworkX's, and
+// igraph's mode "in"). Lengths must be non-negative. The CPU engines sum
+// 1/d as they search; a GPU, asked for, computes the matrix first.
+func HarmonicCentrality(ctx context.Context, g *graph.Graph, opt Options) ([]float64, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.Harmonic(ctx, g, o)
+}
+
+// Centralities returns ClosenessCentrality and HarmonicCentrality from one
+// computation of the distances.
+func Centralities(ctx context.Context, g *graph.Graph, opt Options, wfImproved bool) (closeness, harmonic []float64, err error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	return run.Centralities(ctx, g, o, wfImproved)
+}
+
+// DistancesFrom returns the distances from each of sources (vertex ids,
+// repeats allowed) to every vertex: an origin–destination matrix of
+// len(sources) rows, row i for sources[i], from one search a source (bfs,
+// dijkstra or johnson on the CPU; "auto" picks among them, another engine
+// named is refused), in memory for len(sources)·n distances, not n².
+// opt.Mode "in" gives the distances to each source, "all" those of the
+// undirected view; opt.Sources must be nil.
+func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Options) (*SourceDistances, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.DistancesFrom(ctx, g, sources, o)
+}
+
+// EstimateStats estimates g's ASPL and bounds its diameter from k sources
+// drawn uniformly without replacement with seed (every vertex when k ≥ n),
+// one search each (bfs, dijkstra or johnson on the CPU): the ASPL over the
+// pairs with a path as a ratio estimate with a 95 % confidence interval,
+// and the largest eccentricity of a sampled source, a lower bound on the
+// diameter. Connectivity is exact; on a graph that is not connected, unless
+// opt.Reachable, both measures are infinite and given exactly. opt.Mode
+// is read as ComputeStats reads it; opt.Sources and opt.Effective are
+// refused.
+func EstimateStats(ctx context.Context, g *graph.Graph, k int, seed uint64, opt Options) (*Estimate, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.Estimate(ctx, g, k, seed, o)
+}
+
+// EstimateCloseness estimates every vertex's closeness centrality
+// (ClosenessCentrality's definition and opt.Mode) from k sources drawn
+// uniformly without replacement with seed, one search each, in memory for
+// k·n distances: for v, from the distances to it of the sampled vertices
+// other than v, with a 95 % confidence interval (delta method, finite-
+// population correction); every vertex sampled gives the exact values.
+func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, opt Options, wfImproved bool) ([]Interval, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.EstimateCloseness(ctx, g, k, seed, o, wfImproved)
 }
 
 // ShortestPath returns one shortest path from u to v; the error wraps

@@ -40,6 +40,15 @@ func NewEvaluator(opt Options) (*Evaluator, error) {
 	if err == nil && o.Bounds {
 		err = plan.ErrBoundsOnly()
 	}
+	if err == nil {
+		err = o.NoMode("an Evaluator")
+	}
+	if err == nil {
+		err = o.NoEffective("an Evaluator")
+	}
+	if err == nil {
+		err = o.NoSources("an Evaluator")
+	}
 	if err != nil {
 		return nil, err
 	}

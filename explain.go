@@ -21,6 +21,10 @@ const (
 	// TaskExtremes is ComputeExtremes: the diameter and radius, by the
 	// bounds method first on unweighted graphs.
 	TaskExtremes = run.TaskExtremes
+	// TaskHarmonic is HarmonicCentrality and Centralities: a summary of
+	// every source with Σ 1/d, from the matrix on engines whose sums lack
+	// it (the GPU's).
+	TaskHarmonic = run.TaskHarmonic
 )
 
 // Explain returns the plan the entry point of task would run for g under

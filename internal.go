@@ -26,6 +26,17 @@ type Summary = result.Summary
 // was computed with Options.Paths.
 type Distances = result.Distances
 
+// SourceDistances is an origin–destination matrix: the distances from
+// chosen sources to every vertex (DistancesFrom).
+type SourceDistances = result.SourceDistances
+
+// Estimate is what a sample of sources says of a graph (EstimateStats):
+// estimates marked as such, never an exact answer unless it says so.
+type Estimate = result.Estimate
+
+// Interval is an estimate with its 95 % confidence interval.
+type Interval = result.Interval
+
 // Path is one shortest path.
 type Path = result.Path
 

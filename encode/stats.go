@@ -45,6 +45,10 @@ func StatsText(w io.Writer, s *apsp.Stats) error {
 		fmt.Fprintf(tw, "center\t%s\n", vertexList(s.Center, s.Names))
 		fmt.Fprintf(tw, "periphery\t%s\n", vertexList(s.Periphery, s.Names))
 	}
+	if s.EffectiveRatio != nil && s.EffectiveDiameter != nil && s.EffectiveDiameterInterpolated != nil {
+		fmt.Fprintf(tw, "effective diameter\t%v (%v of the pairs with a path; interpolated as SNAP: %v)\n",
+			*s.EffectiveDiameter, *s.EffectiveRatio, *s.EffectiveDiameterInterpolated)
+	}
 	if s.Traversals > 0 {
 		fmt.Fprintf(tw, "traversals\t%d breadth-first searches\n", s.Traversals)
 	}

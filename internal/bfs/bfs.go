@@ -32,9 +32,66 @@ const checkEvery = 16
 // nil, receives the fraction of sources done. It returns ctx.Err() if ctx is
 // cancelled before the end.
 func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float64)) (*Summary, error) {
+	return rowsFrom(ctx, g, nil, threads, progress)
+}
+
+// RowsFrom is Rows from the given sources alone (valid vertex ids,
+// repeats allowed): Rows[i] summarises sources[i], Hist counts their
+// pairs.
+func RowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int, progress func(float64)) (*Summary, error) {
+	if err := checkSources(g, sources); err != nil {
+		return nil, err
+	}
+	if sources == nil {
+		sources = []int32{}
+	}
+	return rowsFrom(ctx, g, sources, threads, progress)
+}
+
+// DistancesFrom returns the distances from sources[i] to every vertex v
+// at [i·n + v], -1 where there is no path.
+func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int, progress func(float64)) ([]int32, error) {
+	if err := checkSources(g, sources); err != nil {
+		return nil, err
+	}
+	n, k := g.N(), len(sources)
+	out := make([]int32, k*n)
+	a := csr.Of(g)
+	chunks := (k + checkEvery - 1) / checkEvery
+	_, err := forEach(ctx, nil, threads, chunks, progress, func() []int32 { return make([]int32, n) }, func(queue []int32, c int) bool {
+		for i := c * checkEvery; i < min(k, (c+1)*checkEvery); i++ {
+			dist := out[i*n : (i+1)*n]
+			for v := range dist {
+				dist[v] = -1
+			}
+			search(&a, int(sources[i]), dist, queue)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkSources(g *graph.Graph, sources []int32) error {
+	for _, s := range sources {
+		if s < 0 || int(s) >= g.N() {
+			return fmt.Errorf("source %d out of range 0..%d", s, g.N()-1)
+		}
+	}
+	return nil
+}
+
+// rowsFrom is Rows over sources (nil: every vertex).
+func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int, progress func(float64)) (*Summary, error) {
 	n := g.N()
-	rows := make([]reduce.Row, n)
-	chunks := (n + checkEvery - 1) / checkEvery
+	k := n
+	if sources != nil {
+		k = len(sources)
+	}
+	rows := make([]reduce.Row, k)
+	chunks := (k + checkEvery - 1) / checkEvery
 	a := csr.Of(g)
 	type scratch struct {
 		dist, queue []int32
@@ -49,21 +106,35 @@ func Rows(ctx context.Context, g *graph.Graph, threads int, progress func(float6
 	}
 	workers, err := forEach(ctx, nil, threads, chunks, progress, setup, func(w *scratch, c int) bool {
 		dist, queue := w.dist, w.queue
-		for s := c * checkEvery; s < min(n, (c+1)*checkEvery); s++ {
+		for i := c * checkEvery; i < min(k, (c+1)*checkEvery); i++ {
+			s := i
+			if sources != nil {
+				s = int(sources[i])
+			}
 			ecc, reached := search(&a, s, dist, queue)
 			hist := grow(w.hist, int(ecc))
 			var sum int64
+			var harm float64
+			// The queue holds the vertices in order of distance: a level's
+			// count adds count/d to the harmonic sum when the level ends.
+			level, count := int32(1), 0
 			for _, v := range queue[1:reached] {
 				d := dist[v]
+				if d != level {
+					harm += float64(count) / float64(level)
+					level, count = d, 0
+				}
+				count++
 				hist[d]++
 				sum += int64(d)
 				dist[v] = -1
 			}
+			harm += float64(count) / float64(level)
 			w.hist = hist
 			dist[s] = -1
-			r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Unreach: reached < n}
+			r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Harm: harm, Unreach: reached < n}
 			r.Sum.Add(sum)
-			rows[s] = r
+			rows[i] = r
 		}
 		return true
 	})

@@ -294,7 +294,7 @@ func checkSummary(t *testing.T, name string, got, want *Summary) {
 		t.Fatalf("%s: %d rows, want %d", name, len(got.Rows), len(want.Rows))
 	}
 	for u := range want.Rows {
-		if got.Rows[u] != want.Rows[u] {
+		if !reduce.Same(got.Rows[u], want.Rows[u]) {
 			t.Fatalf("%s: row %d = %+v, want %+v", name, u, got.Rows[u], want.Rows[u])
 		}
 	}
@@ -550,11 +550,13 @@ func TestTorus(t *testing.T) {
 		}
 		wantHist := make([]int64, len(perVertex))
 		var sum int64
+		var harm float64
 		for d := 1; d < len(perVertex); d++ {
 			wantHist[d] = int64(n) * perVertex[d]
 			sum += int64(d) * perVertex[d]
+			harm += float64(perVertex[d]) / float64(d)
 		}
-		want := reduce.Row{Reach: int64(n - 1), MaxI: int64(len(perVertex) - 1)}
+		want := reduce.Row{Reach: int64(n - 1), MaxI: int64(len(perVertex) - 1), Harm: harm}
 		want.Sum.Add(sum)
 		for _, cfg := range []config{{words: words(), outer: 2, inner: 1}, {words: 4, outer: 1, inner: 2}, {words: words(), outer: 2, inner: 2, lockstep: true, chunks: 2}} {
 			got, err := runBatches(context.Background(), tg.g, cfg, nil, nil)
@@ -562,7 +564,7 @@ func TestTorus(t *testing.T) {
 				t.Fatal(err)
 			}
 			for v, r := range got.Rows {
-				if r != want {
+				if !reduce.Same(r, want) {
 					t.Fatalf("%s %s: row %d = %+v, want %+v", tg.name, cfg, v, r, want)
 				}
 			}

@@ -341,14 +341,16 @@ func (m *rowsMerger) mergeRange(workers []*batcher, lo, hi int) {
 	n := len(m.rows)
 	for v := lo; v < hi; v++ {
 		var reach, sum int64
+		var harm float64
 		var ecc int32
 		for _, b := range workers {
 			a := &b.acc[v]
 			reach += int64(a.reach)
 			sum += a.sum
+			harm += a.harm
 			ecc = max(ecc, a.ecc)
 		}
-		r := reduce.Row{Reach: reach, MaxI: int64(ecc), Unreach: reach < int64(n-1)}
+		r := reduce.Row{Reach: reach, MaxI: int64(ecc), Harm: harm, Unreach: reach < int64(n-1)}
 		r.Sum.Add(sum)
 		m.rows[v] = r
 	}
@@ -387,7 +389,8 @@ func (m *briefMerger) mergeRange(workers []*batcher, lo, hi int) {
 }
 
 func (m *briefMerger) mergeEnd(workers []*batcher) {
-	m.b.Pairs, m.b.Sum = reduce.HistTotals(workersHist(workers))
+	m.b.Hist = workersHist(workers)
+	m.b.Pairs, m.b.Sum = reduce.HistTotals(m.b.Hist)
 	if m.ranges > 0 {
 		m.b.EccKnown, m.b.EccMin, m.b.EccMax = true, m.min, m.max
 	}
@@ -488,6 +491,7 @@ func padded(g *graph.Graph, heads []int32) *csr.CSR {
 // distances from v to the sources of the worker's batches.
 type vertexAcc struct {
 	sum   int64
+	harm  float64 // Σ count/level: the row's Σ 1/d (reduce.Row.Harm)
 	reach int32
 	ecc   int32
 }
@@ -920,11 +924,13 @@ func (b *batcher) book(k int32, list, cnts []int32) (pairs int64) {
 		return pairs
 	}
 	acc := b.acc
+	inv := 1 / float64(k)
 	for i, v := range list {
 		c := cnts[i]
 		a := &acc[v]
 		a.reach += c
 		a.sum += int64(k) * int64(c)
+		a.harm += float64(c) * inv
 		a.ecc = max(a.ecc, k)
 		pairs += int64(c)
 	}

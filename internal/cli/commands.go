@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -52,6 +54,14 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 	}
 	if err := f.printChoice(e, name, g, opt); err != nil {
 		return nil, nil, "", err
+	}
+	if f.sample > 0 {
+		est, err := apsp.EstimateStats(e.ctx, g, f.sample, f.seed, opt)
+		bar.Done()
+		if err != nil {
+			return nil, f, pos[0], f.explain(err, pos[0])
+		}
+		return nil, f, pos[0], writeEstimate(e, f, est)
 	}
 	var s *apsp.Stats
 	if f.noASPL || name == "diameter" {
@@ -102,7 +112,7 @@ func writeJSON(w io.Writer, v any) error { return encode.JSON(w, v) }
 
 func runStats(e *env, args []string) error {
 	s, f, path, err := computeStats(e, "stats", args)
-	if err != nil {
+	if err != nil || s == nil { // an estimate is written already
 		return err
 	}
 	out := *s
@@ -181,26 +191,33 @@ func runEcc(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
+		return err
+	}
 	ecc, err := apsp.Eccentricities(e.ctx, g, opt)
 	bar.Done()
 	if err != nil {
 		return f.explain(err, path)
 	}
 	vs := f.namer(path)
+	vertex := func(i int) int { return i }
+	if opt.Sources != nil {
+		vertex = func(i int) int { return opt.Sources[i] }
+	}
 	if f.json {
 		type row struct {
 			Vertex       any         `json:"vertex"`
 			Eccentricity apsp.Length `json:"eccentricity"`
 		}
 		rows := make([]row, len(ecc))
-		for v, x := range ecc {
-			rows[v] = row{vs.JSON(v), x}
+		for i, x := range ecc {
+			rows[i] = row{vs.JSON(vertex(i)), x}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
-	for v, x := range ecc {
-		fmt.Fprintf(bw, "%s %v\n", vs.Text(v), x)
+	for i, x := range ecc {
+		fmt.Fprintf(bw, "%s %v\n", vs.Text(vertex(i)), x)
 	}
 	return bw.Flush()
 }
@@ -234,6 +251,21 @@ func runDist(e *env, args []string) error {
 	g, err := f.readGraph(e, pos[0])
 	if err != nil {
 		return err
+	}
+	sources, err := f.sourcesOf(g, pos[0])
+	if err != nil {
+		return err
+	}
+	if sources != nil {
+		if asNPY {
+			return usagef("--sources writes a TSV table (rows: the sources; columns: every vertex), not .npy")
+		}
+		d, err := apsp.DistancesFrom(e.ctx, g, sources, opt)
+		bar.Done()
+		if err != nil {
+			return f.explain(err, pos[0])
+		}
+		return out.finish(writeSourceTSV(out, d, f.namer(pos[0])))
 	}
 	if err := f.printChoice(e, "dist", g, opt); err != nil {
 		return err
@@ -479,28 +511,81 @@ func runCloseness(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.sample > 0 {
+		est, err := apsp.EstimateCloseness(e.ctx, g, f.sample, f.seed, opt, f.wfImproved)
+		bar.Done()
+		if err != nil {
+			return f.explain(err, path)
+		}
+		return writeEstimates(e, f, path, "closeness", est)
+	}
+	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
+		return err
+	}
 	c, err := apsp.ClosenessCentrality(e.ctx, g, opt, f.wfImproved)
 	bar.Done()
 	if err != nil {
 		return f.explain(err, path)
 	}
+	return writeVertexValues(e, f, path, "closeness", c, opt.Sources)
+}
+
+func runHarmonic(e *env, args []string) error {
+	f, g, opt, bar, path, err := oneGraph(e, "harmonic", args)
+	if err != nil {
+		return err
+	}
+	if opt.Sources, err = f.sourcesOf(g, path); err != nil {
+		return err
+	}
+	h, err := apsp.HarmonicCentrality(e.ctx, g, opt)
+	bar.Done()
+	if err != nil {
+		return f.explain(err, path)
+	}
+	return writeVertexValues(e, f, path, "harmonic", h, opt.Sources)
+}
+
+// writeVertexValues prints a value a vertex: "vertex value" lines, or with
+// --json a list of {"vertex": …, key: value} (null for +Inf). xs[i] is
+// vertex i's, or sources[i]'s when sources is not nil.
+//
+// With --top K only the K largest are printed, largest first; equal values
+// keep their order (vertex order, or the order of --sources).
+func writeVertexValues(e *env, f *flagSet, path, key string, xs []float64, sources []int) error {
 	vs := f.namer(path)
-	if f.json {
-		type row struct {
-			Vertex    any      `json:"vertex"`
-			Closeness *float64 `json:"closeness"` // null for +Inf
+	vertex := func(i int) int { return i }
+	if sources != nil {
+		vertex = func(i int) int { return sources[i] }
+	}
+	if f.top > 0 {
+		order := make([]int, len(xs))
+		for i := range order {
+			order[i] = i
 		}
-		rows := make([]row, len(c))
-		for v := range c {
-			rows[v].Vertex = vs.JSON(v)
-			if !math.IsInf(c[v], 0) {
-				rows[v].Closeness = &c[v]
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[b], xs[a]) })
+		order = order[:min(f.top, len(order))]
+		top := make([]float64, len(order))
+		at := make([]int, len(order))
+		for j, i := range order {
+			top[j], at[j] = xs[i], vertex(i)
+		}
+		xs, vertex = top, func(j int) int { return at[j] }
+	}
+	if f.json {
+		rows := make([]map[string]any, len(xs))
+		for i, x := range xs {
+			var val any = x
+			if math.IsInf(x, 0) {
+				val = nil
 			}
+			rows[i] = map[string]any{"vertex": vs.JSON(vertex(i)), key: val}
 		}
 		return writeJSON(e.stdout, rows)
 	}
 	bw := bufio.NewWriter(e.stdout)
-	for v, x := range c {
+	for i, x := range xs {
+		v := vertex(i)
 		s := strconv.FormatFloat(x, 'g', -1, 64)
 		if math.IsInf(x, 1) {
 			s = "inf"

@@ -47,15 +47,21 @@ type flagSet struct {
 	distributed bool
 	device      string
 	quiet       bool
-	showPlan    bool   // --explain
-	csv         bool   // bulk --csv, hist --csv
-	logY        bool   // hist --log
-	cumulative  bool   // hist --cumulative
-	wfImproved  bool   // closeness --wf-improved
-	stdio       bool   // serve --stdio
-	maxLine     int    // serve --max-line
-	maxGraphs   int    // serve --max-graphs
-	maxHeld     string // serve --max-held
+	showPlan    bool    // --explain
+	csv         bool    // bulk --csv, hist --csv
+	logY        bool    // hist --log
+	cumulative  bool    // hist --cumulative
+	wfImproved  bool    // closeness --wf-improved
+	effective   float64 // stats --effective
+	sources     string  // --sources LIST|@FILE (dist, ecc, closeness, harmonic)
+	top         int     // closeness, harmonic --top K
+	sample      int     // stats --sample K
+	seed        uint64  // stats --seed
+	mode        string  // --mode: out, in or all (closeness, harmonic, ecc, stats, diameter)
+	stdio       bool    // serve --stdio
+	maxLine     int     // serve --max-line
+	maxGraphs   int     // serve --max-graphs
+	maxHeld     string  // serve --max-held
 	http        httpFlags
 	group       int // bulk --group
 	// readFormat is the format readGraph read (FormatAuto before), which
@@ -141,13 +147,35 @@ func newFlags(cmd string) (*flagSet, error) {
 	} else {
 		fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	}
-	if cmd != "dist" && cmd != "path" && cmd != "closeness" {
+	switch cmd {
+	case "dist", "ecc", "closeness", "harmonic":
+		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, dijkstra or johnson on the CPU, memory for their rows only)")
+	}
+	if cmd == "closeness" || cmd == "harmonic" {
+		fs.IntVar(&f.top, "top", 0, "print only the `K` largest values, largest first (ties: the smaller vertex id first); 0 prints every vertex in order")
+	}
+	switch cmd {
+	case "closeness", "harmonic":
+		fs.StringVar(&f.mode, "mode", "in", "on a directed graph, the distances read: in (to the vertex, NetworkX's choice), out (from it), all (the graph with its directions dropped)")
+	case "dist":
+		fs.StringVar(&f.mode, "mode", "out", "with --sources on a directed graph: out (distances from each source), in (to it), all (the graph with its directions dropped); without --sources, out only")
+	case "ecc", "stats", "diameter":
+		fs.StringVar(&f.mode, "mode", "out", "on a directed graph, the eccentricities read: out (distances from the vertex), in (to it), all (the graph with its directions dropped, which every measure then describes)")
+	}
+	if cmd != "dist" && cmd != "path" && cmd != "closeness" && cmd != "harmonic" {
 		fs.BoolVar(&f.reachable, "reachable", false, "take every measure over the pairs that have a path")
 	}
 	if cmd == "closeness" {
 		fs.BoolVar(&f.wfImproved, "wf-improved", true, "scale by the share of vertices that reach each one (Wasserman and Faust; NetworkX's default), for graphs that are not connected")
 	}
+	if cmd == "closeness" {
+		fs.IntVar(&f.sample, "sample", 0, "estimate every vertex's closeness from `K` sources drawn at random (--seed), each with a 95 % confidence interval, marked as estimates (≈; \"estimate\": true)")
+		fs.Uint64Var(&f.seed, "seed", 1, "the seed of --sample's draw")
+	}
 	if cmd == "stats" {
+		fs.IntVar(&f.sample, "sample", 0, "estimate from `K` sources drawn at random (--seed): the ASPL over the pairs with a path with a 95 % confidence interval, and a lower bound on the diameter, marked as estimates (connectivity stays exact)")
+		fs.Uint64Var(&f.seed, "seed", 1, "the seed of --sample's draw")
+		fs.Float64Var(&f.effective, "effective", 0, "also the effective diameter at this `ratio` of the pairs with a path (such as 0.9): effective_diameter, the smallest distance within which that share lie, and effective_diameter_interpolated, SNAP's; exact distances only, and a second computation unless the engine is bitbfs")
 		fs.BoolVar(&f.noASPL, "no-aspl", false, "diameter, radius and connectivity only (exact, without all pairs on unweighted graphs)")
 		fs.BoolVar(&f.distributed, "distributed", false, "compute over the ranks of an MPI job (mpirun -np K apsp stats --distributed FILE): each rank holds its part of the matrix, on its CPU, or with --device gpu on its GPU (NCCL between them); rank 0 prints")
 	}
@@ -188,6 +216,15 @@ func (f *flagSet) parse(e *env, c command, args []string, minPos, maxPos int) ([
 	}
 	if f.vertices < 0 {
 		return nil, usagef("--vertices must be >= 0")
+	}
+	if f.top < 0 {
+		return nil, usagef("--top must be >= 0")
+	}
+	switch {
+	case f.sample < 0:
+		return nil, usagef("--sample must be >= 1 (0: every source, exactly)")
+	case f.sample > 0 && (f.noASPL || f.effective != 0 || f.distributed || f.sources != "" || f.top != 0):
+		return nil, usagef("--sample estimates from its own sources: not with --no-aspl, --effective, --distributed, --sources or --top")
 	}
 	return pos, nil
 }
@@ -242,7 +279,7 @@ func (f *flagSet) work() graph.Work {
 		lane = uint64(k.Bytes())
 	}
 	switch name {
-	case "stats", "aspl", "ecc", "hist", "diameter", "closeness":
+	case "stats", "aspl", "ecc", "hist", "diameter", "closeness", "harmonic":
 		if f.distributed {
 			return graph.Work{}
 		}
@@ -322,6 +359,8 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 		task = apsp.TaskAllPairs
 	case cmd == "hist":
 		task = apsp.TaskHistogram
+	case cmd == "harmonic":
+		task = apsp.TaskHarmonic
 	case cmd == "diameter" || f.noASPL:
 		task = apsp.TaskExtremes
 	}
@@ -409,7 +448,7 @@ func (f *flagSet) base(path string) int {
 
 // options turns the flags into library options with a progress bar.
 func (f *flagSet) options(e *env, label string) (apsp.Options, *progress.Bar, error) {
-	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes}
+	opt := apsp.Options{Algorithm: f.algo, Threads: f.threads, Tile: f.tile, Reachable: f.reachable, Device: f.device, Lanes: f.lanes, Mode: f.mode, Effective: f.effective}
 	if !f.quiet {
 		// Such as "no GPU used (…); computing on the CPU".
 		opt.Notice = func(s string) { fmt.Fprintf(e.stderr, "apsp: %s\n", s) }
@@ -432,7 +471,7 @@ func flagError(err error) error {
 	if !errors.As(err, &oe) {
 		return err
 	}
-	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes"}[oe.Option]
+	flag := map[string]string{"algorithm": "--algo", "device": "--device", "threads": "--threads", "tile": "--tile", "lanes": "--lanes", "mode": "--mode", "effective": "--effective"}[oe.Option]
 	if flag == "" {
 		return err
 	}

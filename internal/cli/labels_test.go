@@ -79,3 +79,81 @@ func TestSparseIDsWarning(t *testing.T) {
 		{name: "csv and format", stdin: "", args: []string{"diameter", "--csv", "--format", "mtx", "-"}, code: 2, stderr: []string{"--csv and --format mtx"}},
 	}, nil)
 }
+
+// TestHarmonicAndModes: apsp harmonic and --mode on a directed path
+// a → b → c, by name.
+func TestHarmonicAndModes(t *testing.T) {
+	el := filepath.Join(t.TempDir(), "p.txt")
+	if err := os.WriteFile(el, []byte("a b\nb c\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []string{"--labels", "--directed", el}
+	with := func(args ...string) []string { return append(args, in...) }
+	runCases(t, []cliCase{
+		{name: "harmonic", args: with("harmonic"), exactOut: "a 0\nb 1\nc 1.5\n"},
+		{name: "harmonic in", args: with("harmonic", "--mode", "in"), exactOut: "a 0\nb 1\nc 1.5\n"},
+		{name: "harmonic out", args: with("harmonic", "--mode", "out"), exactOut: "a 1.5\nb 1\nc 0\n"},
+		{name: "harmonic all", args: with("harmonic", "--mode", "all"), exactOut: "a 1.5\nb 2\nc 1.5\n"},
+		{name: "harmonic json", args: with("harmonic", "--json"), stdout: []string{`"harmonic": 1.5`, `"vertex": "c"`}},
+		{name: "closeness out", args: with("closeness", "--mode", "out", "--wf-improved=false"), exactOut: "a 0.6666666666666666\nb 1\nc 0\n"},
+		{name: "ecc", args: with("ecc"), exactOut: "a 2\nb inf\nc inf\n"},
+		{name: "ecc in", args: with("ecc", "--mode", "in"), exactOut: "a inf\nb inf\nc 2\n"},
+		{name: "ecc all", args: with("ecc", "--mode", "all"), exactOut: "a 2\nb 1\nc 2\n"},
+		{name: "stats all", args: with("stats", "--mode", "all"), stdout: []string{"center           b\n", "periphery        a c\n"}},
+		{name: "stats in reachable", args: with("stats", "--mode", "in", "--reachable"), stdout: []string{"center              a\n", "periphery           c\n"}},
+		{name: "bad mode", args: with("harmonic", "--mode", "both"), code: exitUsage, stderr: []string{"--mode"}},
+		{name: "effective", args: with("stats", "--effective", "0.5"), stdout: []string{"effective diameter  1 (0.5 of the pairs with a path; interpolated as SNAP: 0)\n"}},
+		{name: "effective json", args: with("stats", "--json", "--effective", "0.5"), stdout: []string{`"effective_diameter": 1,`, `"effective_diameter_interpolated": 0`}},
+		{name: "effective no-aspl", args: with("stats", "--no-aspl", "--effective", "0.5"), code: exitUsage, stderr: []string{"--effective"}},
+		{name: "dist no mode", args: with("dist", "--mode", "in"), code: exitUsage},
+	}, nil)
+}
+
+// TestSources: --sources by name or from a file, for dist (a labelled
+// table of the sources' rows), ecc, closeness and harmonic, in a mode;
+// engines that search every source are refused.
+func TestSources(t *testing.T) {
+	dir := t.TempDir()
+	el := filepath.Join(dir, "p.txt")
+	if err := os.WriteFile(el, []byte("a b\nb c\nc d\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := filepath.Join(dir, "s.txt")
+	if err := os.WriteFile(list, []byte("d\n# a comment\na\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []string{"--labels", "--directed", el}
+	with := func(args ...string) []string { return append(args, in...) }
+	runCases(t, []cliCase{
+		{name: "dist", args: with("dist", "--sources", "c,a"), exactOut: "\ta\tb\tc\td\nc\tinf\tinf\t0\t1\na\t0\t1\t2\t3\n"},
+		{name: "dist in", args: with("dist", "--sources", "c", "--mode", "in"), exactOut: "\ta\tb\tc\td\nc\t2\t1\t0\tinf\n"},
+		{name: "dist npy", args: with("dist", "--sources", "c", "-o", filepath.Join(dir, "d.npy")), code: exitUsage},
+		{name: "ecc", args: with("ecc", "--sources", "@"+list), exactOut: "d inf\na 3\n"},
+		{name: "ecc in", args: with("ecc", "--sources", "d", "--mode", "in"), exactOut: "d 3\n"},
+		{name: "harmonic", args: with("harmonic", "--sources", "d,b"), exactOut: "d 1.8333333333333333\nb 1\n"},
+		{name: "closeness json", args: with("closeness", "--json", "--sources", "b"), stdout: []string{`"vertex": "b"`}},
+		{name: "unknown", args: with("ecc", "--sources", "z"), code: 1, stderr: []string{`no vertex is named "z"`}},
+		{name: "top", args: with("harmonic", "--top", "2"), exactOut: "d 1.8333333333333333\nc 1.5\n"},
+		{name: "top of sources", args: with("harmonic", "--sources", "b,c,a", "--top", "5"), exactOut: "c 1.5\nb 1\na 0\n"},
+		{name: "top ties", args: with("closeness", "--mode", "all", "--top", "2", "--wf-improved=false"), exactOut: "b 0.75\nc 0.75\n"},
+		{name: "top negative", args: with("harmonic", "--top", "-1"), code: exitUsage},
+		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, dijkstra or johnson"}},
+	}, nil)
+	// stats --sample: estimates marked ≈ and ≥ (exact infinities on a
+	// graph that is not connected), every source the exact ASPL.
+	runCases(t, []cliCase{
+		{name: "sample", args: []string{"stats", "--sample", "5", "../../testdata/karate.txt"}, stdout: []string{"aspl       ≈ ", "5 of 34 sources sampled, seed 1)", "diameter   ≥ "}},
+		{name: "sample all", args: []string{"stats", "--sample", "34", "--json", "../../testdata/karate.txt"}, stdout: []string{`"value": 2.408199643493761`, `"estimate": true`, `"diameter_lower_bound": 5`}},
+		{name: "sample directed", args: with("stats", "--sample", "2"), stdout: []string{"inf (exact: not connected)"}},
+		{name: "closeness sample", args: []string{"closeness", "--sample", "34", "../../testdata/karate.txt"}, stdout: []string{"0 ≈ 0.5689655172413793 (95 % 0.5689655172413793..0.5689655172413793)\n"}},
+		{name: "closeness sample json", args: []string{"closeness", "--json", "--sample", "5", "--seed", "2", "../../testdata/karate.txt"}, stdout: []string{`"estimate": true`, `"ci95_low": `}},
+		{name: "closeness sample top", args: []string{"closeness", "--sample", "5", "--top", "3", "../../testdata/karate.txt"}, code: exitUsage},
+		{name: "sample effective", args: []string{"stats", "--sample", "5", "--effective", "0.9", "../../testdata/karate.txt"}, code: exitUsage},
+		{name: "sample bitbfs", args: []string{"stats", "--sample", "5", "--algo", "bitbfs", "../../testdata/karate.txt"}, code: exitUsage},
+	}, nil)
+	// Ids in the file's numbering: .mtx counts from 1.
+	runCases(t, []cliCase{
+		{name: "ids one-based", args: []string{"ecc", "--sources", "1", "../../testdata/small.mtx"}, stdout: []string{"1 "}},
+		{name: "id zero", args: []string{"ecc", "--sources", "0", "../../testdata/small.mtx"}, code: exitUsage, stderr: []string{"out of range 1.."}},
+	}, nil)
+}

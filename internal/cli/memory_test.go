@@ -73,7 +73,7 @@ func TestDeclaredSizesRefusedForTheCommand(t *testing.T) {
 		args []string
 		want []string // in the refusal, besides the figures
 	}{
-		{"mtx stats", []string{"stats", write("big.mtx", mtx(big))}, []string{"big.mtx:2: 25000000 vertices", "stats needs 2.4 GiB"}},
+		{"mtx stats", []string{"stats", write("big.mtx", mtx(big))}, []string{"big.mtx:2: 25000000 vertices", "stats needs 2.6 GiB"}},
 		{"mtx ecc", []string{"ecc", write("big2.mtx", mtx(big))}, []string{"ecc needs"}},
 		{"edge list header", []string{"stats", write("big.txt", "# vertices: "+big+"\n")}, []string{"big.txt:1: " + big + " vertices"}},
 		{"DIMACS", []string{"aspl", write("big.gr", "p sp "+big+" 1\na 1 2 1\n")}, []string{"big.gr:1: " + big + " vertices", "aspl needs"}},

@@ -21,12 +21,17 @@ co-process for other programs (the Python package drives it). A request:
   {"id": 7, "op": "stats", "n": 4, "edges": [[0,1],[1,2],[2,3]],
    "weights": [1,2,3], "directed": false, "options": {"reachable": true}}
 op is ping, stats, summary, extremes, eccentricity, closeness ("wf_improved",
-default true), distances (a .npy in
+default true), harmonic (these two and eccentricity take "sources":
+the vertices to answer for, in order), estimate ("sample": K sources,
+"seed"; op closeness takes them too, for estimates), distances (a .npy in
 base64, or written to "file", of apsp dist's default dtype: the narrowest
 exact one, unreachable its maximum or inf), histogram or path ("source", "target").
 Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,
 and weights as "weights_b64" with "weights_dtype" int64 or float64. options
-are algorithm, device, threads, lanes and reachable, as the flags of stats.
+are algorithm, device, threads, lanes, reachable, mode (out, in or all:
+stats, extremes, eccentricity, closeness, harmonic and histogram read it,
+the others refuse in and all) and effective (op stats: the ratio of the
+effective diameters it adds), as the flags of stats.
 The answer is {"id": 7, "result": {...}} (the result as stats --json and
 the other commands write it), or {"id": 7, "error": "why", "kind": K} with
 K one of request, unknown_handle, options, graph, negative_cycle (with

@@ -92,6 +92,9 @@ func checkMatrix[T lanes.Lane](g *graph.Graph, m *lanes.Matrix[T]) error {
 type job struct {
 	n           int
 	newSearcher func() searcher
+	// sources, when not nil, are the sources searched, in order (the i-th
+	// result is sources[i]'s); nil searches every vertex.
+	sources []int32
 }
 
 // plainJob lays g out for Dijkstra (lengths already known non-negative):
@@ -101,24 +104,24 @@ func plainJob(g *graph.Graph) (job, error) {
 	switch g.Kind() {
 	case graph.Unweighted:
 		l := packLayout(g, func(int, int, int32) int32 { return 1 })
-		return job{g.N(), func() searcher { return newBFS(l) }}, nil
+		return job{n: g.N(), newSearcher: func() searcher { return newBFS(l) }}, nil
 	case graph.FloatWeights:
 		l := packLayout(g, func(u, i int, _ int32) float64 { return positiveZero(g.FloatWeights(u)[i]) })
-		return job{g.N(), func() searcher { return newFloatSearcher(l, nil) }}, nil
+		return job{n: g.N(), newSearcher: func() searcher { return newFloatSearcher(l, nil) }}, nil
 	}
 	narrow, wide, err := planInt(g)
 	if err != nil {
 		return job{}, fmt.Errorf("dijkstra: %w", err)
 	}
 	if wide {
-		return job{g.N(), func() searcher { return &wideSearcher{g: g} }}, nil
+		return job{n: g.N(), newSearcher: func() searcher { return &wideSearcher{g: g} }}, nil
 	}
 	if narrow {
 		l := packLayout(g, func(u, i int, _ int32) int32 { return int32(g.IntWeights(u)[i]) })
-		return job{g.N(), func() searcher { return newIntSearcher(l, nil) }}, nil
+		return job{n: g.N(), newSearcher: func() searcher { return newIntSearcher(l, nil) }}, nil
 	}
 	l := packLayout(g, func(u, i int, _ int32) int64 { return g.IntWeights(u)[i] })
-	return job{g.N(), func() searcher { return newIntSearcher(l, nil) }}, nil
+	return job{n: g.N(), newSearcher: func() searcher { return newIntSearcher(l, nil) }}, nil
 }
 
 // positiveZero maps -0 to +0, whose bits order correctly as a radix key.
@@ -131,8 +134,12 @@ func positiveZero(w float64) float64 {
 
 // rows returns the summary of every source's distances.
 func (j job) rows(ctx context.Context, threads int, progress func(float64)) ([]reduce.Row, error) {
-	rows := make([]reduce.Row, j.n)
-	err := j.forEachSource(ctx, threads, progress, func(u int, res *result) {
+	count := j.n
+	if j.sources != nil {
+		count = len(j.sources)
+	}
+	rows := make([]reduce.Row, count)
+	err := j.forEachSource(ctx, threads, progress, func(i, u int, res *result) {
 		r := reduce.Row{Unreach: len(res.order) < j.n}
 		reached := res.order[1:] // order[0] is u
 		switch {
@@ -143,7 +150,7 @@ func (j job) rows(ctx context.Context, threads int, progress func(float64)) ([]r
 		default:
 			addInts(&r, reached, res.d64, res.h64, u)
 		}
-		rows[u] = r
+		rows[i] = r
 	})
 	if err != nil {
 		return nil, err
@@ -175,12 +182,16 @@ func addInt32s(r *reduce.Row, vs []int32, dist []int32, h []int64, u int) {
 		return
 	}
 	var sum, top int64
+	var harm float64
 	if h == nil {
 		var m int32
 		for _, v := range vs {
 			d := dist[v]
 			sum += int64(d)
 			m = max(m, d)
+			if d > 0 {
+				harm += 1 / float64(d)
+			}
 		}
 		top = int64(m)
 	} else {
@@ -190,11 +201,15 @@ func addInt32s(r *reduce.Row, vs []int32, dist []int32, h []int64, u int) {
 			d := int64(dist[v]) - hu + h[v]
 			sum += d
 			top = max(top, d)
+			if d > 0 {
+				harm += 1 / float64(d)
+			}
 		}
 	}
 	r.Reach += int64(len(vs))
 	r.MaxI = top
 	r.Sum.Add(sum)
+	r.Harm += harm
 }
 
 func addFloats(r *reduce.Row, vs []int32, dist, h []float64, u int) {
@@ -212,7 +227,7 @@ func addFloats(r *reduce.Row, vs []int32, dist, h []float64, u int) {
 
 // fill writes every source's distances into m.
 func fill[T lanes.Lane](ctx context.Context, j job, m *lanes.Matrix[T], threads int, progress func(float64)) error {
-	return j.forEachSource(ctx, threads, progress, func(u int, res *result) {
+	return j.forEachSource(ctx, threads, progress, func(_, u int, res *result) {
 		row := m.Row(u)
 		if len(res.order) < j.n {
 			for i := range row {
@@ -261,24 +276,35 @@ func fillFloats[T lanes.Lane](row []T, vs []int32, dist, h []float64, u int) {
 // with its own searcher, and hands each result to emit on the goroutine that
 // found it. Sources are handed out one at a time from a shared counter, since
 // their costs differ. It stops early, returning ctx.Err(), once ctx is done.
-func (j job) forEachSource(ctx context.Context, threads int, progress func(float64), emit func(u int, res *result)) error {
+func (j job) forEachSource(ctx context.Context, threads int, progress func(float64), emit func(i, u int, res *result)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	threads = max(1, min(par.Threads(threads), j.n))
-	rep := newReporter(j.n, progress)
+	count := j.n
+	if j.sources != nil {
+		count = len(j.sources)
+	}
+	if count == 0 {
+		return nil
+	}
+	threads = max(1, min(par.Threads(threads), count))
+	rep := newReporter(count, progress)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Go(func() {
 			s := j.newSearcher()
 			for ctx.Err() == nil {
-				u := int(next.Add(1) - 1)
-				if u >= j.n {
+				i := int(next.Add(1) - 1)
+				if i >= count {
 					return
 				}
+				u := i
+				if j.sources != nil {
+					u = int(j.sources[i])
+				}
 				s.search(int32(u))
-				emit(u, s.result())
+				emit(i, u, s.result())
 				rep.done()
 			}
 		})
@@ -328,4 +354,84 @@ func (r *reporter) finish() {
 		defer r.mu.Unlock()
 		r.progress(1)
 	}
+}
+
+// RowsFrom is Rows, or JohnsonRows when johnson, from the given sources
+// alone: row i summarises the distances from sources[i] (valid vertex
+// ids, repeats allowed).
+func RowsFrom(ctx context.Context, g *graph.Graph, sources []int32, johnson bool, threads int, progress func(float64)) ([]reduce.Row, error) {
+	j, err := sourceJob(ctx, g, sources, johnson)
+	if err != nil {
+		return nil, err
+	}
+	return j.rows(ctx, threads, progress)
+}
+
+// DistancesFrom writes the distances from sources[i] to every vertex v
+// into row i of a len(sources)×n matrix: ints (none for float lengths)
+// with unreachable where there is no path, else floats (+Inf for none).
+func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int32, johnson bool, unreachable int64, threads int, progress func(float64)) (ints []int64, floats []float64, err error) {
+	j, err := sourceJob(ctx, g, sources, johnson)
+	if err != nil {
+		return nil, nil, err
+	}
+	n := g.N()
+	if g.Kind() == graph.FloatWeights {
+		floats = make([]float64, len(sources)*n)
+	} else {
+		ints = make([]int64, len(sources)*n)
+	}
+	err = j.forEachSource(ctx, threads, progress, func(i, u int, res *result) {
+		if floats != nil {
+			row := floats[i*n : (i+1)*n]
+			for v := range row {
+				row[v] = math.Inf(1)
+			}
+			fillFloats(row, res.order, res.dF, res.hF, u)
+			row[u] = 0
+			return
+		}
+		row := ints[i*n : (i+1)*n]
+		for v := range row {
+			row[v] = unreachable
+		}
+		if res.d32 != nil {
+			fillInts(row, res.order, res.d32, res.h64, u)
+		} else {
+			fillInts(row, res.order, res.d64, res.h64, u)
+		}
+		row[u] = 0
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ints, floats, nil
+}
+
+// sourceJob is the job of Rows (johnson: JohnsonRows) restricted to
+// sources.
+func sourceJob(ctx context.Context, g *graph.Graph, sources []int32, johnson bool) (job, error) {
+	var j job
+	var err error
+	if johnson {
+		j, err = johnsonJob(ctx, g)
+	} else {
+		if err := checkNonNegative(g); err != nil {
+			return job{}, err
+		}
+		j, err = plainJob(g)
+	}
+	if err != nil {
+		return job{}, err
+	}
+	for _, s := range sources {
+		if s < 0 || int(s) >= g.N() {
+			return job{}, fmt.Errorf("source %d out of range 0..%d", s, g.N()-1)
+		}
+	}
+	j.sources = sources
+	if j.sources == nil {
+		j.sources = []int32{}
+	}
+	return j, nil
 }

@@ -70,7 +70,7 @@ func johnsonJob(ctx context.Context, g *graph.Graph) (job, error) {
 			}
 			return w
 		})
-		return job{g.N(), func() searcher { return newFloatSearcher(l, h) }}, nil
+		return job{n: g.N(), newSearcher: func() searcher { return newFloatSearcher(l, h) }}, nil
 	}
 	h, err := potentials(ctx, g, g.IntWeights)
 	if err != nil {
@@ -82,10 +82,10 @@ func johnsonJob(ctx context.Context, g *graph.Graph) (job, error) {
 	reweighted := func(u, i int, v int32) int64 { return g.IntWeights(u)[i] + h[u] - h[v] }
 	if narrow {
 		l := packLayout(g, func(u, i int, v int32) int32 { return int32(reweighted(u, i, v)) })
-		return job{g.N(), func() searcher { return newIntSearcher(l, h) }}, nil
+		return job{n: g.N(), newSearcher: func() searcher { return newIntSearcher(l, h) }}, nil
 	}
 	l := packLayout(g, reweighted)
-	return job{g.N(), func() searcher { return newIntSearcher(l, h) }}, nil
+	return job{n: g.N(), newSearcher: func() searcher { return newIntSearcher(l, h) }}, nil
 }
 
 // potentials returns the distances from a virtual source joined to every

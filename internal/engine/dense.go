@@ -127,7 +127,8 @@ func (e dijkstraEngine) Caps() Caps {
 	// Both answer wide plans: their searches form only simple paths'
 	// lengths there (a wide plan has no negative arc, so johnson is plain
 	// Dijkstra on it).
-	return Caps{Device: CPU, Weights: AnyWeights, Negative: e.johnson, Wide: true, Rows: true, Auto: true, Lanes: cpuLanes}
+	return Caps{Device: CPU, Weights: AnyWeights, Negative: e.johnson, Wide: true, Rows: true, Harmonic: true, Sources: true, Auto: true,
+		Lanes: cpuLanes}
 }
 
 func (dijkstraEngine) Supports(*Problem) error { return nil }
@@ -196,4 +197,14 @@ func (e dijkstraEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), n
 	}
 	return r, nil
+}
+
+// RowsFrom summarises the chosen sources, one search each.
+func (e dijkstraEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error) {
+	return dijkstra.RowsFrom(ctx, p.Graph, sources, e.johnson, p.Threads, p.Progress)
+}
+
+// DistancesFrom gives the distances from the chosen sources.
+func (e dijkstraEngine) DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) ([]int64, []float64, error) {
+	return dijkstra.DistancesFrom(ctx, p.Graph, sources, e.johnson, unreachable, p.Threads, p.Progress)
 }

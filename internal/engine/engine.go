@@ -56,6 +56,8 @@ type Caps struct {
 	Negative bool    // it takes negative arcs (and finds negative cycles)
 	Wide     bool    // it takes wide int64 plans (lengths beyond half of int64)
 	Rows     bool    // it summarises every source without an n×n host matrix (RowReducer)
+	Harmonic bool    // its Rows fill reduce.Row.Harm (Σ 1/d); without it a harmonic request runs dense
+	Sources  bool    // it searches chosen sources alone (SourceSearcher)
 	Hist     bool    // it counts pairs per distance without the matrix (Histogrammer)
 	Paths    bool    // it tracks successors itself instead of deriving them afterwards
 	Serial   bool    // it runs on one thread whatever Problem.Threads says
@@ -130,6 +132,18 @@ type RowReducer interface {
 // engine must not keep it.
 type BriefReducer interface {
 	Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error)
+}
+
+// SourceSearcher is implemented by engines with Caps.Sources: the rows,
+// or the distances, from chosen sources alone (valid ids, repeats
+// allowed), in O(k·n) memory for k sources.
+type SourceSearcher interface {
+	// RowsFrom summarises sources[i] in row i, Harm included.
+	RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error)
+	// DistancesFrom gives the distances from sources[i] at [i·n + v]: in
+	// ints (unreachable for no path) for exact lengths, else in floats
+	// (+Inf).
+	DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) (ints []int64, floats []float64, err error)
 }
 
 // Histogrammer is implemented by engines with Caps.Hist: ordered pairs per

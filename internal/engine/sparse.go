@@ -16,8 +16,8 @@ import (
 //     8n + 20m at its peak (offsets; Builder buffer 16m and heads 4m); the
 //     kernels' CSR copy 8n + 4m; per batch worker visited, cur and next
 //     (3·8·W bytes a vertex, W ≤ 8 words), curList, nextList and cnts
-//     (12n), and acc (16n) for a summary or buf (64·W n) for the matrix.
-//     A worker's scratch is 220n (summary) or 716n (matrix) at W = 8;
+//     (12n), and acc (24n) for a summary or buf (64·W n) for the matrix.
+//     A worker's scratch is 228n (summary) or 716n (matrix) at W = 8;
 //     bfs.Workers says how many run at once (as many as the threads and
 //     batches allow while their visited, cur and next fit 256 MiB).
 //   - bfs (internal/bfs/bfs.go): dist and queue, 8n per thread; its matrix
@@ -30,7 +30,7 @@ import (
 //   - a summary (Rows): the rows, and the eccentricities, centre and
 //     periphery the statistics derive from them: RowVertexBytes.
 const (
-	bitWorkerSummary = 3*8*8 + 12 + 16
+	bitWorkerSummary = 3*8*8 + 12 + 24
 	bitWorkerMatrix  = 3*8*8 + 12 + 64*8
 	perThreadBFS     = 8
 	perThreadSearch  = 8 + 4 + 16
@@ -54,7 +54,8 @@ func (e bfsEngine) Name() string {
 
 func (e bfsEngine) Caps() Caps {
 	// The one-source-at-a-time search never beats the batched one.
-	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Hist: true, Auto: e.bitParallel, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: !e.bitParallel, Auto: e.bitParallel,
+		Lanes: []lanes.Kind{lanes.Int32}}
 }
 
 func (bfsEngine) Supports(*Problem) error { return nil }
@@ -97,17 +98,20 @@ func (e bfsEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, 
 }
 
 // Brief summarises every source for the summary measures: directly from
-// the batched search, from the rows otherwise.
+// the batched search, from the rows otherwise; both give the histogram
+// they counted on the way (Brief.Hist).
 func (e bfsEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error) {
 	if e.bitParallel {
 		b, err := bfs.BitBrief(ctx, p.Graph, p.Threads, p.Progress)
 		return b, "cpu", err
 	}
-	rows, device, err := e.Rows(ctx, p)
+	s, err := e.summary(ctx, p)
 	if err != nil {
 		return nil, "", err
 	}
-	return reduce.BriefOf(rows), device, nil
+	b := reduce.BriefOf(s.Rows)
+	b.Hist = s.Hist
+	return b, "cpu", nil
 }
 
 // Hist returns the number of ordered pairs at each distance: from the
@@ -142,4 +146,31 @@ func (e bfsEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 		r.Next, r.NextStride = Successors(m, p.Graph, p.Threads), n
 	}
 	return r, nil
+}
+
+// RowsFrom summarises the chosen sources, one search each (the plain
+// search; bitbfs's batches are of consecutive sources and have none).
+func (e bfsEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error) {
+	s, err := bfs.RowsFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	return s.Rows, nil
+}
+
+// DistancesFrom gives the distances from the chosen sources.
+func (e bfsEngine) DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) ([]int64, []float64, error) {
+	d, err := bfs.DistancesFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]int64, len(d))
+	for i, x := range d {
+		if x < 0 {
+			out[i] = unreachable
+		} else {
+			out[i] = int64(x)
+		}
+	}
+	return out, nil, nil
 }

@@ -157,6 +157,11 @@ func checkOnTable(t *testing.T, ctx context.Context, name string, e Engine, p *P
 			if err := rowsAre(rows, c, exact); err != nil {
 				t.Fatalf("%s: Rows: %v", name, err)
 			}
+			if e.Caps().Harmonic {
+				if err := harmAre(rows, c, exact); err != nil {
+					t.Fatalf("%s: Rows: %v", name, err)
+				}
+			}
 		}
 	}
 	if br, ok := e.(BriefReducer); ok && c.NegativeCycle == nil {
@@ -294,11 +299,31 @@ func rowsAre(got []reduce.Row, c *testgraphs.Case, exact bool) error {
 	return nil
 }
 
+// harmAre compares the rows' Σ 1/d with the case's, for an engine with
+// Caps.Harmonic (negative lengths aside: 1/d of a negative d is added by
+// no measure, which refuses those graphs).
+func harmAre(got []reduce.Row, c *testgraphs.Case, exact bool) error {
+	want := c.Rows(exact)
+	for u := range want {
+		g, w := got[u], want[u]
+		if g.Harm < 0 || w.Harm < 0 {
+			continue
+		}
+		if math.Abs(g.Harm-w.Harm) > 1e-9*math.Max(1, w.Harm) && (exact || math.Abs(g.Harm-w.Harm) > 1e-5*math.Max(1, w.Harm)) {
+			return fmt.Errorf("row %d: Harm = %v, want %v", u, g.Harm, w.Harm)
+		}
+	}
+	return nil
+}
+
 // briefIs compares a Brief with the case's exact rows.
 func briefIs(b *reduce.Brief, c *testgraphs.Case) error {
 	want := reduce.BriefOf(c.Rows(true))
 	if !slices.Equal(b.Ecc, want.Ecc) || !slices.Equal(b.Reach, want.Reach) || b.Sum != want.Sum || b.Pairs != want.Pairs {
 		return fmt.Errorf("ecc %v, reach %v, %d pairs; want %v, %v, %d", b.Ecc, b.Reach, b.Pairs, want.Ecc, want.Reach, want.Pairs)
+	}
+	if h := c.Hist(); b.Hist != nil && h != nil && !slices.Equal(b.Hist, h) {
+		return fmt.Errorf("hist %v, want %v", b.Hist, h)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +26,9 @@ type Raw struct {
 	Device    string
 	Notice    func(string)
 	Lanes     string
+	Mode      string
+	Effective float64
+	Sources   []int
 }
 
 // Options are the caller's options parsed: the engine named (or auto, or
@@ -51,6 +55,15 @@ type Options struct {
 	Paths     bool
 	Progress  func(float64)
 	Notice    func(string)
+	// Mode is the mode named for the per-vertex measures of a directed
+	// graph (ModeDefault: each measure's own).
+	Mode Mode
+	// Effective is the ratio of the effective diameters Stats adds, in
+	// (0, 1]; 0 adds none.
+	Effective float64
+	// Sources, when not nil, are the vertices the per-vertex measures
+	// answer for, in order (checked against the graph where it is known).
+	Sources []int32
 }
 
 // CPUs is the threads the caller allows, 0 (every CPU) counted now: an
@@ -75,8 +88,24 @@ func Parse(r Raw) (*Options, error) {
 	if err := cpu.CheckTile(r.Tile); err != nil {
 		return nil, invalid("tile", "%v", err)
 	}
+	mode, err := ParseMode(r.Mode)
+	if err != nil {
+		return nil, err
+	}
+	if !(r.Effective >= 0 && r.Effective <= 1) { // NaN too
+		return nil, invalid("effective", "%v: want a ratio in (0, 1], or 0 for none", r.Effective)
+	}
 	o := &Options{Device: dev, Threads: r.Threads, Tile: r.Tile, Reachable: r.Reachable, Paths: r.Paths,
-		Progress: r.Progress, Notice: r.Notice}
+		Progress: r.Progress, Notice: r.Notice, Mode: mode, Effective: r.Effective}
+	if r.Sources != nil {
+		o.Sources = make([]int32, len(r.Sources))
+		for i, s := range r.Sources {
+			if s < 0 || s >= math.MaxInt32 {
+				return nil, invalid("sources", "vertex %d out of range", s)
+			}
+			o.Sources[i] = int32(s)
+		}
+	}
 	if r.Lanes != "" && r.Lanes != "auto" {
 		k, err := lanes.ParseKind(r.Lanes)
 		if err != nil {
@@ -109,6 +138,26 @@ func Parse(r Raw) (*Options, error) {
 	}
 	o.Engine = e
 	return o, nil
+}
+
+// CheckSources returns an error when a source is not a vertex of a graph
+// of n vertices.
+func (o *Options) CheckSources(n int) error {
+	for _, s := range o.Sources {
+		if int(s) >= n {
+			return invalid("sources", "vertex %d out of range 0..%d", s, n-1)
+		}
+	}
+	return nil
+}
+
+// NoSources returns an error for an entry point that answers for every
+// vertex (what), given chosen sources, else nil.
+func (o *Options) NoSources(what string) error {
+	if o.Sources != nil {
+		return invalid("sources", "%s answers for every vertex; chosen sources go to the per-vertex measures and DistancesFrom", what)
+	}
+	return nil
 }
 
 // ErrBoundsOnly is the error of an entry point other than the extremes

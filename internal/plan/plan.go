@@ -24,6 +24,11 @@ const (
 	// Hist: pairs per distance; engines with Caps.Hist give it without the
 	// matrix.
 	Hist
+	// Harmonic: every source's summary with Row.Harm (Σ 1/d); engines with
+	// Caps.Rows and Caps.Harmonic give it without the matrix, the others
+	// from the matrix (a GPU engine's per-source sums lack it). Under
+	// "auto" the GPU is not considered unless asked for.
+	Harmonic
 )
 
 // BoundsAlgorithm names the diameter-by-bounds method, which answers the
@@ -38,6 +43,11 @@ type Request struct {
 	// NoAdmit plans without refusing for memory (Plan.Memory still says
 	// what the run needs): what Explain shows.
 	NoAdmit bool
+	// FromSources asks for Sources chosen sources alone (rows, or the
+	// Sources×n distances for Matrix): only engines with Caps.Sources
+	// take it, on the CPU, and the memory admitted is Sources·n.
+	FromSources bool
+	Sources     int
 }
 
 // Candidate is one engine as "auto" saw it: its estimated time, or why it
@@ -91,6 +101,9 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 		}
 	}
 	pl := &Plan{Device: dev}
+	if req.FromSources && dev.Kind == "gpu" {
+		return nil, invalid("device", "%s: chosen sources are searched on the CPU (bfs, dijkstra or johnson); the GPU engines search every source", dev)
+	}
 	if req.Auto() {
 		err = pl.choose(g, req, lp)
 	} else {
@@ -100,6 +113,22 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 		return nil, err
 	}
 	c := pl.Engine.Caps()
+	if req.FromSources {
+		pl.Memory = sourcesBytes(g, req, pl.Problem.Threads)
+		if req.NoAdmit {
+			return pl, nil
+		}
+		what := fmt.Sprintf("%s: the %d chosen sources' ", pl.Engine.Name(), req.Sources)
+		if req.Want == Matrix {
+			what += "distances"
+		} else {
+			what += "summaries"
+		}
+		if err := admit(what, g, pl.Memory, pl.Problem.Threads); err != nil {
+			return nil, err
+		}
+		return pl, nil
+	}
 	switch req.Want {
 	case Matrix:
 		pl.Dense = true
@@ -107,6 +136,8 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 		pl.Dense = !c.Rows
 	case Hist:
 		pl.Dense = !c.Hist
+	case Harmonic:
+		pl.Dense = !c.Rows || !c.Harmonic
 	}
 	pl.Memory = pl.Engine.WorkBytes(pl.Problem, pl.Dense)
 	what := pl.Engine.Name() + ": the summaries of every source"
@@ -168,9 +199,30 @@ func usable(e engine.Engine, p *engine.Problem) error {
 	return e.Supports(p)
 }
 
+// sourcesBytes is the memory a run from req.Sources sources needs: per
+// thread a search's arrays (as dijkstra's, the larger), and the rows, or
+// the distances (8 bytes a pair, and 4 more where the search writes int32
+// first).
+func sourcesBytes(g *graph.Graph, req Request, threads int) uint64 {
+	n, k := uint64(g.N()), uint64(req.Sources)
+	need := uint64(threads) * n * 32
+	if req.Want == Matrix {
+		return need + k*n*12
+	}
+	return need + k*engine.RowVertexBytes
+}
+
+// errNoSources is the refusal of an engine without Caps.Sources.
+func errNoSources(e engine.Engine) error {
+	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, dijkstra or johnson", e.Name())
+}
+
 // named resolves an engine asked for by name.
 func (pl *Plan) named(g *graph.Graph, req Request, lp lanes.Plan) error {
 	e := req.Engine // Parse checked it against the device
+	if req.FromSources && !e.Caps().Sources {
+		return errNoSources(e)
+	}
 	p := problem(e, g, req, lp, pl.Device)
 	if err := usable(e, p); err != nil {
 		return fmt.Errorf("algorithm %s: %w", e.Name(), err)
@@ -200,7 +252,10 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 			continue // the GPU is considered below, as one choice
 		}
 		switch {
-		case !c.Auto:
+		case req.FromSources && !c.Sources:
+			record(e, 0, "it searches every source, not chosen ones")
+			continue
+		case !c.Auto && !(req.FromSources && c.Sources):
 			record(e, 0, "auto never picks it (a faster engine does the same work)")
 			continue
 		case pl.Device.Kind == "gpu":
@@ -219,6 +274,13 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 			best, bestP, bestTime = e, p, t
 		}
 	}
+	if req.FromSources {
+		if best == nil {
+			return fmt.Errorf("no engine searches chosen sources of this graph (%s)", strings.Join(why, "; "))
+		}
+		pl.Engine, pl.Problem = best, bestP
+		return nil
+	}
 	ge := engine.AutoGPU(g.N())
 	gp := problem(ge, g, req, lp, pl.Device)
 	var gpuTime float64
@@ -235,7 +297,8 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		gpuTime = ge.Estimate(gp)
 	}
 	switch {
-	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights):
+	case pl.Device.Kind == "gpu" || (pl.Device.Kind == "auto" && gpuTime < bestTime && g.Kind() != graph.FloatWeights &&
+		(req.Want != Harmonic || ge.Caps().Harmonic)):
 		err := usable(ge, gp) // includes finding a usable GPU
 		if err == nil {
 			record(ge, gpuTime, "")
@@ -249,6 +312,8 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		pl.Note = "no GPU used (" + err.Error() + "); computing on the CPU"
 	case pl.Device.Kind == "cpu":
 		record(ge, gpuTime, "the device is cpu")
+	case req.Want == Harmonic && !ge.Caps().Harmonic:
+		record(ge, gpuTime, "its per-source sums lack Σ 1/d (harmonic centrality); a GPU computes it only when asked for, from the matrix")
 	case g.Kind() == graph.FloatWeights:
 		record(ge, gpuTime, "float graphs stay in the CPU's float64 unless a GPU is asked for")
 	default:

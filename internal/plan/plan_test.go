@@ -9,6 +9,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/sysmem"
 )
@@ -182,4 +183,55 @@ func request(t testing.TB, r Raw, want Want) Request {
 		t.Fatal(err)
 	}
 	return Request{Options: o, Want: want}
+}
+
+// TestResolveSources: a request from chosen sources goes to an engine
+// that searches them (bfs, dijkstra, johnson), never the GPU, and admits
+// memory for k rows or k·n distances, not n².
+func TestResolveSources(t *testing.T) {
+	unweighted := generate(t, "regular", "n=4000", "d=4", "seed=1")
+	weighted := generate(t, "regular", "n=4000", "d=4", "seed=1", "weights=1..9")
+	n := uint64(4000)
+	for _, tc := range []struct {
+		name   string
+		algo   string
+		device string
+		g      *graph.Graph
+		want   Want
+		engine string // "" refused
+	}{
+		{"auto unweighted rows", "", "", unweighted, Rows, "bfs"},
+		{"auto weighted matrix", "", "", weighted, Matrix, "dijkstra"},
+		{"auto harmonic", "", "", weighted, Harmonic, "dijkstra"},
+		{"named bfs", "bfs", "", unweighted, Rows, "bfs"},
+		{"named johnson", "johnson", "", weighted, Rows, "johnson"},
+		{"named bitbfs", "bitbfs", "", unweighted, Rows, ""},
+		{"named blocked", "blocked", "", weighted, Matrix, ""},
+		{"gpu", "", "gpu", unweighted, Rows, ""},
+	} {
+		o, err := Parse(Raw{Algorithm: tc.algo, Device: tc.device, Threads: 2})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		pl, err := Resolve(tc.g, Request{Options: o, Want: tc.want, FromSources: true, Sources: 10})
+		if tc.engine == "" {
+			if !errors.Is(err, ErrInvalid) {
+				t.Errorf("%s: %v, want an invalid option", tc.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if pl.Engine.Name() != tc.engine || pl.Dense {
+			t.Errorf("%s: %s (dense %v), want %s", tc.name, pl.Engine.Name(), pl.Dense, tc.engine)
+		}
+		per := uint64(engine.RowVertexBytes)
+		if tc.want == Matrix {
+			per = 12 * n
+		}
+		if want := 2*n*32 + 10*per; pl.Memory != want {
+			t.Errorf("%s: memory %d, want %d (k rows, not n²)", tc.name, pl.Memory, want)
+		}
+	}
 }

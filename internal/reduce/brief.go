@@ -18,6 +18,10 @@ type Brief struct {
 	// one core (the lines come from every core that wrote them).
 	EccKnown       bool
 	EccMin, EccMax int64
+	// Hist, when not nil, is the pairs u ≠ v at each distance, which a
+	// producer that counts them on the way (the bit-parallel search) gives
+	// too; Pairs and Sum are its totals.
+	Hist []int64
 }
 
 // BriefOf returns the Brief of exact rows.

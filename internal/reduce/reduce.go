@@ -11,12 +11,15 @@ import (
 
 // Row is the summary of the distances from one source u to every v ≠ u.
 type Row struct {
-	Reach   int64   // vertices v ≠ u with a path from u
-	MaxI    int64   // largest finite distance (exact distances)
-	MaxF    float64 // largest finite distance (float distances)
-	Sum     Wide    // sum of finite distances (exact distances)
-	SumF    float64 // sum of finite distances (float distances)
-	Unreach bool    // some v ≠ u has no path from u
+	Reach int64   // vertices v ≠ u with a path from u
+	MaxI  int64   // largest finite distance (exact distances)
+	MaxF  float64 // largest finite distance (float distances)
+	Sum   Wide    // sum of finite distances (exact distances)
+	SumF  float64 // sum of finite distances (float distances)
+	// Harm is Σ 1/d over the finite distances d > 0 (harmonic
+	// centrality's term); engines without Caps.Harmonic leave it 0.
+	Harm    float64
+	Unreach bool // some v ≠ u has no path from u
 }
 
 // AddInt records a finite exact distance d to some v ≠ u.
@@ -26,6 +29,9 @@ func (r *Row) AddInt(d int64) {
 	}
 	r.Reach++
 	r.Sum.Add(d)
+	if d > 0 {
+		r.Harm += 1 / float64(d)
+	}
 }
 
 // AddFloat records a finite float distance d to some v ≠ u.
@@ -35,6 +41,9 @@ func (r *Row) AddFloat(d float64) {
 	}
 	r.Reach++
 	r.SumF += d
+	if d > 0 {
+		r.Harm += 1 / d
+	}
 }
 
 // Wide is a signed 128-bit accumulator, so that the ASPL of exact distances
@@ -86,4 +95,20 @@ func (w Wide) Float() float64 {
 		return -(float64(hi)*math.Exp2(64) + float64(lo))
 	}
 	return float64(w.hi)*math.Exp2(64) + float64(w.lo)
+}
+
+// Same reports whether a and b summarise the same distances: every field
+// equal, and Harm within a relative 1e-12 (a float sum whose order of
+// addition differs between engines).
+func Same(a, b Row) bool {
+	ha, hb := a.Harm, b.Harm
+	a.Harm, b.Harm = 0, 0
+	return a == b && math.Abs(ha-hb) <= 1e-12*math.Max(1, math.Abs(hb))
+}
+
+// NoHarm returns r without Harm, as an engine without Caps.Harmonic
+// gives it.
+func (r Row) NoHarm() Row {
+	r.Harm = 0
+	return r
 }

@@ -9,10 +9,10 @@ import "github.com/apsp/apsp/internal/reduce"
 // (r−1)/(n−1) when wfImproved (Wasserman and Faust's correction for graphs
 // that are not connected); 0 when T is 0 (a vertex no other reaches) or n
 // is 1. exact says the rows hold integer sums (Sum), else float ones
-// (SumF).
-func Closeness(rows []reduce.Row, exact bool, wfImproved bool) []float64 {
-	n := len(rows)
-	out := make([]float64, n)
+// (SumF). n is the graph's vertex count (the rows may be of chosen
+// vertices only).
+func Closeness(rows []reduce.Row, n int, exact bool, wfImproved bool) []float64 {
+	out := make([]float64, len(rows))
 	for u, r := range rows {
 		total := r.SumF
 		if exact {
@@ -26,6 +26,18 @@ func Closeness(rows []reduce.Row, exact bool, wfImproved bool) []float64 {
 			c *= float64(r.Reach) / float64(n-1)
 		}
 		out[u] = c
+	}
+	return out
+}
+
+// Harmonic is every vertex's harmonic centrality from the rows of the
+// distances *to* it (as Closeness), with NetworkX's definition
+// (harmonic_centrality, not normalised): Σ 1/d over the vertices at a
+// finite distance d > 0 (Row.Harm). A vertex no other reaches has 0.
+func Harmonic(rows []reduce.Row) []float64 {
+	out := make([]float64, len(rows))
+	for u, r := range rows {
+		out[u] = r.Harm
 	}
 	return out
 }

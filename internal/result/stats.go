@@ -25,13 +25,21 @@ type Stats struct {
 	ReachablePairs int64  `json:"reachable_pairs"`
 	// Center and Periphery list the vertices whose eccentricity equals the
 	// radius and the diameter.
-	Center    []int   `json:"center"`
-	Periphery []int   `json:"periphery"`
-	Algorithm string  `json:"algorithm"`
-	Device    string  `json:"device"`
-	Lanes     string  `json:"lanes"`
-	Threads   int     `json:"threads"`
-	Seconds   float64 `json:"seconds"`
+	Center    []int `json:"center"`
+	Periphery []int `json:"periphery"`
+	// EffectiveRatio, EffectiveDiameter and EffectiveDiameterInterpolated
+	// are set when asked for (Options.Effective), else nil and left out of
+	// JSON: the effective diameter at that ratio (EffectiveDiameter) and
+	// SNAP's interpolated one (EffectiveDiameterInterpolated), over the
+	// pairs with a path whatever Reachable says; null without such a pair.
+	EffectiveRatio                *float64 `json:"effective_ratio,omitempty"`
+	EffectiveDiameter             *Mean    `json:"effective_diameter,omitempty"`
+	EffectiveDiameterInterpolated *Mean    `json:"effective_diameter_interpolated,omitempty"`
+	Algorithm                     string   `json:"algorithm"`
+	Device                        string   `json:"device"`
+	Lanes                         string   `json:"lanes"`
+	Threads                       int      `json:"threads"`
+	Seconds                       float64  `json:"seconds"`
 	// Traversals counts the breadth-first searches of the bounds method,
 	// also when it ran out of its budget under "auto" and Algorithm (an
 	// all-pairs engine) answered instead.

@@ -86,6 +86,12 @@ func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo Batch
 	switch {
 	case o.Bounds:
 		err = plan.ErrBoundsOnly()
+	case o.NoMode("a batch") != nil:
+		err = o.NoMode("a batch")
+	case o.NoEffective("a batch") != nil:
+		err = o.NoEffective("a batch")
+	case o.NoSources("a batch") != nil:
+		err = o.NoSources("a batch")
 	case bo.Group < 0:
 		err = &plan.OptionError{Option: "group size", Msg: fmt.Sprintf("%d graphs: want 0 (automatic) or more", bo.Group)}
 	}
@@ -232,7 +238,7 @@ func (b *batch) run() {
 			b.finish(i, nil, err)
 			continue
 		}
-		s, err := statsOf(b.ctx, g, pl, opt.Reachable, b.summary)
+		s, err := statsOf(b.ctx, g, pl, opt.Reachable, b.summary, nil)
 		b.finish(i, s, err)
 	}
 }
@@ -353,7 +359,7 @@ func (w *worker) graph(i int) {
 		b.mu.Unlock()
 		return
 	}
-	s, err := statsOf(b.ctx, g, pl, b.opt.Reachable, b.summary)
+	s, err := statsOf(b.ctx, g, pl, b.opt.Reachable, b.summary, nil)
 	b.finish(i, s, err)
 }
 

@@ -4,33 +4,254 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/engine"
 	"github.com/apsp/apsp/internal/plan"
+	"github.com/apsp/apsp/internal/reduce"
 	"github.com/apsp/apsp/internal/result"
 )
 
 // ErrNegativeLengths is wrapped by the refusal of a measure that needs
-// non-negative lengths (closeness).
+// non-negative lengths (closeness, harmonic centrality).
 var ErrNegativeLengths = errors.New("needs non-negative lengths")
 
 // Closeness is every vertex's closeness centrality (result.Closeness),
-// from the distances to it: the rows of the reversed graph when directed,
-// as NetworkX computes it. Negative lengths are refused, as NetworkX's
-// Dijkstra refuses them (a sum of distances is no closeness there).
+// from the distances o.Mode reads (default in: to the vertex, the rows of
+// the reversed graph when directed, as NetworkX computes it). Negative
+// lengths are refused, as NetworkX's Dijkstra refuses them (a sum of
+// distances is no closeness there).
 func Closeness(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved bool) ([]float64, error) {
+	rows, exact, err := centralityRows(ctx, "closeness", g, o, plan.Rows)
+	if err != nil {
+		return nil, err
+	}
+	return result.Closeness(rows, g.N(), exact, wfImproved), nil
+}
+
+// Harmonic is every vertex's harmonic centrality (result.Harmonic), from
+// the distances o.Mode reads (default in, as Closeness). Only engines that
+// sum 1/d per source (engine.Caps.Harmonic) summarise it without the
+// matrix: the planner gives the others the matrix (plan.Harmonic).
+func Harmonic(ctx context.Context, g *graph.Graph, o *plan.Options) ([]float64, error) {
+	rows, _, err := centralityRows(ctx, "harmonic centrality", g, o, plan.Harmonic)
+	if err != nil {
+		return nil, err
+	}
+	return result.Harmonic(rows), nil
+}
+
+// Centralities is Closeness and Harmonic from one search.
+func Centralities(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved bool) (closeness, harmonic []float64, err error) {
+	rows, exact, err := centralityRows(ctx, "centrality", g, o, plan.Harmonic)
+	if err != nil {
+		return nil, nil, err
+	}
+	return result.Closeness(rows, g.N(), exact, wfImproved), result.Harmonic(rows), nil
+}
+
+// centralityRows is the rows of the graph o.Mode views (default in) for a
+// centrality, what.
+func centralityRows(ctx context.Context, what string, g *graph.Graph, o *plan.Options, want plan.Want) ([]reduce.Row, bool, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, false, err
+	}
+	if o.Bounds {
+		return nil, false, plan.ErrBoundsOnly()
+	}
+	if g.HasNegativeWeights() {
+		return nil, false, fmt.Errorf("%s %w", what, ErrNegativeLengths)
+	}
+	g, o = viewed(g, o, plan.ModeIn)
+	return rowsFor(ctx, g, o, want)
+}
+
+// rowsFor is the rows of g under o, wanted as want (plan.Rows or
+// plan.Harmonic), and whether they are exact: of o.Sources alone when
+// chosen (an engine with Caps.Sources), else of every vertex.
+func rowsFor(ctx context.Context, g *graph.Graph, o *plan.Options, want plan.Want) ([]reduce.Row, bool, error) {
+	if o.Sources == nil {
+		pl, err := resolve(g, o, want)
+		if err != nil {
+			return nil, false, err
+		}
+		rows, d, err := rowsOf(ctx, pl, o.CPUs())
+		if err != nil {
+			return nil, false, err
+		}
+		return rows, d.Exact(), nil
+	}
+	pl, err := resolveSources(g, o, want)
+	if err != nil {
+		return nil, false, err
+	}
+	rows, err := pl.Engine.(engine.SourceSearcher).RowsFrom(ctx, pl.Problem, o.Sources)
+	if err != nil {
+		return nil, false, err
+	}
+	return rows, !pl.Problem.Lanes.IsFloat(), nil
+}
+
+// resolveSources plans a search from o.Sources alone on g.
+func resolveSources(g *graph.Graph, o *plan.Options, want plan.Want) (*plan.Plan, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if err := o.CheckSources(g.N()); err != nil {
+		return nil, err
+	}
+	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want, FromSources: true, Sources: len(o.Sources)})
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := pl.Engine.(engine.SourceSearcher); !ok {
+		return nil, fmt.Errorf("engine %s claims Caps.Sources but has no RowsFrom method (a bug)", pl.Engine.Name())
+	}
+	return pl, nil
+}
+
+// viewed is the graph o.Mode views (def when none is named: plan.View)
+// and o without the mode, for the calls below that read none.
+func viewed(g *graph.Graph, o *plan.Options, def plan.Mode) (*graph.Graph, *plan.Options) {
+	v := plan.View(g, o.ModeOr(def))
+	if o.Mode == plan.ModeDefault {
+		return v, o
+	}
+	plain := *o
+	plain.Mode = plan.ModeDefault
+	return v, &plain
+}
+
+// DistancesFrom is the distances from each of sources to every vertex of
+// g (o.Mode out, the default: from the source; in: to it; all: in the
+// undirected view), a len(sources)×n matrix from one search a source.
+func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.Options) (*result.SourceDistances, error) {
 	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
 	if o.Bounds {
 		return nil, plan.ErrBoundsOnly()
 	}
-	if g.HasNegativeWeights() {
-		return nil, fmt.Errorf("closeness %w", ErrNegativeLengths)
+	if err := o.NoSources("DistancesFrom (its sources are an argument)"); err != nil {
+		return nil, err
 	}
-	rows, d, err := Rows(ctx, g.Transpose(), o)
+	if err := o.NoEffective("DistancesFrom"); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut)
+	with := *o
+	with.Sources = make([]int32, len(sources))
+	for i, s := range sources {
+		if s < 0 || s >= g.N() {
+			return nil, &plan.OptionError{Option: "sources", Msg: fmt.Sprintf("vertex %d out of range 0..%d", s, g.N()-1)}
+		}
+		with.Sources[i] = int32(s)
+	}
+	start := time.Now()
+	pl, err := resolveSources(g, &with, plan.Matrix)
 	if err != nil {
 		return nil, err
 	}
-	return result.Closeness(rows, d.Exact(), wfImproved), nil
+	ints, floats, err := pl.Engine.(engine.SourceSearcher).DistancesFrom(ctx, pl.Problem, with.Sources, result.NoPathInt)
+	if err != nil {
+		return nil, err
+	}
+	d := result.NewSourceDistances(sources, g.N(), ints, floats)
+	d.Algorithm, d.Threads, d.Seconds = pl.Engine.Name(), pl.Problem.Threads, time.Since(start).Seconds()
+	return d, nil
+}
+
+// Estimate is the Estimate of g's measures (o.Mode as Stats reads it) from
+// k sources drawn uniformly without replacement with seed (all of them
+// when k ≥ n), one search each.
+func Estimate(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.Options) (*result.Estimate, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if k < 1 {
+		return nil, &plan.OptionError{Option: "sample", Msg: fmt.Sprintf("%d sources: want 1 or more", k)}
+	}
+	if err := o.NoSources("an estimate (it draws its own)"); err != nil {
+		return nil, err
+	}
+	if err := o.NoEffective("an estimate"); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	g, o = viewed(g, o, plan.ModeOut)
+	n := g.N()
+	k = min(k, n)
+	perm := rand.New(rand.NewPCG(seed, 0x28)).Perm(n)[:k]
+	with := *o
+	with.Sources = make([]int32, k)
+	for i, v := range perm {
+		with.Sources[i] = int32(v)
+	}
+	pl, err := resolveSources(g, &with, plan.Rows)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := pl.Engine.(engine.SourceSearcher).RowsFrom(ctx, pl.Problem, with.Sources)
+	if err != nil {
+		return nil, err
+	}
+	connected := g.WeakComponents() <= 1
+	if g.Directed() {
+		connected = g.StrongComponents() <= 1
+	}
+	e := result.EstimateOf(rows, g, !pl.Problem.Lanes.IsFloat(), connected, o.Reachable)
+	e.Seed, e.Algorithm, e.Threads = seed, pl.Engine.Name(), pl.Problem.Threads
+	e.Seconds = time.Since(start).Seconds()
+	return e, nil
+}
+
+// EstimateCloseness estimates every vertex's closeness centrality (o.Mode
+// as Closeness reads it, default in) from k sources drawn uniformly
+// without replacement with seed (result.ClosenessEstimate): one search
+// from each sampled u gives d(u, v) for every v, in memory for k·n
+// distances.
+func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.Options, wfImproved bool) ([]result.Interval, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if k < 1 {
+		return nil, &plan.OptionError{Option: "sample", Msg: fmt.Sprintf("%d sources: want 1 or more", k)}
+	}
+	if err := o.NoSources("a closeness estimate (it draws its own)"); err != nil {
+		return nil, err
+	}
+	if g.HasNegativeWeights() {
+		return nil, fmt.Errorf("closeness %w", ErrNegativeLengths)
+	}
+	// Row v of the graph the mode views holds d(v, ·); the searches from u
+	// run on its transpose, where row u holds d(·, u) of the view.
+	view, plain := viewed(g, o, plan.ModeIn)
+	search := view.Transpose()
+	n := g.N()
+	k = min(k, n)
+	sample := rand.New(rand.NewPCG(seed, 0x28)).Perm(n)[:k]
+	d, err := DistancesFrom(ctx, search, sample, plain)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]result.Interval, n)
+	xs, ys := make([]float64, 0, k), make([]float64, 0, k)
+	for v := range n {
+		xs, ys = xs[:0], ys[:0]
+		for i, u := range sample {
+			if u == v {
+				continue
+			}
+			l := d.At(i, v)
+			if l.IsInf() {
+				xs, ys = append(xs, 0), append(ys, 0)
+			} else {
+				xs, ys = append(xs, 1), append(ys, l.Float())
+			}
+		}
+		out[v] = result.ClosenessEstimate(xs, ys, n-1, wfImproved)
+	}
+	return out, nil
 }

@@ -28,6 +28,12 @@ func Distributed(ctx context.Context, world comm.Comm, g *graph.Graph, o *plan.O
 	switch {
 	case o.Bounds:
 		return nil, plan.ErrBoundsOnly()
+	case o.NoMode("a distributed run") != nil:
+		return nil, o.NoMode("a distributed run")
+	case o.NoEffective("a distributed run") != nil:
+		return nil, o.NoEffective("a distributed run")
+	case o.NoSources("a distributed run") != nil:
+		return nil, o.NoSources("a distributed run")
 	case !o.Auto():
 		return nil, &plan.OptionError{Option: "algorithm", Msg: fmt.Sprintf("%q: a distributed run is its own engine", o.Engine.Name())}
 	case dev.Multi():

@@ -20,6 +20,9 @@ const (
 	// TaskExtremes is Extremes: the diameter and radius, by the bounds
 	// method first on unweighted graphs.
 	TaskExtremes
+	// TaskHarmonic is Harmonic and Centralities: every source's summary
+	// with Σ 1/d (the matrix on engines whose sums lack it).
+	TaskHarmonic
 )
 
 // Explain returns the plan the entry point of task would run for g under
@@ -38,7 +41,7 @@ func Explain(g *graph.Graph, o *plan.Options, task Task) (*result.Choice, error)
 	if first && !budgeted {
 		return &result.Choice{Engine: plan.BoundsAlgorithm, Device: "cpu", Threads: o.CPUs(), Lanes: "int32"}, nil
 	}
-	want := map[Task]plan.Want{TaskAllPairs: plan.Matrix, TaskStats: plan.Rows, TaskHistogram: plan.Hist, TaskExtremes: plan.Rows}[task]
+	want := map[Task]plan.Want{TaskAllPairs: plan.Matrix, TaskStats: plan.Rows, TaskHistogram: plan.Hist, TaskExtremes: plan.Rows, TaskHarmonic: plan.Harmonic}[task]
 	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want, NoAdmit: true})
 	if err != nil {
 		return nil, err

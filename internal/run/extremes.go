@@ -29,6 +29,13 @@ func Extremes(ctx context.Context, g *graph.Graph, o *plan.Options, budget Budge
 	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
+	if err := o.NoEffective("the extremes (diameter, radius)"); err != nil {
+		return nil, err
+	}
+	if err := o.NoSources("the extremes (diameter, radius)"); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut) // as Stats
 	first, budgeted := plan.BoundsFirst(g, o)
 	if !first {
 		return extremesFromStats(ctx, g, o, nil)
@@ -111,7 +118,7 @@ func extremesFromStats(ctx context.Context, g *graph.Graph, o *plan.Options, pl 
 			return nil, err
 		}
 	}
-	s, err := statsOf(ctx, g, pl, o.Reachable, false)
+	s, err := statsOf(ctx, g, pl, o.Reachable, false, nil)
 	if err != nil {
 		return nil, err
 	}

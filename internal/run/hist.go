@@ -20,6 +20,10 @@ func Histogram(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Hi
 	if o.Bounds {
 		return nil, plan.ErrBoundsOnly()
 	}
+	if err := o.NoSources("the histogram"); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut) // in counts the pairs out does; all those of the undirected view
 	if g.Kind() == graph.FloatWeights {
 		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")
 	}

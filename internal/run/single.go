@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/apsp/apsp/graph"
@@ -15,6 +16,11 @@ import (
 
 // ErrEmptyGraph is returned for a graph without vertices.
 var ErrEmptyGraph = errors.New("graph has no vertices")
+
+// ErrNotExact is wrapped by the refusal of a measure that needs exact
+// non-negative distances (the effective diameter) on a graph with float or
+// negative lengths.
+var ErrNotExact = errors.New("distances not exact")
 
 // ErrNilGraph is returned for a nil graph (by the batch calls, for that
 // graph alone).
@@ -50,6 +56,12 @@ func resolve(g *graph.Graph, o *plan.Options, want plan.Want) (*plan.Plan, error
 
 // AllPairs computes the distance between every ordered pair of vertices.
 func AllPairs(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Distances, error) {
+	if err := o.NoMode("the distance matrix"); err != nil {
+		return nil, err
+	}
+	if err := o.NoSources("AllPairs"); err != nil {
+		return nil, err
+	}
 	pl, err := resolve(g, o, plan.Matrix)
 	if err != nil {
 		return nil, err
@@ -105,9 +117,22 @@ func rowsOf(ctx context.Context, pl *plan.Plan, threads int) ([]reduce.Row, *res
 	return rs, summarised(pl, device, start), nil
 }
 
-// Stats computes every summary measure of g.
+// Stats computes every summary measure of g in o.Mode (default out): of
+// its transpose for in (the diameter and ASPL are g's, the radius, center
+// and periphery follow the eccentricities to each vertex), of its
+// undirected view for all.
 func Stats(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Stats, error) {
-	if batchTakes(g, o) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if err := o.NoSources("the statistics"); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut)
+	if o.Effective > 0 && (g.Kind() == graph.FloatWeights || g.HasNegativeWeights()) {
+		return nil, fmt.Errorf("the effective diameter needs exact non-negative distances (float lengths: use --unweighted to count hops): %w", ErrNotExact)
+	}
+	if o.Effective == 0 && batchTakes(g, o) {
 		stats, errs := Batch(ctx, []*graph.Graph{g}, o, BatchOptions{})
 		return stats[0], errs[0]
 	}
@@ -116,9 +141,30 @@ func Stats(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Stats,
 	if err != nil {
 		return nil, err
 	}
-	s, err := statsOf(ctx, g, pl, o.Reachable, false)
+	var hist []int64
+	var want *[]int64
+	if o.Effective > 0 {
+		want = &hist
+	}
+	s, err := statsOf(ctx, g, pl, o.Reachable, false, want)
 	if err != nil {
 		return nil, err
+	}
+	if o.Effective > 0 {
+		if hist == nil { // a second computation: the engine counted none
+			h, err := Histogram(ctx, g, o)
+			if err != nil {
+				return nil, fmt.Errorf("the effective diameter: %w", err)
+			}
+			hist = h.Count
+		}
+		ratio := o.Effective
+		eff := result.Mean(result.EffectiveDiameter(hist, ratio))
+		interp := result.Mean(math.NaN())
+		if s.ReachablePairs > 0 {
+			interp = result.Mean(result.EffectiveDiameterInterpolated(hist, g.N(), ratio))
+		}
+		s.EffectiveRatio, s.EffectiveDiameter, s.EffectiveDiameterInterpolated = &ratio, &eff, &interp
 	}
 	s.Seconds = time.Since(start).Seconds()
 	return s, nil
@@ -150,19 +196,22 @@ func batchTakes(g *graph.Graph, o *plan.Options) bool {
 // come from that histogram, which needs no per-source totals, and the
 // radius, center and periphery are left zero; otherwise the center and
 // periphery are left out.
-func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summary bool) (*result.Stats, error) {
+//
+// hist, when not nil, receives the pairs at each distance where the
+// engine counted them on the way (left nil otherwise).
+func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summary bool, hist *[]int64) (*result.Stats, error) {
 	start := time.Now()
 	var d *result.Distances
 	var s *result.Stats
-	hr, hist := pl.Engine.(engine.Histogrammer)
-	hist = hist && summary && !pl.Dense && pl.Engine.Caps().Hist && pl.Engine.Caps().Device == engine.CPU
+	hr, byHist := pl.Engine.(engine.Histogrammer)
+	byHist = byHist && summary && !pl.Dense && pl.Engine.Caps().Hist && pl.Engine.Caps().Device == engine.CPU
 	if pl.Dense {
 		var err error
 		if d, err = dense(ctx, pl); err != nil {
 			return nil, err
 		}
 		s = result.FromRows(result.RowsOf(d, pl.Problem.Threads), g, d.Exact(), reachable)
-	} else if hist {
+	} else if byHist {
 		h, err := hr.Hist(ctx, pl.Problem)
 		if err != nil {
 			return nil, err
@@ -176,6 +225,9 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summ
 		}
 		d = summarised(pl, device, start)
 		s = result.FromBrief(b, g, reachable, !summary)
+		if hist != nil {
+			*hist = b.Hist
+		}
 		b.Release()
 	} else {
 		var rs []reduce.Row
@@ -191,16 +243,21 @@ func statsOf(ctx context.Context, g *graph.Graph, pl *plan.Plan, reachable, summ
 }
 
 // Eccentricities returns the eccentricity of every vertex: the largest
-// distance from it, infinite when some vertex is unreachable unless
+// distance from it (o.Mode out, the default; in: to it; all: in the
+// undirected view), infinite when some vertex is unreachable unless
 // o.Reachable (then over the reachable vertices only).
 func Eccentricities(ctx context.Context, g *graph.Graph, o *plan.Options) ([]result.Length, error) {
-	rs, d, err := Rows(ctx, g, o)
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	g, o = viewed(g, o, plan.ModeOut)
+	rs, exact, err := rowsFor(ctx, g, o, plan.Rows)
 	if err != nil {
 		return nil, err
 	}
 	ecc := make([]result.Length, len(rs))
 	for u, r := range rs {
-		ecc[u] = result.RowEcc(r, d.Exact(), o.Reachable)
+		ecc[u] = result.RowEcc(r, exact, o.Reachable)
 	}
 	return ecc, nil
 }
@@ -220,6 +277,12 @@ func Rows(ctx context.Context, g *graph.Graph, o *plan.Options) ([]reduce.Row, *
 // engine.ErrNoPath when there is none. The planner decides how: a search
 // from u alone (plan.PathSearch), or all pairs with successors.
 func ShortestPath(ctx context.Context, g *graph.Graph, u, v int, o *plan.Options) (result.Path, error) {
+	if err := o.NoMode("a shortest path"); err != nil {
+		return result.Path{}, err
+	}
+	if err := o.NoSources("a shortest path"); err != nil {
+		return result.Path{}, err
+	}
 	if o.Bounds {
 		return result.Path{}, plan.ErrBoundsOnly()
 	}

@@ -2,7 +2,7 @@
 // `apsp serve --stdio`, the co-process the Python package drives, reads
 // one JSON request a line and writes one JSON response a line, in request
 // order, each as soon as it is computed. A request names an operation
-// (stats, summary, extremes, eccentricity, closeness, distances,
+// (stats, summary, extremes, eccentricity, closeness, harmonic, distances,
 // histogram, path, ping; load, update and drop for held graphs), carries
 // its graph inline (edges as JSON pairs, or base64 int32 pairs for speed;
 // optional weights) or names a held graph, and the options of

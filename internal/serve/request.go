@@ -30,6 +30,12 @@ type request struct {
 	Target       *int            `json:"target"`
 	File         string          `json:"file"`
 	WFImproved   *bool           `json:"wf_improved"`
+	// Sources are the vertices ops eccentricity, closeness and harmonic
+	// answer for (Options.Sources).
+	Sources []int `json:"sources"`
+	// Sample and Seed are op estimate's draw (apsp.EstimateStats).
+	Sample *int   `json:"sample"`
+	Seed   uint64 `json:"seed"`
 	// Graph names a held graph (handles.go) in place of the graph
 	// fields; Handle names the graph a load holds; Add, Remove and
 	// AddWeights change a held graph.
@@ -50,15 +56,18 @@ type request struct {
 
 // options are apsp.Options as a request spells them.
 type options struct {
-	Algorithm string `json:"algorithm"`
-	Device    string `json:"device"`
-	Threads   int    `json:"threads"`
-	Lanes     string `json:"lanes"`
-	Reachable bool   `json:"reachable"`
+	Algorithm string  `json:"algorithm"`
+	Device    string  `json:"device"`
+	Threads   int     `json:"threads"`
+	Lanes     string  `json:"lanes"`
+	Reachable bool    `json:"reachable"`
+	Mode      string  `json:"mode"`
+	Effective float64 `json:"effective"`
 }
 
 func (o options) apsp() apsp.Options {
-	return apsp.Options{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Lanes: o.Lanes, Reachable: o.Reachable}
+	return apsp.Options{Algorithm: o.Algorithm, Device: o.Device, Threads: o.Threads, Lanes: o.Lanes, Reachable: o.Reachable,
+		Mode: o.Mode, Effective: o.Effective}
 }
 
 // requestError is a request the server cannot read: kind "request".

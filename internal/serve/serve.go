@@ -142,7 +142,7 @@ var errInternal = errors.New("internal error")
 // do runs one request.
 func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	opt := r.Options.apsp()
-	const ops = "ping, stats, summary, extremes, eccentricity, closeness, distances, histogram, path, load, update or drop"
+	const ops = "ping, stats, summary, extremes, eccentricity, closeness, harmonic, estimate, distances, histogram, path, load, update or drop"
 	switch r.Op {
 	case "ping":
 		return map[string]string{"version": s.Version}, nil
@@ -161,7 +161,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 			return nil, err
 		}
 		return heldInfo(r.Graph, g), nil
-	case "stats", "summary", "extremes", "eccentricity", "closeness", "distances", "histogram", "path":
+	case "stats", "summary", "extremes", "eccentricity", "closeness", "harmonic", "estimate", "distances", "histogram", "path":
 	case "":
 		return nil, badRequest(`no "op" (want %s)`, ops)
 	default:
@@ -175,6 +175,19 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	}
 	if r.WFImproved != nil && r.Op != "closeness" {
 		return nil, badRequest(`"wf_improved" belongs to op "closeness"`)
+	}
+	if ((r.Sample != nil || r.Seed != 0) && r.Op != "estimate" && r.Op != "closeness") || (r.Op == "estimate" && r.Sample == nil) ||
+		(r.Seed != 0 && r.Sample == nil) {
+		return nil, badRequest(`"sample" (and "seed") belong to ops "estimate", which needs "sample", and "closeness"`)
+	}
+	if r.Sample != nil && r.Sources != nil {
+		return nil, badRequest(`"sample" draws its own sources: not with "sources"`)
+	}
+	if r.Sources != nil {
+		if r.Op != "eccentricity" && r.Op != "closeness" && r.Op != "harmonic" {
+			return nil, badRequest(`"sources" belongs to ops "eccentricity", "closeness" and "harmonic"`)
+		}
+		opt.Sources = r.Sources
 	}
 	if r.Handle != "" {
 		return nil, badRequest(`"handle" names the graph a load holds: a measure names a held graph by "graph"`)
@@ -236,11 +249,26 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		return map[string]any{"eccentricity": ecc}, nil
 	case "closeness":
 		wf := r.WFImproved == nil || *r.WFImproved // NetworkX's default
+		if r.Sample != nil {
+			est, err := apsp.EstimateCloseness(ctx, g, *r.Sample, r.Seed, opt, wf)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"closeness": est}, nil
+		}
 		c, err := apsp.ClosenessCentrality(ctx, g, opt, wf)
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"closeness": finiteOrNull(c)}, nil
+	case "estimate":
+		return apsp.EstimateStats(ctx, g, *r.Sample, r.Seed, opt)
+	case "harmonic":
+		h, err := apsp.HarmonicCentrality(ctx, g, opt)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"harmonic": finiteOrNull(h)}, nil
 	case "histogram":
 		return apsp.DistanceHistogram(ctx, g, opt)
 	case "path":

@@ -202,6 +202,25 @@ func TestAgreesWithLibrary(t *testing.T) {
 		if w, _ := json.Marshal(map[string]any{"closeness": c}); r.Error != "" || string(r.Result) != string(w) {
 			t.Fatalf("trial %d closeness: %s (%s), library %s", trial, r.Result, r.Error, w)
 		}
+		mode := []string{"out", "in", "all"}[trial%3]
+		modeOpts := fmt.Sprintf(`, "options": {"reachable": %v, "mode": %q}`, reachable, mode)
+		h, err := apsp.HarmonicCentrality(ctx, g, apsp.Options{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = answer(t, s, requestLine(t, trial, "harmonic", g, b64, fmt.Sprintf(`, "options": {"mode": %q}`, mode)))
+		if w, _ := json.Marshal(map[string]any{"harmonic": h}); r.Error != "" || string(r.Result) != string(w) {
+			t.Fatalf("trial %d harmonic mode %s: %s (%s), library %s", trial, mode, r.Result, r.Error, w)
+		}
+		eccM, err := apsp.Eccentricities(ctx, g, apsp.Options{Reachable: reachable, Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := answer(t, s, requestLine(t, trial, "eccentricity", g, b64, modeOpts)); r.Error != "" {
+			t.Fatalf("trial %d eccentricity mode %s: %s", trial, mode, r.Error)
+		} else if w, _ := json.Marshal(map[string]any{"eccentricity": eccM}); !sameJSON(t, r.Result, w) {
+			t.Fatalf("trial %d eccentricity mode %s: %s, library %s", trial, mode, r.Result, w)
+		}
 		sum, errs := apsp.SummaryBatch(ctx, []*graph.Graph{g}, opt)
 		if errs[0] != nil {
 			t.Fatal(errs[0])
@@ -480,6 +499,34 @@ func TestStrictLines(t *testing.T) {
 	} {
 		if r := answer(t, s, tc.req); r.Kind != tc.kind {
 			t.Errorf("%s: %s (%s), want %s", tc.req, r.Error, r.Kind, tc.kind)
+		}
+	}
+}
+
+// TestMeasureFields: "sources", "sample" and "seed" go to the ops that
+// read them; op estimate answers EstimateStats and harmonic with sources
+// the library's values for them.
+func TestMeasureFields(t *testing.T) {
+	s := &Server{}
+	const graph = `"n": 4, "edges": [[0,1],[1,2],[2,3]]`
+	for _, tc := range []struct {
+		line, kind, result string
+	}{
+		{`{"id": 1, "op": "stats", ` + graph + `, "sources": [0]}`, "request", ""},
+		{`{"id": 2, "op": "stats", ` + graph + `, "sample": 2}`, "request", ""},
+		{`{"id": 3, "op": "estimate", ` + graph + `}`, "request", ""},
+		{`{"id": 4, "op": "estimate", ` + graph + `, "sample": 0}`, "options", ""},
+		{`{"id": 5, "op": "harmonic", ` + graph + `, "sources": [3, 1]}`, "", `{"harmonic":[1.8333333333333333,2.5]}`},
+		{`{"id": 6, "op": "eccentricity", ` + graph + `, "sources": [9]}`, "options", ""},
+		{`{"id": 7, "op": "estimate", ` + graph + `, "sample": 4, "seed": 3}`, "", `"aspl":{"value":1.6666666666666667,"ci95_low":1.6666666666666667,"ci95_high":1.6666666666666667,"estimate":true},"diameter_lower_bound":3`},
+		{`{"id": 9, "op": "closeness", ` + graph + `, "sample": 4, "seed": 5}`, "", `{"closeness":[{"value":0.5,"ci95_low":0.5,"ci95_high":0.5,"estimate":true},`},
+		{`{"id": 10, "op": "closeness", ` + graph + `, "sample": 2, "sources": [1]}`, "request", ""},
+		{`{"id": 11, "op": "harmonic", ` + graph + `, "seed": 2}`, "request", ""},
+		{`{"id": 8, "op": "harmonic", ` + graph + `, "options": {"mode": "all", "algorithm": "bitbfs"}}`, "", `{"harmonic":[1.8333333333333333,2.5,2.5,1.8333333333333333]}`},
+	} {
+		r := answer(t, s, tc.line)
+		if r.Kind != tc.kind || !strings.Contains(string(r.Result), tc.result) {
+			t.Errorf("%s: kind %q (%s), result %s; want kind %q, %s", tc.line, r.Kind, r.Error, r.Result, tc.kind, tc.result)
 		}
 	}
 }

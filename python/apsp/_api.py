@@ -26,7 +26,7 @@ Number = Union[int, float]
 
 #: The options every call takes besides ``weight``, ``reachable`` and
 #: ``device`` (``algo`` is an alias of ``algorithm``).
-OPTION_NAMES = ("algorithm", "threads", "lanes")
+OPTION_NAMES = ("algorithm", "threads", "lanes", "mode", "effective")
 
 #: Distance matrices larger than this many bytes come back through a
 #: temporary ``.npy`` file rather than base64 in the response line.
@@ -42,7 +42,7 @@ def _options(reachable: bool, device: Optional[str], extra: Dict[str, Any]) -> D
         name = "algorithm" if key == "algo" else key
         if name not in OPTION_NAMES:
             raise TypeError(
-                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads and lanes"
+                f"unknown option {key!r}: apsp takes weight, reachable, device, algorithm (or algo), threads, lanes, mode and effective"
             )
         if value is None:
             continue
@@ -50,6 +50,12 @@ def _options(reachable: bool, device: Optional[str], extra: Dict[str, Any]) -> D
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
                 raise TypeError(f"threads must be an int, not {value!r}")
             value = int(value)
+        elif name == "effective":
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"effective must be a ratio (float), not {value!r}")
+            value = float(value)
+            if value == 0:
+                continue
         elif not isinstance(value, str):
             raise TypeError(f"{name} must be a str, not {value!r}")
         if name == "algorithm" and value == "auto":
@@ -84,6 +90,9 @@ def _decode_measures(r: Dict[str, Any], prep: Prepared, reachable: bool) -> Dict
     for key in ("center", "periphery"):
         if key in out and out[key] is not None:
             out[key] = prep.labels(out[key])
+    for key in ("effective_diameter", "effective_diameter_interpolated"):
+        if key in out and out[key] is None:
+            out[key] = math.nan  # no pair with a path
     return out
 
 
@@ -308,8 +317,18 @@ class Evaluator:
         self, G: Any, v: Any = None, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any
     ) -> Union[Number, Dict[Hashable, Number]]:
         """See :func:`apsp.eccentricity`."""
-        result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options)
-        return _decode_eccentricity(result, prep, v)
+        w, _, _ = self._settings(weight, reachable, device, options)
+        prep = prepare(G, w)
+        extra = None
+        if v is not None and prep.n > 0:
+            # Only the nodes asked for are searched from (a search each).
+            try:
+                wanted = [prep.index_of(v)]
+            except NodeNotFoundError:
+                wanted = [prep.index_of(x) for x in v]
+            extra = {"sources": wanted}
+        result, prep, _ = self._call("eccentricity", G, weight, reachable, device, options, extra=extra, prep=prep)
+        return _decode_eccentricity(result, prep, v, sourced=extra is not None)
 
     def closeness_centrality(
         self, G: Any, u: Any = None, distance: Any = _UNSET, wf_improved: bool = True, device: Any = _UNSET, **options: Any
@@ -321,14 +340,81 @@ class Evaluator:
             if u is not None:
                 raise NodeNotFoundError(f"node {u!r} is not in the graph")
             return {}  # NetworkX's answer for a graph without nodes
-        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra={"wf_improved": bool(wf_improved)}, prep=prep)
+        extra: Dict[str, Any] = {"wf_improved": bool(wf_improved)}
+        if u is not None:
+            extra["sources"] = [prep.index_of(u)]  # a search from u alone
+        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra=extra, prep=prep)
+        c = result.get("closeness")
+        want = 1 if u is not None else prep.n
+        if not isinstance(c, list) or len(c) != want:
+            raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {want} vertices")
+        values = [math.inf if x is None else float(x) for x in c]  # null: +inf, as NetworkX
+        if u is not None:
+            return values[0]
+        return dict(zip(prep.nodes, values))
+
+    def estimate_stats(
+        self, G: Any, k: int, seed: int = 1, weight: Any = _UNSET, reachable: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> Dict[str, Any]:
+        """See :func:`apsp.estimate_stats`."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError("estimate_stats: k and seed must be ints")
+        result, prep, r = self._call("estimate", G, weight, reachable, device, options, extra={"sample": int(k), "seed": int(seed)})
+        out = dict(result)
+        aspl = dict(out.get("aspl") or {})
+        for key in ("value", "ci95_low", "ci95_high"):
+            if aspl.get(key) is None:
+                # null: infinite when exact (not connected), else unknown
+                aspl[key] = math.inf if not aspl.get("estimate", True) else math.nan
+        out["aspl"] = aspl
+        out["diameter_lower_bound"] = _inf(out.get("diameter_lower_bound"))
+        return out
+
+    def estimate_closeness(
+        self, G: Any, k: int, seed: int = 1, distance: Any = _UNSET, wf_improved: bool = True, device: Any = _UNSET, **options: Any
+    ) -> Dict[Hashable, Dict[str, Any]]:
+        """See :func:`apsp.estimate_closeness`."""
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError("estimate_closeness: k and seed must be ints")
+        w, _, _ = self._settings(distance, _UNSET, device, options)
+        prep = prepare(G, w)
+        if prep.n == 0:
+            return {}
+        extra = {"wf_improved": bool(wf_improved), "sample": int(k), "seed": int(seed)}
+        result, prep, _ = self._call("closeness", G, distance, _UNSET, device, options, extra=extra, prep=prep)
         c = result.get("closeness")
         if not isinstance(c, list) or len(c) != prep.n:
             raise ApspError(f"the co-process answered closeness with {type(c).__name__} for {prep.n} vertices")
-        values = [math.inf if x is None else float(x) for x in c]  # null: +inf, as NetworkX
-        if u is not None:
-            return values[prep.index_of(u)]
-        return dict(zip(prep.nodes, values))
+        out = {}
+        for node, x in zip(prep.nodes, c):
+            x = dict(x)
+            for key in ("value", "ci95_low", "ci95_high"):
+                if x.get(key) is None:
+                    x[key] = math.nan  # unknown (one sampled node)
+            out[node] = x
+        return out
+
+    def harmonic_centrality(
+        self, G: Any, nbunch: Any = None, distance: Any = _UNSET, device: Any = _UNSET, **options: Any
+    ) -> Dict[Hashable, float]:
+        """See :func:`apsp.harmonic_centrality`."""
+        w, _, _ = self._settings(distance, _UNSET, device, options)
+        prep = prepare(G, w)
+        if prep.n == 0:
+            return {}
+        nodes: Sequence[Hashable] = prep.nodes
+        extra = None
+        if nbunch is not None:
+            # NetworkX's nbunch: the nodes of G among those given, in G's
+            # order; only they are searched from.
+            keep = set(G.nbunch_iter(nbunch)) if hasattr(G, "nbunch_iter") else set(nbunch)
+            nodes = [u for u in prep.nodes if u in keep]
+            extra = {"sources": [prep.index_of(u) for u in nodes]}
+        result, prep, _ = self._call("harmonic", G, distance, _UNSET, device, options, extra=extra, prep=prep)
+        h = result.get("harmonic")
+        if not isinstance(h, list) or len(h) != len(nodes):
+            raise ApspError(f"the co-process answered harmonic with {type(h).__name__} for {len(nodes)} vertices")
+        return dict(zip(nodes, (math.inf if x is None else float(x) for x in h)))
 
     def distances(
         self,
@@ -404,19 +490,37 @@ class Evaluator:
         return prep.labels(result["vertices"]), result["length"]
 
 
-def _decode_eccentricity(result: Dict[str, Any], prep: Prepared, v: Any) -> Union[Number, Dict[Hashable, Number]]:
+def _decode_eccentricity(result: Dict[str, Any], prep: Prepared, v: Any, sourced: bool = False) -> Union[Number, Dict[Hashable, Number]]:
+    """The answer of op eccentricity for every node, restricted to ``v``
+    when given; with ``sourced`` the request carried ``v`` as "sources" and
+    the answer holds theirs alone."""
     ecc = result.get("eccentricity")
-    if not isinstance(ecc, list) or len(ecc) != prep.n:
-        raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {prep.n} vertices")
-    values = [math.inf if x is None else x for x in ecc]
-    if v is not None:
+    if not sourced and v is not None and prep.n > 0:
+        if not isinstance(ecc, list) or len(ecc) != prep.n:
+            raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {prep.n} vertices")
+        full = [math.inf if x is None else x for x in ecc]
         try:
             i: Optional[int] = prep.index_of(v)
         except NodeNotFoundError:
             i = None
         if i is not None:
-            return values[i]
-        return {x: values[prep.index_of(x)] for x in v}
+            return full[i]
+        return {x: full[prep.index_of(x)] for x in v}
+    if v is not None and prep.n > 0:
+        try:
+            one = [v] if prep.index_of(v) is not None else []
+        except NodeNotFoundError:
+            one = []
+        asked = one or list(v)
+        if not isinstance(ecc, list) or len(ecc) != len(asked):
+            raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {len(asked)} sources")
+        values = [math.inf if x is None else x for x in ecc]
+        if one:
+            return values[0]
+        return dict(zip(asked, values))
+    if not isinstance(ecc, list) or len(ecc) != prep.n:
+        raise ApspError(f"the co-process answered eccentricity with {type(ecc).__name__} for {prep.n} vertices")
+    values = [math.inf if x is None else x for x in ecc]
     return dict(zip(prep.nodes, values))
 
 
@@ -468,7 +572,13 @@ def stats(G: Any, weight: Weight = None, reachable: bool = False, device: str = 
         reachable: take the measures over the pairs that have a path, rather
             than infinite ones when some pair has none.
         device: ``"auto"``, ``"cpu"``, ``"gpu"`` or ``"gpu:N"``.
-        **options: ``algorithm`` (or ``algo``), ``threads``, ``lanes``.
+        **options: ``algorithm`` (or ``algo``), ``threads``, ``lanes``;
+            ``mode`` (``"out"``, ``"in"``, ``"all"``: on a digraph, the
+            eccentricities the radius, center and periphery follow; "all"
+            measures the graph with its directions dropped); ``effective``
+            (a ratio in (0, 1], such as 0.9: adds ``effective_ratio``,
+            ``effective_diameter`` and ``effective_diameter_interpolated``,
+            SNAP's; exact distances only).
 
     Returns:
         A dict with ``vertices``, ``arcs``, ``edges``, ``directed``,
@@ -561,6 +671,51 @@ def closeness_centrality(
     (a node) returns that node's value alone.  Other arguments as
     :func:`stats`."""
     return shared_evaluator().closeness_centrality(G, u, distance, wf_improved, device, **options)
+
+
+def estimate_stats(
+    G: Any, k: int, seed: int = 1, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any
+) -> Dict[str, Any]:
+    """Estimates from ``k`` sources drawn at random with ``seed`` (every node
+    when ``k`` ≥ n), never exact unless marked so: ``aspl`` is
+    ``{"value", "ci95_low", "ci95_high", "estimate"}``, the ASPL over the
+    pairs with a path as a ratio estimate with a 95 % confidence interval
+    (``estimate`` False: exactly ``math.inf``, on a graph that is not
+    connected without ``reachable``); ``diameter_lower_bound`` is the largest
+    eccentricity of a sampled node.  ``connected`` is exact.  Other
+    arguments as :func:`stats` (``mode`` too)."""
+    return shared_evaluator().estimate_stats(G, k, seed, weight, reachable, device, **options)
+
+
+def estimate_closeness(
+    G: Any, k: int, seed: int = 1, distance: Weight = None, wf_improved: bool = True, device: str = "auto", **options: Any
+) -> Dict[Hashable, Dict[str, Any]]:
+    """Every node's closeness centrality (:func:`closeness_centrality`'s
+    definition, ``mode`` too) estimated from ``k`` nodes drawn at random
+    with ``seed``: ``{node: {"value", "ci95_low", "ci95_high", "estimate":
+    True}}``, a 95 % confidence interval each; every node sampled gives
+    the exact values."""
+    return shared_evaluator().estimate_closeness(G, k, seed, distance, wf_improved, device, **options)
+
+
+def harmonic_centrality(
+    G: Any, nbunch: Any = None, distance: Weight = None, device: str = "auto", *, weight: Weight = None, **options: Any
+) -> Dict[Hashable, float]:
+    """Harmonic centrality of every node, ``{node: value}``, as NetworkX's
+    ``harmonic_centrality`` defines it (not normalised): for a node v, the
+    sum of 1/d(u, v) over the other nodes u with a path to v of length
+    d > 0 (a zero-length path adds nothing); 0 for a node no other reaches;
+    ``{}`` for a graph without nodes.  For a directed graph the distances
+    are those *to* the node, as in NetworkX; ``mode="out"`` takes those from
+    it and ``mode="all"`` those of the graph with its directions dropped
+    (igraph's ``mode``; igraph's ``harmonic_centrality`` divides by n − 1
+    unless ``normalized=False``).  ``distance`` (or ``weight``) names the
+    edge attribute holding lengths (None: unweighted); lengths must be
+    non-negative.  ``nbunch`` restricts the answer to those nodes.  Other
+    arguments as :func:`stats`."""
+    if distance is not None and weight is not None and distance != weight:
+        raise TypeError("harmonic_centrality: give distance or weight, not both")
+    return shared_evaluator().harmonic_centrality(G, nbunch, distance if distance is not None else weight, device, **options)
 
 
 def center(G: Any, weight: Weight = None, reachable: bool = False, device: str = "auto", **options: Any) -> List[Hashable]:

@@ -1,0 +1,159 @@
+package result
+
+import (
+	"math"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/reduce"
+)
+
+// Estimate is what a sample of sources says of a graph's measures: never
+// an exact answer unless it says so. Connected is exact (a components
+// search), and when the measures are infinite because of it (not
+// Reachable) they are given exactly.
+type Estimate struct {
+	Vertices  int  `json:"vertices"`
+	Arcs      int  `json:"arcs"`
+	Edges     int  `json:"edges"`
+	Directed  bool `json:"directed"`
+	Weighted  bool `json:"weighted"`
+	Connected bool `json:"connected"`
+	Reachable bool `json:"reachable_only"`
+	// Sample is the sources searched (distinct, drawn uniformly with
+	// Seed), Seed the seed of the draw.
+	Sample int    `json:"sample"`
+	Seed   uint64 `json:"seed"`
+	// ASPL is the estimated mean distance over the ordered pairs with a
+	// path (a ratio estimator: the sampled sources' distances over their
+	// reachable pairs), with a 95 % confidence interval; exact (infinite)
+	// when the graph is not connected and not Reachable.
+	ASPL Interval `json:"aspl"`
+	// DiameterLowerBound is the largest eccentricity of a sampled source:
+	// the diameter is at least this (infinite, and then exact, when the
+	// graph is not connected and not Reachable).
+	DiameterLowerBound Length  `json:"diameter_lower_bound"`
+	Algorithm          string  `json:"algorithm"`
+	Threads            int     `json:"threads"`
+	Seconds            float64 `json:"seconds"`
+}
+
+// Interval is an estimate with its 95 % confidence interval; Estimate
+// false marks an exact value (Low = High = Value). Unknown bounds (one
+// source) are NaN, null in JSON.
+type Interval struct {
+	Value    Mean `json:"value"`
+	Low      Mean `json:"ci95_low"`
+	High     Mean `json:"ci95_high"`
+	Estimate bool `json:"estimate"`
+}
+
+// EstimateOf is the Estimate from the rows of k sources sampled out of g's
+// n vertices: exact says the rows hold integer sums, connected is g's
+// (strong) connectivity.
+func EstimateOf(rows []reduce.Row, g *graph.Graph, exact, connected, reachable bool) *Estimate {
+	e := &Estimate{Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(), Weighted: g.Weighted(),
+		Connected: connected, Reachable: reachable, Sample: len(rows)}
+	if !connected && !reachable {
+		inf := Mean(math.Inf(1))
+		e.ASPL = Interval{Value: inf, Low: inf, High: inf}
+		e.DiameterLowerBound = Infinite(!exact)
+		return e
+	}
+	e.DiameterLowerBound = RowEcc(reduce.Row{}, exact, true)
+	var sum, reach float64
+	sums := make([]float64, len(rows))
+	for i, r := range rows {
+		sums[i] = r.SumF
+		if exact {
+			sums[i] = r.Sum.Float()
+		}
+		sum += sums[i]
+		reach += float64(r.Reach)
+		if r.Reach > 0 {
+			if ecc := RowEcc(r, exact, true); e.DiameterLowerBound.Less(ecc) {
+				e.DiameterLowerBound = ecc
+			}
+		}
+	}
+	nan := Mean(math.NaN())
+	e.ASPL = Interval{Value: nan, Low: nan, High: nan, Estimate: true}
+	if reach == 0 {
+		return e
+	}
+	ratio := sum / reach
+	e.ASPL.Value = Mean(ratio)
+	k, n := float64(len(rows)), float64(g.N())
+	if len(rows) < 2 {
+		return e
+	}
+	// The ratio estimator's variance under sampling without replacement:
+	// (1 − k/n) s² / (k r̄²), s² the residuals' sample variance.
+	var ss float64
+	for i, r := range rows {
+		d := sums[i] - ratio*float64(r.Reach)
+		ss += d * d
+	}
+	s2 := ss / (k - 1)
+	rbar := reach / k
+	half := 1.96 * math.Sqrt(math.Max(0, 1-k/n)*s2/(k*rbar*rbar))
+	e.ASPL.Low, e.ASPL.High = Mean(ratio-half), Mean(ratio+half)
+	return e
+}
+
+// ClosenessEstimate is the closeness of vertex v (NetworkX's definition,
+// as Closeness) estimated from the distances d(u, v) of sampled vertices
+// u ≠ v (k of them) out of the n−1 others: with x_u = 1 when u reaches v
+// and y_u = d(u, v) then (else 0), and their means x̄, ȳ, the estimate is
+// x̄/ȳ, times x̄ when wfImproved (the share reaching v), 0 when ȳ is 0; its
+// 95 % interval is ±1.96 standard errors by the delta method with the
+// finite-population correction 1 − k/(n−1) (unknown, NaN, for k < 2 out
+// of more; zero-width when every other vertex is sampled). xs and ys are
+// the k pairs, others is n − 1.
+func ClosenessEstimate(xs, ys []float64, others int, wfImproved bool) Interval {
+	k := float64(len(xs))
+	nan := Mean(math.NaN())
+	out := Interval{Value: 0, Low: nan, High: nan, Estimate: true}
+	if len(xs) == 0 {
+		out.Value = nan
+		return out
+	}
+	var xbar, ybar float64
+	for i := range xs {
+		xbar += xs[i]
+		ybar += ys[i]
+	}
+	xbar, ybar = xbar/k, ybar/k
+	whole := len(xs) >= others // every other vertex sampled: no sampling error
+	if ybar <= 0 {
+		if len(xs) >= 2 || whole {
+			out.Low, out.High = 0, 0
+		}
+		return out
+	}
+	c := xbar / ybar
+	gx, gy := 1/ybar, -xbar/(ybar*ybar) // ∂c/∂x̄, ∂c/∂ȳ
+	if wfImproved {
+		c *= xbar
+		gx, gy = 2*xbar/ybar, -xbar*xbar/(ybar*ybar)
+	}
+	out.Value = Mean(c)
+	if whole {
+		out.Low, out.High = out.Value, out.Value
+		return out
+	}
+	if len(xs) < 2 {
+		return out
+	}
+	var sxx, syy, sxy float64
+	for i := range xs {
+		dx, dy := xs[i]-xbar, ys[i]-ybar
+		sxx += dx * dx
+		syy += dy * dy
+		sxy += dx * dy
+	}
+	sxx, syy, sxy = sxx/(k-1), syy/(k-1), sxy/(k-1)
+	v := (gx*gx*sxx + 2*gx*gy*sxy + gy*gy*syy) / k * math.Max(0, 1-k/float64(others))
+	half := 1.96 * math.Sqrt(math.Max(0, v))
+	out.Low, out.High = Mean(c-half), Mean(c+half)
+	return out
+}

@@ -1,0 +1,634 @@
+package apsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/graph/gen"
+)
+
+// refView is the distance matrix a measure reads in mode (out, in or
+// all), by a plain Floyd–Warshall in float64 over g's arcs: row v holds
+// the distances from v (out), to v (in), or in the graph with directions
+// dropped (all).
+func refView(g *graph.Graph, mode string) [][]float64 {
+	n := g.N()
+	d := make([][]float64, n)
+	for i := range d {
+		d[i] = make([]float64, n)
+		for j := range d[i] {
+			if i != j {
+				d[i][j] = math.Inf(1)
+			}
+		}
+	}
+	for u := range n {
+		for i, v := range g.Neighbors(u) {
+			w := 1.0
+			switch g.Kind() {
+			case graph.IntWeights:
+				w = float64(g.ArcInt(u, i))
+			case graph.FloatWeights:
+				w = g.ArcFloat(u, i)
+			}
+			d[u][v] = math.Min(d[u][v], w)
+			if mode == "all" {
+				d[v][u] = math.Min(d[v][u], w)
+			}
+		}
+	}
+	for k := range n {
+		for i := range n {
+			for j := range n {
+				d[i][j] = math.Min(d[i][j], d[i][k]+d[k][j])
+			}
+		}
+	}
+	if mode == "in" {
+		for i := range n {
+			for j := range i {
+				d[i][j], d[j][i] = d[j][i], d[i][j]
+			}
+		}
+	}
+	return d
+}
+
+// refCentralities is NetworkX's closeness (wf_improved) and harmonic
+// centrality of the rows of r.
+func refCentralities(r [][]float64) (closeness, harmonic []float64) {
+	n := len(r)
+	closeness, harmonic = make([]float64, n), make([]float64, n)
+	for v := range n {
+		var total float64
+		reach := 0
+		for u, d := range r[v] {
+			if u == v || math.IsInf(d, 1) {
+				continue
+			}
+			total += d
+			reach++
+			if d > 0 {
+				harmonic[v] += 1 / d
+			}
+		}
+		if total > 0 && n > 1 {
+			closeness[v] = float64(reach) / total * float64(reach) / float64(n-1)
+		}
+	}
+	return closeness, harmonic
+}
+
+// refEcc is the eccentricity of every row of r: Inf when some vertex is
+// missing unless reachable.
+func refEcc(r [][]float64, reachable bool) []float64 {
+	ecc := make([]float64, len(r))
+	for v, row := range r {
+		for u, d := range row {
+			if u == v || (reachable && math.IsInf(d, 1)) {
+				continue
+			}
+			ecc[v] = math.Max(ecc[v], d)
+		}
+	}
+	return ecc
+}
+
+// builtView builds g's view by hand (the builder, arc by arc), the graph
+// whose plain statistics a mode's must equal.
+func builtView(g *graph.Graph, mode string) *graph.Graph {
+	b := graph.NewBuilder(g.Directed() && mode != "all")
+	must(b.SetVertices(g.N()))
+	for u := range g.N() {
+		for i, v := range g.Neighbors(u) {
+			x, y := u, int(v)
+			if mode == "in" {
+				x, y = y, x
+			}
+			switch g.Kind() {
+			case graph.IntWeights:
+				must(b.AddIntEdge(x, y, g.ArcInt(u, i)))
+			case graph.FloatWeights:
+				must(b.AddFloatEdge(x, y, g.ArcFloat(u, i)))
+			default:
+				must(b.AddEdge(x, y))
+			}
+		}
+	}
+	return b.Build()
+}
+
+func near(a, b float64) bool {
+	return a == b || (math.IsNaN(a) && math.IsNaN(b)) || math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
+}
+
+// TestMeasuresByMode: closeness, harmonic centrality, eccentricities and
+// the statistics in every mode, on every engine that takes the graph,
+// against the definitions on random graphs: directed or not, unweighted,
+// integer lengths with zeros, float lengths, connected or not.
+func TestMeasuresByMode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 2))
+	ctx := context.Background()
+	kinds := []weightMode{unweighted, intWeights, floatWeights}
+	for trial := range 36 {
+		directed := trial%2 == 0
+		kind := kinds[trial%3]
+		g := randomGraph(rng, 1+rng.IntN(40), []float64{0.03, 0.08, 0.3}[(trial/3)%3], directed, kind)
+		for _, mode := range []string{"", "out", "in", "all"} {
+			cmode, emode := mode, mode
+			if mode == "" {
+				cmode, emode = "in", "out"
+			}
+			cref, href := refCentralities(refView(g, cmode))
+			for _, algo := range []string{"auto", "blocked", "fw", "dijkstra", "johnson", "bfs", "bitbfs"} {
+				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s mode %q", trial, g.N(), directed, kind, algo, mode)
+				opt := Options{Algorithm: algo, Mode: mode}
+				if (algo == "bfs" || algo == "bitbfs") && g.Kind() != graph.Unweighted {
+					if _, err := HarmonicCentrality(ctx, g, opt); err == nil {
+						t.Fatalf("%s: harmonic on a weighted graph: no error", name)
+					}
+					continue
+				}
+				h, err := HarmonicCentrality(ctx, g, opt)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				c, err := ClosenessCentrality(ctx, g, opt, true)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				c2, h2, err := Centralities(ctx, g, opt, true)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for v := range g.N() {
+					if !near(h[v], href[v]) || !near(h2[v], href[v]) {
+						t.Fatalf("%s: harmonic(%d) = %v (%v together), want %v", name, v, h[v], h2[v], href[v])
+					}
+					if !near(c[v], cref[v]) || !near(c2[v], cref[v]) {
+						t.Fatalf("%s: closeness(%d) = %v (%v together), want %v", name, v, c[v], c2[v], cref[v])
+					}
+				}
+				for _, reachable := range []bool{false, true} {
+					opt.Reachable = reachable
+					ecc, err := Eccentricities(ctx, g, opt)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					want := refEcc(refView(g, emode), reachable)
+					for v := range ecc {
+						if got := ecc[v].Float(); !near(got, want[v]) {
+							t.Fatalf("%s reachable %v: ecc(%d) = %v, want %v", name, reachable, v, got, want[v])
+						}
+					}
+					s, err := ComputeStats(ctx, g, opt)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					ref, err := ComputeStats(ctx, builtView(g, emode), Options{Algorithm: algo, Reachable: reachable})
+					if err != nil {
+						t.Fatalf("%s: reference: %v", name, err)
+					}
+					if s.Diameter != ref.Diameter || s.Radius != ref.Radius || !slices.Equal(s.Center, ref.Center) ||
+						!slices.Equal(s.Periphery, ref.Periphery) || s.ReachablePairs != ref.ReachablePairs || !near(float64(s.ASPL), float64(ref.ASPL)) {
+						t.Fatalf("%s reachable %v: stats %+v, want %+v", name, reachable, s, ref)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestModeRefusals: an unknown mode is an option error; entry points that
+// read no mode refuse one; negative lengths are refused by harmonic
+// centrality; one vertex has harmonic centrality 0.
+func TestModeRefusals(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(28, 3))
+	g := randomGraph(rng, 8, 0.3, true, unweighted)
+	if _, err := HarmonicCentrality(ctx, g, Options{Mode: "both"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("mode both: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := AllPairs(ctx, g, Options{Mode: "in"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("AllPairs with a mode: %v, want ErrInvalidOptions", err)
+	}
+	if _, err := NewEvaluator(Options{Mode: "all"}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("NewEvaluator with a mode: %v, want ErrInvalidOptions", err)
+	}
+	if _, errs := StatsBatch(ctx, []*graph.Graph{g}, Options{Mode: "all"}); !errors.Is(errs[0], ErrInvalidOptions) {
+		t.Errorf("StatsBatch with a mode: %v, want ErrInvalidOptions", errs[0])
+	}
+	neg := randomGraph(rng, 10, 0.5, true, intNegative)
+	if _, err := HarmonicCentrality(ctx, neg, Options{}); !errors.Is(err, ErrNegativeLengths) {
+		t.Errorf("negative lengths: %v, want ErrNegativeLengths", err)
+	}
+	one, err := HarmonicCentrality(ctx, randomGraph(rng, 1, 0, false, unweighted), Options{})
+	if err != nil || len(one) != 1 || one[0] != 0 {
+		t.Errorf("one vertex: %v, %v", one, err)
+	}
+}
+
+// BenchmarkMeasures compares, on one engine and graph, the statistics with
+// closeness, harmonic centrality and both from one search (issue 28's goal:
+// the centralities within 10 % of stats): a 16-regular graph of 4 096
+// vertices, unweighted for bitbfs and bfs, lengths 1..9 for dijkstra, on
+// one thread (on a shared VM the threads' spinning varies more than the
+// work).
+//
+//	go test -run - -bench Measures -count 5 .
+func BenchmarkMeasures(b *testing.B) {
+	ctx := context.Background()
+	plain, err := gen.Make("regular", "n=4096", "d=16", "seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	weighted, err := gen.Make("regular", "n=4096", "d=16", "seed=1", "weights=1..9")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, algo := range []string{"bitbfs", "bfs", "dijkstra"} {
+		g := plain
+		if algo == "dijkstra" {
+			g = weighted
+		}
+		opt := Options{Algorithm: algo, Threads: 1}
+		calls := []struct {
+			name string
+			f    func() error
+		}{
+			{"stats", func() error { _, err := ComputeStats(ctx, g, opt); return err }},
+			{"closeness", func() error { _, err := ClosenessCentrality(ctx, g, opt, true); return err }},
+			{"harmonic", func() error { _, err := HarmonicCentrality(ctx, g, opt); return err }},
+			{"both", func() error { _, _, err := Centralities(ctx, g, opt, true); return err }},
+		}
+		for _, c := range calls {
+			b.Run(algo+"/"+c.name, func(b *testing.B) {
+				for b.Loop() {
+					if err := c.f(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// refEffective is the effective diameter of the pairs u ≠ v with a finite
+// distance in r, by sorting them: the k-th smallest for k = ⌈ratio·P⌉, and
+// SNAP's interpolation over the distance counts with the n pairs (u, u).
+func refEffective(r [][]float64, ratio float64) (eff, snap float64) {
+	var ds []float64
+	for u, row := range r {
+		for v, d := range row {
+			if u != v && !math.IsInf(d, 1) {
+				ds = append(ds, d)
+			}
+		}
+	}
+	if len(ds) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	slices.Sort(ds)
+	k := int(math.Ceil(ratio * float64(len(ds))))
+	eff = ds[max(k, 1)-1]
+	// SNAP: TIntFltH distance → count, the sources' own 0 included.
+	counts := map[float64]float64{0: float64(len(r))}
+	for _, d := range ds {
+		counts[d]++
+	}
+	keys := make([]float64, 0, len(counts))
+	for d := range counts {
+		keys = append(keys, d)
+	}
+	slices.Sort(keys)
+	cdf := make([]float64, len(keys))
+	total := 0.0
+	for i, d := range keys {
+		total += counts[d]
+		cdf[i] = total
+	}
+	effPairs := ratio * cdf[len(cdf)-1]
+	i := 0
+	for ; i < len(cdf); i++ {
+		if cdf[i] > effPairs {
+			break
+		}
+	}
+	switch {
+	case i >= len(cdf):
+		return eff, keys[len(keys)-1]
+	case i == 0:
+		return eff, 1
+	}
+	return eff, keys[i-1] + (effPairs-cdf[i-1])/(cdf[i]-cdf[i-1])
+}
+
+// TestEffectiveDiameter: Options.Effective adds both effective diameters,
+// as the sorted distances of a Floyd–Warshall define them, on every
+// engine and mode; float and negative lengths and the other entry points
+// refuse it; without it the JSON has neither.
+func TestEffectiveDiameter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 4))
+	ctx := context.Background()
+	for trial := range 30 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights}[trial%2]
+		if trial%3 == 0 {
+			kind = unweighted
+		}
+		g := randomGraph(rng, 1+rng.IntN(40), []float64{0.03, 0.08, 0.3}[(trial/2)%3], directed, kind)
+		for _, ratio := range []float64{0.9, 0.5, 1, 0.01} {
+			for _, mode := range []string{"", "in", "all"} {
+				vm := mode
+				if vm == "" {
+					vm = "out"
+				}
+				wantEff, wantSnap := refEffective(refView(g, vm), ratio)
+				for _, algo := range []string{"auto", "bitbfs", "bfs", "dijkstra", "blocked"} {
+					if (algo == "bfs" || algo == "bitbfs") && g.Kind() != graph.Unweighted {
+						continue
+					}
+					name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s ratio %v mode %q", trial, g.N(), directed, g.Kind(), algo, ratio, mode)
+					s, err := ComputeStats(ctx, g, Options{Algorithm: algo, Effective: ratio, Mode: mode, Reachable: trial%4 == 0})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					if s.EffectiveRatio == nil || *s.EffectiveRatio != ratio {
+						t.Fatalf("%s: ratio %v", name, s.EffectiveRatio)
+					}
+					if got := float64(*s.EffectiveDiameter); !near(got, wantEff) {
+						t.Fatalf("%s: effective diameter %v, want %v", name, got, wantEff)
+					}
+					if got := float64(*s.EffectiveDiameterInterpolated); !near(got, wantSnap) {
+						t.Fatalf("%s: interpolated %v, want %v", name, got, wantSnap)
+					}
+				}
+			}
+		}
+	}
+	fl := randomGraph(rng, 10, 0.3, false, floatWeights)
+	if _, err := ComputeStats(ctx, fl, Options{Effective: 0.9}); !errors.Is(err, ErrNotExact) {
+		t.Errorf("float lengths: %v, want ErrNotExact", err)
+	}
+	g := randomGraph(rng, 10, 0.3, false, unweighted)
+	for _, bad := range []float64{-0.1, 1.5, math.NaN()} {
+		if _, err := ComputeStats(ctx, g, Options{Effective: bad}); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("ratio %v: %v, want ErrInvalidOptions", bad, err)
+		}
+	}
+	if _, err := ComputeExtremes(ctx, g, Options{Effective: 0.9}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("ComputeExtremes: %v, want ErrInvalidOptions", err)
+	}
+	s, err := ComputeStats(ctx, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal(s); strings.Contains(string(b), "effective") {
+		t.Errorf("without Effective: %s", b)
+	}
+}
+
+// TestChosenSources: the per-vertex measures of chosen sources (repeats
+// included) are the full answers' entries, and DistancesFrom's rows the
+// reference's, on every engine that searches chosen sources and in every
+// mode; engines that search every source, the GPU and the entry points
+// that answer for every vertex refuse them.
+func TestChosenSources(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 5))
+	ctx := context.Background()
+	for trial := range 30 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights, intNegative}[trial%4]
+		if kind == intNegative && !directed {
+			kind = intWeights
+		}
+		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.1, 0.3}[(trial/4)%3], directed, kind)
+		sources := []int{} // empty is no vertex, nil every vertex
+		for range rng.IntN(2 * g.N()) {
+			sources = append(sources, rng.IntN(g.N()))
+		}
+		for _, mode := range []string{"", "in", "all"} {
+			for _, algo := range []string{"auto", "bfs", "dijkstra", "johnson"} {
+				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s mode %q sources %v", trial, g.N(), directed, g.Kind(), algo, mode, sources)
+				neg := g.HasNegativeWeights()
+				if (algo == "bfs" && g.Kind() != graph.Unweighted) || (algo == "dijkstra" && neg) || (mode == "all" && neg) {
+					continue
+				}
+				full := Options{Algorithm: algo, Mode: mode}
+				chosen := full
+				chosen.Sources = sources
+				ecc, err := Eccentricities(ctx, g, full)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				got, err := Eccentricities(ctx, g, chosen)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				if len(got) != len(sources) {
+					t.Fatalf("%s: %d eccentricities", name, len(got))
+				}
+				for i, s := range sources {
+					if !near(got[i].Float(), ecc[s].Float()) {
+						t.Fatalf("%s: ecc of source %d (%d) = %v, want %v", name, i, s, got[i], ecc[s])
+					}
+				}
+				if !neg {
+					c, h, err := Centralities(ctx, g, full, true)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					cs, hs, err := Centralities(ctx, g, chosen, true)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for i, s := range sources {
+						if !near(cs[i], c[s]) || !near(hs[i], h[s]) {
+							t.Fatalf("%s: source %d (%d): closeness %v harmonic %v, want %v %v", name, i, s, cs[i], hs[i], c[s], h[s])
+						}
+					}
+				}
+				vm := map[string]string{"": "out", "in": "in", "all": "all"}[mode]
+				ref := refView(g, vm)
+				d, err := DistancesFrom(ctx, g, sources, full)
+				if err != nil {
+					t.Fatalf("%s: DistancesFrom: %v", name, err)
+				}
+				for i, s := range sources {
+					for v := range g.N() {
+						if got := d.At(i, v).Float(); !near(got, ref[s][v]) {
+							t.Fatalf("%s: DistancesFrom row %d (%d) at %d = %v, want %v", name, i, s, v, got, ref[s][v])
+						}
+					}
+				}
+			}
+		}
+	}
+	g := randomGraph(rng, 12, 0.3, false, unweighted)
+	for _, opt := range []Options{{Algorithm: "bitbfs", Sources: []int{1}}, {Algorithm: "blocked", Sources: []int{1}},
+		{Device: "gpu", Sources: []int{1}}, {Sources: []int{12}}, {Sources: []int{-1}}} {
+		if _, err := Eccentricities(ctx, g, opt); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%+v: %v, want ErrInvalidOptions", opt, err)
+		}
+	}
+	for name, f := range map[string]func(Options) error{
+		"stats":     func(o Options) error { _, err := ComputeStats(ctx, g, o); return err },
+		"all pairs": func(o Options) error { _, err := AllPairs(ctx, g, o); return err },
+		"extremes":  func(o Options) error { _, err := ComputeExtremes(ctx, g, o); return err },
+		"histogram": func(o Options) error { _, err := DistanceHistogram(ctx, g, o); return err },
+		"from":      func(o Options) error { _, err := DistancesFrom(ctx, g, []int{0}, o); return err },
+	} {
+		if err := f(Options{Sources: []int{0}}); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%s with Sources: %v, want ErrInvalidOptions", name, err)
+		}
+	}
+	if d, err := DistancesFrom(ctx, g, nil, Options{}); err != nil || len(d.Sources) != 0 {
+		t.Errorf("no sources: %v, %v", d, err)
+	}
+}
+
+// TestEstimateStats: with every vertex sampled the estimate is the exact
+// ASPL (a zero-width interval) and the bound the diameter; with fewer the
+// bound never exceeds the diameter, the draw is reproducible by its seed,
+// and the 95 % interval holds the ASPL about that often; a graph that is
+// not connected has infinite measures, given exactly, unless Reachable.
+func TestEstimateStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 6))
+	ctx := context.Background()
+	for trial := range 24 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights}[trial%3]
+		g := randomGraph(rng, 2+rng.IntN(40), []float64{0.05, 0.15, 0.4}[(trial/3)%3], directed, kind)
+		for _, reachable := range []bool{false, true} {
+			name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) reachable %v", trial, g.N(), directed, g.Kind(), reachable)
+			exact, err := ComputeStats(ctx, g, Options{Reachable: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := EstimateStats(ctx, g, g.N()+3, 7, Options{Reachable: reachable})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if all.Connected != exact.Connected || all.Sample != g.N() {
+				t.Fatalf("%s: connected %v sample %d, want %v %d", name, all.Connected, all.Sample, exact.Connected, g.N())
+			}
+			if !exact.Connected && !reachable {
+				if all.ASPL.Estimate || !all.ASPL.Value.IsInf() || !all.DiameterLowerBound.IsInf() {
+					t.Fatalf("%s: %+v, want exact infinities", name, all)
+				}
+				continue
+			}
+			if !all.ASPL.Estimate || !near(float64(all.ASPL.Value), float64(exact.ASPL)) ||
+				(exact.ReachablePairs > 0 && (!near(float64(all.ASPL.Low), float64(exact.ASPL)) || !near(float64(all.ASPL.High), float64(exact.ASPL)))) {
+				t.Fatalf("%s: every source: aspl %+v, want %v", name, all.ASPL, exact.ASPL)
+			}
+			if !near(all.DiameterLowerBound.Float(), exact.Diameter.Float()) {
+				t.Fatalf("%s: every source: bound %v, want the diameter %v", name, all.DiameterLowerBound, exact.Diameter)
+			}
+			k := 1 + rng.IntN(g.N())
+			a, err := EstimateStats(ctx, g, k, uint64(trial), Options{Reachable: reachable})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			b, _ := EstimateStats(ctx, g, k, uint64(trial), Options{Reachable: reachable, Algorithm: "dijkstra"})
+			if exact.Diameter.Less(a.DiameterLowerBound) || a.DiameterLowerBound != b.DiameterLowerBound ||
+				!near(float64(a.ASPL.Value), float64(b.ASPL.Value)) {
+				t.Fatalf("%s k=%d: %+v and %+v (the diameter %v)", name, k, a, b, exact.Diameter)
+			}
+		}
+	}
+	// Coverage of the 95 % interval on one graph over many draws.
+	g := randomGraph(rng, 300, 0.02, false, intWeights)
+	exact, err := ComputeStats(ctx, g, Options{Reachable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := 0
+	const draws = 200
+	for seed := range uint64(draws) {
+		e, err := EstimateStats(ctx, g, 30, seed, Options{Reachable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if float64(e.ASPL.Low) <= float64(exact.ASPL) && float64(exact.ASPL) <= float64(e.ASPL.High) {
+			held++
+		}
+	}
+	if held < draws*85/100 {
+		t.Errorf("the 95 %% interval held the ASPL %v in %d of %d draws", exact.ASPL, held, draws)
+	}
+	t.Logf("the 95 %% interval held the ASPL in %d of %d draws", held, draws)
+	for _, bad := range []Options{{Sources: []int{0}}, {Effective: 0.9}, {Algorithm: "bitbfs"}} {
+		if _, err := EstimateStats(ctx, g, 3, 1, bad); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("%+v: %v, want ErrInvalidOptions", bad, err)
+		}
+	}
+	if _, err := EstimateStats(ctx, g, 0, 1, Options{}); !errors.Is(err, ErrInvalidOptions) {
+		t.Errorf("k = 0: %v", err)
+	}
+}
+
+// TestEstimateCloseness: every vertex sampled gives ClosenessCentrality's
+// values (zero-width intervals), in every mode and with or without the
+// scaling; a sample's intervals hold the true value about 95 % of the time.
+func TestEstimateCloseness(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 7))
+	ctx := context.Background()
+	for trial := range 18 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights}[trial%3]
+		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.15, 0.4}[(trial/3)%3], directed, kind)
+		for _, mode := range []string{"", "out", "all"} {
+			for _, wf := range []bool{true, false} {
+				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) mode %q wf %v", trial, g.N(), directed, g.Kind(), mode, wf)
+				want, err := ClosenessCentrality(ctx, g, Options{Mode: mode}, wf)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := EstimateCloseness(ctx, g, g.N(), 3, Options{Mode: mode}, wf)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for v := range want {
+					e := got[v]
+					if g.N() == 1 {
+						continue // no other vertex to sample: unknown
+					}
+					if !e.Estimate || !near(float64(e.Value), want[v]) || !near(float64(e.Low), want[v]) || !near(float64(e.High), want[v]) {
+						t.Fatalf("%s: vertex %d: %+v, want %v exactly", name, v, e, want[v])
+					}
+				}
+			}
+		}
+	}
+	g := randomGraph(rng, 300, 0.02, true, intWeights)
+	want, err := ClosenessCentrality(ctx, g, Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, total := 0, 0
+	for seed := range uint64(40) {
+		got, err := EstimateCloseness(ctx, g, 60, seed, Options{}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := 0; v < g.N(); v += 10 {
+			total++
+			if float64(got[v].Low) <= want[v] && want[v] <= float64(got[v].High) {
+				held++
+			}
+		}
+	}
+	t.Logf("the 95 %% intervals held the closeness in %d of %d", held, total)
+	if held < total*85/100 {
+		t.Errorf("the 95 %% intervals held the closeness in %d of %d", held, total)
+	}
+}
