@@ -325,12 +325,12 @@ type search struct {
 	rng   *rand.Rand
 	ev    *apsp.Evaluator
 
-	bufs  [][]int32 // candidates' heads
 	moves []move
 	gs    []*graph.Graph
+	curG  *graph.Graph // the current graph, which candidates change
 
 	cur, best measure
-	bestHeads []int32
+	bestG     *graph.Graph
 	evals     int64
 	accepted  int64
 	began     time.Time
@@ -347,20 +347,17 @@ func (s *search) figures(m measure) Figures {
 // s.moves[:k] and returns their measures (fewer when no move is left).
 func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 	s.moves, s.gs = s.moves[:0], s.gs[:0]
-	for len(s.bufs) < k {
-		s.bufs = append(s.bufs, make([]int32, len(s.st.heads), len(s.st.heads)+64))
-	}
-	for i := range k {
+	for range k {
 		mv, ok := s.st.propose(s.rng)
 		if !ok {
 			break
 		}
-		buf := s.bufs[i]
-		copy(buf, s.st.heads)
-		s.st.applyHeads(buf, mv)
-		g, err := s.st.graphOf(buf)
+		// The candidate is the current graph with the swap made: Change
+		// checks the four edges it touches, not the whole graph again.
+		a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
+		g, err := s.curG.Change(graph.Changes{Remove: [][2]int{{a, b}, {c, d}}, Add: [][2]int{{a, c}, {b, d}}})
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("golf: %w", err)
 		}
 		s.moves = append(s.moves, mv)
 		s.gs = append(s.gs, g)
@@ -388,10 +385,19 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 	for i, m := range ms {
 		if better(m, s.best) {
 			s.best = m
-			copy(s.bestHeads, s.bufs[i])
+			s.bestG = s.gs[i]
 		}
 	}
 	return ms, nil
+}
+
+// headsOf is g's arcs in vertex order: the rows of a golf state.
+func headsOf(g *graph.Graph) []int32 {
+	heads := make([]int32, 0, g.Arcs())
+	for u := range g.N() {
+		heads = append(heads, g.Neighbors(u)...)
+	}
+	return heads
 }
 
 // maxTemp is ODP's starting temperature: hill climbing over tempProbes
@@ -411,6 +417,7 @@ func (s *search) maxTemp(ctx context.Context) (float64, error) {
 			}
 			if !better(s.cur, m) {
 				s.st.apply(s.moves[i])
+				s.curG = s.gs[i]
 				s.cur = m
 				break
 			}
@@ -448,7 +455,6 @@ func (s *search) progress(temp float64) Progress {
 func (s *search) run(ctx context.Context) (*Result, error) {
 	opt := s.opt
 	s.began = time.Now()
-	s.bestHeads = slices.Clone(s.st.heads)
 	g0, err := s.st.graphOf(slices.Clone(s.st.heads))
 	if err != nil {
 		return nil, err
@@ -459,6 +465,7 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 	}
 	s.cur = fromSummary(sum, s.st.n)
 	s.best = s.cur
+	s.curG, s.bestG = g0, g0
 	s.evals = 1
 	res := &Result{Start: s.figures(s.cur), Method: opt.Method, Seed: opt.Seed, Batch: opt.Batch, MinTemp: opt.MinTemp}
 	maxT := opt.MaxTemp
@@ -537,6 +544,7 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 			}
 			if bi >= 0 && s.accept(ms[bi], temp) {
 				s.st.apply(s.moves[bi])
+				s.curG = s.gs[bi]
 				s.cur = ms[bi]
 				s.accepted++
 			}
@@ -552,6 +560,7 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 			}
 			if s.accept(m, temp) {
 				s.st.apply(s.moves[i])
+				s.curG = s.gs[i]
 				s.cur = m
 				s.accepted++
 				break
@@ -565,7 +574,7 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 	res.Accepted = s.accepted
 	res.Seconds = time.Since(s.began).Seconds()
 	res.EvalsPerSec = float64(s.evals) / res.Seconds
-	res.Graph = s.st.golfGraph(s.bestHeads)
+	res.Graph = s.st.golfGraph(headsOf(s.bestG))
 	// The final figures come again from the library and from the check
 	// engine, on a graph rebuilt from the edges.
 	rep, err := Evaluate(context.WithoutCancel(ctx), res.Graph, opt.D, opt.Eval)
