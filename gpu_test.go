@@ -610,3 +610,43 @@ func BenchmarkGPUOneCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSummaryBatchGPUSizes times SummaryBatch on the GPU at the sizes
+// the batching service and the golf search send (issue 31: a bulk call's
+// wall against its device time): batches of B random 16-regular graphs
+// of n vertices, reporting the median call and the time a graph.
+func BenchmarkSummaryBatchGPUSizes(b *testing.B) {
+	requireGPU(b)
+	ctx := context.Background()
+	opt := apsp.Options{Device: "gpu"}
+	for _, c := range []struct{ n, batch int }{{1024, 32}, {1024, 256}, {256, 1024}, {64, 4096}} {
+		gs := make([]*graph.Graph, c.batch)
+		for i := range gs {
+			g, err := gen.Make("regular", fmt.Sprintf("n=%d", c.n), "d=16", fmt.Sprintf("seed=%d", i+1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			gs[i] = g
+		}
+		b.Run(fmt.Sprintf("n=%d/batch=%d", c.n, c.batch), func(b *testing.B) {
+			call := func() {
+				_, errs := apsp.SummaryBatch(ctx, gs, opt)
+				for _, err := range errs {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			call()
+			var wall []float64
+			for b.Loop() {
+				start := time.Now()
+				call()
+				wall = append(wall, ms(time.Since(start)))
+			}
+			m := median(wall)
+			b.ReportMetric(m, "median-ms")
+			b.ReportMetric(1e3*m/float64(c.batch), "us/graph")
+		})
+	}
+}

@@ -139,7 +139,7 @@ func TestEnginesOnSeveralGPUs(t *testing.T) {
 					t.Fatalf("%s: %v", name, err)
 				}
 				got, dev, err := gpuE.(RowReducer).Rows(ctx, q)
-				if err != nil || !slices.Equal(got, want) {
+				if err != nil || !slices.Equal(got, withoutHarm(want)) {
 					t.Fatalf("%s: rows differ from bitbfs (%v)", name, err)
 				}
 				if len(all) > 1 && !strings.Contains(dev, "gpu:") {
