@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -184,27 +185,13 @@ func (s *Server) changed(r *request) (*graph.Graph, error) {
 		}
 		return h.g, nil
 	}
-	var c graph.Changes
-	if c.Remove, err = pairs(r.Remove, "remove"); err != nil {
-		return nil, err
-	}
-	if c.Add, err = pairs(r.Add, "add"); err != nil {
-		return nil, err
-	}
-	if r.AddWeights != nil {
-		if len(r.AddWeights) != len(r.Add) {
-			return nil, badRequest("%d add_weights for %d edges to add", len(r.AddWeights), len(r.Add))
-		}
-		if c.AddInt, c.AddFloat, err = numbers(r.AddWeights, "add_weights"); err != nil {
-			return nil, err
-		}
-	}
-	g, err := h.g.Change(c)
+	c, err := changes(r.Add, r.Remove, r.AddWeights)
 	if err != nil {
-		if errors.Is(err, graph.ErrNoEdge) || errors.Is(err, graph.ErrEdgeExists) {
-			return nil, badRequest("graph %q: %v (nothing changed)", r.Graph, err)
-		}
-		return nil, &graphError{fmt.Errorf("graph %q: %w (nothing changed)", r.Graph, err)}
+		return nil, err
+	}
+	g, err := change(h.g, r.Graph, c, "nothing changed")
+	if err != nil {
+		return nil, err
 	}
 	b := heldBytes(g)
 	if _, maxBytes := s.limits(); s.heldTotal-h.bytes+b > maxBytes {
@@ -214,6 +201,40 @@ func (s *Server) changed(r *request) (*graph.Graph, error) {
 	s.heldTotal += b - h.bytes
 	h.g, h.bytes = g, b
 	return g, nil
+}
+
+// changes are a request's "add", "remove" and "add_weights".
+func changes(add, remove [][]int64, addWeights []json.Number) (graph.Changes, error) {
+	var c graph.Changes
+	var err error
+	if c.Remove, err = pairs(remove, "remove"); err != nil {
+		return c, err
+	}
+	if c.Add, err = pairs(add, "add"); err != nil {
+		return c, err
+	}
+	if addWeights != nil {
+		if len(addWeights) != len(add) {
+			return c, badRequest("%d add_weights for %d edges to add", len(addWeights), len(add))
+		}
+		if c.AddInt, c.AddFloat, err = numbers(addWeights, "add_weights"); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// change is g, held as name, with the changes c made; after says what
+// became of the held graph when they cannot be made.
+func change(g *graph.Graph, name string, c graph.Changes, after string) (*graph.Graph, error) {
+	changed, err := g.Change(c)
+	if err != nil {
+		if errors.Is(err, graph.ErrNoEdge) || errors.Is(err, graph.ErrEdgeExists) {
+			return nil, badRequest("graph %q: %v (%s)", name, err, after)
+		}
+		return nil, &graphError{fmt.Errorf("graph %q: %w (%s)", name, err, after)}
+	}
+	return changed, nil
 }
 
 // pairs are a change's [u, v] pairs.

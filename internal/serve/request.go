@@ -44,6 +44,9 @@ type request struct {
 	Add        [][]int64     `json:"add"`
 	Remove     [][]int64     `json:"remove"`
 	AddWeights []json.Number `json:"add_weights"`
+	// Candidates are changes each measured apart on a held graph that
+	// none of them changes (op summary; candidates.go).
+	Candidates []candidate `json:"candidates"`
 
 	// g, when set, is the request's graph, read by the HTTP service from a
 	// graph file in the body: buildGraph returns it.

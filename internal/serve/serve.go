@@ -195,6 +195,9 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if err := opt.Validate(r.Op == "extremes"); err != nil {
 		return nil, err
 	}
+	if r.Candidates != nil {
+		return s.candidates(ctx, r, opt)
+	}
 	var ev *apsp.Evaluator
 	if r.Op == "summary" {
 		var err error
