@@ -18,10 +18,12 @@
 4. ``--handles`` (alone: parts 1-3 are skipped): Handle.summary(remove=2
    edges, add=2 edges) on a held graph (Evaluator.load) at n = 64 and
    1024, random 16-regular (``apsp gen regular n=N d=16 seed=1``), each call
-   a swap that keeps the degrees (and every other call its undoing), against
-   Go's ``Evaluator.Summary`` on the same graph (``--go``: the Go benchmark
-   ``LoopEvaluator`` of the repository's root at both sizes; goal within
-   1.3x); best and median of the calls.
+   a swap that keeps the degrees (and every other call its undoing), and
+   Handle.summaries of 64 such swaps as candidates in one call, against
+   Go's ``Evaluator.Summary`` (``--go``: ``BenchmarkHandleSummary`` of
+   internal/serve at both sizes: the same graph again, a search step
+   that makes a new graph with graph.Change, and 64 candidates by
+   graph.Change and SummaryBatch; goal within 1.3x); best and median.
 
 Figures are medians over the calls (mean and 90th percentile beside them);
 the machine, its load and the versions are printed first.
@@ -89,14 +91,32 @@ def regular_edges(binary: str, n: int, d: int, seed: int) -> np.ndarray:
         return np.loadtxt(path, comments=["#", "%"], dtype=np.int64).reshape(-1, 2)
 
 
-def go_bench(root: Path, n: int = 1024, handles: bool = False) -> Dict[str, float]:
+def go_handle_bench(root: Path, n: int) -> Dict[str, Dict[str, float]]:
+    """Go's ``BenchmarkHandleSummary/n=N/...`` (internal/serve): every
+    sub-benchmark's median call (and a candidate's, where it reports one),
+    in ms, by name."""
+    cmd = ["go", "test", "-run", "XXX", "-bench", f"HandleSummary/n={n}/", "./internal/serve/"]
+    print(f"     running: {' '.join(cmd)} (in {root})", flush=True)
+    out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True, env=dict(os.environ, CGO_ENABLED="0")).stdout
+    got: Dict[str, Dict[str, float]] = {}
+    for l in out.splitlines():
+        m = re.match(rf"BenchmarkHandleSummary/n={n}/(\S+?)(-\d+)?\s", l)
+        if not m:
+            continue
+        print(f"     {l}")
+        fig = {"median": float(re.search(r"([\d.]+) median-ns/call", l).group(1)) / 1e6}  # type: ignore[union-attr]
+        per = re.search(r"([\d.]+) median-ns/candidate", l)
+        if per:
+            fig["candidate"] = float(per.group(1)) / 1e6
+        got[m.group(1)] = fig
+    return got
+
+
+def go_bench(root: Path) -> Dict[str, float]:
+    """Go's ``BenchmarkLoopEvaluator/n=1024`` (the root package): mean and
+    median call in ms."""
     cmd = ["go", "test", "-run", "XXX", "-bench", "LoopEvaluator/n=1024$", "."]
     prefix = "BenchmarkLoopEvaluator"
-    if handles:
-        # The same Evaluator.Summary on the same graph, at any size, beside
-        # the server's own handle request (no pipe, no Python).
-        cmd = ["go", "test", "-run", "XXX", "-bench", f"HandleSummary/n={n}/", "./internal/serve/"]
-        prefix = f"BenchmarkHandleSummary/n={n}/library"
     print(f"     running: {' '.join(cmd)} (in {root})", flush=True)
     out = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=True, env=dict(os.environ, CGO_ENABLED="0")).stdout
     for l in out.splitlines():
@@ -252,14 +272,24 @@ def handles(args: argparse.Namespace) -> None:
             t = timed(step, calls + (calls % 2), warm=20)
             server = statistics.median(h.summary()["seconds"] * 1e3 for _ in range(200))
             ping = timed(ev.ping, calls)
+            # A neighbourhood at once: the 64 swaps as candidates of one
+            # request (Handle.summaries), the held graph unchanged.
+            k = 64
+            cands = [{"remove": r, "add": a} for r, a in steps[:k]]
+            batch = timed(lambda: h.summaries(cands), max(calls // k, 20), warm=3)
         print(f"   n = {n}: diameter {s0['diameter']}, aspl {s0['aspl']:.6f}, {s0['algorithm']} on {s0['device']}")
         print(f"     handle.summary(swap)   best {t['best']:.4f} ms, {fmt(t)}")
         print(f"     ping (pipe + JSON)     best {ping['best']:.4f} ms, {fmt(ping)}")
         print(f"     computation the co-process reports (no change): median {server:.4f} ms")
+        print(f"     handle.summaries({k} swaps) {fmt(batch)}: {batch['median'] / k:.4f} ms a candidate")
         if args.go:
-            go = go_bench(HERE.parent, n, handles=True)
-            print(f"     Go Evaluator.Summary: median {go['median']:.4f} ms (mean {go['mean']:.4f})")
-            print(f"     ratio Python/Go: median {t['median'] / go['median']:.2f}x, best/Go median {t['best'] / go['median']:.2f}x (goal 1.3x)")
+            go = go_handle_bench(HERE.parent, n)
+            lib, step_go, batch_go = go["library"]["median"], go["library-swap"]["median"], go[f"library-batch-{k}"]["candidate"]
+            print(f"     Go Evaluator.Summary, same graph: median {lib:.4f} ms; a search step (graph.Change, then Summary): {step_go:.4f} ms;"
+                  f" {k} candidates by graph.Change + SummaryBatch: {batch_go:.4f} ms a candidate")
+            print(f"     ratio Python/Go, one step a call: {t['median'] / step_go:.2f}x the Go step, {t['median'] / lib:.2f}x the same graph (goal 1.3x)")
+            print(f"     ratio Python/Go, {k} candidates a call: {batch['median'] / k / step_go:.2f}x the Go step, {batch['median'] / k / lib:.2f}x the same graph,"
+                  f" {batch['median'] / k / batch_go:.2f}x Go's own batch (goal 1.3x)")
     if not args.go:
         print("   (run with --go for Go's figures on this machine)")
 

@@ -36,6 +36,10 @@
 //     fails after them (a negative cycle) leaves them made.
 //   - "op":"update" makes the changes alone and answers as load does;
 //     "op":"drop" frees the graph and answers {"handle", "dropped": true}.
+//   - "candidates" on op summary of a held graph (candidates.go): a list
+//     of changes ({"add", "remove", "add_weights"}) each measured apart on
+//     the held graph as it is, which none of them changes, in one batch;
+//     it answers {"summaries": [...]}, a summary or {"error", "kind"} each.
 //
 // Changes are made as if one edge at a time, removals first, and all or
 // none: an edge to remove that is not there (or removed twice), or one to

@@ -379,6 +379,54 @@ func BenchmarkHandleSummary(b *testing.B) {
 				cur, swappedGo = next, !swappedGo
 			})
 		})
+		// A neighbourhood at once: K swaps of the held graph as candidates
+		// in one request, against the Go loop that makes the K graphs with
+		// graph.Change and measures them with SummaryBatch; each reports
+		// its median request and the time a candidate.
+		const k = 64
+		cands := make([]map[string]any, 0, k)
+		var changes []graph.Changes
+		for len(changes) < k {
+			remove, add, ok := m.swap(rng)
+			if !ok {
+				b.Fatal("no swap")
+			}
+			cands = append(cands, map[string]any{"remove": remove, "add": add})
+			changes = append(changes, graph.Changes{Remove: remove, Add: add})
+		}
+		cj, _ := json.Marshal(cands)
+		batch := []byte(fmt.Sprintf(`{"id":3,"op":"summary","graph":"b","candidates":%s,"options":{"device":"cpu"}}`, cj))
+		if swapped { // the held graph as loaded: the swaps were drawn on it
+			if r := s.Handle(ctx, undo); !strings.Contains(string(r), `"result"`) {
+				b.Fatalf("%s", r)
+			}
+			swapped = false
+		}
+		b.Run(fmt.Sprintf("n=%d/candidates-%d", n, k), func(b *testing.B) {
+			perCandidate(b, k, func() {
+				if r := s.Handle(ctx, batch); !strings.Contains(string(r), `"summaries"`) || strings.Contains(string(r), `"error"`) {
+					b.Fatalf("%s", r)
+				}
+			})
+		})
+		b.Run(fmt.Sprintf("n=%d/library-batch-%d", n, k), func(b *testing.B) {
+			opt := apsp.Options{Device: "cpu"}
+			perCandidate(b, k, func() {
+				gs := make([]*graph.Graph, k)
+				for i, c := range changes {
+					var err error
+					if gs[i], err = g.Change(c); err != nil {
+						b.Fatal(err)
+					}
+				}
+				_, errs := apsp.SummaryBatch(ctx, gs, opt)
+				for _, err := range errs {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
 		b.Run(fmt.Sprintf("n=%d/library", n), func(b *testing.B) {
 			ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
 			if err != nil {
@@ -405,6 +453,23 @@ func medianCall(b *testing.B, call func()) {
 	slices.Sort(times)
 	if len(times) > 0 {
 		b.ReportMetric(float64(times[len(times)/2].Nanoseconds()), "median-ns/call")
+	}
+}
+
+// perCandidate is medianCall for a call that measures k candidates: it
+// reports the median call's time a candidate too.
+func perCandidate(b *testing.B, k int, call func()) {
+	var times []time.Duration
+	for b.Loop() {
+		t := time.Now()
+		call()
+		times = append(times, time.Since(t))
+	}
+	slices.Sort(times)
+	if len(times) > 0 {
+		med := float64(times[len(times)/2].Nanoseconds())
+		b.ReportMetric(med, "median-ns/call")
+		b.ReportMetric(med/float64(k), "median-ns/candidate")
 	}
 }
 

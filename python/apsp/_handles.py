@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import math
 import re
-from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Hashable, Iterable, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -224,6 +224,64 @@ class Handle:
         kept Evaluator, as Go's ``Evaluator.Summary``)."""
         res = self._measure("summary", add, remove, reachable, device, options)
         return _decode_measures(res, self._prep, res.pop("_reachable"))
+
+    def summaries(
+        self, candidates: Iterable[Mapping[str, Iterable[EdgeSpec]]],
+        reachable: Any = _UNSET, device: Any = _UNSET, return_exceptions: bool = False, **options: Any,
+    ) -> List[Union[Dict[str, Any], ApspError]]:
+        """The diameter and ASPL of each candidate change of the held graph,
+        measured apart on the graph as it is (none of them changes it), in
+        one request and one batch (the bulk kernels on a GPU, the CPU's
+        threads otherwise): the step of a search that weighs a neighbourhood
+        of swaps before it takes one, which it then makes with
+        :meth:`update`::
+
+            cands = [{"remove": [(a, b), (c, d)], "add": [(a, c), (b, d)]}, ...]
+            sums = h.summaries(cands)
+            best = min(range(len(cands)), key=lambda i: (sums[i]["diameter"], sums[i]["aspl"]))
+            h.update(**cands[best])
+
+        Args:
+            candidates: mappings with ``"add"`` and/or ``"remove"`` (edges as
+                :meth:`summary` takes them), at most 65 536.
+            return_exceptions: put a candidate's error (an edge to remove
+                that is not there, one to add that is) in its place in the
+                list, as ``asyncio.gather`` does, instead of raising the
+                first one.
+
+        Returns:
+            One summary (as :meth:`summary` answers) per candidate, in order.
+        """
+        _, r, opts = self._ev._settings(None, reachable, device, options)
+        payload: Dict[str, Any] = {"op": "summary"}
+        if opts:
+            payload["options"] = opts
+        given: List[Tuple[List[Any], List[Any]]] = []
+        sent: List[Dict[str, Any]] = []
+        for i, c in enumerate(candidates):
+            if not isinstance(c, Mapping) or not set(c) <= {"add", "remove"}:
+                raise TypeError(f"candidates[{i}]: want a mapping with \"add\" and/or \"remove\", got {c!r}")
+            add = list(c.get("add") or [])
+            remove = list(c.get("remove") or [])
+            one: Dict[str, Any] = {}
+            self._changes(add, remove, one)
+            given.append((add, remove))
+            sent.append(one)
+        payload["candidates"] = sent
+        result = self._request(payload)
+        got = result.get("summaries") if isinstance(result, dict) else None
+        if not isinstance(got, list) or len(got) != len(sent):
+            raise ApspError(f"the co-process answered {len(sent)} candidates with {result!r}")
+        out: List[Union[Dict[str, Any], ApspError]] = []
+        for (add, remove), res in zip(given, got):
+            if "error" in res:
+                err = self._name_edge(error_from_response(res, self.nodes), add, remove)
+                if not return_exceptions:
+                    raise err
+                out.append(err)
+                continue
+            out.append(_decode_measures(res, self._prep, r))
+        return out
 
     def stats(
         self, add: Optional[Iterable[EdgeSpec]] = None, remove: Optional[Iterable[EdgeSpec]] = None,

@@ -170,3 +170,68 @@ def test_one_line_in_one_line_out_with_a_handle(apsp_bin: str) -> None:
         assert proc.wait(timeout=10) == 0
         proc.stdout.close()
         proc.stderr.close()
+
+
+@pytest.mark.parametrize("directed,weight", [(False, None), (True, None), (False, "w")])
+def test_candidates_agree_with_networkx(directed: bool, weight) -> None:
+    """Handle.summaries: each candidate swap measured apart (labels that
+    are tuples, weighted or not, directed or not) equals NetworkX's measure
+    of the graph with that swap alone; the held graph stays as it was; the
+    chosen one is then made with update, as a search does."""
+    rng = random.Random(11 if directed else 12)
+    H = nx.random_regular_graph(4, 24, seed=7)
+    if directed:
+        H = nx.DiGraph(H)
+    G = nx.relabel_nodes(H, {v: ("n", v) for v in H})
+    if weight:
+        for u, v in G.edges():
+            G[u][v][weight] = rng.randint(1, 5)
+    with apsp.Evaluator() as ev, ev.load(G, weight=weight) as h:
+        for _ in range(5):
+            cands = []
+            for _ in range(rng.randint(1, 12)):
+                remove, add = random_swap(G, rng)
+                if weight:
+                    add = [(u, v, rng.randint(1, 5)) for u, v in add]
+                cands.append({"remove": remove, "add": add})
+            sums = h.summaries(cands)
+            assert len(sums) == len(cands)
+            for c, s in zip(cands, sums):
+                C = G.copy()
+                C.remove_edges_from(c["remove"])
+                for e in c["add"]:
+                    C.add_edge(e[0], e[1], **({weight: e[2]} if weight else {}))
+                if (nx.is_strongly_connected(C) if directed else nx.is_connected(C)):
+                    d, a = nx_summary(C, weight=weight)
+                    assert s["diameter"] == pytest.approx(d) and s["aspl"] == pytest.approx(a, rel=1e-12)
+                else:
+                    assert s["diameter"] == float("inf")
+            d, a = nx_summary(G, weight=weight)
+            s = h.summary()
+            assert s["diameter"] == pytest.approx(d) and s["aspl"] == pytest.approx(a, rel=1e-12)  # unchanged
+            best = min(range(len(cands)), key=lambda i: (sums[i]["diameter"], sums[i]["aspl"]))
+            h.update(**cands[best])
+            G.remove_edges_from(cands[best]["remove"])
+            for e in cands[best]["add"]:
+                G.add_edge(e[0], e[1], **({weight: e[2]} if weight else {}))
+            assert h.summary()["aspl"] == pytest.approx(sums[best]["aspl"], rel=1e-12)
+
+
+def test_candidates_errors() -> None:
+    """A candidate that cannot be made raises, naming it and its edge, or
+    takes its place in the list with return_exceptions; the others are
+    answered and nothing changes."""
+    G = nx.path_graph(["a", "b", "c", "d"])
+    good = {"remove": [("c", "d")], "add": [("b", "d")]}  # a star at b
+    bad = {"remove": [("a", "c")]}
+    with apsp.Evaluator() as ev, ev.load(G) as h:
+        with pytest.raises(apsp.RequestError, match=r"candidates\[1\].*no such edge.*\('a', 'c'\)"):
+            h.summaries([good, bad])
+        got = h.summaries([good, bad, {}], return_exceptions=True)
+        assert got[0]["diameter"] == 2 and isinstance(got[1], apsp.RequestError) and got[2]["diameter"] == 3
+        with pytest.raises(TypeError, match="candidates"):
+            h.summaries([(("c", "d"),)])
+        with pytest.raises(apsp.NodeNotFoundError):
+            h.summaries([{"add": [("a", "zz")]}])
+        assert h.summaries([]) == []
+        assert sorted(h.edges()) == [("a", "b"), ("b", "c"), ("c", "d")]
