@@ -79,6 +79,7 @@ type httpFlags struct {
 	tokenFile              string
 	tlsCert, tlsKey        string
 	batchVertices, batchWV int
+	batchConc              int
 	logRequests            bool
 }
 
@@ -86,6 +87,7 @@ func (h *httpFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&h.addr, "http", "", "serve HTTP on `ADDR` (host:port, e.g. 127.0.0.1:8080; port 0 picks a free one) instead of stdio")
 	fs.DurationVar(&h.batchWait, "batch-wait", time.Millisecond, "--http: the longest a small graph waits for others to share its batch")
 	fs.IntVar(&h.batchMax, "batch-max", 4096, "--http: the most graphs a batch takes")
+	fs.IntVar(&h.batchConc, "batch-concurrency", 2, "--http: the most batches computing at once (a second one prepares its graphs while the first computes)")
 	fs.IntVar(&h.batchVertices, "batch-vertices", 1024, "--http: the largest unweighted graph batched")
 	fs.IntVar(&h.batchWV, "batch-weighted-vertices", 2048, "--http: the largest weighted graph batched")
 	fs.Int64Var(&h.maxBody, "max-body", 64<<20, "--http: the largest request body in bytes (a bulk request: its largest line)")
@@ -137,7 +139,7 @@ func runServeHTTP(e *env, h *httpFlags) error {
 	for _, v := range []struct {
 		name string
 		n    int64
-	}{{"batch-max", int64(h.batchMax)}, {"max-body", h.maxBody}, {"max-vertices", int64(h.maxVertices)},
+	}{{"batch-max", int64(h.batchMax)}, {"batch-concurrency", int64(h.batchConc)}, {"max-body", h.maxBody}, {"max-vertices", int64(h.maxVertices)},
 		{"max-arcs", int64(h.maxArcs)}, {"queue", int64(h.queue)}, {"workers", int64(h.workers)},
 		{"batch-vertices", int64(h.batchVertices)}, {"batch-weighted-vertices", int64(h.batchWV)}} {
 		if v.n <= 0 {
@@ -172,7 +174,7 @@ func runServeHTTP(e *env, h *httpFlags) error {
 	}
 	svc := serve.NewHTTP(&serve.Server{Version: versionLine()}, serve.HTTPOptions{
 		MaxBody: h.maxBody, MaxVertices: h.maxVertices, MaxArcs: h.maxArcs, Queue: h.queue,
-		Workers: h.workers, BatchWait: wait, BatchMax: h.batchMax, BatchVertices: h.batchVertices,
+		Workers: h.workers, BatchWait: wait, BatchMax: h.batchMax, BatchConcurrency: h.batchConc, BatchVertices: h.batchVertices,
 		BatchWeightedVertices: h.batchWV, Timeout: h.timeout, Token: token, Log: logger,
 	})
 	ln, err := net.Listen("tcp", h.addr)

@@ -34,21 +34,23 @@ type batchKey struct {
 // batcher gathers jobs for at most wait, or until max have come, and
 // computes them with one call of the library's batch path per kind of
 // request (apsp.SummaryBatch, apsp.StatsBatchWith): on a GPU its bulk
-// kernels, on the CPU the batch over threads. One batch computes at a
-// time; while it does, the next one keeps gathering (up to max), so that
-// batches grow with the load rather than the latency.
+// kernels, on the CPU the batch over threads. At most conc batches
+// compute at once (a second one's host side overlaps the first one's
+// kernels); while they do, the next one keeps gathering (up to max), so
+// that batches grow with the load rather than the latency.
 type batcher struct {
 	in   chan *job
 	wait time.Duration
 	max  int
+	conc int
 	m    *metrics
 	stop chan struct{} // closed by close: gather what is queued, compute it, end
 	done chan struct{} // closed when the loop has ended
 	once sync.Once
 }
 
-func newBatcher(queue, max int, wait time.Duration, m *metrics) *batcher {
-	b := &batcher{in: make(chan *job, queue), wait: wait, max: max, m: m,
+func newBatcher(queue, most, conc int, wait time.Duration, m *metrics) *batcher {
+	b := &batcher{in: make(chan *job, queue), wait: wait, max: most, conc: max(conc, 1), m: m,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go b.loop()
 	return b
@@ -77,7 +79,7 @@ func (b *batcher) close() {
 
 func (b *batcher) loop() {
 	defer close(b.done)
-	running := make(chan struct{}, 1) // the one batch computing
+	running := make(chan struct{}, b.conc) // a token a batch computing
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
@@ -102,7 +104,7 @@ func (b *batcher) loop() {
 		for len(batch) < b.max {
 			if expired {
 				// The window is over: take what is already queued, and
-				// keep gathering only while the previous batch computes.
+				// keep gathering only while no batch can start.
 				select {
 				case j := <-b.in:
 					batch = append(batch, j)
@@ -132,7 +134,8 @@ func (b *batcher) loop() {
 	}
 }
 
-// runNow waits for the previous batch to end and starts batch.
+// runNow waits for a free slot (fewer than conc batches computing) and
+// starts batch.
 func (b *batcher) runNow(batch []*job, wg *sync.WaitGroup, running chan struct{}) {
 	running <- struct{}{}
 	b.m.queued.Sub(float64(len(batch)))

@@ -2,11 +2,13 @@ package serve
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -322,8 +324,9 @@ func TestInteractiveHandle(t *testing.T) {
 // BenchmarkLoopEvaluator), on random 16-regular graphs (apsp gen regular
 // n=N d=16 seed=1): what the server adds to the library. Each reports
 // its median call as median-ns/call (python/bench.py --handles --go reads
-// the library's).
+// the library's). APSP_BENCH_DEVICE=gpu runs them all on the GPU.
 func BenchmarkHandleSummary(b *testing.B) {
+	dev := cmp.Or(os.Getenv("APSP_BENCH_DEVICE"), "cpu") // gpu on a GPU machine
 	for _, n := range []int{64, 1024} {
 		g, err := gen.Make("regular", fmt.Sprintf("n=%d", n), "d=16", "seed=1")
 		if err != nil {
@@ -340,8 +343,8 @@ func BenchmarkHandleSummary(b *testing.B) {
 		remove, add, _ := m.swap(rng)
 		rj, _ := json.Marshal(remove)
 		aj, _ := json.Marshal(add)
-		swap := []byte(fmt.Sprintf(`{"id":1,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":"cpu"}}`, rj, aj))
-		undo := []byte(fmt.Sprintf(`{"id":2,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":"cpu"}}`, aj, rj))
+		swap := []byte(fmt.Sprintf(`{"id":1,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":%q}}`, rj, aj, dev))
+		undo := []byte(fmt.Sprintf(`{"id":2,"op":"summary","graph":"b","remove":%s,"add":%s,"options":{"device":%q}}`, aj, rj, dev))
 		swapped := false // across the runs of the benchmark
 		b.Run(fmt.Sprintf("n=%d/handle", n), func(b *testing.B) {
 			medianCall(b, func() {
@@ -359,7 +362,7 @@ func BenchmarkHandleSummary(b *testing.B) {
 		// then the Evaluator on the new graph (a new graph each call, as in
 		// a search, not the same one again).
 		b.Run(fmt.Sprintf("n=%d/library-swap", n), func(b *testing.B) {
-			ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
+			ev, err := apsp.NewEvaluator(apsp.Options{Device: dev})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -395,7 +398,7 @@ func BenchmarkHandleSummary(b *testing.B) {
 			changes = append(changes, graph.Changes{Remove: remove, Add: add})
 		}
 		cj, _ := json.Marshal(cands)
-		batch := []byte(fmt.Sprintf(`{"id":3,"op":"summary","graph":"b","candidates":%s,"options":{"device":"cpu"}}`, cj))
+		batch := []byte(fmt.Sprintf(`{"id":3,"op":"summary","graph":"b","candidates":%s,"options":{"device":%q}}`, cj, dev))
 		if swapped { // the held graph as loaded: the swaps were drawn on it
 			if r := s.Handle(ctx, undo); !strings.Contains(string(r), `"result"`) {
 				b.Fatalf("%s", r)
@@ -410,7 +413,7 @@ func BenchmarkHandleSummary(b *testing.B) {
 			})
 		})
 		b.Run(fmt.Sprintf("n=%d/library-batch-%d", n, k), func(b *testing.B) {
-			opt := apsp.Options{Device: "cpu"}
+			opt := apsp.Options{Device: dev}
 			perCandidate(b, k, func() {
 				gs := make([]*graph.Graph, k)
 				for i, c := range changes {
@@ -428,7 +431,7 @@ func BenchmarkHandleSummary(b *testing.B) {
 			})
 		})
 		b.Run(fmt.Sprintf("n=%d/library", n), func(b *testing.B) {
-			ev, err := apsp.NewEvaluator(apsp.Options{Device: "cpu"})
+			ev, err := apsp.NewEvaluator(apsp.Options{Device: dev})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -46,6 +46,10 @@ type HTTPOptions struct {
 	// batch takes (0: 4096).
 	BatchWait time.Duration
 	BatchMax  int
+	// BatchConcurrency is the most batches computing at once (0: 2): a
+	// second one prepares its graphs on the host while the first one's
+	// kernels run.
+	BatchConcurrency int
 	// BatchVertices are the largest unweighted and weighted graphs that
 	// are batched (0: 1024 and 2048, the GPU bulk engines' sizes).
 	BatchVertices, BatchWeightedVertices int
@@ -73,6 +77,7 @@ func (o *HTTPOptions) defaults() {
 	set(&o.Queue, 4096)
 	set(&o.Workers, 1)
 	set(&o.BatchMax, 4096)
+	set(&o.BatchConcurrency, 2)
 	set(&o.BatchVertices, 1024)
 	set(&o.BatchWeightedVertices, 2048)
 	if o.BatchWait == 0 {
@@ -106,7 +111,7 @@ func NewHTTP(s *Server, o HTTPOptions) *HTTP {
 	o.defaults()
 	h := &HTTP{s: s, o: o, m: newMetrics(),
 		slots: make(chan struct{}, o.Queue), workers: make(chan struct{}, o.Workers)}
-	h.b = newBatcher(o.Queue, o.BatchMax, o.BatchWait, h.m)
+	h.b = newBatcher(o.Queue, o.BatchMax, o.BatchConcurrency, o.BatchWait, h.m)
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", h.healthz)
 	mux.Handle("GET /metrics", h.auth("metrics", promhttp.HandlerFor(h.m.reg, promhttp.HandlerOpts{})))
