@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -100,4 +102,68 @@ func FuzzLiftB64(f *testing.F) {
 			t.Fatalf("%q: whole %q %q; lifted %q %q; rest %q: %q %q %v", line, pe, pw, edges, weights, rest, re, rw, rerr)
 		}
 	})
+}
+
+// TestPlainString: the eight-bytes-a-step check against a byte loop, on
+// every single byte at every offset and on random strings.
+func TestPlainString(t *testing.T) {
+	ref := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c >= 0x80 || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	base := []byte("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=")
+	for c := range 256 {
+		for at := range len(base) {
+			b := bytes.Clone(base)
+			b[at] = byte(c)
+			if got, want := plainString(b), ref(b); got != want {
+				t.Fatalf("byte %#x at %d: %v, want %v", c, at, got, want)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = byte(0x20 + rng.IntN(0x60))
+			if rng.IntN(30) == 0 {
+				b[i] = byte(rng.IntN(256))
+			}
+		}
+		if got, want := plainString(b), ref(b); got != want {
+			t.Fatalf("%q: %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestStringEndEscapes: the closing quote after escapes, escaped quotes
+// and backslashes, and a long run of escapes before a distant quote in
+// linear time (a quadratic scan takes minutes here).
+func TestStringEndEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{`"abc"`, 4},
+		{`"a\"b"`, 5},
+		{`"a\\"b"`, 4},
+		{`"\\\""x"`, 5},
+		{`"abc`, -1},
+		{`"ab\"`, -1},
+		{`"ab\`, -1},
+	} {
+		if got := stringEnd([]byte(tc.s), 0); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.s, got, tc.want)
+		}
+	}
+	long := append([]byte{'"'}, bytes.Repeat([]byte(`\n`), 1<<20)...)
+	long = append(long, bytes.Repeat([]byte("A"), 1<<20)...)
+	long = append(long, '"')
+	if got := stringEnd(long, 0); got != len(long)-1 {
+		t.Fatalf("long string: %d, want %d", got, len(long)-1)
+	}
 }
