@@ -310,14 +310,22 @@ func (b *Builder) Build() *Graph {
 	chunks = nil
 	copy(off[1:], off[:n])
 	off[0] = 0
-	// Sort and deduplicate each vertex's arcs, compacting as we go.
+	g.compact(off, heads, iw, fw)
+	return g
+}
+
+// compact sorts and deduplicates each vertex's arcs, grouped by tail in
+// heads (and iw or fw) at the offsets off, compacting as it goes, and
+// makes them g's arrays.
+func (g *Graph) compact(off []int, heads []int32, iw []int64, fw []float64) {
+	n := g.n
 	out := 0
 	var ti []pair[int64]
 	var tf []pair[float64]
 	for u := range n {
 		lo, hi := off[u], off[u+1]
 		off[u] = out
-		switch kind {
+		switch g.kind {
 		case Unweighted:
 			out = uniqueHeads(heads, lo, hi, out)
 		case IntWeights:
@@ -330,13 +338,12 @@ func (b *Builder) Build() *Graph {
 	// The copies must fit beside the component passes still to come.
 	shrink := out < len(heads)-len(heads)/8 && fits(uint64(out)*(HeadBytes+WeightBytes)+uint64(n)*(VertexBytes-8))
 	g.offsets, g.heads = off, trimHeads(heads, out, shrink)
-	switch kind {
+	switch g.kind {
 	case IntWeights:
 		g.intW = trim(iw, out, shrink)
 	case FloatWeights:
 		g.floatW = trim(fw, out, shrink)
 	}
-	return g
 }
 
 // fits reports whether bytes more can be allocated now in two allocations,

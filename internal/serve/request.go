@@ -118,12 +118,24 @@ func (r *request) buildGraph() (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.N != nil && *r.N < 0 {
+		return nil, badRequest("n = %d: want a vertex count", *r.N)
+	}
+	if ints == nil && floats == nil {
+		// Unweighted: straight from the arrays, no arc buffer.
+		n := -1
+		if r.N != nil {
+			n = *r.N
+		}
+		g, err := graph.FromEdges(n, r.Directed, us, vs)
+		if err != nil && !errors.Is(err, graph.ErrTooLarge) {
+			err = &graphError{err}
+		}
+		return g, err
+	}
 	b := graph.NewBuilder(r.Directed)
 	n := 0
 	if r.N != nil {
-		if *r.N < 0 {
-			return nil, badRequest("n = %d: want a vertex count", *r.N)
-		}
 		n = *r.N
 	} else {
 		for i := range us {
@@ -158,7 +170,7 @@ func (r *request) buildGraph() (*graph.Graph, error) {
 }
 
 // endpoints are the edges' tails and heads, from "edges" or "edges_b64".
-func (r *request) endpoints() (us, vs []int64, err error) {
+func (r *request) endpoints() (us, vs []int32, err error) {
 	if r.EdgesB64 != "" {
 		r.edgesRaw = []byte(r.EdgesB64)
 	}
@@ -174,22 +186,22 @@ func (r *request) endpoints() (us, vs []int64, err error) {
 			return nil, nil, badRequest("edges_b64: %d bytes, not pairs of little-endian int32", len(raw))
 		}
 		m := len(raw) / 8
-		us, vs = make([]int64, m), make([]int64, m)
+		us, vs = make([]int32, m), make([]int32, m)
 		for i := range m {
-			us[i] = int64(int32(binary.LittleEndian.Uint32(raw[8*i:])))
-			vs[i] = int64(int32(binary.LittleEndian.Uint32(raw[8*i+4:])))
+			us[i] = int32(binary.LittleEndian.Uint32(raw[8*i:]))
+			vs[i] = int32(binary.LittleEndian.Uint32(raw[8*i+4:]))
 		}
 		return us, vs, nil
 	}
-	us, vs = make([]int64, len(r.Edges)), make([]int64, len(r.Edges))
+	us, vs = make([]int32, len(r.Edges)), make([]int32, len(r.Edges))
 	for i, e := range r.Edges {
 		if len(e) != 2 {
 			return nil, nil, badRequest("edges[%d]: %d numbers, want [u, v] (weights go in \"weights\")", i, len(e))
 		}
-		if e[0] > math.MaxInt32 || e[1] > math.MaxInt32 {
+		if min(e[0], e[1]) < math.MinInt32 || max(e[0], e[1]) > math.MaxInt32 {
 			return nil, nil, &graphError{fmt.Errorf("edge %d: vertex id beyond int32: %d %d", i, e[0], e[1])}
 		}
-		us[i], vs[i] = e[0], e[1]
+		us[i], vs[i] = int32(e[0]), int32(e[1])
 	}
 	return us, vs, nil
 }
