@@ -105,6 +105,8 @@ class Prepared:
 
     def index_of(self, node: Hashable) -> int:
         """The vertex index of ``node``; :class:`NodeNotFoundError` if absent."""
+        if type(node) is int and 0 <= node < self.n and type(self.nodes) is range:
+            return node  # the common case of a search loop, first
         if isinstance(self.nodes, range):
             try:
                 if not isinstance(node, (bool, np.bool_)) and int(node) == node and 0 <= int(node) < self.n:  # type: ignore[call-overload]

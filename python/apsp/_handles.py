@@ -259,7 +259,7 @@ class Handle:
         given: List[Tuple[List[Any], List[Any]]] = []
         sent: List[Dict[str, Any]] = []
         for i, c in enumerate(candidates):
-            if not isinstance(c, Mapping) or not set(c) <= {"add", "remove"}:
+            if not (type(c) is dict or isinstance(c, Mapping)) or not c.keys() <= {"add", "remove"}:
                 raise TypeError(f"candidates[{i}]: want a mapping with \"add\" and/or \"remove\", got {c!r}")
             add = list(c.get("add") or [])
             remove = list(c.get("remove") or [])
