@@ -266,6 +266,7 @@ func (h *HTTP) one(w http.ResponseWriter, r *http.Request) {
 	}
 	defer done()
 	req, err := h.readRequest(w, r, op)
+	defer releaseBody(req) // after the answer: nothing then refers to the body
 	var id json.RawMessage
 	if req != nil {
 		id = req.ID
@@ -324,10 +325,10 @@ func (h *HTTP) readRequest(w http.ResponseWriter, r *http.Request, op string) (*
 	}
 	// JSON when it says so; curl's -d default and no type at all are
 	// sniffed: an object is a request, anything else a graph file.
-	var buf []byte
+	var buf, pooled []byte
 	if ct == "" || ct == "application/x-www-form-urlencoded" {
 		var err error
-		if buf, err = readAll(body, r.ContentLength); err != nil {
+		if buf, err = readAll(body, r.ContentLength, &pooled); err != nil {
 			return nil, h.bodyError(err)
 		}
 		if t := bytes.TrimLeft(buf, " \t\r\n"); len(t) > 0 && t[0] == '{' {
@@ -338,11 +339,12 @@ func (h *HTTP) readRequest(w http.ResponseWriter, r *http.Request, op string) (*
 	if ct == "application/json" {
 		if buf == nil {
 			var err error
-			if buf, err = readAll(body, r.ContentLength); err != nil {
+			if buf, err = readAll(body, r.ContentLength, &pooled); err != nil {
 				return nil, h.bodyError(err)
 			}
 		}
 		req, err := decode(buf)
+		req.body = pooled
 		if err != nil {
 			return req, err
 		}
@@ -355,10 +357,28 @@ func (h *HTTP) readRequest(w http.ResponseWriter, r *http.Request, op string) (*
 	return h.readGraphFile(body, r, op)
 }
 
-// readAll reads a body, its length known or not.
-func readAll(body io.Reader, n int64) ([]byte, error) {
+// bodyPool keeps the buffers of request bodies read whole (JSON requests
+// of known length up to maxScratch bytes) between requests: a request's
+// body is most of what it allocates.
+var bodyPool sync.Pool
+
+// readAll reads a body, its length known or not; a buffer it took from
+// bodyPool is put in *pooled, for the caller to give back with
+// releaseBody once nothing refers to the body's bytes.
+func readAll(body io.Reader, n int64, pooled *[]byte) ([]byte, error) {
 	if n > 0 && n < 1<<30 {
-		buf := make([]byte, n)
+		var buf []byte
+		if n <= maxScratch {
+			if p, ok := bodyPool.Get().(*[]byte); ok && int64(cap(*p)) >= n {
+				buf = (*p)[:n]
+			}
+			if buf == nil {
+				buf = make([]byte, n, max(n, 128<<10))
+			}
+			*pooled = buf
+		} else {
+			buf = make([]byte, n)
+		}
 		if _, err := io.ReadFull(body, buf); err != nil {
 			return nil, err
 		}
@@ -373,6 +393,15 @@ func readAll(body io.Reader, n int64) ([]byte, error) {
 		return buf, nil
 	}
 	return io.ReadAll(body)
+}
+
+// releaseBody gives a request's pooled body buffer back.
+func releaseBody(r *request) {
+	if r != nil && r.body != nil {
+		b := r.body
+		r.body, r.edgesRaw, r.weightsRaw = nil, nil, nil
+		bodyPool.Put(&b)
+	}
 }
 
 func (h *HTTP) bodyError(err error) error {

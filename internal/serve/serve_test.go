@@ -418,7 +418,7 @@ func FuzzHandle(f *testing.F) {
 			if r.N != nil && *r.N > 2000 {
 				return
 			}
-			us, vs, err := r.endpoints()
+			us, vs, err := r.endpoints(new(scratch))
 			if err == nil {
 				for i := range us {
 					if us[i] > 2000 || vs[i] > 2000 {
