@@ -383,7 +383,11 @@ func trim[T any](s []T, n int, shrink bool) []T {
 // (out <= lo) and returns the new end.
 func uniqueHeads(heads []int32, lo, hi, out int) int {
 	seg := heads[lo:hi]
-	slices.Sort(seg)
+	if len(seg) <= 32 {
+		insertionSort(seg) // most vertices: cheaper than slices.Sort's pivots
+	} else {
+		slices.Sort(seg)
+	}
 	start := out
 	for _, v := range seg {
 		if out > start && heads[out-1] == v {
@@ -393,6 +397,17 @@ func uniqueHeads(heads []int32, lo, hi, out int) int {
 		out++
 	}
 	return out
+}
+
+// insertionSort sorts a short s.
+func insertionSort(s []int32) {
+	for i := 1; i < len(s); i++ {
+		x, j := s[i], i
+		for ; j > 0 && s[j-1] > x; j-- {
+			s[j] = s[j-1]
+		}
+		s[j] = x
+	}
 }
 
 // pair is an arc of one tail while its vertex's arcs are sorted.

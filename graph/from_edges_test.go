@@ -96,3 +96,19 @@ func FuzzFromEdges(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFromEdges: a random 16-regular-like graph of 1 024 vertices
+// (8 192 edges), the service's request size.
+func BenchmarkFromEdges(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n, m = 1024, 8192
+	us, vs := make([]int32, m), make([]int32, m)
+	for i := range us {
+		us[i], vs[i] = int32(rng.IntN(n)), int32(rng.IntN(n))
+	}
+	for b.Loop() {
+		if _, err := FromEdges(n, false, us, vs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
