@@ -1,10 +1,6 @@
 package lanes
 
-import (
-	"container/heap"
-
-	"github.com/apsp/apsp/graph"
-)
+import "github.com/apsp/apsp/graph"
 
 // TightenLimit is the largest vertex count Tighten searches: beyond it no
 // dense matrix, the only user of the packed kinds, fits in memory anyway.
@@ -135,7 +131,7 @@ func (s *search) run(g *graph.Graph, v int, stop int64) (top1, top2 int64, reach
 	// only while in the heap (lazy deletion).
 	s.heap = append(s.heap[:0], item{0, int32(v)})
 	for len(s.heap) > 0 {
-		it := heap.Pop(&s.heap).(item)
+		it := s.heap.pop()
 		u := int(it.v)
 		if s.seen[u] {
 			continue
@@ -149,7 +145,7 @@ func (s *search) run(g *graph.Graph, v int, stop int64) (top1, top2 int64, reach
 		ws := g.IntWeights(u)
 		for i, w := range g.Neighbors(u) {
 			if !s.seen[w] {
-				heap.Push(&s.heap, item{it.d + ws[i], w})
+				s.heap.push(item{it.d + ws[i], w})
 			}
 		}
 	}
@@ -161,15 +157,48 @@ type item struct {
 	v int32
 }
 
+// distHeap is a binary min-heap of items by distance, typed (no
+// container/heap: its interface boxes every item, an allocation a push).
 type distHeap []item
 
-func (h distHeap) Len() int           { return len(h) }
-func (h distHeap) Less(i, j int) bool { return h[i].d < h[j].d }
-func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *distHeap) Push(x any)        { *h = append(*h, x.(item)) }
-func (h *distHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h *distHeap) push(it item) {
+	a := append(*h, it)
+	i := len(a) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if a[p].d <= it.d {
+			break
+		}
+		a[i] = a[p]
+		i = p
+	}
+	a[i] = it
+	*h = a
+}
+
+func (h *distHeap) pop() item {
+	a := *h
+	top, last := a[0], a[len(a)-1]
+	a = a[:len(a)-1]
+	n := len(a)
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && a[c+1].d < a[c].d {
+			c++
+		}
+		if last.d <= a[c].d {
+			break
+		}
+		a[i] = a[c]
+		i = c
+	}
+	if n > 0 {
+		a[i] = last
+	}
+	*h = a
+	return top
 }

@@ -1,9 +1,12 @@
 package lanes
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/testgraphs"
 )
 
 // TestDistBound checks the proven bounds of Tighten on graphs whose
@@ -66,5 +69,48 @@ func TestTighten(t *testing.T) {
 	}
 	if p = p.Tighten(star); p.MaxDist != 2 || p.Holds(Int8) != nil {
 		t.Errorf("star: MaxDist %d, int8 %v", p.MaxDist, p.Holds(Int8))
+	}
+}
+
+// TestDistHeap: random pushes and pops, interleaved, come out in the
+// order of a sort.
+func TestDistHeap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var h distHeap
+	var ref []int64
+	for range 20000 {
+		if len(ref) > 0 && rng.IntN(3) == 0 {
+			slices.Sort(ref)
+			if got := h.pop(); got.d != ref[0] {
+				t.Fatalf("popped %d, want %d", got.d, ref[0])
+			}
+			ref = ref[1:]
+			continue
+		}
+		d := rng.Int64N(50)
+		h.push(item{d, int32(d)})
+		ref = append(ref, d)
+	}
+	for len(ref) > 0 {
+		slices.Sort(ref)
+		if got := h.pop(); got.d != ref[0] || len(h) != len(ref)-1 {
+			t.Fatalf("popped %d, want %d", got.d, ref[0])
+		}
+		ref = ref[1:]
+	}
+}
+
+// BenchmarkTighten: the bound of a random weighted graph of 1 024
+// vertices and degree about 8, lengths 1..100 (what the bulk FW path
+// proves for each graph before it packs int16 lanes).
+func BenchmarkTighten(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	g := testgraphs.Random(rng, testgraphs.Spec{N: 1024, M: 4096, Kind: graph.IntWeights, Lo: 1, Hi: 100})
+	p, err := PlanFor(g)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		p.Tighten(g)
 	}
 }
