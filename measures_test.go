@@ -13,6 +13,7 @@ import (
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
+	"github.com/apsp/apsp/internal/gputest"
 )
 
 // refView is the distance matrix a measure reads in mode (out, in or
@@ -474,7 +475,7 @@ func TestChosenSources(t *testing.T) {
 	}
 	g := randomGraph(rng, 12, 0.3, false, unweighted)
 	for _, opt := range []Options{{Algorithm: "bitbfs", Sources: []int{1}}, {Algorithm: "blocked", Sources: []int{1}},
-		{Device: "gpu", Sources: []int{1}}, {Sources: []int{12}}, {Sources: []int{-1}}} {
+		{Algorithm: "gpu-bitbfs", Sources: []int{1}}, {Sources: []int{12}}, {Sources: []int{-1}}} {
 		if _, err := Eccentricities(ctx, g, opt); !errors.Is(err, ErrInvalidOptions) {
 			t.Errorf("%+v: %v, want ErrInvalidOptions", opt, err)
 		}
@@ -488,6 +489,13 @@ func TestChosenSources(t *testing.T) {
 	} {
 		if err := f(Options{Sources: []int{0}}); !errors.Is(err, ErrInvalidOptions) {
 			t.Errorf("%s with Sources: %v, want ErrInvalidOptions", name, err)
+		}
+	}
+	// On the GPU, gpu-sssp searches them (TestGPUChosenSources); without
+	// one, the request is refused as any GPU request is.
+	if !hasGPU() {
+		if _, err := Eccentricities(ctx, g, Options{Device: "gpu", Sources: []int{1}}); !errors.Is(err, ErrNoGPU) {
+			t.Errorf("sources on the GPU without one: %v, want ErrNoGPU", err)
 		}
 	}
 	if d, err := DistancesFrom(ctx, g, nil, Options{}); err != nil || len(d.Sources) != 0 {
@@ -630,5 +638,76 @@ func TestEstimateCloseness(t *testing.T) {
 	t.Logf("the 95 %% intervals held the closeness in %d of %d", held, total)
 	if held < total*85/100 {
 		t.Errorf("the 95 %% intervals held the closeness in %d of %d", held, total)
+	}
+}
+
+// TestGPUChosenSources: chosen sources on the GPU (gpu-sssp over the graph
+// renumbered with them first) give the CPU's eccentricities, closeness,
+// harmonic centrality and distances, on random graphs directed or not,
+// disconnected, unweighted and weighted (float ones to float32's
+// precision), sources repeated and unsorted.
+func TestGPUChosenSources(t *testing.T) {
+	if !hasGPU() {
+		gputest.Skip(t, "no GPU")
+	}
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(21, 22))
+	for trial := range 24 {
+		mode := []weightMode{unweighted, intWeights, floatWeights}[trial%3]
+		g := randomGraph(rng, 2+rng.IntN(300), 0.02+0.05*rng.Float64(), trial%2 == 0, mode)
+		n := g.N()
+		var sources []int
+		for range 1 + rng.IntN(9) {
+			sources = append(sources, rng.IntN(n))
+		}
+		sources = append(sources, sources[0])
+		tol := 0.0
+		if mode == floatWeights {
+			tol = 1e-5
+		}
+		same := func(a, b float64) bool {
+			return a == b || math.IsInf(a, 1) && math.IsInf(b, 1) || math.Abs(a-b) <= tol*math.Max(math.Abs(a), math.Abs(b))
+		}
+		name := fmt.Sprintf("trial %d (n=%d, %v, directed %v, sources %v)", trial, n, mode, g.Directed(), sources)
+		for _, m := range []string{"", "in", "all"} {
+			cpu, gpu := Options{Device: "cpu", Sources: sources, Mode: m}, Options{Device: "gpu", Sources: sources, Mode: m}
+			ec, err1 := Eccentricities(ctx, g, cpu)
+			eg, err2 := Eccentricities(ctx, g, gpu)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s mode %q: %v, %v", name, m, err1, err2)
+			}
+			for i := range ec {
+				if !same(ec[i].Float(), eg[i].Float()) {
+					t.Fatalf("%s mode %q: eccentricity %d: GPU %v, CPU %v", name, m, i, eg[i], ec[i])
+				}
+			}
+			for what, f := range map[string]func(Options) ([]float64, error){
+				"closeness": func(o Options) ([]float64, error) { return ClosenessCentrality(ctx, g, o, true) },
+				"harmonic":  func(o Options) ([]float64, error) { return HarmonicCentrality(ctx, g, o) },
+			} {
+				c, err1 := f(cpu)
+				d, err2 := f(gpu)
+				if err1 != nil || err2 != nil {
+					t.Fatalf("%s mode %q %s: %v, %v", name, m, what, err1, err2)
+				}
+				for i := range c {
+					if math.Abs(c[i]-d[i]) > math.Max(1e-12, 2*tol)*math.Max(1, math.Abs(c[i])) {
+						t.Fatalf("%s mode %q: %s %d: GPU %v, CPU %v", name, m, what, i, d[i], c[i])
+					}
+				}
+			}
+		}
+		dc, err1 := DistancesFrom(ctx, g, sources, Options{Device: "cpu"})
+		dg, err2 := DistancesFrom(ctx, g, sources, Options{Device: "gpu"})
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: DistancesFrom %v, %v", name, err1, err2)
+		}
+		for i := range sources {
+			for v := range n {
+				if a, b := dc.At(i, v).Float(), dg.At(i, v).Float(); !same(a, b) {
+					t.Fatalf("%s: distance from %d to %d: GPU %v, CPU %v", name, sources[i], v, b, a)
+				}
+			}
+		}
 	}
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"math"
 
 	"github.com/apsp/apsp/internal/gpu"
 	gpuminplus "github.com/apsp/apsp/internal/gpu/minplus"
@@ -31,9 +33,10 @@ func (gpuSSSPEngine) Name() string { return "gpu-sssp" }
 // it for weighted graphs where its estimate beats the Floyd–Warshall's
 // (sparse ones, where it measured several times faster: docs/perf.md,
 // "gpu-sssp and gpu-minplus").
-// It splits its sources over several GPUs.
+// It splits its sources over several GPUs, and searches chosen sources
+// (SourceSearcher: RowsFrom, DistancesFrom).
 func (gpuSSSPEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Auto: true, MultiGPU: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
+	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Auto: true, MultiGPU: true, Sources: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
 }
 
 // Supports finds every GPU asked for.
@@ -80,6 +83,134 @@ func (gpuSSSPEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 		return nil, err
 	}
 	return sparseResult(p, m.N, m.Int, m.Float, m.Device), nil
+}
+
+// RowsFrom summarises the chosen sources (Harm included, summed here).
+func (gpuSSSPEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error) {
+	d, err := searchSources(ctx, p, sources)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]reduce.Row, len(sources))
+	for i, s := range sources {
+		r := &rows[i]
+		for v := range d.n {
+			if v == int(s) {
+				continue
+			}
+			switch x, f, ok := d.at(i, v); {
+			case !ok:
+				r.Unreach = true
+			case d.floats != nil:
+				r.AddFloat(f)
+			default:
+				r.AddInt(x)
+			}
+		}
+	}
+	return rows, nil
+}
+
+// DistancesFrom gives the distances from the chosen sources.
+func (gpuSSSPEngine) DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) ([]int64, []float64, error) {
+	d, err := searchSources(ctx, p, sources)
+	if err != nil {
+		return nil, nil, err
+	}
+	k, n := len(sources), d.n
+	if d.floats != nil {
+		out := make([]float64, k*n)
+		for i := range k {
+			for v := range n {
+				_, f, ok := d.at(i, v)
+				if !ok {
+					f = math.Inf(1)
+				}
+				out[i*n+v] = f
+			}
+		}
+		return nil, out, nil
+	}
+	out := make([]int64, k*n)
+	for i := range k {
+		for v := range n {
+			x, _, ok := d.at(i, v)
+			if !ok {
+				x = unreachable
+			}
+			out[i*n+v] = x
+		}
+	}
+	return out, nil, nil
+}
+
+// sourceRows are the GPU's rows of chosen sources, in the numbering of a
+// renumbered graph: source i's distance to vertex v is at row pos[i],
+// column newID[v].
+type sourceRows struct {
+	n      int
+	pos    []int
+	newID  []int32
+	ints   []int32
+	floats []float32
+}
+
+// at is source i's distance to v, and whether there is a path.
+func (d *sourceRows) at(i, v int) (int64, float64, bool) {
+	j := d.pos[i]*d.n + int(d.newID[v])
+	if d.floats != nil {
+		f := float64(d.floats[j])
+		return 0, f, !math.IsInf(f, 1)
+	}
+	x := d.ints[j]
+	return int64(x), 0, x != lanes.InfOf[int32]()
+}
+
+// searchSources searches the chosen sources on the GPU, whose searches
+// take a range of sources: the graph is numbered with the distinct
+// sources first (graph.Graph.Renumber, O(n + m)) and the first rows of
+// its matrix computed (sssp.MatrixRows), k·n distances for k distinct
+// sources.
+func searchSources(ctx context.Context, p *Problem, sources []int32) (*sourceRows, error) {
+	g := p.Graph
+	n := g.N()
+	newID := make([]int32, n)
+	for v := range newID {
+		newID[v] = -1
+	}
+	d := &sourceRows{n: n, pos: make([]int, len(sources)), newID: newID}
+	k := 0
+	for i, s := range sources {
+		if s < 0 || int(s) >= n {
+			return nil, fmt.Errorf("source %d: not a vertex (0..%d)", s, n-1)
+		}
+		if newID[s] < 0 {
+			newID[s] = int32(k)
+			k++
+		}
+		d.pos[i] = int(newID[s])
+	}
+	next := int32(k)
+	for v := range newID {
+		if newID[v] < 0 {
+			newID[v] = next
+			next++
+		}
+	}
+	h, err := g.Renumber(newID)
+	if err != nil {
+		return nil, err
+	}
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	m, err := sssp.MatrixRows(ctx, gpu.OnGPUs(ords), h, p.Lanes.IsFloat(), k)
+	if err != nil {
+		return nil, err
+	}
+	d.ints, d.floats = m.Int, m.Float
+	return d, nil
 }
 
 // sparseResult wraps an n×n matrix (InfInt32 or +Inf for no path) from the

@@ -101,9 +101,6 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 		}
 	}
 	pl := &Plan{Device: dev}
-	if req.FromSources && dev.Kind == "gpu" {
-		return nil, invalid("device", "%s: chosen sources are searched on the CPU (bfs, dijkstra or johnson); the GPU engines search every source", dev)
-	}
 	if req.Auto() {
 		err = pl.choose(g, req, lp)
 	} else {
@@ -214,7 +211,7 @@ func sourcesBytes(g *graph.Graph, req Request, threads int) uint64 {
 
 // errNoSources is the refusal of an engine without Caps.Sources.
 func errNoSources(e engine.Engine) error {
-	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, dijkstra or johnson", e.Name())
+	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, dijkstra, johnson or gpu-sssp", e.Name())
 }
 
 // named resolves an engine asked for by name.
@@ -275,6 +272,31 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 		}
 	}
 	if req.FromSources {
+		if pl.Device.Kind == "gpu" {
+			// The GPU engines that search chosen sources; "auto" on the
+			// auto device keeps them on the CPU (k searches rarely pay
+			// for the GPU's start).
+			var refused error
+			for _, e := range all {
+				if c := e.Caps(); c.Device == engine.CPU || !c.Sources {
+					continue
+				}
+				p := problem(e, g, req, lp, pl.Device)
+				if err := usable(e, p); err != nil {
+					refused = fmt.Errorf("%s: %w", e.Name(), err)
+					record(e, 0, err.Error())
+					continue
+				}
+				t := e.Estimate(p)
+				record(e, t, "")
+				if t < bestTime {
+					best, bestP, bestTime = e, p, t
+				}
+			}
+			if best == nil && refused != nil {
+				return refused // no GPU, or a graph it cannot take: its own error
+			}
+		}
 		if best == nil {
 			return fmt.Errorf("no engine searches chosen sources of this graph (%s)", strings.Join(why, "; "))
 		}

@@ -186,8 +186,8 @@ func request(t testing.TB, r Raw, want Want) Request {
 }
 
 // TestResolveSources: a request from chosen sources goes to an engine
-// that searches them (bfs, dijkstra, johnson), never the GPU, and admits
-// memory for k rows or k·n distances, not n².
+// that searches them (bfs, dijkstra, johnson; gpu-sssp on the gpu
+// device), and admits memory for k rows or k·n distances, not n².
 func TestResolveSources(t *testing.T) {
 	unweighted := generate(t, "regular", "n=4000", "d=4", "seed=1")
 	weighted := generate(t, "regular", "n=4000", "d=4", "seed=1", "weights=1..9")
@@ -207,7 +207,7 @@ func TestResolveSources(t *testing.T) {
 		{"named johnson", "johnson", "", weighted, Rows, "johnson"},
 		{"named bitbfs", "bitbfs", "", unweighted, Rows, ""},
 		{"named blocked", "blocked", "", weighted, Matrix, ""},
-		{"gpu", "", "gpu", unweighted, Rows, ""},
+		{"named gpu-bitbfs", "gpu-bitbfs", "", unweighted, Rows, ""},
 	} {
 		o, err := Parse(Raw{Algorithm: tc.algo, Device: tc.device, Threads: 2})
 		if err != nil {
@@ -233,5 +233,18 @@ func TestResolveSources(t *testing.T) {
 		if want := 2*n*32 + 10*per; pl.Memory != want {
 			t.Errorf("%s: memory %d, want %d (k rows, not n²)", tc.name, pl.Memory, want)
 		}
+	}
+	// The gpu device: gpu-sssp where a GPU is, else the GPU's own refusal
+	// (not an invalid option).
+	o, err := Parse(Raw{Device: "gpu", Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := Resolve(weighted, Request{Options: o, Want: Rows, FromSources: true, Sources: 10})
+	switch {
+	case err == nil && pl.Engine.Name() != "gpu-sssp":
+		t.Errorf("gpu device: %s, want gpu-sssp", pl.Engine.Name())
+	case err != nil && errors.Is(err, ErrInvalid):
+		t.Errorf("gpu device: %v, want gpu-sssp or no GPU", err)
 	}
 }

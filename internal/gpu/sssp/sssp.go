@@ -265,11 +265,31 @@ func Matrix(ctx context.Context, place gpu.Placement, g *graph.Graph, float bool
 	return ssspMatrixOn(ctx, ordinals, g, float, ssspConfig{})
 }
 
+// MatrixRows is Matrix for the first k sources alone (vertices 0..k-1):
+// k rows of n distances, the memory k·n. A caller with other sources
+// numbers them first (graph.Graph.Renumber).
+func MatrixRows(ctx context.Context, place gpu.Placement, g *graph.Graph, float bool, k int) (*MatrixResult, error) {
+	ordinals, err := gpus(place, "the matrix")
+	if err != nil {
+		return nil, err
+	}
+	if k < 0 || k > g.N() {
+		return nil, fmt.Errorf("gpu-sssp: %d sources of a graph of %d vertices", k, g.N())
+	}
+	return ssspMatrixRowsOn(ctx, ordinals, g, float, k, ssspConfig{})
+}
+
 func ssspMatrix(ctx context.Context, ordinal int, g *graph.Graph, float bool, cfg ssspConfig) (*MatrixResult, error) {
 	return ssspMatrixOn(ctx, []int{ordinal}, g, float, cfg)
 }
 
 func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, cfg ssspConfig) (*MatrixResult, error) {
+	return ssspMatrixRowsOn(ctx, ordinals, g, float, g.N(), cfg)
+}
+
+// ssspMatrixRowsOn is the matrix's first k rows (MatrixResult.N is still
+// the vertex count n: the rows are n long).
+func ssspMatrixRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool, k int, cfg ssspConfig) (*MatrixResult, error) {
 	if err := gpu.CheckArcs(g, float); err != nil {
 		return nil, fmt.Errorf("gpu-sssp: %w", err)
 	}
@@ -277,20 +297,20 @@ func ssspMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, float boo
 	out := &MatrixResult{N: n}
 	var bits []uint32
 	if float {
-		out.Float = make([]float32, n*n)
-		if n > 0 {
-			bits = unsafe.Slice((*uint32)(unsafe.Pointer(&out.Float[0])), n*n)
+		out.Float = make([]float32, k*n)
+		if k*n > 0 {
+			bits = unsafe.Slice((*uint32)(unsafe.Pointer(&out.Float[0])), k*n)
 		}
 	} else {
-		out.Int = make([]int32, n*n)
-		if n > 0 {
-			bits = unsafe.Slice((*uint32)(unsafe.Pointer(&out.Int[0])), n*n)
+		out.Int = make([]int32, k*n)
+		if k*n > 0 {
+			bits = unsafe.Slice((*uint32)(unsafe.Pointer(&out.Int[0])), k*n)
 		}
 	}
-	if n == 0 {
+	if k*n == 0 {
 		return out, nil
 	}
-	spans := ssspSplit(n, len(ordinals))
+	spans := ssspSplit(k, len(ordinals))
 	timings := make([]Timing, len(ordinals))
 	devs, err := gpu.OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
 		_, err := runSSSP(c, g, float, cfg, &timings[i], bits, spans[i])
