@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/cuda"
 	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
@@ -456,32 +457,35 @@ func (ch *fwChunk) fill(gs []*graph.Graph, maxReal []int32, in []int32) {
 		for j := lo; j < hi; j++ {
 			g := gs[ch.graphs[j]]
 			n, arcs := g.N(), g.Arcs()
-			copy(table[8*j:8*j+8], []int32{int32(n), int32(arcs), int32(at[j] - len(table)), int32(rowAt[j]), maxReal[ch.graphs[j]], 0, 0, 0})
+			t := table[8*j : 8*j+8 : 8*j+8]
+			t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7] = int32(n), int32(arcs), int32(at[j]-len(table)), int32(rowAt[j]), maxReal[ch.graphs[j]], 0, 0, 0
 			dst := in[at[j]:at[j+1]]
-			tails, heads, w := dst[:arcs], dst[arcs:2*arcs], dst[2*arcs:]
-			pos := 0
+			tails, heads, w := dst[:arcs], dst[arcs:2*arcs], dst[2*arcs:2*arcs+arcs]
+			a := csr.Of(g)
+			base := a.Off[0]
+			copy(heads, a.Heads[base:base+arcs])
 			for u := 0; u < n; u++ {
-				nb := g.Neighbors(u)
-				copy(heads[pos:], nb)
-				for k := range nb {
-					tails[pos+k] = int32(u)
+				for k := a.Off[u] - base; k < a.Off[u+1]-base; k++ {
+					tails[k] = int32(u)
 				}
-				if iw := g.IntWeights(u); iw != nil {
-					if ch.pack == 2 {
-						for k, x := range iw {
-							w[pos+k] = int32(min(x, int64(inf16))) // non-negative: the plan said so
-						}
-					} else {
-						for k, x := range iw {
-							w[pos+k] = int32(x) // the plan bounds every weight
-						}
+			}
+			if g.Kind() != graph.IntWeights {
+				for k := range w {
+					w[k] = 1
+				}
+				continue
+			}
+			for u := 0; u < n; u++ {
+				iw, ws := g.IntWeights(u), w[a.Off[u]-base:a.Off[u+1]-base]
+				if ch.pack == 2 {
+					for k, x := range iw {
+						ws[k] = int32(min(x, int64(inf16))) // non-negative: the plan said so
 					}
 				} else {
-					for k := range g.Degree(u) {
-						w[pos+k] = 1
+					for k, x := range iw {
+						ws[k] = int32(x) // the plan bounds every weight
 					}
 				}
-				pos += g.Degree(u)
 			}
 		}
 	})

@@ -1025,3 +1025,45 @@ func TestBulkFW16Bench(t *testing.T) {
 		fmt.Println(l)
 	}
 }
+
+// BenchmarkFWHostPrep times, without a GPU, what the host does for a
+// bulk FW call before the kernels start and after they end: admitting
+// every graph (lane bounds, int16 proofs) and filling the page-locked
+// input, for 131 072 graphs of 16 vertices and 1 024 of 1 024 (issue 31:
+// a call's wall within 2x its device time).
+func BenchmarkFWHostPrep(b *testing.B) {
+	for _, c := range []struct{ count, n int }{{131072, 16}, {1024, 1024}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		gs := make([]*graph.Graph, c.count)
+		for i := range gs {
+			gs[i] = fwGraph(rng, c.n, 8, i%2 == 0, false)
+		}
+		cfg, err := bulkFWConfig{ChunkBytes: 16 << 30}.withDefaults()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%dx%d/admit", c.count, c.n), func(b *testing.B) {
+			for b.Loop() {
+				admit(gs, cfg)
+			}
+		})
+		maxReal, packs, errs := admit(gs, cfg)
+		chunks := planFWChunks(gs, packs, errs, cfg)
+		b.Run(fmt.Sprintf("%dx%d/plan", c.count, c.n), func(b *testing.B) {
+			for b.Loop() {
+				chunks = planFWChunks(gs, packs, errs, cfg)
+			}
+		})
+		b.Run(fmt.Sprintf("%dx%d/fill", c.count, c.n), func(b *testing.B) {
+			var buf []int32
+			for b.Loop() {
+				for _, ch := range chunks {
+					if len(buf) < ch.inWords() {
+						buf = make([]int32, ch.inWords())
+					}
+					ch.fill(gs, maxReal, buf[:ch.inWords()])
+				}
+			}
+		})
+	}
+}
