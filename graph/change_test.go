@@ -60,22 +60,29 @@ func sameGraph(a, b *Graph) bool {
 		slices.Equal(a.intW, b.intW) && slices.Equal(a.floatW, b.floatW)
 }
 
+// randomEdgeSet is a random simple graph of n vertices and up to 3n
+// edges of the kind's lengths (1..9).
+func randomEdgeSet(rng *rand.Rand, n int, directed bool, kind WeightKind) *edgeSet {
+	s := &edgeSet{n: n, directed: directed, kind: kind, w: map[[2]int]float64{}}
+	for range rng.IntN(3 * s.n) {
+		u, v := rng.IntN(s.n), rng.IntN(s.n)
+		if u != v {
+			s.w[s.key(u, v)] = float64(1 + rng.IntN(9))
+			if s.kind == Unweighted {
+				s.w[s.key(u, v)] = 1
+			}
+		}
+	}
+	return s
+}
+
 // TestChange: random sequences of changes (swaps of two edges, removals,
 // additions, new lengths, kinds promoted) give the graph the Builder makes
 // of the edges that result, and leave the graph changed as it was.
 func TestChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for trial := range 60 {
-		s := &edgeSet{n: 2 + rng.IntN(25), directed: trial%2 == 0, kind: []WeightKind{Unweighted, IntWeights, FloatWeights}[trial%3], w: map[[2]int]float64{}}
-		for range rng.IntN(3 * s.n) {
-			u, v := rng.IntN(s.n), rng.IntN(s.n)
-			if u != v {
-				s.w[s.key(u, v)] = float64(1 + rng.IntN(9))
-				if s.kind == Unweighted {
-					s.w[s.key(u, v)] = 1
-				}
-			}
-		}
+		s := randomEdgeSet(rng, 2+rng.IntN(25), trial%2 == 0, []WeightKind{Unweighted, IntWeights, FloatWeights}[trial%3])
 		g := s.build()
 		for step := range 40 {
 			before := s.build()

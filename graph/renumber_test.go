@@ -12,17 +12,7 @@ import (
 func TestRenumber(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := range 90 {
-		s := &edgeSet{n: 1 + rng.IntN(30), directed: trial%2 == 0, kind: []WeightKind{Unweighted, IntWeights, FloatWeights}[trial%3], w: map[[2]int]float64{}}
-		for range rng.IntN(3 * s.n) {
-			u, v := rng.IntN(s.n), rng.IntN(s.n)
-			if u != v {
-				s.w[s.key(u, v)] = float64(1 + rng.IntN(9))
-				if s.kind == Unweighted {
-					s.w[s.key(u, v)] = 1
-				}
-			}
-		}
-		g := s.build()
+		g := randomEdgeSet(rng, 1+rng.IntN(30), trial%2 == 0, []WeightKind{Unweighted, IntWeights, FloatWeights}[trial%3]).build()
 		perm := rng.Perm(g.N())
 		newID, back := make([]int32, g.N()), make([]int32, g.N())
 		for v, p := range perm {

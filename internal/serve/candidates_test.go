@@ -41,21 +41,7 @@ func TestCandidatesAgreeInline(t *testing.T) {
 				}
 				c := map[string]any{"remove": remove, "add": add}
 				next := &model{n: m.n, directed: m.directed, kind: m.kind, w: maps.Clone(m.w)}
-				for _, e := range remove {
-					delete(next.w, next.key(e[0], e[1]))
-				}
-				var weights []float64
-				for _, e := range add {
-					w := 1.0
-					switch m.kind {
-					case graph.IntWeights:
-						w = float64(1 + rng.IntN(9))
-					case graph.FloatWeights:
-						w = 0.25 + float64(rng.IntN(40))/8
-					}
-					weights = append(weights, w)
-					next.w[next.key(e[0], e[1])] = w
-				}
+				weights := next.apply(rng, remove, add)
 				if m.kind != graph.Unweighted {
 					c["add_weights"] = weights
 				}
