@@ -139,3 +139,42 @@ func bfsLevels(p *Problem) float64 {
 	}
 	return levels
 }
+
+// EstimateFrom is a search from k chosen sources. The plain search costs
+// as the all-pairs one a source, on as many threads as it has chunks of
+// 16 sources (bfs.RowsFrom). The batched one costs as many batches of
+// 512 sources or fewer as k needs, each a pass over the arcs a level
+// (the all-pairs figure, 2.5 ns an arc; the spare threads share a
+// batch's levels), with the levels of one breadth-first search (bfsLevels)
+// where that could matter: on a graph of long paths (a geometric graph),
+// a batch pays a level for each distance its sources find, where a
+// plain search pays each arc once a source. The search for the levels
+// is spared where the fewest levels (a small world's) already lose.
+func (e bfsEngine) EstimateFrom(p *Problem, k int) float64 {
+	n, arcs, t := float64(p.Graph.N()), float64(p.Graph.Arcs()), float64(max(p.Threads, 1))
+	if !e.bitParallel {
+		return 1e-4 + float64(k)*(arcs+n)*3e-9/math.Min(t, math.Ceil(float64(k)/16))
+	}
+	batches := math.Ceil(float64(k) / 512)
+	cost := func(levels float64) float64 {
+		return 1e-4 + batches*(arcs+n)*levels*2.5e-9/t
+	}
+	levels := 12.0
+	if avg := arcs / math.Max(n, 1); avg > 2 {
+		levels = math.Min(12, math.Log(n)/math.Log(avg-1)+2)
+	}
+	if k == 0 || cost(levels) >= (bfsEngine{}).EstimateFrom(p, k) {
+		return cost(levels)
+	}
+	return cost(math.Max(levels, bfsLevels(p)))
+}
+
+// EstimateFrom is a search from k sources, each as the all-pairs search's.
+func (e dijkstraEngine) EstimateFrom(p *Problem, k int) float64 {
+	n, arcs, t := float64(p.Graph.N()), float64(p.Graph.Arcs()), float64(max(p.Threads, 1))
+	work := float64(k) * (arcs*8e-9 + n*20e-9) / math.Min(t, float64(max(k, 1)))
+	if e.johnson {
+		work *= 1.2
+	}
+	return 1e-4 + work
+}

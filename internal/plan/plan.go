@@ -45,7 +45,8 @@ type Request struct {
 	NoAdmit bool
 	// FromSources asks for Sources chosen sources alone (rows, or the
 	// Sources×n distances for Matrix): only engines with Caps.Sources
-	// take it, on the CPU, and the memory admitted is Sources·n.
+	// take it, on the CPU, and the memory admitted is the engine's
+	// WorkBytesFrom (k rows, or k·n distances, not n²).
 	FromSources bool
 	Sources     int
 }
@@ -102,7 +103,7 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	}
 	pl := &Plan{Device: dev}
 	if req.FromSources && dev.Kind == "gpu" {
-		return nil, invalid("device", "%s: chosen sources are searched on the CPU (bfs, dijkstra or johnson); the GPU engines search every source", dev)
+		return nil, invalid("device", "%s: chosen sources are searched on the CPU (bfs, bitbfs, dijkstra or johnson); the GPU engines search every source", dev)
 	}
 	if req.Auto() {
 		err = pl.choose(g, req, lp)
@@ -114,7 +115,7 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	}
 	c := pl.Engine.Caps()
 	if req.FromSources {
-		pl.Memory = sourcesBytes(g, req, pl.Problem.Threads)
+		pl.Memory = pl.Engine.(engine.SourceSearcher).WorkBytesFrom(pl.Problem, req.Sources, req.Want == Matrix)
 		if req.NoAdmit {
 			return pl, nil
 		}
@@ -199,22 +200,9 @@ func usable(e engine.Engine, p *engine.Problem) error {
 	return e.Supports(p)
 }
 
-// sourcesBytes is the memory a run from req.Sources sources needs: per
-// thread a search's arrays (as dijkstra's, the larger), and the rows, or
-// the distances (8 bytes a pair, and 4 more where the search writes int32
-// first).
-func sourcesBytes(g *graph.Graph, req Request, threads int) uint64 {
-	n, k := uint64(g.N()), uint64(req.Sources)
-	need := uint64(threads) * n * 32
-	if req.Want == Matrix {
-		return need + k*n*12
-	}
-	return need + k*engine.RowVertexBytes
-}
-
 // errNoSources is the refusal of an engine without Caps.Sources.
 func errNoSources(e engine.Engine) error {
-	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, dijkstra or johnson", e.Name())
+	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, bitbfs, dijkstra or johnson", e.Name())
 }
 
 // named resolves an engine asked for by name.
@@ -268,7 +256,12 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 			record(e, 0, err.Error())
 			continue
 		}
-		t := e.Estimate(p)
+		t := 0.0
+		if req.FromSources {
+			t = e.(engine.SourceSearcher).EstimateFrom(p, req.Sources)
+		} else {
+			t = e.Estimate(p)
+		}
 		record(e, t, "")
 		if t < bestTime {
 			best, bestP, bestTime = e, p, t
