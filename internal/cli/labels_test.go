@@ -140,6 +140,8 @@ func TestSources(t *testing.T) {
 		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "c,a,c"), exactOut: "c inf\na 3\nc inf\n"},
 		{name: "bitbfs dist", args: with("dist", "--algo", "bitbfs", "--sources", "c,a", "--mode", "all"), exactOut: "\ta\tb\tc\td\nc\t2\t1\t0\t1\na\t0\t1\t2\t3\n"},
 		{name: "blocked", args: with("ecc", "--algo", "blocked", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, bitbfs, dijkstra or johnson"}},
+		{name: "explain sources", args: with("ecc", "--explain", "--sources", "a,b"), exactOut: "a 3\nb inf\n", stderr: []string{"blocked", "not used: it searches every source, not chosen ones"}},
+		{name: "explain dist sources", args: with("dist", "--explain", "--sources", "a"), stderr: []string{"not used: it searches every source, not chosen ones"}},
 	}, nil)
 	// stats --sample: estimates marked ≈ and ≥ (exact infinities on a
 	// graph that is not connected), every source the exact ASPL.
