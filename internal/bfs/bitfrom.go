@@ -363,7 +363,17 @@ func countColumns(planes, next []uint64, list []int32, w int) {
 			eightsB, fours = csa(fours, foursA, foursB)
 			sixteens, eights = csa(eights, eightsA, eightsB)
 			c[0], c[1], c[2], c[3] = ones, twos, fours, eights
-			ripple(c, 4, sixteens)
+			// The carry of weight 16 goes through planes 4–7 without a
+			// branch; only a carry past them (a lane's 256th) ripples
+			// on. A loop from plane 4 mispredicted its varying exit.
+			x := sixteens
+			c[4], x = c[4]^x, c[4]&x
+			c[5], x = c[5]^x, c[5]&x
+			c[6], x = c[6]^x, c[6]&x
+			c[7], x = c[7]^x, c[7]&x
+			if x != 0 {
+				ripple(c, 8, x)
+			}
 		}
 	}
 	for _, v := range list[i:] {

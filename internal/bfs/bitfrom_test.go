@@ -281,7 +281,9 @@ func TestFromConfig(t *testing.T) {
 // BenchmarkRowsFrom times a summary from k random sources of issue 28's
 // graph (gen regular n=65536 d=8 seed=1): the plain search, the
 // bit-parallel one in its default layout, and the layouts of two threads
-// (a batch split in two parts against two batches of half the words).
+// (a batch split in two parts against two batches of half the words);
+// and BitRows, every source, the yardstick (issue 28: k sources should
+// cost about k/n of it).
 func BenchmarkRowsFrom(b *testing.B) {
 	spec, err := gen.ParseSpec("regular", []string{"n=65536", "d=8", "seed=1"})
 	if err != nil {
@@ -291,6 +293,13 @@ func BenchmarkRowsFrom(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Run("all/BitRows", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := BitRows(context.Background(), g, 0, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	rng := rand.New(rand.NewPCG(28, 1))
 	for _, k := range []int{1, 16, 64, 256, 1024} {
 		srcs := make([]int32, k)
