@@ -221,8 +221,8 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Optio
 
 // EstimateStats estimates g's ASPL and bounds its diameter from k sources
 // drawn uniformly without replacement with seed (every vertex when k ≥ n),
-// a search from each (bfs, bitbfs, dijkstra or johnson on the CPU): the ASPL over the
-// pairs with a path as a ratio estimate with a 95 % confidence interval,
+// a search from each (bfs, bitbfs, dijkstra or johnson on the CPU): the
+// ASPL over the pairs with a path as a ratio estimate with a 95 % confidence interval,
 // and the largest eccentricity of a sampled source, a lower bound on the
 // diameter. Connectivity is exact; on a graph that is not connected, unless
 // opt.Reachable, both measures are infinite and given exactly. opt.Mode
