@@ -141,7 +141,7 @@ func newFromRun(n int, sources []int32) *fromRun {
 type fromWorker struct {
 	run         *fromRun
 	base, count int      // the batch is run.srcs[base : base+count]
-	cols        []uint64 // per part of a level, w words × fromPlanes planes
+	cols        []uint64 // per part of a level, fromPlanes planes × w words (countColumns)
 	cnt         []int64  // per bit: the vertices the level found
 	reach, sum  []int64  // per bit
 	harm        []float64
@@ -324,28 +324,33 @@ func (b *batcher) bookFrom(k int32, p int, list, cnts []int32) (pairs int64) {
 		}
 		return pairs
 	}
-	countColumns(f.cols[p*w*fromPlanes:(p+1)*w*fromPlanes], next, list, w)
+	countColumns(f.cols[p*w*fromPlanes:(p+1)*w*fromPlanes], next, list, w, b.cfg.noAsm)
 	return pairs
 }
 
 // countColumns adds the words next[v·w+j] of the vertices v of list into
-// the bit-sliced counters planes[j·fromPlanes:], plane q of weight 2^q:
-// bit i of every plane of word j is the count of source 64j+i. Sixteen
-// vertices at a time go through a tree of carry-save adders (Harley and
-// Seal's popcount, a lane a source) into planes 0–3, whose carry of
-// weight 16 ripples up the higher planes; a word added alone ripples
-// from plane 0. Rippling every word measured over three times the pull's
-// own time on issue 28's graph, mostly in mispredicted loop exits.
-func countColumns(planes, next []uint64, list []int32, w int) {
+// the bit-sliced counters planes, plane q of word j at planes[q·w+j], of
+// weight 2^q: bit i of word j's planes is the count of source 64j+i.
+// Sixteen vertices at a time go through a tree of carry-save adders
+// (Harley and Seal's popcount, a lane a source) into planes 0–3, whose
+// carry of weight 16 goes through planes 4–7 without a branch and
+// ripples on only past them; a word added alone ripples from plane 0.
+// Rippling every word measured over three times the pull's own time on
+// issue 28's graph, mostly in mispredicted loop exits; the tree in Go
+// was still a third of a 1024-source search, the assembly (w = 4 and 8,
+// countAsm) is much less. noAsm keeps to Go.
+func countColumns(planes, next []uint64, list []int32, w int, noAsm bool) {
 	i := 0
+	if !noAsm {
+		i = countAsm(planes, next, list, w)
+	}
 	for ; i+16 <= len(list); i += 16 {
 		var o [16]int
 		for t, v := range (*[16]int32)(list[i:]) {
 			o[t] = int(v) * w
 		}
 		for j := range w {
-			c := (*[fromPlanes]uint64)(planes[j*fromPlanes:])
-			ones, twos, fours, eights := c[0], c[1], c[2], c[3]
+			ones, twos, fours, eights := planes[j], planes[w+j], planes[2*w+j], planes[3*w+j]
 			var twosA, twosB, foursA, foursB, eightsA, eightsB, sixteens uint64
 			twosA, ones = csa(ones, next[o[0]+j], next[o[1]+j])
 			twosB, ones = csa(ones, next[o[2]+j], next[o[3]+j])
@@ -362,23 +367,20 @@ func countColumns(planes, next []uint64, list []int32, w int) {
 			foursB, twos = csa(twos, twosA, twosB)
 			eightsB, fours = csa(fours, foursA, foursB)
 			sixteens, eights = csa(eights, eightsA, eightsB)
-			c[0], c[1], c[2], c[3] = ones, twos, fours, eights
-			// The carry of weight 16 goes through planes 4–7 without a
-			// branch; only a carry past them (a lane's 256th) ripples
-			// on. A loop from plane 4 mispredicted its varying exit.
+			planes[j], planes[w+j], planes[2*w+j], planes[3*w+j] = ones, twos, fours, eights
 			x := sixteens
-			c[4], x = c[4]^x, c[4]&x
-			c[5], x = c[5]^x, c[5]&x
-			c[6], x = c[6]^x, c[6]&x
-			c[7], x = c[7]^x, c[7]&x
+			for q := 4; q < 8; q++ {
+				p := &planes[q*w+j]
+				*p, x = *p^x, *p&x
+			}
 			if x != 0 {
-				ripple(c, 8, x)
+				ripple(planes, w, j, 8, x)
 			}
 		}
 	}
 	for _, v := range list[i:] {
 		for j, x := range next[int(v)*w : int(v)*w+w] {
-			ripple((*[fromPlanes]uint64)(planes[j*fromPlanes:]), 0, x)
+			ripple(planes, w, j, 0, x)
 		}
 	}
 }
@@ -389,12 +391,12 @@ func csa(a, b, c uint64) (hi, lo uint64) {
 	return a&b | u&c, u ^ c
 }
 
-// ripple adds x at plane q of a binary counter, a lane a bit.
-func ripple(c *[fromPlanes]uint64, q int, x uint64) {
+// ripple adds x at plane q of word j's counter (planes as
+// countColumns'), a lane a bit.
+func ripple(planes []uint64, w, j, q int, x uint64) {
 	for ; x != 0 && q < fromPlanes; q++ {
-		t := c[q] & x
-		c[q] ^= x
-		x = t
+		p := &planes[q*w+j]
+		*p, x = *p^x, *p&x
 	}
 }
 
@@ -408,15 +410,14 @@ func (b *batcher) levelFrom(k int32) {
 	w, cnt := b.w, f.cnt
 	for p := range b.parts {
 		planes := f.cols[p*w*fromPlanes : (p+1)*w*fromPlanes]
-		for j := range w {
-			for q, x := range planes[j*fromPlanes : (j+1)*fromPlanes] {
-				if x == 0 {
-					continue
-				}
-				planes[j*fromPlanes+q] = 0
-				for ; x != 0; x &= x - 1 {
-					cnt[j*64+bits.TrailingZeros64(x)] += 1 << q
-				}
+		for i, x := range planes {
+			if x == 0 {
+				continue
+			}
+			planes[i] = 0
+			q, j := i/w, i%w
+			for ; x != 0; x &= x - 1 {
+				cnt[j*64+bits.TrailingZeros64(x)] += 1 << q
 			}
 		}
 	}

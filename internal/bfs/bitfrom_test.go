@@ -333,3 +333,55 @@ func BenchmarkRowsFrom(b *testing.B) {
 		}
 	}
 }
+
+// TestCountColumns: the column counters (the assembly where the CPU has
+// it, and Go) give each lane's count of set bits, over lists long enough
+// to carry past plane 7 and to need several assembly calls, dense and
+// sparse words, and repeated calls adding to the counts.
+func TestCountColumns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 67))
+	for _, w := range []int{1, 2, 3, 4, 8} {
+		for _, n := range []int{0, 15, 16, 17, 300, 5000, 40000} {
+			for _, density := range []uint64{0, 1, 2, 8} { // 0: every bit; d: one bit in 2^d set
+				next := make([]uint64, n*w)
+				for i := range next {
+					x := ^uint64(0)
+					for range density {
+						x &= rng.Uint64()
+					}
+					next[i] = x
+				}
+				list := make([]int32, n)
+				for i := range list {
+					list[i] = int32(rng.IntN(max(n, 1)))
+				}
+				want := make([]int64, 64*w)
+				for range 2 { // twice into the same counters
+					for _, v := range list {
+						for j := range w {
+							for b := range 64 {
+								want[j*64+b] += int64(next[int(v)*w+j] >> b & 1)
+							}
+						}
+					}
+				}
+				for _, noAsm := range []bool{false, true} {
+					planes := make([]uint64, fromPlanes*w)
+					countColumns(planes, next, list[:n/2], w, noAsm)
+					countColumns(planes, next, list[n/2:], w, noAsm)
+					countColumns(planes, next, list, w, !noAsm)
+					got := make([]int64, 64*w)
+					for i, x := range planes {
+						q, j := i/w, i%w
+						for b := range 64 {
+							got[j*64+b] += int64(x>>b&1) << q
+						}
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("w=%d n=%d density 2^-%d noAsm %v: counts differ", w, n, density, noAsm)
+					}
+				}
+			}
+		}
+	}
+}
