@@ -361,6 +361,8 @@ func (f *flagSet) printChoice(e *env, cmd string, g *graph.Graph, opt apsp.Optio
 		task = apsp.TaskHistogram
 	case cmd == "harmonic":
 		task = apsp.TaskHarmonic
+	case cmd == "closeness" && f.sample > 0:
+		task = apsp.TaskAllPairs // the sampled sources' distances (DistancesFrom)
 	case cmd == "diameter" || f.noASPL:
 		task = apsp.TaskExtremes
 	}
