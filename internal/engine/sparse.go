@@ -80,7 +80,10 @@ func (e bfsEngine) Name() string {
 }
 
 func (e bfsEngine) Caps() Caps {
-	// The one-source-at-a-time search never beats the batched one.
+	// Over every source the one-source-at-a-time search never beats the
+	// batched one (Auto); from chosen sources, where a batch pays a level
+	// for each distance its sources find, their estimates decide
+	// (EstimateFrom).
 	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: true, Auto: e.bitParallel,
 		Lanes: []lanes.Kind{lanes.Int32}}
 }
