@@ -65,8 +65,9 @@ type Options struct {
 	Effective float64
 	// Sources, when not nil, are the vertices Eccentricities,
 	// ClosenessCentrality, HarmonicCentrality and Centralities answer for,
-	// in this order (value i is Sources[i]'s), each computed from its own
-	// search (bfs, dijkstra or johnson on the CPU) in memory for
+	// in this order (value i is Sources[i]'s), from a search from each
+	// (bfs, bitbfs in batches of up to 512, dijkstra or johnson, on the
+	// CPU) in memory for
 	// len(Sources) rows, not n; ids out of range are an error
 	// (ErrInvalidOptions). The other entry points refuse it; DistancesFrom
 	// takes its sources as an argument.
@@ -205,9 +206,9 @@ func Centralities(ctx context.Context, g *graph.Graph, opt Options, wfImproved b
 
 // DistancesFrom returns the distances from each of sources (vertex ids,
 // repeats allowed) to every vertex: an origin–destination matrix of
-// len(sources) rows, row i for sources[i], from one search a source (bfs,
-// dijkstra or johnson on the CPU; "auto" picks among them, another engine
-// named is refused), in memory for len(sources)·n distances, not n².
+// len(sources) rows, row i for sources[i], from a search from each (bfs,
+// bitbfs, dijkstra or johnson on the CPU; "auto" picks among them by
+// their estimated times, another engine named is refused), in memory for len(sources)·n distances, not n².
 // opt.Mode "in" gives the distances to each source, "all" those of the
 // undirected view; opt.Sources must be nil.
 func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Options) (*SourceDistances, error) {
@@ -220,8 +221,8 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Optio
 
 // EstimateStats estimates g's ASPL and bounds its diameter from k sources
 // drawn uniformly without replacement with seed (every vertex when k ≥ n),
-// one search each (bfs, dijkstra or johnson on the CPU): the ASPL over the
-// pairs with a path as a ratio estimate with a 95 % confidence interval,
+// a search from each (bfs, bitbfs, dijkstra or johnson on the CPU): the
+// ASPL over the pairs with a path as a ratio estimate with a 95 % confidence interval,
 // and the largest eccentricity of a sampled source, a lower bound on the
 // diameter. Connectivity is exact; on a graph that is not connected, unless
 // opt.Reachable, both measures are infinite and given exactly. opt.Mode

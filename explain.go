@@ -28,7 +28,9 @@ const (
 )
 
 // Explain returns the plan the entry point of task would run for g under
-// opt, without computing anything and without refusing for memory (Memory
+// opt (from opt.Sources alone when not nil: TaskAllPairs is then
+// DistancesFrom, the other tasks the per-vertex measures of the sources,
+// and the plan depends on their number only), without computing anything and without refusing for memory (Memory
 // says what the run needs; the computation itself refuses when that does
 // not fit). For TaskExtremes on an unweighted graph under "auto" the
 // engine is "bounds" with a budget (BoundsBudget) and Candidates are those

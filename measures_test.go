@@ -417,10 +417,10 @@ func TestChosenSources(t *testing.T) {
 			sources = append(sources, rng.IntN(g.N()))
 		}
 		for _, mode := range []string{"", "in", "all"} {
-			for _, algo := range []string{"auto", "bfs", "dijkstra", "johnson"} {
+			for _, algo := range []string{"auto", "bfs", "bitbfs", "dijkstra", "johnson"} {
 				name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s mode %q sources %v", trial, g.N(), directed, g.Kind(), algo, mode, sources)
 				neg := g.HasNegativeWeights()
-				if (algo == "bfs" && g.Kind() != graph.Unweighted) || (algo == "dijkstra" && neg) || (mode == "all" && neg) {
+				if (strings.HasSuffix(algo, "bfs") && g.Kind() != graph.Unweighted) || (algo == "dijkstra" && neg) || (mode == "all" && neg) {
 					continue
 				}
 				full := Options{Algorithm: algo, Mode: mode}
@@ -474,7 +474,7 @@ func TestChosenSources(t *testing.T) {
 		}
 	}
 	g := randomGraph(rng, 12, 0.3, false, unweighted)
-	for _, opt := range []Options{{Algorithm: "bitbfs", Sources: []int{1}}, {Algorithm: "blocked", Sources: []int{1}},
+	for _, opt := range []Options{{Algorithm: "fw", Sources: []int{1}}, {Algorithm: "blocked", Sources: []int{1}},
 		{Algorithm: "gpu-bitbfs", Sources: []int{1}}, {Sources: []int{12}}, {Sources: []int{-1}}} {
 		if _, err := Eccentricities(ctx, g, opt); !errors.Is(err, ErrInvalidOptions) {
 			t.Errorf("%+v: %v, want ErrInvalidOptions", opt, err)
@@ -574,7 +574,7 @@ func TestEstimateStats(t *testing.T) {
 		t.Errorf("the 95 %% interval held the ASPL %v in %d of %d draws", exact.ASPL, held, draws)
 	}
 	t.Logf("the 95 %% interval held the ASPL in %d of %d draws", held, draws)
-	for _, bad := range []Options{{Sources: []int{0}}, {Effective: 0.9}, {Algorithm: "bitbfs"}} {
+	for _, bad := range []Options{{Sources: []int{0}}, {Effective: 0.9}, {Algorithm: "blocked"}} {
 		if _, err := EstimateStats(ctx, g, 3, 1, bad); !errors.Is(err, ErrInvalidOptions) {
 			t.Errorf("%+v: %v, want ErrInvalidOptions", bad, err)
 		}

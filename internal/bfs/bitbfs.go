@@ -523,6 +523,9 @@ type batcher struct {
 	hist                []int64     // summary mode: this worker's Hist
 	first               int
 	count               int
+	// from is a search from chosen sources' state (bitfrom.go); nil for
+	// a search of every source.
+	from *fromWorker
 }
 
 func newBatcher(s *batchShared) *batcher {
@@ -796,7 +799,7 @@ func (b *batcher) push(k int32) partResult {
 			r.full++
 		}
 	}
-	r.pairs = b.book(k, list, b.cnts[:len(list)])
+	r.pairs = b.book(k, 0, list, b.cnts[:len(list)])
 	return r
 }
 
@@ -850,7 +853,7 @@ func (b *batcher) pullPart(k int32, p int, list []int32) {
 	} else {
 		r.count, r.full = b.pullRange(lo, hi, list[lo:hi], b.cnts[lo:hi])
 	}
-	r.pairs = b.book(k, list[lo:lo+r.count], b.cnts[lo:lo+r.count])
+	r.pairs = b.book(k, p, list[lo:lo+r.count], b.cnts[lo:lo+r.count])
 }
 
 // pullRange is the pull of the vertices [lo, hi): it updates visited and
@@ -906,8 +909,11 @@ func (b *batcher) frontierArcs() int {
 // book records what the vertices of list found at level k (cnts are their
 // popcounts) and returns the pairs found (in matrix mode too, where they
 // only steer the chunk size). Parts of a split level call it
-// concurrently on disjoint lists.
-func (b *batcher) book(k int32, list, cnts []int32) (pairs int64) {
+// concurrently on disjoint lists, part p on its own.
+func (b *batcher) book(k int32, p int, list, cnts []int32) (pairs int64) {
+	if b.from != nil {
+		return b.bookFrom(k, p, list, cnts)
+	}
 	w := b.w
 	if b.dist != nil {
 		for i, v := range list {

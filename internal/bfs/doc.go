@@ -50,4 +50,10 @@
 //
 // Matrix fills a full distance matrix with the same batched search, writing
 // each pair's distance when its bit appears.
+//
+// BitRowsFrom and BitDistancesFrom run the batched search from a list of
+// chosen sources (bitfrom.go): batches of up to 64·W arbitrary sources,
+// searched forwards, so that a source's row is a count per bit rather
+// than per vertex; bit-sliced counters (carry-save adders over sixteen
+// vertices at a time) add the bits each level finds.
 package bfs

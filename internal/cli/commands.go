@@ -52,7 +52,7 @@ func computeStats(e *env, name string, args []string) (*apsp.Stats, *flagSet, st
 		bar.Done()
 		return s, f, pos[0], err
 	}
-	if err := f.printChoice(e, name, g, opt); err != nil {
+	if err := f.printChoice(e, name, g, sampled(opt, f.sample, g)); err != nil {
 		return nil, nil, "", err
 	}
 	if f.sample > 0 {
@@ -180,10 +180,28 @@ func oneGraph(e *env, name string, args []string) (f *flagSet, g *graph.Graph, o
 	if g, err = f.readGraph(e, pos[0]); err != nil {
 		return nil, nil, opt, nil, "", err
 	}
-	if err := f.printChoice(e, name, g, opt); err != nil {
+	// The plan shown is that of the chosen or sampled sources (which the
+	// callers read again), when there are any.
+	shown := sampled(opt, f.sample, g)
+	if f.sample == 0 {
+		if shown.Sources, err = f.sourcesOf(g, pos[0]); err != nil {
+			return nil, nil, opt, nil, "", err
+		}
+	}
+	if err := f.printChoice(e, name, g, shown); err != nil {
 		return nil, nil, opt, nil, "", err
 	}
 	return f, g, opt, bar, pos[0], nil
+}
+
+// sampled is opt with as many sources as a sample of k draws from g
+// (none when k is 0), for the plan --explain shows: it depends on their
+// number only.
+func sampled(opt apsp.Options, k int, g *graph.Graph) apsp.Options {
+	if k > 0 {
+		opt.Sources = make([]int, min(k, g.N()))
+	}
+	return opt
 }
 
 func runEcc(e *env, args []string) error {
@@ -259,6 +277,11 @@ func runDist(e *env, args []string) error {
 	if sources != nil {
 		if asNPY {
 			return usagef("--sources writes a TSV table (rows: the sources; columns: every vertex), not .npy")
+		}
+		shown := opt
+		shown.Sources = sources
+		if err := f.printChoice(e, "dist", g, shown); err != nil {
+			return err
 		}
 		d, err := apsp.DistancesFrom(e.ctx, g, sources, opt)
 		bar.Done()

@@ -137,7 +137,11 @@ func TestSources(t *testing.T) {
 		{name: "top of sources", args: with("harmonic", "--sources", "b,c,a", "--top", "5"), exactOut: "c 1.5\nb 1\na 0\n"},
 		{name: "top ties", args: with("closeness", "--mode", "all", "--top", "2", "--wf-improved=false"), exactOut: "b 0.75\nc 0.75\n"},
 		{name: "top negative", args: with("harmonic", "--top", "-1"), code: exitUsage},
-		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, dijkstra or johnson"}},
+		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "c,a,c"), exactOut: "c inf\na 3\nc inf\n"},
+		{name: "bitbfs dist", args: with("dist", "--algo", "bitbfs", "--sources", "c,a", "--mode", "all"), exactOut: "\ta\tb\tc\td\nc\t2\t1\t0\t1\na\t0\t1\t2\t3\n"},
+		{name: "blocked", args: with("ecc", "--algo", "blocked", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, bitbfs, dijkstra or johnson"}},
+		{name: "explain sources", args: with("ecc", "--explain", "--sources", "a,b"), exactOut: "a 3\nb inf\n", stderr: []string{"blocked", "not used: it searches every source, not chosen ones"}},
+		{name: "explain dist sources", args: with("dist", "--explain", "--sources", "a"), stderr: []string{"not used: it searches every source, not chosen ones"}},
 	}, nil)
 	// stats --sample: estimates marked ≈ and ≥ (exact infinities on a
 	// graph that is not connected), every source the exact ASPL.
@@ -149,7 +153,8 @@ func TestSources(t *testing.T) {
 		{name: "closeness sample json", args: []string{"closeness", "--json", "--sample", "5", "--seed", "2", "../../testdata/karate.txt"}, stdout: []string{`"estimate": true`, `"ci95_low": `}},
 		{name: "closeness sample top", args: []string{"closeness", "--sample", "5", "--top", "3", "../../testdata/karate.txt"}, code: exitUsage},
 		{name: "sample effective", args: []string{"stats", "--sample", "5", "--effective", "0.9", "../../testdata/karate.txt"}, code: exitUsage},
-		{name: "sample bitbfs", args: []string{"stats", "--sample", "5", "--algo", "bitbfs", "../../testdata/karate.txt"}, code: exitUsage},
+		{name: "sample bitbfs", args: []string{"stats", "--sample", "34", "--algo", "bitbfs", "../../testdata/karate.txt"}, stdout: []string{"aspl       ≈ 2.408199643493761 ", "algorithm  bitbfs"}},
+		{name: "sample blocked", args: []string{"stats", "--sample", "5", "--algo", "blocked", "../../testdata/karate.txt"}, code: exitUsage},
 	}, nil)
 	// Ids in the file's numbering: .mtx counts from 1.
 	runCases(t, []cliCase{

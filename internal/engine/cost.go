@@ -139,3 +139,95 @@ func bfsLevels(p *Problem) float64 {
 	}
 	return levels
 }
+
+// EstimateFrom is a search from k chosen sources. The plain search costs
+// as the all-pairs one a source, on as many threads as it has chunks of
+// 16 sources (bfs.RowsFrom). The batched one costs as many batches of
+// 512 sources or fewer as k needs, each a pass over the arcs a level
+// (the all-pairs figure, 2.5 ns an arc; the spare threads share a
+// batch's levels), with the levels probeLevels finds where they could
+// matter: on a graph of long paths (a geometric graph), a batch pays a
+// level for each distance its sources find, where a plain search pays
+// each arc once a source. The probe is spared where the fewest levels (a
+// small world's) already lose, and stops where the levels found so far
+// do.
+//
+// On the 2-vCPU VM (docs/perf.md, "Chosen sources by the bit-parallel
+// search") this picks bitbfs for 4 or more sources of gen regular
+// n=65536 d=8 (256: 4 ms against 250 ms), and the plain search for every
+// source count measured on gen geometric n=1000000 d=6 (ecc(0) = 1177):
+// 64 sources 9.3 s against bitbfs's 20.5 s, 256 29 s against 31 s, 512
+// 80 s against 98 s; at 1024, 191 s against 128 s wall but about the
+// same CPU time (148 s against 161 s).
+func (e bfsEngine) EstimateFrom(p *Problem, k int) float64 {
+	n, arcs, t := float64(p.Graph.N()), float64(p.Graph.Arcs()), float64(max(p.Threads, 1))
+	if !e.bitParallel {
+		return 1e-4 + float64(k)*(arcs+n)*3e-9/math.Min(t, math.Ceil(float64(k)/16))
+	}
+	batches := math.Ceil(float64(k) / 512)
+	perLevel := batches * (arcs + n) * 2.5e-9 / t
+	levels := 12.0
+	if avg := arcs / math.Max(n, 1); avg > 2 {
+		levels = math.Min(12, math.Log(n)/math.Log(avg-1)+2)
+	}
+	plain := (bfsEngine{}).EstimateFrom(p, k)
+	if k == 0 || 1e-4+perLevel*levels >= plain {
+		return 1e-4 + perLevel*levels
+	}
+	return 1e-4 + perLevel*math.Max(levels, probeLevels(p, math.Ceil(plain/perLevel)))
+}
+
+// probeLevels estimates the levels of a batch of sources of p's graph
+// from a breadth-first search from vertex 0, up to most levels (where
+// the caller's answer is already clear). It stops once a level holds a
+// sixteenth of the vertices: the graph expands like a small world's,
+// whose last levels are few (three more are counted); that is under a
+// tenth of a whole search on gen regular n=65536 d=8, where the whole
+// search (bfsLevels) was a third of a search from 256 sources. It
+// returns 0 (no information) where vertex 0 reaches under half the
+// vertices before either stop.
+func probeLevels(p *Problem, most float64) float64 {
+	g := p.Graph
+	n := g.N()
+	if n == 0 {
+		return 0
+	}
+	a := csr.Of(g)
+	seen := make([]bool, n)
+	queue := make([]int32, 0, 1024)
+	queue = append(queue, 0)
+	seen[0] = true
+	reached := 1
+	for level := 1; len(queue) > 0; level++ {
+		var next []int32
+		for _, u := range queue {
+			for _, v := range a.Nbrs(u) {
+				if !seen[v] {
+					seen[v] = true
+					next = append(next, v)
+				}
+			}
+		}
+		reached += len(next)
+		switch {
+		case float64(level) >= most:
+			return most
+		case 16*len(next) >= n:
+			return float64(level + 3)
+		case len(next) == 0 && 2*reached >= n:
+			return float64(level)
+		}
+		queue = next
+	}
+	return 0
+}
+
+// EstimateFrom is a search from k sources, each as the all-pairs search's.
+func (e dijkstraEngine) EstimateFrom(p *Problem, k int) float64 {
+	n, arcs, t := float64(p.Graph.N()), float64(p.Graph.Arcs()), float64(max(p.Threads, 1))
+	work := float64(k) * (arcs*8e-9 + n*20e-9) / math.Min(t, float64(max(k, 1)))
+	if e.johnson {
+		work *= 1.2
+	}
+	return 1e-4 + work
+}

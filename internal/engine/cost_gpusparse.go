@@ -24,7 +24,16 @@ const maxSSSPLevels = 32
 // maxSSSPLevels levels (one host BFS, as gpu-bitbfs's estimate) the
 // estimate is +Inf, so auto leaves such graphs to the CPU's Dijkstra or
 // the GPU's Floyd–Warshall; --algo gpu-sssp still runs them.
-func (gpuSSSPEngine) Estimate(p *Problem) float64 {
+func (gpuSSSPEngine) Estimate(p *Problem) float64 { return ssspEstimate(p, p.Graph.N()) }
+
+// EstimateFrom is the search from k chosen sources: the renumbering (host
+// work of the order of the arcs) and k sources' searches.
+func (gpuSSSPEngine) EstimateFrom(p *Problem, k int) float64 {
+	return ssspEstimate(p, k) + 1.5e-9*float64(p.Graph.Arcs()+p.Graph.N())
+}
+
+// ssspEstimate is gpu-sssp's search from k sources.
+func ssspEstimate(p *Problem, k int) float64 {
 	g := p.Graph
 	n, arcs := float64(g.N()), float64(g.Arcs())
 	if g.N() == 0 {
@@ -44,7 +53,7 @@ func (gpuSSSPEngine) Estimate(p *Problem) float64 {
 	if g.N() > shMax {
 		per = glob*arcs + lane*n
 	}
-	return GPUStartSeconds() + host*(arcs+n) + n*per
+	return GPUStartSeconds() + host*(arcs+n) + float64(k)*per
 }
 
 // gpu-minplus is never auto: its estimate is Floyd–Warshall's relaxation

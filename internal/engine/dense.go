@@ -199,9 +199,21 @@ func (e dijkstraEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	return r, nil
 }
 
-// RowsFrom summarises the chosen sources, one search each.
+// RowsFrom summarises the chosen sources, one search each, in p's lanes
+// as Rows (rowsInLanes: without it, float lanes on an integer graph read
+// zeros).
 func (e dijkstraEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error) {
-	return dijkstra.RowsFrom(ctx, p.Graph, sources, e.johnson, p.Threads, p.Progress)
+	rows, err := dijkstra.RowsFrom(ctx, p.Graph, sources, e.johnson, p.Threads, p.Progress)
+	if err != nil {
+		return nil, err
+	}
+	return rowsInLanes(rows, p), nil
+}
+
+// WorkBytesFrom is a search from k sources: per thread a search's arrays
+// and the rows or the distances (sourcesBytes).
+func (e dijkstraEngine) WorkBytesFrom(p *Problem, k int, matrix bool) uint64 {
+	return sourcesBytes(p, k, matrix)
 }
 
 // DistancesFrom gives the distances from the chosen sources.

@@ -144,6 +144,13 @@ type SourceSearcher interface {
 	// ints (unreachable for no path) for exact lengths, else in floats
 	// (+Inf).
 	DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) (ints []int64, floats []float64, err error)
+	// EstimateFrom is the expected time of a search from k sources of p
+	// (the cost model "auto" compares for a source list: cost.go).
+	EstimateFrom(p *Problem, k int) float64
+	// WorkBytesFrom is the host memory RowsFrom (matrix false) or
+	// DistancesFrom (true) will allocate for k sources besides the
+	// graph, the result included, for the planner's admission check.
+	WorkBytesFrom(p *Problem, k int, matrix bool) uint64
 }
 
 // Histogrammer is implemented by engines with Caps.Hist: ordered pairs per

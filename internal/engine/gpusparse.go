@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
 	gpuminplus "github.com/apsp/apsp/internal/gpu/minplus"
 	"github.com/apsp/apsp/internal/gpu/sssp"
@@ -109,6 +110,15 @@ func (gpuSSSPEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) 
 		}
 	}
 	return rows, nil
+}
+
+// WorkBytesFrom is the host side of a search from k sources: the graph
+// renumbered, the page-locked arcs and rows of distances, the k rows of
+// the matrix, and the result.
+func (gpuSSSPEngine) WorkBytesFrom(p *Problem, k int, matrix bool) uint64 {
+	n, arcs := uint64(p.Graph.N()), uint64(p.Graph.Arcs())
+	copyBytes := (n+1)*8 + arcs*(graph.HeadBytes+graph.WeightBytes) + n*4
+	return copyBytes + sssp.HostBytes(p.Graph.N(), p.Graph.Arcs(), true) + uint64(k)*n*4 + resultBytes(p, k, matrix)
 }
 
 // DistancesFrom gives the distances from the chosen sources.

@@ -41,6 +41,33 @@ const (
 	RowVertexBytes = uint64(unsafe.Sizeof(reduce.Row{})) + 24 + 2*8
 )
 
+// WorkBytesFrom is a search from k sources: per thread a search's arrays
+// (bfs, counted as dijkstra's, the larger) or the batch workers' scratch
+// and a directed graph's padded transpose (bitbfs: bfs.FromWorkBytes),
+// and the rows, or the distances (8 bytes a pair, and 4 more where the
+// search writes int32 first).
+func (e bfsEngine) WorkBytesFrom(p *Problem, k int, matrix bool) uint64 {
+	if !e.bitParallel {
+		return sourcesBytes(p, k, matrix)
+	}
+	return bfs.FromWorkBytes(p.Graph, p.Threads, k) + resultBytes(p, k, matrix)
+}
+
+// sourcesBytes is a search a source on each of p.Threads threads, with
+// arrays of 32 bytes a vertex, and its result.
+func sourcesBytes(p *Problem, k int, matrix bool) uint64 {
+	return uint64(p.Threads)*uint64(p.Graph.N())*32 + resultBytes(p, k, matrix)
+}
+
+// resultBytes is the rows of k sources, or their distances (8 bytes a
+// pair, and 4 more where the search writes int32 first).
+func resultBytes(p *Problem, k int, matrix bool) uint64 {
+	if matrix {
+		return uint64(k) * uint64(p.Graph.N()) * 12
+	}
+	return uint64(k) * RowVertexBytes
+}
+
 // bfsEngine runs a breadth-first search from every source: one at a time
 // per goroutine ("bfs"), or 512 at a time as bit sets ("bitbfs").
 type bfsEngine struct{ bitParallel bool }
@@ -53,8 +80,11 @@ func (e bfsEngine) Name() string {
 }
 
 func (e bfsEngine) Caps() Caps {
-	// The one-source-at-a-time search never beats the batched one.
-	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: !e.bitParallel, Auto: e.bitParallel,
+	// Over every source the one-source-at-a-time search never beats the
+	// batched one (Auto); from chosen sources, where a batch pays a level
+	// for each distance its sources find, their estimates decide
+	// (EstimateFrom).
+	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: true, Auto: e.bitParallel,
 		Lanes: []lanes.Kind{lanes.Int32}}
 }
 
@@ -148,10 +178,14 @@ func (e bfsEngine) Run(ctx context.Context, p *Problem) (*Result, error) {
 	return r, nil
 }
 
-// RowsFrom summarises the chosen sources, one search each (the plain
-// search; bitbfs's batches are of consecutive sources and have none).
+// RowsFrom summarises the chosen sources: one search each (bfs), or
+// batches of up to 512 searched at once as bit sets (bitbfs).
 func (e bfsEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([]reduce.Row, error) {
-	s, err := bfs.RowsFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+	search := bfs.RowsFrom
+	if e.bitParallel {
+		search = bfs.BitRowsFrom
+	}
+	s, err := search(ctx, p.Graph, sources, p.Threads, p.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +194,11 @@ func (e bfsEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([
 
 // DistancesFrom gives the distances from the chosen sources.
 func (e bfsEngine) DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) ([]int64, []float64, error) {
-	d, err := bfs.DistancesFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+	search := bfs.DistancesFrom
+	if e.bitParallel {
+		search = bfs.BitDistancesFrom
+	}
+	d, err := search(ctx, p.Graph, sources, p.Threads, p.Progress)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -143,6 +144,7 @@ func checkOnTable(t *testing.T, ctx context.Context, name string, e Engine, p *P
 			}
 		}
 	}
+	checkSourcesOnTable(t, ctx, name, e, p, c)
 	exact := !p.Lanes.IsFloat()
 	if rr, ok := e.(RowReducer); ok {
 		rows, dev, err := rr.Rows(ctx, p)
@@ -180,6 +182,80 @@ func checkOnTable(t *testing.T, ctx context.Context, name string, e Engine, p *P
 		}
 		if want := c.Hist(); !slices.Equal(trimZeros(got), trimZeros(want)) {
 			t.Fatalf("%s: Hist = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// tableSources are the source lists an engine with Caps.Sources is run
+// from on a case of n vertices: one, the last and the first, every vertex
+// backwards, repeats unsorted, and 65 drawn with repeats (one more than a
+// word of the batched search).
+func tableSources(n int) [][]int32 {
+	if n == 0 {
+		return [][]int32{{}}
+	}
+	all := make([]int32, n)
+	for i := range all {
+		all[i] = int32(n - 1 - i)
+	}
+	rng := rand.New(rand.NewPCG(uint64(n), 28))
+	var drawn []int32
+	for range 65 {
+		drawn = append(drawn, int32(rng.IntN(n)))
+	}
+	return [][]int32{{}, {int32(n / 2)}, {int32(n - 1), 0}, all, {int32(n / 3), 0, int32(n / 3), int32(n - 1), 0}, drawn}
+}
+
+// checkSourcesOnTable runs an engine with Caps.Sources from every list
+// of tableSources: its rows (with Σ 1/d) and its distances must be the
+// case's rows and distances of those sources, in their order.
+func checkSourcesOnTable(t *testing.T, ctx context.Context, name string, e Engine, p *Problem, c *testgraphs.Case) {
+	t.Helper()
+	ss, ok := e.(SourceSearcher)
+	if !e.Caps().Sources || c.NegativeCycle != nil {
+		return
+	}
+	if !ok {
+		t.Fatalf("%s: Caps.Sources without RowsFrom", name)
+	}
+	exact := !p.Lanes.IsFloat()
+	all := c.Rows(exact)
+	const unreachable = -7
+	for _, sources := range tableSources(c.N) {
+		name := fmt.Sprintf("%s/from %v", name, sources)
+		rows, err := ss.RowsFrom(ctx, p, sources)
+		if err != nil {
+			t.Fatalf("%s: RowsFrom: %v", name, err)
+		}
+		want := make([]reduce.Row, len(sources))
+		for i, s := range sources {
+			want[i] = all[s]
+		}
+		if err := rowsMatch(rows, want, exact); err != nil {
+			t.Fatalf("%s: RowsFrom: %v", name, err)
+		}
+		if err := harmMatch(rows, want, exact); err != nil {
+			t.Fatalf("%s: RowsFrom: %v", name, err)
+		}
+		ints, floats, err := ss.DistancesFrom(ctx, p, sources, unreachable)
+		if err != nil {
+			t.Fatalf("%s: DistancesFrom: %v", name, err)
+		}
+		for i, s := range sources {
+			for v, d := range c.Dist[s] {
+				var got float64
+				switch {
+				case ints != nil && ints[i*c.N+v] == unreachable:
+					got = math.Inf(1)
+				case ints != nil:
+					got = float64(ints[i*c.N+v])
+				default:
+					got = floats[i*c.N+v]
+				}
+				if got != d {
+					t.Fatalf("%s: DistancesFrom: d(%d, %d) = %v, want %v", name, s, v, got, d)
+				}
+			}
 		}
 	}
 }
@@ -280,7 +356,12 @@ func successorsWalk(next []int32, stride int, c *testgraphs.Case) error {
 // rowsAre compares summaries with the case's: reach and unreachability,
 // and the exact or float fields as the lanes are.
 func rowsAre(got []reduce.Row, c *testgraphs.Case, exact bool) error {
-	want := c.Rows(exact)
+	return rowsMatch(got, c.Rows(exact), exact)
+}
+
+// rowsMatch compares rows with want's, in the fields exact (or not)
+// distances fill.
+func rowsMatch(got, want []reduce.Row, exact bool) error {
 	if len(got) != len(want) {
 		return fmt.Errorf("%d rows, want %d", len(got), len(want))
 	}
@@ -303,7 +384,11 @@ func rowsAre(got []reduce.Row, c *testgraphs.Case, exact bool) error {
 // Caps.Harmonic (negative lengths aside: 1/d of a negative d is added by
 // no measure, which refuses those graphs).
 func harmAre(got []reduce.Row, c *testgraphs.Case, exact bool) error {
-	want := c.Rows(exact)
+	return harmMatch(got, c.Rows(exact), exact)
+}
+
+// harmMatch is harmAre against want's rows.
+func harmMatch(got, want []reduce.Row, exact bool) error {
 	for u := range want {
 		g, w := got[u], want[u]
 		if g.Harm < 0 || w.Harm < 0 {

@@ -45,7 +45,8 @@ type Request struct {
 	NoAdmit bool
 	// FromSources asks for Sources chosen sources alone (rows, or the
 	// Sources×n distances for Matrix): only engines with Caps.Sources
-	// take it, on the CPU, and the memory admitted is Sources·n.
+	// take it, on the CPU, and the memory admitted is the engine's
+	// WorkBytesFrom (k rows, or k·n distances, not n²).
 	FromSources bool
 	Sources     int
 }
@@ -111,7 +112,7 @@ func Resolve(g *graph.Graph, req Request) (*Plan, error) {
 	}
 	c := pl.Engine.Caps()
 	if req.FromSources {
-		pl.Memory = sourcesBytes(g, req, pl.Problem.Threads)
+		pl.Memory = pl.Engine.(engine.SourceSearcher).WorkBytesFrom(pl.Problem, req.Sources, req.Want == Matrix)
 		if req.NoAdmit {
 			return pl, nil
 		}
@@ -196,22 +197,9 @@ func usable(e engine.Engine, p *engine.Problem) error {
 	return e.Supports(p)
 }
 
-// sourcesBytes is the memory a run from req.Sources sources needs: per
-// thread a search's arrays (as dijkstra's, the larger), and the rows, or
-// the distances (8 bytes a pair, and 4 more where the search writes int32
-// first).
-func sourcesBytes(g *graph.Graph, req Request, threads int) uint64 {
-	n, k := uint64(g.N()), uint64(req.Sources)
-	need := uint64(threads) * n * 32
-	if req.Want == Matrix {
-		return need + k*n*12
-	}
-	return need + k*engine.RowVertexBytes
-}
-
 // errNoSources is the refusal of an engine without Caps.Sources.
 func errNoSources(e engine.Engine) error {
-	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, dijkstra, johnson or gpu-sssp", e.Name())
+	return invalid("algorithm", "%s searches every source; chosen sources run on bfs, bitbfs, dijkstra, johnson or gpu-sssp", e.Name())
 }
 
 // named resolves an engine asked for by name.
@@ -243,6 +231,27 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 	var bestP *engine.Problem
 	bestTime := math.Inf(1)
 	var why []string
+	// consider estimates e (for the sources when there are some) and keeps
+	// it when it is the fastest yet; it returns e's refusal.
+	consider := func(e engine.Engine) error {
+		p := problem(e, g, req, lp, pl.Device)
+		if err := usable(e, p); err != nil {
+			why = append(why, e.Name()+": "+err.Error())
+			record(e, 0, err.Error())
+			return err
+		}
+		t := 0.0
+		if req.FromSources {
+			t = e.(engine.SourceSearcher).EstimateFrom(p, req.Sources)
+		} else {
+			t = e.Estimate(p)
+		}
+		record(e, t, "")
+		if t < bestTime {
+			best, bestP, bestTime = e, p, t
+		}
+		return nil
+	}
 	for _, e := range all {
 		c := e.Caps()
 		if c.Device != engine.CPU {
@@ -259,17 +268,7 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 			record(e, 0, "the device is "+req.Device.String())
 			continue
 		}
-		p := problem(e, g, req, lp, pl.Device)
-		if err := usable(e, p); err != nil {
-			why = append(why, e.Name()+": "+err.Error())
-			record(e, 0, err.Error())
-			continue
-		}
-		t := e.Estimate(p)
-		record(e, t, "")
-		if t < bestTime {
-			best, bestP, bestTime = e, p, t
-		}
+		_ = consider(e) // a refusal is in why
 	}
 	if req.FromSources {
 		if pl.Device.Kind == "gpu" {
@@ -281,16 +280,8 @@ func (pl *Plan) choose(g *graph.Graph, req Request, lp lanes.Plan) error {
 				if c := e.Caps(); c.Device == engine.CPU || !c.Sources {
 					continue
 				}
-				p := problem(e, g, req, lp, pl.Device)
-				if err := usable(e, p); err != nil {
+				if err := consider(e); err != nil {
 					refused = fmt.Errorf("%s: %w", e.Name(), err)
-					record(e, 0, err.Error())
-					continue
-				}
-				t := e.Estimate(p)
-				record(e, t, "")
-				if t < bestTime {
-					best, bestP, bestTime = e, p, t
 				}
 			}
 			if best == nil && refused != nil {

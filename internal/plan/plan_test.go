@@ -186,11 +186,21 @@ func request(t testing.TB, r Raw, want Want) Request {
 }
 
 // TestResolveSources: a request from chosen sources goes to an engine
-// that searches them (bfs, dijkstra, johnson; gpu-sssp on the gpu
-// device), and admits memory for k rows or k·n distances, not n².
+// that searches them (bfs, bitbfs, dijkstra, johnson; gpu-sssp on the
+// gpu device) by their estimates for k sources: the batched search on a
+// small world, one search a source where a batch would pay a level for
+// each of thousands of distances (a cycle) or where one source is asked;
+// and it admits memory for k rows or k·n distances, not n².
 func TestResolveSources(t *testing.T) {
 	unweighted := generate(t, "regular", "n=4000", "d=4", "seed=1")
 	weighted := generate(t, "regular", "n=4000", "d=4", "seed=1", "weights=1..9")
+	b := graph.NewBuilder(false)
+	for v := range 4000 {
+		if err := b.AddEdge(v, (v+1)%4000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cycle := b.Build()
 	n := uint64(4000)
 	for _, tc := range []struct {
 		name   string
@@ -200,12 +210,16 @@ func TestResolveSources(t *testing.T) {
 		want   Want
 		engine string // "" refused
 	}{
-		{"auto unweighted rows", "", "", unweighted, Rows, "bfs"},
+		{"auto unweighted rows", "", "", unweighted, Rows, "bitbfs"},
+		{"auto unweighted matrix", "", "", unweighted, Matrix, "bitbfs"},
+		{"auto cycle", "", "", cycle, Rows, "bfs"},
 		{"auto weighted matrix", "", "", weighted, Matrix, "dijkstra"},
 		{"auto harmonic", "", "", weighted, Harmonic, "dijkstra"},
 		{"named bfs", "bfs", "", unweighted, Rows, "bfs"},
 		{"named johnson", "johnson", "", weighted, Rows, "johnson"},
-		{"named bitbfs", "bitbfs", "", unweighted, Rows, ""},
+		{"named bitbfs", "bitbfs", "", unweighted, Harmonic, "bitbfs"},
+		{"named bfs matrix", "bfs", "", unweighted, Matrix, "bfs"},
+		{"named fw", "fw", "", unweighted, Rows, ""},
 		{"named blocked", "blocked", "", weighted, Matrix, ""},
 		{"named gpu-bitbfs", "gpu-bitbfs", "", unweighted, Rows, ""},
 	} {
@@ -230,14 +244,30 @@ func TestResolveSources(t *testing.T) {
 		if tc.want == Matrix {
 			per = 12 * n
 		}
-		if want := 2*n*32 + 10*per; pl.Memory != want {
+		want := 2*n*32 + 10*per
+		if tc.engine == "bitbfs" {
+			// Two batch workers' scratch at most (W = 1 for 10
+			// sources, a part of a level each), not n².
+			want = pl.Engine.(engine.SourceSearcher).WorkBytesFrom(pl.Problem, 10, tc.want == Matrix)
+			if most := 10*per + 2*n*(3*8*8+12) + 2*8*32*8; want < 10*per || want > most {
+				t.Errorf("%s: bitbfs admits %d bytes, want %d..%d", tc.name, want, 10*per, most)
+			}
+		}
+		if pl.Memory != want {
 			t.Errorf("%s: memory %d, want %d (k rows, not n²)", tc.name, pl.Memory, want)
 		}
 	}
+	// One source: one plain search.
+	o, err := Parse(Raw{Threads: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pl, err := Resolve(unweighted, Request{Options: o, Want: Rows, FromSources: true, Sources: 1}); err != nil || pl.Engine.Name() != "bfs" {
+		t.Errorf("one source: %v, %v; want bfs", pl, err)
+	}
 	// The gpu device: gpu-sssp where a GPU is, else the GPU's own refusal
 	// (not an invalid option).
-	o, err := Parse(Raw{Device: "gpu", Threads: 2})
-	if err != nil {
+	if o, err = Parse(Raw{Device: "gpu", Threads: 2}); err != nil {
 		t.Fatal(err)
 	}
 	pl, err := Resolve(weighted, Request{Options: o, Want: Rows, FromSources: true, Sources: 10})

@@ -26,7 +26,8 @@ const (
 )
 
 // Explain returns the plan the entry point of task would run for g under
-// o, without computing anything and without refusing for memory (Memory
+// o (from o.Sources alone when not nil: TaskAllPairs is then
+// DistancesFrom, the others the per-vertex measures), without computing anything and without refusing for memory (Memory
 // says what the run needs). For TaskExtremes where the bounds method
 // starts on a budget, the engine is "bounds" with that budget and
 // Candidates are those of the all-pairs fallback.
@@ -35,14 +36,20 @@ func Explain(g *graph.Graph, o *plan.Options, task Task) (*result.Choice, error)
 		return nil, err
 	}
 	first, budgeted := false, false
-	if task == TaskExtremes {
+	if task == TaskExtremes && o.Sources == nil {
 		first, budgeted = plan.BoundsFirst(g, o)
 	}
 	if first && !budgeted {
 		return &result.Choice{Engine: plan.BoundsAlgorithm, Device: "cpu", Threads: o.CPUs(), Lanes: "int32"}, nil
 	}
 	want := map[Task]plan.Want{TaskAllPairs: plan.Matrix, TaskStats: plan.Rows, TaskHistogram: plan.Hist, TaskExtremes: plan.Rows, TaskHarmonic: plan.Harmonic}[task]
-	pl, err := plan.Resolve(g, plan.Request{Options: o, Want: want, NoAdmit: true})
+	req := plan.Request{Options: o, Want: want, NoAdmit: true}
+	if o.Sources != nil {
+		// A search from chosen sources (TaskAllPairs: their distances):
+		// the plan depends on their number.
+		req.FromSources, req.Sources = true, len(o.Sources)
+	}
+	pl, err := plan.Resolve(g, req)
 	if err != nil {
 		return nil, err
 	}
