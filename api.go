@@ -67,8 +67,8 @@ type Options struct {
 	// ClosenessCentrality, HarmonicCentrality and Centralities answer for,
 	// in this order (value i is Sources[i]'s), from a search from each
 	// (bfs, bitbfs in batches of up to 512, dijkstra or johnson, on the
-	// CPU) in memory for
-	// len(Sources) rows, not n; ids out of range are an error
+	// CPU; gpu-sssp with Device "gpu") in memory for len(Sources) rows,
+	// not n; ids out of range are an error
 	// (ErrInvalidOptions). The other entry points refuse it; DistancesFrom
 	// takes its sources as an argument.
 	Sources []int
@@ -207,8 +207,9 @@ func Centralities(ctx context.Context, g *graph.Graph, opt Options, wfImproved b
 // DistancesFrom returns the distances from each of sources (vertex ids,
 // repeats allowed) to every vertex: an origin–destination matrix of
 // len(sources) rows, row i for sources[i], from a search from each (bfs,
-// bitbfs, dijkstra or johnson on the CPU; "auto" picks among them by
-// their estimated times, another engine named is refused), in memory for len(sources)·n distances, not n².
+// bitbfs, dijkstra or johnson on the CPU, gpu-sssp with Device "gpu";
+// "auto" picks among them by their estimated times, another engine named
+// is refused), in memory for len(sources)·n distances, not n².
 // opt.Mode "in" gives the distances to each source, "all" those of the
 // undirected view; opt.Sources must be nil.
 func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Options) (*SourceDistances, error) {

@@ -149,7 +149,7 @@ func newFlags(cmd string) (*flagSet, error) {
 	}
 	switch cmd {
 	case "dist", "ecc", "closeness", "harmonic":
-		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, bitbfs, dijkstra or johnson on the CPU, memory for their rows only)")
+		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, bitbfs, dijkstra or johnson on the CPU, gpu-sssp with --device gpu; memory for their rows only)")
 	}
 	if cmd == "closeness" || cmd == "harmonic" {
 		fs.IntVar(&f.top, "top", 0, "print only the `K` largest values, largest first (ties: the smaller vertex id first); 0 prints every vertex in order")

@@ -139,7 +139,7 @@ func TestSources(t *testing.T) {
 		{name: "top negative", args: with("harmonic", "--top", "-1"), code: exitUsage},
 		{name: "bitbfs", args: with("ecc", "--algo", "bitbfs", "--sources", "c,a,c"), exactOut: "c inf\na 3\nc inf\n"},
 		{name: "bitbfs dist", args: with("dist", "--algo", "bitbfs", "--sources", "c,a", "--mode", "all"), exactOut: "\ta\tb\tc\td\nc\t2\t1\t0\t1\na\t0\t1\t2\t3\n"},
-		{name: "blocked", args: with("ecc", "--algo", "blocked", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, bitbfs, dijkstra or johnson"}},
+		{name: "blocked", args: with("ecc", "--algo", "blocked", "--sources", "a"), code: exitUsage, stderr: []string{"bfs, bitbfs, dijkstra, johnson or gpu-sssp"}},
 		{name: "explain sources", args: with("ecc", "--explain", "--sources", "a,b"), exactOut: "a 3\nb inf\n", stderr: []string{"blocked", "not used: it searches every source, not chosen ones"}},
 		{name: "explain dist sources", args: with("dist", "--explain", "--sources", "a"), stderr: []string{"not used: it searches every source, not chosen ones"}},
 	}, nil)
