@@ -119,6 +119,15 @@ func (e bfsEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, string
 // from the rows.
 func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 	if e.bitParallel {
+		// A small graph is searched whole on one thread, which beats
+		// the batched search on any number of threads there (at
+		// n = 1024 on 2 threads by 4-5 times; on a 16-core host its
+		// lockstep levels took 73-76 µs, the whole search about 60).
+		if ctx.Err() == nil && p.Progress == nil {
+			if h, ok := bfs.WholeHist(p.Graph); ok {
+				return h, nil
+			}
+		}
 		return bfs.BitHist(ctx, p.Graph, p.Threads, p.Progress)
 	}
 	s, err := e.summary(ctx, p)
