@@ -49,6 +49,23 @@ type Changes struct {
 // self-loop (to add), when an edge to remove is not there (ErrNoEdge) or
 // one to add is (ErrEdgeExists), or when a length is not finite.
 func (g *Graph) Change(c Changes) (*Graph, error) {
+	return g.change(c, nil)
+}
+
+// ChangeInto is Change, but the result may take over dst's arc array
+// instead of allocating one, when dst and the result are unweighted and
+// the array is large enough: a search loop that discards most of the
+// candidates it makes by Change hands each discarded one back, and
+// allocates nothing per candidate. dst must be a graph that Change or
+// ChangeInto returned, other than g and other than any graph in use,
+// that nothing uses any more: it is not valid afterwards (it may have
+// become the result). A nil dst makes ChangeInto Change.
+func (g *Graph) ChangeInto(dst *Graph, c Changes) (*Graph, error) {
+	return g.change(c, dst)
+}
+
+// change is Change, taking dst's heads as ChangeInto says.
+func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 	kind := g.kind
 	switch {
 	case c.AddInt != nil && c.AddFloat != nil:
@@ -159,7 +176,7 @@ func (g *Graph) Change(c Changes) (*Graph, error) {
 		lo = hi
 	}
 	moved = moved || net != 0
-	return g.splice(edits, kind, moved), nil
+	return g.splice(edits, kind, moved, dst), nil
 }
 
 // edit is one arc of Changes: u→v taken out or put in (i its position in
@@ -173,8 +190,9 @@ type edit struct {
 }
 
 // splice builds the changed graph from g and the checked, sorted edits;
-// moved says whether the arc count of some vertex changes.
-func (g *Graph) splice(edits []edit, kind WeightKind, moved bool) *Graph {
+// moved says whether the arc count of some vertex changes. An unweighted
+// result takes dst's heads when they are not g's and have the room.
+func (g *Graph) splice(edits []edit, kind WeightKind, moved bool, dst *Graph) *Graph {
 	h := *g
 	h.kind = kind
 	// The arc count of each tail: new offsets only when one changes.
@@ -196,7 +214,14 @@ func (g *Graph) splice(edits []edit, kind WeightKind, moved bool) *Graph {
 		h.offsets[g.n] = g.offsets[g.n] + shift
 	}
 	m := h.offsets[g.n]
-	h.heads = make([]int32, m, m+csr.HeadsSlack)
+	if dst != nil && dst != g && kind == Unweighted && cap(dst.heads) >= m+csr.HeadsSlack && cap(g.heads) > 0 &&
+		&dst.heads[:1][0] != &g.heads[:1][0] {
+		h.heads = dst.heads[:m]
+		clear(h.heads[m : m+csr.HeadsSlack]) // the slack the kernels may read is zero, as when made
+		*dst = Graph{}
+	} else {
+		h.heads = make([]int32, m, m+csr.HeadsSlack)
+	}
 	h.intW, h.floatW = nil, nil
 	switch kind {
 	case IntWeights:
