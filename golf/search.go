@@ -328,6 +328,11 @@ type search struct {
 	moves []move
 	gs    []*graph.Graph
 	curG  *graph.Graph // the current graph, which candidates change
+	// made holds the candidates made and not yet handed back; spare the
+	// ones handed back, whose arrays graph.ChangeInto takes for the next
+	// candidates (a search allocates no graph per candidate).
+	made, spare []*graph.Graph
+	swap        [4][2]int // a candidate's Changes
 
 	cur, best measure
 	bestG     *graph.Graph
@@ -347,18 +352,37 @@ func (s *search) figures(m measure) Figures {
 // s.moves[:k] and returns their measures (fewer when no move is left).
 func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 	s.moves, s.gs = s.moves[:0], s.gs[:0]
+	// Every candidate made so far is done with but the current graph
+	// and the best.
+	kept := s.made[:0]
+	for _, g := range s.made {
+		if g == s.curG || g == s.bestG {
+			kept = append(kept, g)
+		} else {
+			s.spare = append(s.spare, g)
+		}
+	}
+	s.made = kept
 	for range k {
 		mv, ok := s.st.propose(s.rng)
 		if !ok {
 			break
 		}
 		// The candidate is the current graph with the swap made: Change
-		// checks the four edges it touches, not the whole graph again.
+		// checks the four edges it touches, not the whole graph again,
+		// and takes the arrays of a spare graph.
+		var dst *graph.Graph
+		if len(s.spare) > 0 {
+			dst = s.spare[len(s.spare)-1]
+			s.spare = s.spare[:len(s.spare)-1]
+		}
 		a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
-		g, err := s.curG.Change(graph.Changes{Remove: [][2]int{{a, b}, {c, d}}, Add: [][2]int{{a, c}, {b, d}}})
+		s.swap[0], s.swap[1], s.swap[2], s.swap[3] = [2]int{a, b}, [2]int{c, d}, [2]int{a, c}, [2]int{b, d}
+		g, err := s.curG.ChangeInto(dst, graph.Changes{Remove: s.swap[:2:2], Add: s.swap[2:4:4]})
 		if err != nil {
 			return nil, fmt.Errorf("golf: %w", err)
 		}
+		s.made = append(s.made, g)
 		s.moves = append(s.moves, mv)
 		s.gs = append(s.gs, g)
 	}
