@@ -397,7 +397,7 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		}
 		ms[0] = fromSummary(sum, s.st.n)
 	} else {
-		sums, errs := apsp.SummaryBatch(ctx, s.gs, s.opt.Eval)
+		sums, errs := s.ev.SummaryBatch(ctx, s.gs)
 		for i := range sums {
 			if errs[i] != nil {
 				return nil, fmt.Errorf("golf: %w", errs[i])
