@@ -8,12 +8,22 @@ import (
 	"github.com/apsp/apsp/internal/csr"
 )
 
-// WholeMaxN is the largest order WholeHist searches: every source in one
-// batch, three bit matrices of n·⌈n/64⌉ words (3n²/8 bytes, 384 KiB at
-// n = 1024) that stay in a core's L2 cache. Larger graphs go through the
-// batched search (BitHist), whose batches of 512 sources keep their
-// matrices in cache instead.
+// WholeMaxN is the largest order WholeHist searches in one batch of
+// every source: three bit matrices of n·⌈n/64⌉ words (3n²/8 bytes, 384
+// KiB at n = 1024) that stay in a core's L2 cache. Larger graphs go in
+// batches of wholeBatch sources, whose matrices stay in cache instead.
 const WholeMaxN = 1024
+
+// wholeBatch is the sources of a batch of a graph larger than WholeMaxN:
+// one ZMM block a row, 3·64 bytes a vertex (768 KiB at n = 4096).
+const wholeBatch = 512
+
+// WholeMaxLevels is the most levels a batch of a graph larger than
+// WholeMaxN may take before WholeHist gives up on it (ok false): every
+// level ORs every arc of a vertex not yet whole, which a graph of long
+// paths makes far dearer than the batched search's pushes of small
+// frontiers. Up to WholeMaxN the levels are bounded by n anyway.
+const WholeMaxLevels = 64
 
 // wholeChunk is the arcs a block ORs between checks whether the vertex
 // has been reached by every source of the block, once a level has many
@@ -25,27 +35,59 @@ const wholeChunk = 4
 // between checks whether a block is whole. It returns the bits found.
 type wholeLevelFunc func(vis, cur, next []uint64, off []int, heads []int32, w, block, chunk int) (pairs int64)
 
-// WholeHist is BitHist for a small graph (n ≤ WholeMaxN) on one thread:
-// one bit-parallel search of every source at once, in a kernel without
-// the batched search's machinery (no vertex lists, per-vertex totals,
-// pushes, prefetches or teams). Vertex v's row is W words, ⌈n/64⌉
-// rounded up to a block (4 words, a YMM register, up to n = 256; 8
-// words, a ZMM register, above), bit s set when source s has reached v;
-// a level ORs the frontier rows of v's out-neighbours into v block by
-// block, skipping the blocks v already has whole and, late in the
-// search, stopping a block's arcs once it is whole, and counts the new
-// bits. The search ends when every block of every vertex is whole or a
-// level finds nothing. The histogram is BitHist's (Hist[0] = 0, trimmed
-// to the largest distance). ok is false, and nothing is computed, when
-// the graph is empty or larger than WholeMaxN, or when the CPU lacks the
-// kernel's instructions (AVX-512 F and VPOPCNTDQ on amd64): BitHist is
-// then the better choice.
+// WholeHist is BitHist on one thread, by a leaner kernel: a bit-parallel
+// search of every source at once when n ≤ WholeMaxN, of batches of
+// wholeBatch sources otherwise, without the batched search's machinery
+// (no vertex lists, per-vertex totals, pushes, prefetches or teams).
+// Vertex v's row is W words (the batch's sources over 64, rounded up to
+// a block: 4 words, a YMM register, up to 256 sources; 8 words, a ZMM
+// register, above), bit s set when source s has reached v; a level ORs
+// the frontier rows of v's out-neighbours into v block by block,
+// skipping the blocks v already has whole and, late in the search,
+// stopping a block's arcs once it is whole, and counts the new bits. A
+// batch ends when every pair of it is found or a level finds nothing.
+// The histogram is BitHist's (Hist[0] = 0, trimmed to the largest
+// distance). ok is false, and nothing is returned, when the graph is
+// empty, when a batch of a graph larger than WholeMaxN takes more than
+// WholeMaxLevels levels, or when the CPU lacks the kernel's instructions
+// (AVX-512 F and VPOPCNTDQ, BMI2 on amd64): BitHist is then the better
+// choice.
 func WholeHist(g *graph.Graph) (hist []int64, ok bool) {
 	n := g.N()
-	if n == 0 || n > WholeMaxN || !wholeFast {
+	if n == 0 || !wholeFast {
 		return nil, false
 	}
-	return wholeHist(csr.Of(g), wholeLevel), true
+	return wholeHistOf(g)
+}
+
+// WholeOneThreadMaxN is the largest order for which WholeHistOn takes a
+// graph larger than WholeMaxN, on one thread: on the 2-vCPU VM one
+// thread's whole search took 1.3 ms at (4096, 8) against BitHist's 2.0,
+// and was level with it at (16384, 8) (BenchmarkWholeHist).
+const WholeOneThreadMaxN = 8192
+
+// WholeHistOn is WholeHist where it beats BitHist on threads threads:
+// up to WholeMaxN vertices on any number (the batched search of so
+// small a graph gains nothing from more threads), up to
+// WholeOneThreadMaxN on one thread; ok is false elsewhere.
+func WholeHistOn(g *graph.Graph, threads int) (hist []int64, ok bool) {
+	if n := g.N(); n > WholeMaxN && (threads != 1 || n > WholeOneThreadMaxN) {
+		return nil, false
+	}
+	return WholeHist(g)
+}
+
+func wholeHistOf(g *graph.Graph) (hist []int64, ok bool) {
+	n := g.N()
+	maxLevels := n
+	if n > WholeMaxN {
+		maxLevels = WholeMaxLevels
+	}
+	size := n
+	if n > WholeMaxN {
+		size = wholeBatch
+	}
+	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels)
 }
 
 // wholeScratch is one search's buffers, kept between calls.
@@ -55,43 +97,60 @@ type wholeScratch struct {
 
 var wholePool sync.Pool
 
-// wholeLayout is the row words and block words for n vertices.
-func wholeLayout(n int) (w, block int) {
-	w = (n + 63) / 64
+// wholeLayout is the row words and block words for a batch of k
+// sources.
+func wholeLayout(k int) (w, block int) {
+	w = (k + 63) / 64
 	if w <= 4 {
 		return 4, 4
 	}
 	return (w + 7) / 8 * 8, 8
 }
 
-// wholeHist runs the search over a's arcs with the level kernel level.
-func wholeHist(a csr.CSR, level wholeLevelFunc) []int64 {
+// wholeHist runs the search over a's arcs with the level kernel level,
+// in batches of size sources; it gives up (ok false) when a batch takes
+// more than maxLevels levels.
+func wholeHist(a csr.CSR, level wholeLevelFunc, size, maxLevels int) (hist []int64, ok bool) {
 	n := a.N()
-	w, block := wholeLayout(n)
 	s, _ := wholePool.Get().(*wholeScratch)
 	if s == nil {
 		s = &wholeScratch{}
 	}
 	defer wholePool.Put(s)
-	s.vis, s.cur, s.next = fit(s.vis, n*w), fit(s.cur, n*w), fit(s.next, n*w)
+	hist = []int64{0}
+	for first := 0; first < n; first += size {
+		k := min(size, n-first)
+		w, block := wholeLayout(k)
+		s.vis, s.cur, s.next = fit(s.vis, n*w), fit(s.cur, n*w), fit(s.next, n*w)
+		if !wholeBatchHist(a, level, s, first, k, w, block, maxLevels, &hist) {
+			return nil, false
+		}
+	}
+	return hist, true
+}
+
+// wholeBatchHist searches the sources first..first+k-1 with rows of w
+// words in blocks of block, adding the pairs each level finds to hist.
+func wholeBatchHist(a csr.CSR, level wholeLevelFunc, s *wholeScratch, first, k, w, block, maxLevels int, hist *[]int64) bool {
+	n := a.N()
 	vis, cur, next := s.vis, s.cur, s.next
-	// Level 0: each vertex has its own bit, and every bit past source
-	// n-1 is set in vis so that a block can be whole. cur and next start
-	// as the identity: a frontier row may hold the bits of any earlier
-	// level (v's bit s where d(v, s) < k - 1) without changing what
-	// level k finds, since a vertex u next to v has those bits already;
-	// so the rows of skipped blocks are never cleared, and neither
-	// matrix needs more.
+	// Level 0: each source has its own bit, and every bit past the
+	// batch's last source is set in vis so that a block can be whole.
+	// cur and next start as the identity: a frontier row may hold the
+	// bits of any earlier level (v's bit s where d(v, s) < l - 1) without
+	// changing what level l finds, since a vertex u next to v has those
+	// bits already; so the rows of skipped blocks are never cleared, and
+	// neither matrix needs more.
 	clear(cur)
-	for v := range n {
-		cur[v*w+v/64] = 1 << (v % 64)
+	for i := range k {
+		cur[(first+i)*w+i/64] = 1 << (i % 64)
 	}
 	copy(next, cur)
 	copy(vis, cur)
-	padFrom := n / 64 // the first word with bits past source n-1
+	padFrom := k / 64 // the first word with bits past the last source
 	var pad uint64
-	if n%64 != 0 {
-		pad = ^uint64(0) << (n % 64)
+	if k%64 != 0 {
+		pad = ^uint64(0) << (k % 64)
 	}
 	if padFrom < w {
 		for v := range n {
@@ -106,26 +165,30 @@ func wholeHist(a csr.CSR, level wholeLevelFunc) []int64 {
 			}
 		}
 	}
-	// The search ends when every ordered pair has been found, or when a
-	// level finds none.
-	left := int64(n) * int64(n-1)
-	hist := []int64{0}
-	for left > 0 {
+	// The batch ends when every pair (v, source) with v not the source
+	// has been found, or when a level finds none.
+	all := int64(n-1) * int64(k)
+	left := all
+	for l := 1; left > 0; l++ {
+		if l > maxLevels {
+			return false
+		}
 		// While fewer than half the pairs are found, ORing every arc
 		// costs less than checking between chunks.
 		chunk := wholeChunk
-		if left > int64(n)*int64(n-1)/2 {
+		if left > all/2 {
 			chunk = 1 << 30
 		}
 		pairs := level(vis, cur, next, a.Off, a.Heads, w, block, chunk)
 		if pairs == 0 {
 			break
 		}
-		hist = append(hist, pairs)
+		*hist = grow(*hist, l)
+		(*hist)[l] += pairs
 		left -= pairs
 		cur, next = next, cur
 	}
-	return hist
+	return true
 }
 
 // wholeLevelGo is one level of the whole search in Go, the kernels'

@@ -20,17 +20,26 @@ var wholeKernels = []struct {
 }{{"go", wholeLevelGo}, {"level", wholeLevel}}
 
 // checkWhole compares the whole search's histogram of g, with every
-// kernel and through WholeHist, with want.
+// kernel, in one batch and in batches of several sizes, and through
+// WholeHist, with want.
 func checkWhole(t *testing.T, name string, g *graph.Graph, want []int64) {
 	t.Helper()
+	n := g.N()
 	for _, k := range wholeKernels {
-		if got := wholeHist(csr.Of(g), k.level); !slices.Equal(got, want) {
-			t.Fatalf("%s: whole search (%s) hist %v, want %v", name, k.name, got, want)
+		for _, size := range []int{n, 64, 100, 256, 512} {
+			if size > n {
+				continue
+			}
+			got, ok := wholeHist(csr.Of(g), k.level, size, n)
+			if !ok || !slices.Equal(got, want) {
+				t.Fatalf("%s: whole search (%s, batches of %d) hist %v (ok %v), want %v", name, k.name, size, got, ok, want)
+			}
 		}
 	}
+	// A batch takes at most the largest distance plus one levels.
 	got, ok := WholeHist(g)
-	if ok != (wholeFast && g.N() > 0 && g.N() <= WholeMaxN) {
-		t.Fatalf("%s: WholeHist ok = %v on n = %d", name, ok, g.N())
+	if ok != (wholeFast && n > 0) && (n <= WholeMaxN || len(want) <= WholeMaxLevels) {
+		t.Fatalf("%s: WholeHist ok = %v on n = %d", name, ok, n)
 	}
 	if ok && !slices.Equal(got, want) {
 		t.Fatalf("%s: WholeHist %v, want %v", name, got, want)
@@ -55,9 +64,6 @@ func TestWholeTable(t *testing.T) {
 // BitHist on regular graphs up to WholeMaxN.
 func TestWholeRandom(t *testing.T) {
 	for _, tg := range randomGraphs(t) {
-		if tg.n > WholeMaxN {
-			continue
-		}
 		want := []int64{0}
 		for s := range tg.n {
 			for v, d := range tg.refDist(s) {
@@ -70,7 +76,7 @@ func TestWholeRandom(t *testing.T) {
 		}
 		checkWhole(t, tg.name, tg.g, want)
 	}
-	for _, c := range []struct{ n, d int }{{256, 8}, {300, 3}, {511, 4}, {513, 16}, {1000, 8}, {1024, 8}, {1024, 16}} {
+	for _, c := range []struct{ n, d int }{{256, 8}, {300, 3}, {511, 4}, {513, 16}, {1000, 8}, {1024, 8}, {1024, 16}, {1500, 6}, {2048, 8}} {
 		for _, kind := range []string{"regular", "gnp"} {
 			args := []string{fmt.Sprintf("n=%d", c.n), fmt.Sprintf("d=%d", c.d), "seed=3"}
 			if kind == "gnp" {
@@ -89,11 +95,29 @@ func TestWholeRandom(t *testing.T) {
 	}
 }
 
+// TestWholeGivesUp: a path longer than WholeMaxN takes too many levels
+// a batch, and WholeHist leaves it to BitHist.
+func TestWholeGivesUp(t *testing.T) {
+	n := WholeMaxN + 500
+	b := graph.NewBuilder(false)
+	if err := b.SetVertices(n); err != nil {
+		t.Fatal(err)
+	}
+	for v := 1; v < n; v++ {
+		if err := b.AddEdge(v-1, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := WholeHist(b.Build()); ok {
+		t.Fatal("WholeHist searched a path of", n, "vertices")
+	}
+}
+
 // BenchmarkWholeHist is one histogram of a random regular graph by the
 // whole search and by BitHist on one thread, the call a Graph Golf
 // search makes for each candidate.
 func BenchmarkWholeHist(b *testing.B) {
-	for _, c := range []struct{ n, d int }{{256, 8}, {256, 16}, {1024, 8}, {1024, 16}} {
+	for _, c := range []struct{ n, d int }{{256, 8}, {256, 16}, {1024, 8}, {1024, 16}, {4096, 8}, {4096, 16}} {
 		g, err := gen.Make("regular", fmt.Sprintf("n=%d", c.n), fmt.Sprintf("d=%d", c.d), "seed=1")
 		if err != nil {
 			b.Fatal(err)
@@ -112,5 +136,24 @@ func BenchmarkWholeHist(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestWholeHistOn: the sizes and threads WholeHistOn takes.
+func TestWholeHistOn(t *testing.T) {
+	if !wholeFast {
+		t.Skip("no whole kernel here")
+	}
+	for _, c := range []struct {
+		n, threads int
+		ok         bool
+	}{{WholeMaxN, 4, true}, {WholeMaxN + 64, 1, true}, {WholeMaxN + 64, 2, false}, {WholeOneThreadMaxN + 64, 1, false}} {
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", c.n), "d=6", "seed=2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := WholeHistOn(g, c.threads); ok != c.ok {
+			t.Fatalf("n = %d on %d threads: ok %v", c.n, c.threads, ok)
+		}
 	}
 }

@@ -122,9 +122,10 @@ func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 		// A small graph is searched whole on one thread, which beats
 		// the batched search on any number of threads there (at
 		// n = 1024 on 2 threads by 4-5 times; on a 16-core host its
-		// lockstep levels took 73-76 µs, the whole search about 60).
+		// lockstep levels took 73-76 µs, the whole search about 60),
+		// and a larger one on one thread in batches by the same kernel.
 		if ctx.Err() == nil && p.Progress == nil {
-			if h, ok := bfs.WholeHist(p.Graph); ok {
+			if h, ok := bfs.WholeHistOn(p.Graph, p.Threads); ok {
 				return h, nil
 			}
 		}
