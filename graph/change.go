@@ -52,14 +52,14 @@ func (g *Graph) Change(c Changes) (*Graph, error) {
 	return g.change(c, nil)
 }
 
-// ChangeInto is Change, but the result may take over dst's arc array
-// instead of allocating one, when dst and the result are unweighted and
-// the array is large enough: a search loop that discards most of the
-// candidates it makes by Change hands each discarded one back, and
-// allocates nothing per candidate. dst must be a graph that Change or
-// ChangeInto returned, other than g and other than any graph in use,
-// that nothing uses any more: it is not valid afterwards (it may have
-// become the result). A nil dst makes ChangeInto Change.
+// ChangeInto is Change, but an unweighted result may be dst itself,
+// taking over its arc array instead of allocating one when the array is
+// large enough: a search loop that discards most of the candidates it
+// makes by Change hands each discarded one back, and allocates nothing
+// per candidate. dst must be a graph that Change or ChangeInto returned,
+// other than g and other than any graph in use, that nothing uses any
+// more: afterwards it is the result or invalid. A nil dst makes
+// ChangeInto Change.
 func (g *Graph) ChangeInto(dst *Graph, c Changes) (*Graph, error) {
 	return g.change(c, dst)
 }
@@ -92,7 +92,11 @@ func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 	if !g.directed {
 		per = 2
 	}
-	edits := make([]edit, 0, per*(len(c.Remove)+len(c.Add)))
+	var small [8]edit // a search's swap: no allocation
+	edits := small[:0]
+	if k := per * (len(c.Remove) + len(c.Add)); k > len(small) {
+		edits = make([]edit, 0, k)
+	}
 	for k, list := range [][][2]int{c.Remove, c.Add} {
 		what := [2]string{"remove", "add"}[k]
 		for i, e := range list {
@@ -193,7 +197,14 @@ type edit struct {
 // moved says whether the arc count of some vertex changes. An unweighted
 // result takes dst's heads when they are not g's and have the room.
 func (g *Graph) splice(edits []edit, kind WeightKind, moved bool, dst *Graph) *Graph {
-	h := *g
+	var heads []int32 // dst's, when the result takes them
+	if dst != nil && dst != g && kind == Unweighted && cap(g.heads) > 0 && cap(dst.heads) > 0 && &dst.heads[:1][0] != &g.heads[:1][0] {
+		heads = dst.heads
+	} else {
+		dst = new(Graph)
+	}
+	h := dst
+	*h = *g
 	h.kind = kind
 	// The arc count of each tail: new offsets only when one changes.
 	if moved {
@@ -214,11 +225,9 @@ func (g *Graph) splice(edits []edit, kind WeightKind, moved bool, dst *Graph) *G
 		h.offsets[g.n] = g.offsets[g.n] + shift
 	}
 	m := h.offsets[g.n]
-	if dst != nil && dst != g && kind == Unweighted && cap(dst.heads) >= m+csr.HeadsSlack && cap(g.heads) > 0 &&
-		&dst.heads[:1][0] != &g.heads[:1][0] {
-		h.heads = dst.heads[:m]
+	if cap(heads) >= m+csr.HeadsSlack {
+		h.heads = heads[:m]
 		clear(h.heads[m : m+csr.HeadsSlack]) // the slack the kernels may read is zero, as when made
-		*dst = Graph{}
 	} else {
 		h.heads = make([]int32, m, m+csr.HeadsSlack)
 	}
@@ -226,14 +235,14 @@ func (g *Graph) splice(edits []edit, kind WeightKind, moved bool, dst *Graph) *G
 	switch kind {
 	case IntWeights:
 		h.intW = make([]int64, m)
-		spliceArcs(g, &h, edits, g.intWeightsAs(), h.intW, func(ed edit) int64 { return ed.iw })
+		spliceArcs(g, h, edits, g.intWeightsAs(), h.intW, func(ed edit) int64 { return ed.iw })
 	case FloatWeights:
 		h.floatW = make([]float64, m)
-		spliceArcs(g, &h, edits, g.floatWeightsAs(), h.floatW, func(ed edit) float64 { return ed.w })
+		spliceArcs(g, h, edits, g.floatWeightsAs(), h.floatW, func(ed edit) float64 { return ed.w })
 	default:
-		spliceArcs[int64](g, &h, edits, nil, nil, nil)
+		spliceArcs[int64](g, h, edits, nil, nil, nil)
 	}
-	return &h
+	return h
 }
 
 // intWeightsAs is g's lengths as integers (1 when unweighted).

@@ -310,6 +310,10 @@ func TestChangeInto(t *testing.T) {
 				}
 			}
 			before := cloneGraph(g)
+			var oldHeads []int32
+			if old != nil {
+				oldHeads = old.heads
+			}
 			want, err := g.Change(c)
 			if err != nil {
 				t.Fatalf("trial %d step %d: %v", trial, step, err)
@@ -318,13 +322,16 @@ func TestChangeInto(t *testing.T) {
 			if err != nil {
 				t.Fatalf("trial %d step %d: %v", trial, step, err)
 			}
+			if got == old && cap(oldHeads) >= len(got.heads)+csr.HeadsSlack && &got.heads[:1][0] != &oldHeads[:1][0] {
+				t.Fatalf("trial %d step %d: ChangeInto did not take dst's arcs", trial, step)
+			}
 			if !sameGraph(got, want) || !sameGraph(g, before) {
 				t.Fatalf("trial %d step %d: ChangeInto differs from Change or changed g", trial, step)
 			}
 			if tail := got.heads[len(got.heads) : len(got.heads)+csr.HeadsSlack]; slices.ContainsFunc(tail, func(x int32) bool { return x != 0 }) {
 				t.Fatalf("trial %d step %d: slack not zero", trial, step)
 			}
-			if old != nil && old.heads == nil {
+			if old != nil && got == old {
 				reused++
 			}
 			old, prev, g = prev, g, got
