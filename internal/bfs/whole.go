@@ -26,8 +26,8 @@ const wholeBatch = 512
 const WholeMaxLevels = 64
 
 // wholeChunk is the arcs a block ORs between checks whether the vertex
-// has been reached by every source of the block, once a level has many
-// whole blocks.
+// has been reached by every source of the block, once half the batch's
+// pairs are found (before, the checks cost more than they save).
 const wholeChunk = 4
 
 // wholeLevelFunc is one level of the whole search (wholeLevelGo is the
@@ -57,7 +57,11 @@ func WholeHist(g *graph.Graph) (hist []int64, ok bool) {
 	if n == 0 || !wholeFast {
 		return nil, false
 	}
-	return wholeHistOf(g)
+	maxLevels, size := n, n
+	if n > WholeMaxN {
+		maxLevels, size = WholeMaxLevels, wholeBatch
+	}
+	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels)
 }
 
 // WholeOneThreadMaxN is the largest order for which WholeHistOn takes a
@@ -75,19 +79,6 @@ func WholeHistOn(g *graph.Graph, threads int) (hist []int64, ok bool) {
 		return nil, false
 	}
 	return WholeHist(g)
-}
-
-func wholeHistOf(g *graph.Graph) (hist []int64, ok bool) {
-	n := g.N()
-	maxLevels := n
-	if n > WholeMaxN {
-		maxLevels = WholeMaxLevels
-	}
-	size := n
-	if n > WholeMaxN {
-		size = wholeBatch
-	}
-	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels)
 }
 
 // wholeScratch is one search's buffers, kept between calls.
