@@ -284,3 +284,25 @@ func TestSearchErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTeam: a step of several candidates measured by the search's
+// helpers (Eval.Threads 0) runs the same search as through SummaryBatch
+// (Eval.Threads set): the same moves, acceptances and best graph.
+func TestSearchTeam(t *testing.T) {
+	for _, c := range []struct{ n, d, batch int }{{64, 4, 2}, {100, 3, 3}, {300, 6, 5}} {
+		opt := Options{N: c.n, D: c.d, Evals: 3000, Seed: 5, Batch: c.batch}
+		a, err := Search(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Eval.Threads = 1
+		b, err := Search(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
+			t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); SummaryBatch %d, %d, (%d, %d)", c.n, c.d, c.batch,
+				a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
+		}
+	}
+}

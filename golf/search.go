@@ -151,6 +151,18 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 		opt.Eval.Threads = 1
 	}
 	s := &search{opt: opt, st: st, bound: bound, rng: rand.New(rand.NewPCG(opt.Seed, 0x601f_5eed))}
+	if opt.Batch > 1 && opt.Batch < 1<<20 && !strings.HasPrefix(opt.Eval.Device, "gpu") && opt.Eval.Threads == 0 {
+		// Several candidates a step on the CPU: each on one thread, the
+		// caller and Batch-1 helpers (at most a CPU each) taking them.
+		ev := opt.Eval
+		ev.Threads = 1
+		if s.ev, err = apsp.NewEvaluator(ev); err != nil {
+			return nil, fmt.Errorf("golf: %w", err)
+		}
+		s.team = newTeam(ctx, s.ev, min(opt.Batch, runtime.GOMAXPROCS(0))-1)
+		defer s.team.close()
+		return s.run(ctx)
+	}
 	if s.ev, err = apsp.NewEvaluator(opt.Eval); err != nil {
 		return nil, fmt.Errorf("golf: %w", err)
 	}
@@ -324,6 +336,7 @@ type search struct {
 	bound Bound
 	rng   *rand.Rand
 	ev    *apsp.Evaluator
+	team  *team // the CPU's helpers for a step of several candidates, or nil
 
 	moves []move
 	gs    []*graph.Graph
@@ -396,6 +409,14 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 			return nil, fmt.Errorf("golf: %w", err)
 		}
 		ms[0] = fromSummary(sum, s.st.n)
+	} else if s.team != nil {
+		errs := make([]error, len(s.gs))
+		s.team.measure(s.gs, ms, errs)
+		for _, err := range errs {
+			if err != nil {
+				return nil, fmt.Errorf("golf: %w", err)
+			}
+		}
 	} else {
 		sums, errs := s.ev.SummaryBatch(ctx, s.gs)
 		for i := range sums {
