@@ -346,6 +346,8 @@ type search struct {
 	// candidates (a search allocates no graph per candidate).
 	made, spare []*graph.Graph
 	swap        [4][2]int // a candidate's Changes
+	ms          []measure // the step's measures (evaluate's result, valid until the next call)
+	errs        []error   // the step's errors from the team
 
 	cur, best measure
 	bestG     *graph.Graph
@@ -402,7 +404,10 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 	if len(s.gs) == 0 {
 		return nil, fmt.Errorf("%w: no edge swap keeps the graph simple (and within r)", ErrParams)
 	}
-	ms := make([]measure, len(s.gs))
+	if cap(s.ms) < len(s.gs) {
+		s.ms, s.errs = make([]measure, len(s.gs)), make([]error, len(s.gs))
+	}
+	ms := s.ms[:len(s.gs)]
 	if len(s.gs) == 1 {
 		sum, err := s.ev.Summary(ctx, s.gs[0])
 		if err != nil {
@@ -410,7 +415,7 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		}
 		ms[0] = fromSummary(sum, s.st.n)
 	} else if s.team != nil {
-		errs := make([]error, len(s.gs))
+		errs := s.errs[:len(s.gs)]
 		s.team.measure(s.gs, ms, errs)
 		for _, err := range errs {
 			if err != nil {

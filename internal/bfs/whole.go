@@ -108,7 +108,7 @@ func wholeHist(a csr.CSR, level wholeLevelFunc, size, maxLevels int) (hist []int
 		s = &wholeScratch{}
 	}
 	defer wholePool.Put(s)
-	hist = []int64{0}
+	hist = make([]int64, 1, 16) // Hist[0] = 0, room for the levels of a small-world graph
 	for first := 0; first < n; first += size {
 		k := min(size, n-first)
 		w, block := wholeLayout(k)

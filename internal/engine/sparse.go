@@ -52,10 +52,14 @@ func (e bfsEngine) Name() string {
 	return "bfs"
 }
 
+// bfsLanes is the BFS engines' lanes, shared (as fwLanes): Caps is asked
+// on every call of a search loop.
+var bfsLanes = []lanes.Kind{lanes.Int32}
+
 func (e bfsEngine) Caps() Caps {
 	// The one-source-at-a-time search never beats the batched one.
 	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: !e.bitParallel, Auto: e.bitParallel,
-		Lanes: []lanes.Kind{lanes.Int32}}
+		Lanes: bfsLanes}
 }
 
 func (bfsEngine) Supports(*Problem) error { return nil }
