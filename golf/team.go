@@ -33,21 +33,23 @@ type team struct {
 	// next is the step's number (bits 40 and up), its candidates (bits
 	// 20-39) and the next candidate to take (bits 0-19): a helper late
 	// from an earlier step sees another number and takes nothing.
-	next atomic.Int64
-	done atomic.Int64 // candidates of the step measured
-	wake chan struct{}
-	stop chan struct{}
-	step int64
+	next     atomic.Int64
+	done     atomic.Int64  // candidates of the step measured
+	wake     chan struct{} // a step for sleeping helpers
+	finished chan struct{} // the step's last candidate, for a caller that sleeps
+	stop     chan struct{}
+	step     int64
 }
 
-// teamSpin is how many times an idle helper yields before it sleeps
-// until the next step: a few hundred microseconds on the VM, longer
-// than a step of the search at n = 1024.
-const teamSpin = 4000
+// teamSpin is how many times an idle helper, or the caller waiting for
+// the helpers, yields before it sleeps: some tens of microseconds on the
+// VM, a few steps of the search at n = 256. Spinning longer took the
+// vCPUs from the threads doing work when other jobs held one of them.
+const teamSpin = 200
 
 // newTeam starts helpers goroutines (at least 1).
 func newTeam(ctx context.Context, ev *apsp.Evaluator, helpers int) *team {
-	t := &team{ev: ev, ctx: ctx, wake: make(chan struct{}, helpers), stop: make(chan struct{})}
+	t := &team{ev: ev, ctx: ctx, wake: make(chan struct{}, helpers), finished: make(chan struct{}, 1), stop: make(chan struct{})}
 	for range helpers {
 		go t.help()
 	}
@@ -96,7 +98,12 @@ func (t *team) work(step int64) {
 		i := v & (1<<20 - 1)
 		sum, err := t.ev.Summary(t.ctx, t.gs[i])
 		t.ms[i], t.errs[i] = fromSummary(sum, t.gs[i].N()), err
-		t.done.Add(1)
+		if t.done.Add(1) == v>>20&(1<<20-1) {
+			select { // the last: wake the caller if it sleeps
+			case t.finished <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
@@ -114,7 +121,14 @@ func (t *team) measure(gs []*graph.Graph, ms []measure, errs []error) {
 		}
 	}
 	t.work(t.step)
-	for t.done.Load() < n {
-		runtime.Gosched()
+	// Wait for the candidates the helpers took: spin a while, then sleep
+	// until the last is done (a token left by an earlier step only
+	// makes the loop look again).
+	for i := 0; t.done.Load() < n; i++ {
+		if i < teamSpin {
+			runtime.Gosched()
+			continue
+		}
+		<-t.finished
 	}
 }
