@@ -30,6 +30,9 @@ const WholeMaxLevels = 64
 // pairs are found (before, the checks cost more than they save).
 const wholeChunk = 4
 
+// wholeAll is the chunk of a level that ORs every arc (no checks).
+const wholeAll = 1 << 30
+
 // wholeLevelFunc is one level of the whole search (wholeLevelGo is the
 // reference): rows of w words in blocks of block words, chunk arcs
 // between checks whether a block is whole. It returns the bits found.
@@ -168,7 +171,7 @@ func wholeBatchHist(a csr.CSR, level wholeLevelFunc, s *wholeScratch, first, k, 
 		// costs less than checking between chunks.
 		chunk := wholeChunk
 		if left > all/2 {
-			chunk = 1 << 30
+			chunk = wholeAll
 		}
 		pairs := level(vis, cur, next, a.Off, a.Heads, w, block, chunk)
 		if pairs == 0 {

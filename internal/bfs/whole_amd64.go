@@ -23,6 +23,15 @@ func wholeLevelY(vis, cur, next *uint64, off *int, heads *int32, n, shift, chunk
 //go:noescape
 func wholeLevelZ(vis, cur, next *uint64, off *int, heads *int32, n, shift, chunk int) (pairs int)
 
+// wholeLevelYAll and wholeLevelZAll are wholeLevelY and wholeLevelZ
+// with every arc ORed, for a chunk of wholeAll arcs or more.
+//
+//go:noescape
+func wholeLevelYAll(vis, cur, next *uint64, off *int, heads *int32, n, shift int) (pairs int)
+
+//go:noescape
+func wholeLevelZAll(vis, cur, next *uint64, off *int, heads *int32, n, shift int) (pairs int)
+
 // wholeLevel runs one level of the whole search: the assembly when the
 // CPU has it and the layout is one of wholeLayout's, Go otherwise.
 func wholeLevel(vis, cur, next []uint64, off []int, heads []int32, w, block, chunk int) (pairs int64) {
@@ -38,5 +47,13 @@ func wholeLevel(vis, cur, next []uint64, off []int, heads []int32, w, block, chu
 		return wholeLevelGo(vis, cur, next, off, heads, w, block, chunk)
 	}
 	_, _, _, _ = vis[n*w-1], cur[n*w-1], next[n*w-1], off[n]
-	return int64(kernel(&vis[0], &cur[0], &next[0], &off[0], &heads[0], n, bits.TrailingZeros(uint(w*8)), chunk))
+	shift := bits.TrailingZeros(uint(w * 8))
+	if chunk >= wholeAll {
+		all := wholeLevelZAll
+		if block == 4 {
+			all = wholeLevelYAll
+		}
+		return int64(all(&vis[0], &cur[0], &next[0], &off[0], &heads[0], n, shift))
+	}
+	return int64(kernel(&vis[0], &cur[0], &next[0], &off[0], &heads[0], n, shift, chunk))
 }
