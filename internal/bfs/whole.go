@@ -130,16 +130,16 @@ func wholeBatchHist(a csr.CSR, level wholeLevelFunc, s *wholeScratch, first, k, 
 	vis, cur, next := s.vis, s.cur, s.next
 	// Level 0: each source has its own bit, and every bit past the
 	// batch's last source is set in vis so that a block can be whole.
-	// cur and next start as the identity: a frontier row may hold the
-	// bits of any earlier level (v's bit s where d(v, s) < l - 1) without
+	// cur starts as the identity. A frontier row may hold the bits of
+	// any earlier level (v's bit s where d(v, s) < l - 1) without
 	// changing what level l finds, since a vertex u next to v has those
-	// bits already; so the rows of skipped blocks are never cleared, and
-	// neither matrix needs more.
+	// bits already: so the rows of blocks skipped once whole are never
+	// cleared, and next needs no clearing either, since level 1 (which
+	// checks nothing, left being all) writes every block of it.
 	clear(cur)
 	for i := range k {
 		cur[(first+i)*w+i/64] = 1 << (i % 64)
 	}
-	copy(next, cur)
 	copy(vis, cur)
 	padFrom := k / 64 // the first word with bits past the last source
 	var pad uint64
@@ -197,8 +197,8 @@ func wholeLevelGo(vis, cur, next []uint64, off []int, heads []int32, w, block, c
 		arcs := heads[off[v]:off[v+1]]
 		for b := 0; b < w; b += block {
 			row := vis[v*w+b : v*w+b+block]
-			if allOnes(row) {
-				continue
+			if chunk < wholeAll && allOnes(row) {
+				continue // a level of every arc writes every block, as the kernels do
 			}
 			clear(acc)
 			for i, u := range arcs {
