@@ -1,18 +1,15 @@
 package golf
 
 import (
-	"context"
 	"runtime"
 	"sync/atomic"
-
-	"github.com/apsp/apsp"
-	"github.com/apsp/apsp/graph"
 )
 
-// team evaluates a step's candidates on the CPU with goroutines that
-// live as long as the search: the caller and helpers take candidates by
-// an atomic counter, each measuring its own through the shared
-// Evaluator (one thread a graph). A batch through SummaryBatch starts a
+// team makes and evaluates a step's candidates on the CPU with
+// goroutines that live as long as the search: the caller and helpers
+// take candidates by an atomic counter, each making its own (a
+// ChangeInto of the current graph into the candidate's own spare) and
+// measuring it through the shared Evaluator (one thread a graph). A batch through SummaryBatch starts a
 // goroutine and wakes a thread each step, which on the 2-vCPU VM cost
 // more than a (256, 8) candidate's evaluation; the helpers here wait
 // for the next step by spinning a while (yielding the processor) before
@@ -20,14 +17,10 @@ import (
 // so a helper that the operating system has not scheduled delays
 // nothing but its own candidate.
 type team struct {
-	ev  *apsp.Evaluator
-	ctx context.Context
+	item func(i int) error // makes and measures candidate i of the step
 
-	// The step: its graphs and their results, written by the caller
-	// before it publishes the step by next, read by a helper that has
-	// taken a candidate of the step.
-	gs   []*graph.Graph
-	ms   []measure
+	// The step's errors, set by the caller before it publishes the
+	// step by next, written by whoever takes a candidate of the step.
 	errs []error
 
 	// next is the step's number (bits 40 and up), its candidates (bits
@@ -48,8 +41,8 @@ type team struct {
 const teamSpin = 200
 
 // newTeam starts helpers goroutines (at least 1).
-func newTeam(ctx context.Context, ev *apsp.Evaluator, helpers int) *team {
-	t := &team{ev: ev, ctx: ctx, wake: make(chan struct{}, helpers), finished: make(chan struct{}, 1), stop: make(chan struct{})}
+func newTeam(item func(i int) error, helpers int) *team {
+	t := &team{item: item, wake: make(chan struct{}, helpers), finished: make(chan struct{}, 1), stop: make(chan struct{})}
 	for range helpers {
 		go t.help()
 	}
@@ -96,8 +89,7 @@ func (t *team) work(step int64) {
 			continue
 		}
 		i := v & (1<<20 - 1)
-		sum, err := t.ev.Summary(t.ctx, t.gs[i])
-		t.ms[i], t.errs[i] = fromSummary(sum, t.gs[i].N()), err
+		t.errs[i] = t.item(int(i))
 		if t.done.Add(1) == v>>20&(1<<20-1) {
 			select { // the last: wake the caller if it sleeps
 			case t.finished <- struct{}{}:
@@ -107,10 +99,10 @@ func (t *team) work(step int64) {
 	}
 }
 
-// measure evaluates gs with the helpers, results in order.
-func (t *team) measure(gs []*graph.Graph, ms []measure, errs []error) {
-	n := int64(len(gs)) // at most 1<<20 - 1 (Batch is that of a CPU)
-	t.gs, t.ms, t.errs = gs, ms, errs
+// measure runs the items 0..n-1 with the helpers, their errors in errs.
+func (t *team) measure(n0 int, errs []error) {
+	n := int64(n0) // at most 1<<20 - 1 (Batch is that of a CPU)
+	t.errs = errs
 	t.done.Store(0)
 	t.step++
 	t.next.Store(t.step<<40 | n<<20) // publishes the step
