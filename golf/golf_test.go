@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -303,6 +305,39 @@ func TestSearchTeam(t *testing.T) {
 		if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
 			t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); SummaryBatch %d, %d, (%d, %d)", c.n, c.d, c.batch,
 				a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
+		}
+	}
+}
+
+// TestTeamSteps: every item of every step is run once and its error
+// kept, for steps of 1 to 7 items.
+func TestTeamSteps(t *testing.T) {
+	runs := make([]atomic.Int64, 7)
+	var step atomic.Int64
+	tm := newTeam(func(i int) error {
+		runs[i].Add(1)
+		if i == 3 {
+			return fmt.Errorf("step %d item 3", step.Load())
+		}
+		return nil
+	}, 2)
+	defer tm.close()
+	errs := make([]error, 7)
+	for s := range 500 {
+		step.Store(int64(s))
+		n := 1 + s%7
+		tm.measure(n, errs)
+		for i := range 7 {
+			want := int64(0)
+			if i < n {
+				want = 1
+			}
+			if got := runs[i].Swap(0); got != want {
+				t.Fatalf("step %d: item %d ran %d times, want %d", s, i, got, want)
+			}
+		}
+		if n > 3 && (errs[3] == nil || errs[3].Error() != fmt.Sprintf("step %d item 3", s)) {
+			t.Fatalf("step %d: error %v", s, errs[3])
 		}
 	}
 }
