@@ -61,6 +61,12 @@ func (e *Evaluator) Summary(ctx context.Context, g *graph.Graph) (Summary, error
 	return sums[0], errs[0]
 }
 
+// SummaryBatch is SummaryBatch of graphs with the kept plan: a search
+// loop's candidates evaluated at once, each graph on its own thread.
+func (e *Evaluator) SummaryBatch(ctx context.Context, graphs []*graph.Graph) ([]Summary, []error) {
+	return run.Summaries(ctx, graphs, e.opt, &e.kept)
+}
+
 // Stats is StatsBatch of g alone, with the kept plan: the measures of
 // ComputeStats(ctx, g, opt).
 func (e *Evaluator) Stats(ctx context.Context, g *graph.Graph) (*Stats, error) {

@@ -239,3 +239,31 @@ func TestEvaluatorKeepsSmallPlansOnly(t *testing.T) {
 		t.Fatal("the Evaluator kept a plan that is not small")
 	}
 }
+
+// TestEvaluatorSummaryBatch: an Evaluator's SummaryBatch of graphs three
+// at a time is SummaryBatch's, with the kept plan reused across calls.
+func TestEvaluatorSummaryBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	gs := evaluatorGraphs(t, rng)
+	ctx := context.Background()
+	for _, opt := range []Options{{}, {Threads: 1}, {Threads: 2}} {
+		ev, err := NewEvaluator(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(gs); i += 3 {
+			part := gs[i:min(i+3, len(gs))]
+			got, errs := ev.SummaryBatch(ctx, part)
+			want, werrs := SummaryBatch(ctx, part, opt)
+			for j := range part {
+				if fmt.Sprint(errs[j]) != fmt.Sprint(werrs[j]) {
+					t.Fatalf("%+v, graph %d: error %v, SummaryBatch's %v", opt, i+j, errs[j], werrs[j])
+				}
+				got[j].Seconds, want[j].Seconds = 0, 0
+				if fmt.Sprint(got[j]) != fmt.Sprint(want[j]) {
+					t.Fatalf("%+v, graph %d: summary %+v, want %+v", opt, i+j, got[j], want[j])
+				}
+			}
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -281,6 +283,61 @@ func TestSearchErrors(t *testing.T) {
 	} {
 		if _, err := Search(context.Background(), opt); !errors.Is(err, ErrParams) {
 			t.Errorf("%+v: err = %v", opt, err)
+		}
+	}
+}
+
+// TestSearchTeam: a step of several candidates measured by the search's
+// helpers (Eval.Threads 0) runs the same search as through SummaryBatch
+// (Eval.Threads set): the same moves, acceptances and best graph.
+func TestSearchTeam(t *testing.T) {
+	for _, c := range []struct{ n, d, batch int }{{64, 4, 2}, {100, 3, 3}, {300, 6, 5}} {
+		opt := Options{N: c.n, D: c.d, Evals: 3000, Seed: 5, Batch: c.batch}
+		a, err := Search(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Eval.Threads = 1
+		b, err := Search(context.Background(), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
+			t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); SummaryBatch %d, %d, (%d, %d)", c.n, c.d, c.batch,
+				a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
+		}
+	}
+}
+
+// TestTeamSteps: every item of every step is run once and its error
+// kept, for steps of 1 to 7 items.
+func TestTeamSteps(t *testing.T) {
+	runs := make([]atomic.Int64, 7)
+	var step atomic.Int64
+	tm := newTeam(func(i int) error {
+		runs[i].Add(1)
+		if i == 3 {
+			return fmt.Errorf("step %d item 3", step.Load())
+		}
+		return nil
+	}, 2)
+	defer tm.close()
+	errs := make([]error, 7)
+	for s := range 500 {
+		step.Store(int64(s))
+		n := 1 + s%7
+		tm.measure(n, errs)
+		for i := range 7 {
+			want := int64(0)
+			if i < n {
+				want = 1
+			}
+			if got := runs[i].Swap(0); got != want {
+				t.Fatalf("step %d: item %d ran %d times, want %d", s, i, got, want)
+			}
+		}
+		if n > 3 && (errs[3] == nil || errs[3].Error() != fmt.Sprintf("step %d item 3", s)) {
+			t.Fatalf("step %d: error %v", s, errs[3])
 		}
 	}
 }

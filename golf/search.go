@@ -2,6 +2,7 @@ package golf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -150,7 +151,19 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 		// its search (at (1024, 8) two take 2.7 times as long as one).
 		opt.Eval.Threads = 1
 	}
-	s := &search{opt: opt, st: st, bound: bound, rng: rand.New(rand.NewPCG(opt.Seed, 0x601f_5eed))}
+	s := &search{opt: opt, st: st, bound: bound, rng: rand.New(rand.NewPCG(opt.Seed, 0x601f_5eed)), ctx: ctx}
+	if opt.Batch > 1 && opt.Batch < 1<<20 && !strings.HasPrefix(opt.Eval.Device, "gpu") && opt.Eval.Threads == 0 {
+		// Several candidates a step on the CPU: each on one thread, the
+		// caller and Batch-1 helpers (at most a CPU each) taking them.
+		ev := opt.Eval
+		ev.Threads = 1
+		if s.ev, err = apsp.NewEvaluator(ev); err != nil {
+			return nil, fmt.Errorf("golf: %w", err)
+		}
+		s.team = newTeam(s.candidate, min(opt.Batch, runtime.GOMAXPROCS(0))-1)
+		defer s.team.close()
+		return s.run(ctx)
+	}
 	if s.ev, err = apsp.NewEvaluator(opt.Eval); err != nil {
 		return nil, fmt.Errorf("golf: %w", err)
 	}
@@ -324,10 +337,19 @@ type search struct {
 	bound Bound
 	rng   *rand.Rand
 	ev    *apsp.Evaluator
+	team  *team // the CPU's helpers for a step of several candidates, or nil
 
 	moves []move
 	gs    []*graph.Graph
 	curG  *graph.Graph // the current graph, which candidates change
+	// made holds the candidates made and not yet handed back; spare the
+	// ones handed back, whose arrays graph.ChangeInto takes for the next
+	// candidates (a search allocates no graph per candidate).
+	made, spare []*graph.Graph
+	dsts        []*graph.Graph // the step's spare graphs, one a candidate (or nil)
+	ms          []measure      // the step's measures (evaluate's result, valid until the next call)
+	errs        []error        // the step's errors
+	ctx         context.Context
 
 	cur, best measure
 	bestG     *graph.Graph
@@ -346,39 +368,71 @@ func (s *search) figures(m measure) Figures {
 // evaluate measures k candidate moves from the current graph into
 // s.moves[:k] and returns their measures (fewer when no move is left).
 func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
-	s.moves, s.gs = s.moves[:0], s.gs[:0]
+	s.moves, s.gs, s.dsts = s.moves[:0], s.gs[:0], s.dsts[:0]
+	// Every candidate made so far is done with but the current graph
+	// and the best.
+	kept := s.made[:0]
+	for _, g := range s.made {
+		if g == s.curG || g == s.bestG {
+			kept = append(kept, g)
+		} else {
+			s.spare = append(s.spare, g)
+		}
+	}
+	s.made = kept
+	// The moves, in the order of the random stream, each with a spare
+	// graph whose arrays its candidate takes.
 	for range k {
 		mv, ok := s.st.propose(s.rng)
 		if !ok {
 			break
 		}
-		// The candidate is the current graph with the swap made: Change
-		// checks the four edges it touches, not the whole graph again.
-		a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
-		g, err := s.curG.Change(graph.Changes{Remove: [][2]int{{a, b}, {c, d}}, Add: [][2]int{{a, c}, {b, d}}})
-		if err != nil {
-			return nil, fmt.Errorf("golf: %w", err)
+		var dst *graph.Graph
+		if len(s.spare) > 0 {
+			dst = s.spare[len(s.spare)-1]
+			s.spare = s.spare[:len(s.spare)-1]
 		}
 		s.moves = append(s.moves, mv)
-		s.gs = append(s.gs, g)
+		s.dsts = append(s.dsts, dst)
+		s.gs = append(s.gs, nil)
 	}
-	if len(s.gs) == 0 {
+	n := len(s.moves)
+	if n == 0 {
 		return nil, fmt.Errorf("%w: no edge swap keeps the graph simple (and within r)", ErrParams)
 	}
-	ms := make([]measure, len(s.gs))
-	if len(s.gs) == 1 {
-		sum, err := s.ev.Summary(ctx, s.gs[0])
+	if cap(s.ms) < n {
+		s.ms, s.errs = make([]measure, n), make([]error, n)
+	}
+	ms, errs := s.ms[:n], s.errs[:n]
+	switch {
+	case s.team != nil && n > 1:
+		// The team makes and measures the candidates, each its own.
+		s.team.measure(n, errs)
+	case n == 1:
+		errs[0] = s.candidate(0)
+	default:
+		for i := range n {
+			if errs[i] = s.build(i); errs[i] != nil {
+				break
+			}
+		}
+		if err := errors.Join(errs...); err == nil {
+			sums, serrs := s.ev.SummaryBatch(ctx, s.gs)
+			for i := range sums {
+				ms[i], errs[i] = fromSummary(sums[i], s.st.n), serrs[i]
+			}
+		}
+	}
+	for i, g := range s.gs {
+		if g != nil {
+			s.made = append(s.made, g)
+		} else if s.dsts[i] != nil {
+			s.spare = append(s.spare, s.dsts[i])
+		}
+	}
+	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("golf: %w", err)
-		}
-		ms[0] = fromSummary(sum, s.st.n)
-	} else {
-		sums, errs := apsp.SummaryBatch(ctx, s.gs, s.opt.Eval)
-		for i := range sums {
-			if errs[i] != nil {
-				return nil, fmt.Errorf("golf: %w", errs[i])
-			}
-			ms[i] = fromSummary(sums[i], s.st.n)
 		}
 	}
 	s.evals += int64(len(ms))
@@ -389,6 +443,32 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		}
 	}
 	return ms, nil
+}
+
+// build makes candidate i, the current graph with move i made: Change
+// checks the four edges it touches, not the whole graph again, and
+// takes the arrays of the spare graph s.dsts[i]. Candidates are made
+// concurrently by the team, each from its own slots.
+func (s *search) build(i int) error {
+	mv := s.moves[i]
+	a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
+	sw := [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}}
+	g, err := s.curG.ChangeInto(s.dsts[i], graph.Changes{Remove: sw[:2:2], Add: sw[2:4:4]})
+	if err != nil {
+		return err
+	}
+	s.gs[i] = g
+	return nil
+}
+
+// candidate makes candidate i and measures it into s.ms[i].
+func (s *search) candidate(i int) error {
+	if err := s.build(i); err != nil {
+		return err
+	}
+	sum, err := s.ev.Summary(s.ctx, s.gs[i])
+	s.ms[i] = fromSummary(sum, s.st.n)
+	return err
 }
 
 // headsOf is g's arcs in vertex order: the rows of a golf state.

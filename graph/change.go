@@ -49,6 +49,23 @@ type Changes struct {
 // self-loop (to add), when an edge to remove is not there (ErrNoEdge) or
 // one to add is (ErrEdgeExists), or when a length is not finite.
 func (g *Graph) Change(c Changes) (*Graph, error) {
+	return g.change(c, nil)
+}
+
+// ChangeInto is Change, but an unweighted result may be dst itself,
+// taking over its arc array instead of allocating one when the array is
+// large enough: a search loop that discards most of the candidates it
+// makes by Change hands each discarded one back, and allocates nothing
+// per candidate. dst must be a graph that Change or ChangeInto returned,
+// other than g and other than any graph in use, that nothing uses any
+// more: afterwards it is the result or invalid. A nil dst makes
+// ChangeInto Change.
+func (g *Graph) ChangeInto(dst *Graph, c Changes) (*Graph, error) {
+	return g.change(c, dst)
+}
+
+// change is Change, taking dst's heads as ChangeInto says.
+func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 	kind := g.kind
 	switch {
 	case c.AddInt != nil && c.AddFloat != nil:
@@ -75,7 +92,11 @@ func (g *Graph) Change(c Changes) (*Graph, error) {
 	if !g.directed {
 		per = 2
 	}
-	edits := make([]edit, 0, per*(len(c.Remove)+len(c.Add)))
+	var small [8]edit // a search's swap: no allocation
+	edits := small[:0]
+	if k := per * (len(c.Remove) + len(c.Add)); k > len(small) {
+		edits = make([]edit, 0, k)
+	}
 	for k, list := range [][][2]int{c.Remove, c.Add} {
 		what := [2]string{"remove", "add"}[k]
 		for i, e := range list {
@@ -159,7 +180,7 @@ func (g *Graph) Change(c Changes) (*Graph, error) {
 		lo = hi
 	}
 	moved = moved || net != 0
-	return g.splice(edits, kind, moved), nil
+	return g.splice(edits, kind, moved, dst), nil
 }
 
 // edit is one arc of Changes: u→v taken out or put in (i its position in
@@ -173,9 +194,17 @@ type edit struct {
 }
 
 // splice builds the changed graph from g and the checked, sorted edits;
-// moved says whether the arc count of some vertex changes.
-func (g *Graph) splice(edits []edit, kind WeightKind, moved bool) *Graph {
-	h := *g
+// moved says whether the arc count of some vertex changes. An unweighted
+// result takes dst's heads when they are not g's and have the room.
+func (g *Graph) splice(edits []edit, kind WeightKind, moved bool, dst *Graph) *Graph {
+	var heads []int32 // dst's, when the result takes them
+	if dst != nil && dst != g && kind == Unweighted && cap(g.heads) > 0 && cap(dst.heads) > 0 && &dst.heads[:1][0] != &g.heads[:1][0] {
+		heads = dst.heads
+	} else {
+		dst = new(Graph)
+	}
+	h := dst
+	*h = *g
 	h.kind = kind
 	// The arc count of each tail: new offsets only when one changes.
 	if moved {
@@ -196,19 +225,24 @@ func (g *Graph) splice(edits []edit, kind WeightKind, moved bool) *Graph {
 		h.offsets[g.n] = g.offsets[g.n] + shift
 	}
 	m := h.offsets[g.n]
-	h.heads = make([]int32, m, m+csr.HeadsSlack)
+	if cap(heads) >= m+csr.HeadsSlack {
+		h.heads = heads[:m]
+		clear(h.heads[m : m+csr.HeadsSlack]) // the slack the kernels may read is zero, as when made
+	} else {
+		h.heads = make([]int32, m, m+csr.HeadsSlack)
+	}
 	h.intW, h.floatW = nil, nil
 	switch kind {
 	case IntWeights:
 		h.intW = make([]int64, m)
-		spliceArcs(g, &h, edits, g.intWeightsAs(), h.intW, func(ed edit) int64 { return ed.iw })
+		spliceArcs(g, h, edits, g.intWeightsAs(), h.intW, func(ed edit) int64 { return ed.iw })
 	case FloatWeights:
 		h.floatW = make([]float64, m)
-		spliceArcs(g, &h, edits, g.floatWeightsAs(), h.floatW, func(ed edit) float64 { return ed.w })
+		spliceArcs(g, h, edits, g.floatWeightsAs(), h.floatW, func(ed edit) float64 { return ed.w })
 	default:
-		spliceArcs[int64](g, &h, edits, nil, nil, nil)
+		spliceArcs[int64](g, h, edits, nil, nil, nil)
 	}
-	return &h
+	return h
 }
 
 // intWeightsAs is g's lengths as integers (1 when unweighted).

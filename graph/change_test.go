@@ -281,3 +281,78 @@ func BenchmarkChange(b *testing.B) {
 		}
 	})
 }
+
+// TestChangeInto: a sequence of swaps made by ChangeInto, each handing
+// back the graph two steps old, gives Change's graphs, with the slack
+// zero, and leaves the graph it changes as it was.
+func TestChangeInto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	reused := 0
+	for trial := range 20 {
+		n := 6 + rng.IntN(40)
+		b := NewBuilder(trial%2 == 1)
+		if err := b.SetVertices(n); err != nil {
+			t.Fatal(err)
+		}
+		for range 3 * n {
+			if u, v := rng.IntN(n), rng.IntN(n); u != v {
+				if err := b.AddEdge(u, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		g := b.Build()
+		var old *Graph // two steps back: handed to ChangeInto
+		prev := g
+		for step := range 60 {
+			var c Changes
+			for range 1 + rng.IntN(3) {
+				if u, v := rng.IntN(n), rng.IntN(n); u != v && g.ArcIndex(u, v) >= 0 && !slices.Contains(c.Remove, [2]int{u, v}) && !slices.Contains(c.Remove, [2]int{v, u}) {
+					c.Remove = append(c.Remove, [2]int{u, v})
+				}
+			}
+			for range rng.IntN(3) {
+				if u, v := rng.IntN(n), rng.IntN(n); u != v && g.ArcIndex(u, v) < 0 && !slices.Contains(c.Add, [2]int{u, v}) && !slices.Contains(c.Add, [2]int{v, u}) {
+					c.Add = append(c.Add, [2]int{u, v})
+				}
+			}
+			before := cloneGraph(g)
+			var oldHeads []int32
+			if old != nil {
+				oldHeads = old.heads
+			}
+			want, err := g.Change(c)
+			if err != nil {
+				t.Fatalf("trial %d step %d: %v", trial, step, err)
+			}
+			got, err := g.ChangeInto(old, c)
+			if err != nil {
+				t.Fatalf("trial %d step %d: %v", trial, step, err)
+			}
+			if got == old && cap(oldHeads) >= len(got.heads)+csr.HeadsSlack && &got.heads[:1][0] != &oldHeads[:1][0] {
+				t.Fatalf("trial %d step %d: ChangeInto did not take dst's arcs", trial, step)
+			}
+			if !sameGraph(got, want) || !sameGraph(g, before) {
+				t.Fatalf("trial %d step %d: ChangeInto differs from Change or changed g", trial, step)
+			}
+			if tail := got.heads[len(got.heads) : len(got.heads)+csr.HeadsSlack]; slices.ContainsFunc(tail, func(x int32) bool { return x != 0 }) {
+				t.Fatalf("trial %d step %d: slack not zero", trial, step)
+			}
+			if old != nil && got == old {
+				reused++
+			}
+			old, prev, g = prev, g, got
+		}
+	}
+	if reused == 0 {
+		t.Fatal("ChangeInto never reused an array")
+	}
+}
+
+// cloneGraph is a deep copy of g.
+func cloneGraph(g *Graph) *Graph {
+	h := *g
+	h.offsets, h.heads = slices.Clone(g.offsets), slices.Clone(g.heads)
+	h.intW, h.floatW = slices.Clone(g.intW), slices.Clone(g.floatW)
+	return &h
+}

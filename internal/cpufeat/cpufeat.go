@@ -18,6 +18,8 @@ var (
 	AVX2 = cpu.X86.HasAVX2
 	// POPCNT: the scalar population count.
 	POPCNT = cpu.X86.HasPOPCNT
+	// BMI2: shifts by a register count without flags (SHLX).
+	BMI2 = cpu.X86.HasBMI2
 	// AVX512F: AVX-512 Foundation (opmask and ZMM state saved by the OS).
 	AVX512F = cpu.X86.HasAVX512F
 	// AVX512DQ: AVX-512 doubleword and quadword instructions (KORTESTB).

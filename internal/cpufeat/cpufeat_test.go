@@ -12,7 +12,7 @@ import (
 func TestImplied(t *testing.T) {
 	t.Logf("%s: avx2=%v popcnt=%v avx512f=%v avx512dq=%v avx512vpopcntdq=%v",
 		runtime.GOARCH, AVX2, POPCNT, AVX512F, AVX512DQ, AVX512VPOPCNTDQ)
-	if runtime.GOARCH != "amd64" && runtime.GOARCH != "386" && (AVX2 || POPCNT || AVX512F || AVX512DQ || AVX512VPOPCNTDQ) {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "386" && (AVX2 || POPCNT || BMI2 || AVX512F || AVX512DQ || AVX512VPOPCNTDQ) {
 		t.Fatal("x86 features on another architecture")
 	}
 	if (AVX512DQ || AVX512VPOPCNTDQ) && !cpu.X86.HasAVX512 {

@@ -214,10 +214,13 @@ func (b *batch) run() {
 		// buffers and teams stay with the goroutine that used them last.
 		work()
 	} else {
+		// The caller is one of the workers: a search loop's batch of
+		// two graphs starts one goroutine, not two, and waits for one.
 		var wg sync.WaitGroup
-		for range workers {
+		for range workers - 1 {
 			wg.Go(work)
 		}
+		work()
 		wg.Wait()
 	}
 	// Large graphs in input order, so that a run is reproducible.
