@@ -39,8 +39,11 @@ func FromEdges(n int, directed bool, us, vs []int32) (*Graph, error) {
 	if n > MaxVertices {
 		return nil, fmt.Errorf("%d vertices: %w (at most %d)", n, ErrTooLarge, MaxVertices)
 	}
-	if need := MemoryNeeded(n, m, false); !fits(need) {
-		return nil, fmt.Errorf("%d vertices and %d arcs need %d bytes: %w", n, m, need, ErrTooLarge)
+	if b, _, h, ok := budget(0, 0, largeAllocs); ok {
+		if need := MemoryNeeded(n, m, false); need > b {
+			return nil, fmt.Errorf("%d vertices and %d arcs: %w: they need %s (%d bytes a vertex, %d an arc) but only %s",
+				n, m, ErrTooLarge, fmtBytes(need), VertexBytes, arcBytes(false), availability(b, h))
+		}
 	}
 	g := &Graph{n: n, directed: directed, kind: Unweighted, negLoop: -1}
 	off := make([]int, n+1)

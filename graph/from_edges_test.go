@@ -2,6 +2,7 @@ package graph
 
 import (
 	"encoding/binary"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -64,6 +65,10 @@ func TestFromEdgesRefuses(t *testing.T) {
 		if _, err := FromEdges(tc.n, false, tc.us, tc.vs); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v %v: %v, want %s", tc.us, tc.vs, err, tc.want)
 		}
+	}
+	// Refused before anything is allocated, naming what it needs.
+	if _, err := FromEdges(2_000_000_000, false, nil, nil); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "GiB") {
+		t.Errorf("2e9 vertices: %v, want ErrTooLarge naming the GiB", err)
 	}
 }
 
