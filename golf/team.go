@@ -40,7 +40,8 @@ type team struct {
 // vCPUs from the threads doing work when other jobs held one of them.
 const teamSpin = 200
 
-// newTeam starts helpers goroutines (at least 1).
+// newTeam starts helpers goroutines; with none, the caller measures every
+// item itself.
 func newTeam(item func(i int) error, helpers int) *team {
 	t := &team{item: item, wake: make(chan struct{}, helpers), finished: make(chan struct{}, 1), stop: make(chan struct{})}
 	for range helpers {

@@ -177,13 +177,16 @@ func (d *sourceRows) at(i, v int) (int64, float64, bool) {
 }
 
 // searchSources searches the chosen sources on the GPU, whose searches
-// take a range of sources: the graph is numbered with the distinct
-// sources first (graph.Graph.Renumber, O(n + m)) and the first rows of
-// its matrix computed (sssp.MatrixRows), k·n distances for k distinct
-// sources.
+// take a range of sources: the graph is copied with the distinct sources
+// numbered first (graph.Graph.Renumber: a copy, each vertex's arcs sorted
+// again) and the first rows of its matrix computed (sssp.MatrixRows), k·n
+// distances for k distinct sources.
 func searchSources(ctx context.Context, p *Problem, sources []int32) (*sourceRows, error) {
 	g := p.Graph
 	n := g.N()
+	if len(sources) == 0 {
+		return &sourceRows{n: n}, nil
+	}
 	newID := make([]int32, n)
 	for v := range newID {
 		newID[v] = -1

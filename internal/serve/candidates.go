@@ -17,7 +17,8 @@ import (
 // batch (apsp.SummaryBatch: the bulk kernels on a GPU, the batch over
 // threads on the CPU), so a request costs one round trip whatever their
 // number. A candidate that cannot be made (an edge missing or already
-// there) gets its own error; the others are answered.
+// there) gets its own error; the others are answered. The candidates'
+// graphs count against --max-held while they are measured.
 
 // MaxCandidates bounds the candidates of one request.
 const MaxCandidates = 1 << 16
@@ -51,6 +52,7 @@ func (s *Server) candidates(ctx context.Context, r *request, opt apsp.Options) (
 	s.heldMu.Lock()
 	h, err := s.heldGraph(r.Graph)
 	var base *graph.Graph
+	held := s.heldTotal
 	if err == nil {
 		base = h.g // immutable: a later change makes a new one
 	}
@@ -58,9 +60,11 @@ func (s *Server) candidates(ctx context.Context, r *request, opt apsp.Options) (
 	if err != nil {
 		return nil, err
 	}
-	if _, maxBytes := s.limits(); int64(len(r.Candidates))*heldBytes(base) > maxBytes {
-		return nil, fmt.Errorf("%d candidates of graph %q take %d bytes each, more than the server's limit for held graphs (--max-held %d bytes) together: %w",
-			len(r.Candidates), r.Graph, heldBytes(base), maxBytes, graph.ErrTooLarge)
+	// The candidates are held while they are measured: with the graphs
+	// held, within --max-held.
+	if _, maxBytes := s.limits(); held+int64(len(r.Candidates))*heldBytes(base) > maxBytes {
+		return nil, fmt.Errorf("%d candidates of graph %q take %d bytes each, more than the server's limit for held graphs (--max-held %d bytes, %d of it held) allows: %w",
+			len(r.Candidates), r.Graph, heldBytes(base), maxBytes, held, graph.ErrTooLarge)
 	}
 	out := make([]any, len(r.Candidates))
 	gs := make([]*graph.Graph, 0, len(r.Candidates))
@@ -76,6 +80,9 @@ func (s *Server) candidates(ctx context.Context, r *request, opt apsp.Options) (
 		at = append(at, i)
 	}
 	sums, errs := apsp.SummaryBatch(ctx, gs, opt)
+	if err := ctx.Err(); err != nil {
+		return nil, err // cancelled or past its time: the request's error, not each candidate's
+	}
 	for k, i := range at {
 		if errs[k] != nil {
 			out[i] = candidateError{Error: errs[k].Error(), Kind: Kind(errs[k])}

@@ -1,10 +1,12 @@
 package serve
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -108,7 +110,7 @@ func sameMeasures(t *testing.T, a, b []byte) bool {
 // TestCandidatesRefused: candidates belong to op summary of a held graph
 // as it is, within the limits.
 func TestCandidatesRefused(t *testing.T) {
-	s := &Server{MaxHeld: 200}
+	s := &Server{MaxHeld: 350}
 	if r := answer(t, s, `{"id":0,"op":"load","handle":"p","n":4,"edges":[[0,1],[1,2],[2,3]]}`); r.Error != "" {
 		t.Fatal(r.Error)
 	}
@@ -118,8 +120,10 @@ func TestCandidatesRefused(t *testing.T) {
 		{`{"id":2,"op":"summary","n":4,"edges":[[0,1]],"candidates":` + one + `}`, "request", `name it by "graph"`},
 		{`{"id":3,"op":"summary","graph":"p","add":[[0,3]],"candidates":` + one + `}`, "request", `op "update"`},
 		{`{"id":4,"op":"summary","graph":"q","candidates":` + one + `}`, "unknown_handle", `"q"`},
-		// 5·8 + 6·4 = 64 bytes a candidate: four pass 200, not five.
-		{`{"id":5,"op":"summary","graph":"p","candidates":[{},{},{},{},{}]}`, "too_large", `--max-held 200`},
+		// 5·8 + 6·4 = 64 bytes a graph, the held one's among them: four
+		// candidates pass 350 (64 + 256), not five (64 + 320).
+		{`{"id":5,"op":"summary","graph":"p","candidates":[{},{},{},{},{}]}`, "too_large", `--max-held 350`},
+		{`{"id":55,"op":"summary","graph":"p","candidates":[{},{},{},{}]}`, "", `{"summaries":[{`},
 		{`{"id":6,"op":"summary","graph":"p","candidates":[{},{},{}]}`, "", `{"summaries":[{`},
 		{`{"id":7,"op":"summary","graph":"p","candidates":[{"add":[[0,9]]}]}`, "", `"kind":"graph"`},
 		{`{"id":8,"op":"summary","graph":"p","candidates":[{"add":[[0,2,5]]}]}`, "", `candidates[0]: add[0]: 3 numbers`},
@@ -128,6 +132,36 @@ func TestCandidatesRefused(t *testing.T) {
 		r := answer(t, s, tc.req)
 		if r.Kind != tc.kind || !strings.Contains(string(r.Result)+r.Error, tc.want) {
 			t.Errorf("%s: %s%s (%s), want kind %q and %s", tc.req, r.Result, r.Error, r.Kind, tc.kind, tc.want)
+		}
+	}
+}
+
+// TestCandidatesCancelled: a request whose context ends while its
+// candidates are measured is answered with that error, not with a
+// "failed" entry a candidate.
+func TestCandidatesCancelled(t *testing.T) {
+	s := &Server{}
+	if r := answer(t, s, `{"id":0,"op":"load","handle":"p","n":4,"edges":[[0,1],[1,2],[2,3]]}`); r.Error != "" {
+		t.Fatal(r.Error)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	line := s.Handle(ctx, []byte(`{"id":1,"op":"summary","graph":"p","candidates":[{},{"remove":[[0,1]],"add":[[0,2]]}]}`))
+	if !strings.Contains(string(line), `"error"`) || strings.Contains(string(line), `"summaries"`) {
+		t.Fatalf("cancelled: %s, want the request's error", line)
+	}
+}
+
+// TestHTTPHeldFieldsNotBatched: over HTTP, a summary that carries a graph
+// and a held graph's fields ("candidates", "add", "graph") is refused as
+// over stdio, not batched as a plain summary of the graph.
+func TestHTTPHeldFieldsNotBatched(t *testing.T) {
+	_, ts := newTestHTTP(t, HTTPOptions{})
+	for _, extra := range []string{`"candidates":[{}]`, `"add":[[0,2]]`, `"graph":"g1"`} {
+		body := `{"n":3,"edges":[[0,1],[1,2]],` + extra + `}`
+		code, r, _ := post(t, ts, "/v1/summary", "application/json", body)
+		if code != http.StatusBadRequest || r.Kind != "request" {
+			t.Errorf("%s: %d %s %s (%s), want 400 request", body, code, r.Result, r.Error, r.Kind)
 		}
 	}
 }

@@ -325,6 +325,10 @@ func (h *HTTP) readRequest(w http.ResponseWriter, r *http.Request, op string) (*
 	}
 	// JSON when it says so; curl's -d default and no type at all are
 	// sniffed: an object is a request, anything else a graph file.
+	if r.ContentLength > h.o.MaxBody {
+		// Refused before a buffer of that size is made.
+		return nil, h.bodyError(&http.MaxBytesError{Limit: h.o.MaxBody})
+	}
 	var buf, pooled []byte
 	if ct == "" || ct == "application/x-www-form-urlencoded" {
 		var err error
@@ -369,8 +373,12 @@ func readAll(body io.Reader, n int64, pooled *[]byte) ([]byte, error) {
 	if n > 0 && n < 1<<30 {
 		var buf []byte
 		if n <= maxScratch {
-			if p, ok := bodyPool.Get().(*[]byte); ok && int64(cap(*p)) >= n {
-				buf = (*p)[:n]
+			if p, ok := bodyPool.Get().(*[]byte); ok {
+				if int64(cap(*p)) >= n {
+					buf = (*p)[:n]
+				} else {
+					bodyPool.Put(p) // for a smaller body
+				}
 			}
 			if buf == nil {
 				buf = make([]byte, n, max(n, 128<<10))
@@ -604,6 +612,11 @@ func (h *HTTP) batchable(r *request) (*graph.Graph, bool) {
 		return nil, false
 	}
 	if r.Source != nil || r.Target != nil || r.File != "" || r.WFImproved != nil {
+		return nil, false
+	}
+	// A held graph's fields (with an inline graph the stdio path refuses
+	// them, as it does every request it cannot answer as asked).
+	if r.Graph != "" || r.Handle != "" || r.Add != nil || r.Remove != nil || r.AddWeights != nil || r.Candidates != nil {
 		return nil, false
 	}
 	if r.g == nil && r.N == nil && r.Edges == nil && r.edgesRaw == nil && r.EdgesB64 == "" {

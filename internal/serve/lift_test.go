@@ -162,11 +162,13 @@ func TestStringEndEscapes(t *testing.T) {
 			t.Errorf("%s: %d, want %d", tc.s, got, tc.want)
 		}
 	}
-	long := append([]byte{'"'}, bytes.Repeat([]byte(`\n`), 1<<20)...)
-	long = append(long, bytes.Repeat([]byte("A"), 1<<20)...)
-	long = append(long, '"')
-	if got := stringEnd(long, 0); got != len(long)-1 {
-		t.Fatalf("long string: %d, want %d", got, len(long)-1)
+	for _, esc := range []string{`\n`, `\"`} { // escaped quotes: every quote found is escaped
+		long := append([]byte{'"'}, bytes.Repeat([]byte(esc), 1<<20)...)
+		long = append(long, bytes.Repeat([]byte("A"), 1<<20)...)
+		long = append(long, '"')
+		if got := stringEnd(long, 0); got != len(long)-1 {
+			t.Fatalf("long string of %s: %d, want %d", esc, got, len(long)-1)
+		}
 	}
 }
 
