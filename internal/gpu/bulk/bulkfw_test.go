@@ -1032,7 +1032,7 @@ func TestBulkFW16Bench(t *testing.T) {
 // input, for 131 072 graphs of 16 vertices and 1 024 of 1 024 (issue 31:
 // a call's wall within 2x its device time).
 func BenchmarkFWHostPrep(b *testing.B) {
-	for _, c := range []struct{ count, n int }{{131072, 16}, {1024, 1024}} {
+	for _, c := range []struct{ count, n int }{{131072, 16}, {1024, 256}, {1024, 1024}} {
 		rng := rand.New(rand.NewPCG(1, 2))
 		gs := make([]*graph.Graph, c.count)
 		for i := range gs {
