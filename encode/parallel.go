@@ -52,7 +52,9 @@ func writeRows(w io.Writer, n, rowBytes int, newEncoder func() rowEncoder) error
 			}
 		}()
 	}
+	wg.Add(1) // the producer too, so nothing outlives the call
 	go func() {
+		defer wg.Done()
 		defer close(todo)
 		defer close(inOrder)
 		for lo := 0; lo < n; lo += per {
