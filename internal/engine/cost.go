@@ -178,48 +178,61 @@ func (e bfsEngine) EstimateFrom(p *Problem, k int) float64 {
 }
 
 // probeLevels estimates the levels of a batch of sources of p's graph
-// from a breadth-first search from vertex 0, up to most levels (where
-// the caller's answer is already clear). It stops once a level holds a
-// sixteenth of the vertices: the graph expands like a small world's,
-// whose last levels are few (three more are counted); that is under a
-// tenth of a whole search on gen regular n=65536 d=8, where the whole
-// search (bfsLevels) was a third of a search from 256 sources. It
-// returns 0 (no information) where vertex 0 reaches under half the
-// vertices before either stop.
+// from breadth-first searches, up to most levels (where the caller's
+// answer is already clear). A search stops once a level holds a sixteenth
+// of the vertices: the graph expands like a small world's, whose last
+// levels are few (three more are counted); that is under a tenth of a
+// whole search on gen regular n=65536 d=8, where the whole search
+// (bfsLevels) was a third of a search from 256 sources. The searches go
+// from vertex 0, then from the first vertex not yet reached, and so on,
+// until one reaches half the vertices (random sources mostly lie in its
+// component: its levels are the answer) or the components searched hold
+// half of them (the most levels of any is the answer). A geometric
+// graph's vertex 0 may lie in a component of a few vertices: a probe from
+// it alone said 3 levels of `gen geometric n=10000000 d=6`, whose sources
+// take thousands, and bitbfs was chosen for 16 sources at 100 s where
+// plain searches take 10.
 func probeLevels(p *Problem, most float64) float64 {
 	g := p.Graph
 	n := g.N()
-	if n == 0 {
-		return 0
-	}
 	a := csr.Of(g)
 	seen := make([]bool, n)
-	queue := make([]int32, 0, 1024)
-	queue = append(queue, 0)
-	seen[0] = true
-	reached := 1
-	for level := 1; len(queue) > 0; level++ {
-		var next []int32
-		for _, u := range queue {
-			for _, v := range a.Nbrs(u) {
-				if !seen[v] {
-					seen[v] = true
-					next = append(next, v)
+	var queue, next []int32
+	searched, deepest := 0, 0.0
+	for root := 0; root < n && 2*searched < n; root++ {
+		if seen[root] {
+			continue
+		}
+		queue = append(queue[:0], int32(root))
+		seen[root] = true
+		reached, levels := 1, 0.0
+		for level := 1; len(queue) > 0; level++ {
+			next = next[:0]
+			for _, u := range queue {
+				for _, v := range a.Nbrs(u) {
+					if !seen[v] {
+						seen[v] = true
+						next = append(next, v)
+					}
 				}
 			}
+			reached += len(next)
+			levels = float64(level)
+			switch {
+			case levels >= most:
+				return most
+			case 16*len(next) >= n:
+				return float64(level + 3)
+			}
+			queue, next = next, queue
 		}
-		reached += len(next)
-		switch {
-		case float64(level) >= most:
-			return most
-		case 16*len(next) >= n:
-			return float64(level + 3)
-		case len(next) == 0 && 2*reached >= n:
-			return float64(level)
+		if 2*reached >= n {
+			return levels
 		}
-		queue = next
+		searched += reached
+		deepest = math.Max(deepest, levels)
 	}
-	return 0
+	return deepest
 }
 
 // EstimateFrom is a search from k sources, each as the all-pairs search's.
