@@ -114,45 +114,20 @@ func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 		}
 	}
 	type scratch struct {
-		dist, queue []int32
-		hist        []int64
+		*levelScratch
+		counts, hist []int64
 	}
-	setup := func() *scratch {
-		w := &scratch{dist: make([]int32, n), queue: make([]int32, n)}
-		for i := range w.dist {
-			w.dist[i] = -1
-		}
-		return w
-	}
+	setup := func() *scratch { return &scratch{levelScratch: newLevelScratch(n)} }
 	workers, err := forEach(ctx, nil, threads, chunks, progress, setup, func(w *scratch, c int) bool {
-		dist, queue := w.dist, w.queue
 		for i := c * checkEvery; i < min(k, (c+1)*checkEvery); i++ {
-			s := i
+			s := int32(i)
 			if sources != nil {
-				s = int(sources[i])
+				s = sources[i]
 			}
-			ecc, reached := search(&a, s, dist, queue)
-			hist := grow(w.hist, int(ecc))
-			var sum int64
-			var harm float64
-			// The queue holds the vertices in order of distance: a level's
-			// count adds count/d to the harmonic sum when the level ends.
-			level, count := int32(1), 0
-			for _, v := range queue[1:reached] {
-				d := dist[v]
-				if d != level {
-					harm += float64(count) / float64(level)
-					level, count = d, 0
-				}
-				count++
-				hist[d]++
-				sum += int64(d)
-				dist[v] = -1
-			}
-			harm += float64(count) / float64(level)
+			w.counts = levelSearch(&a, s, w.levelScratch, w.counts[:0])
+			reach, ecc, sum, harm, hist := levelRow(w.counts, w.hist)
 			w.hist = hist
-			dist[s] = -1
-			r := reduce.Row{Reach: int64(reached - 1), MaxI: int64(ecc), Harm: harm, Unreach: reached < n}
+			r := reduce.Row{Reach: reach, MaxI: ecc, Harm: harm, Unreach: reach < int64(n-1)}
 			r.Sum.Add(sum)
 			rows[i] = r
 		}

@@ -1,0 +1,82 @@
+package bfs
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/apsp/apsp/internal/csr"
+)
+
+// levelSearch's counts equal the levels of a BFS with distances, from
+// every source in turn with one scratch (a bit left set would show in the
+// next search), and leave seen zero: on graphs of many small components
+// (seen cleared vertex by vertex), of one large one (cleared whole), with
+// isolated vertices last (a degree-0 vertex at the end of the arrays),
+// directed and not.
+func TestLevelSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 1))
+	var cases []testGraph
+	for _, directed := range []bool{false, true} {
+		// Paths of 3 among 3000 vertices, the last 7 isolated.
+		var edges [][2]int
+		for u := 0; u+2 < 2993; u += 3 {
+			edges = append(edges, [2]int{u, u + 1}, [2]int{u + 1, u + 2})
+		}
+		cases = append(cases, build(t, fmt.Sprintf("paths directed=%v", directed), 3000, directed, edges))
+		for _, n := range []int{1, 2, 65, 300, 1500} {
+			for _, p := range []float64{0, 1.5 / float64(n), 4 / float64(n), 0.3} {
+				cases = append(cases, randomGraph(t, rng, n, directed, p))
+			}
+		}
+	}
+	for _, tg := range cases {
+		t.Run(tg.name, func(t *testing.T) {
+			a := csr.Of(tg.g)
+			n := tg.g.N()
+			sc := newLevelScratch(n)
+			dist, queue := make([]int32, n), make([]int32, n)
+			var counts []int64
+			for s := range int32(n) {
+				for i := range dist {
+					dist[i] = -1
+				}
+				reached, _ := a.BFS(s, -1, dist, queue)
+				want := make([]int64, dist[queue[reached-1]]+1)
+				for _, v := range queue[:reached] {
+					want[dist[v]]++
+				}
+				counts = levelSearch(&a, s, sc, counts[:0])
+				if !slices.Equal(counts, want) {
+					t.Fatalf("source %d: levels %v, want %v", s, counts, want)
+				}
+				for w, x := range sc.seen {
+					if x != 0 {
+						t.Fatalf("source %d: seen word %d left %#x", s, w, x)
+					}
+				}
+			}
+		})
+	}
+}
+
+// levelRow folds counts as a distance-by-distance sum would.
+func TestLevelRow(t *testing.T) {
+	tests := []struct {
+		counts          []int64
+		reach, ecc, sum int64
+		harm            float64
+		hist            []int64
+	}{
+		{[]int64{1}, 0, 0, 0, 0, []int64{0}},
+		{[]int64{1, 3}, 3, 1, 3, 3, []int64{0, 3}},
+		{[]int64{1, 2, 4, 1}, 7, 3, 2 + 8 + 3, 2 + 2 + 1.0/3, []int64{0, 2, 4, 1}},
+	}
+	for _, tt := range tests {
+		reach, ecc, sum, harm, hist := levelRow(tt.counts, []int64{0})
+		if reach != tt.reach || ecc != tt.ecc || sum != tt.sum || harm != tt.harm || !slices.Equal(hist, tt.hist) {
+			t.Errorf("levelRow(%v) = %d %d %d %g %v, want %d %d %d %g %v", tt.counts, reach, ecc, sum, harm, hist, tt.reach, tt.ecc, tt.sum, tt.harm, tt.hist)
+		}
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package bfs
+
+import "unsafe"
+
+// prefetch does nothing where there is no assembly for it.
+func prefetch(p unsafe.Pointer) {}
