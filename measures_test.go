@@ -547,6 +547,9 @@ func TestEstimateStats(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			b, _ := EstimateStats(ctx, g, k, uint64(trial), Options{Reachable: reachable, Algorithm: "dijkstra"})
+			if a.Connected != exact.Connected || b.Connected != exact.Connected {
+				t.Fatalf("%s k=%d: connected %v and %v, want %v", name, k, a.Connected, b.Connected, exact.Connected)
+			}
 			if exact.Diameter.Less(a.DiameterLowerBound) || a.DiameterLowerBound != b.DiameterLowerBound ||
 				!near(float64(a.ASPL.Value), float64(b.ASPL.Value)) {
 				t.Fatalf("%s k=%d: %+v and %+v (the diameter %v)", name, k, a, b, exact.Diameter)

@@ -197,9 +197,17 @@ func Estimate(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.O
 	if err != nil {
 		return nil, err
 	}
-	connected := g.WeakComponents() <= 1
-	if g.Directed() {
+	var connected bool
+	switch {
+	case g.Directed():
 		connected = g.StrongComponents() <= 1
+	case len(rows) > 0:
+		// Undirected, any one search says it: the graph is connected
+		// exactly when a source reaches every other vertex. A components
+		// search of a large graph costs several of the searches.
+		connected = rows[0].Reach == int64(n-1)
+	default:
+		connected = g.WeakComponents() <= 1
 	}
 	e := result.EstimateOf(rows, g, !pl.Problem.Lanes.IsFloat(), connected, o.Reachable)
 	e.Seed, e.Algorithm, e.Threads = seed, pl.Engine.Name(), pl.Problem.Threads
