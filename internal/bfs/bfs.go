@@ -99,9 +99,10 @@ func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 	rows := make([]reduce.Row, k)
 	chunks := (k + checkEvery - 1) / checkEvery
 	a := csr.Of(g)
+	renumbered := false
 	if n >= localAt && k >= localSearches {
 		if b, newID, ok := localOrder(&a); ok {
-			a = b
+			a, renumbered = b, true
 			if sources == nil {
 				sources = slices.Clone(newID) // source i is vertex i: its new number
 			} else {
@@ -118,13 +119,24 @@ func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 		counts, hist []int64
 	}
 	setup := func() *scratch { return &scratch{levelScratch: newLevelScratch(n)} }
+	search := func(s int32, sc *levelScratch, counts []int64) []int64 {
+		return levelSearch(wideArcs(&a), s, sc, counts)
+	}
+	if renumbered {
+		if b, ok := narrowArcs(&a); ok {
+			a = csr.CSR{} // the wide copy is garbage now
+			search = func(s int32, sc *levelScratch, counts []int64) []int64 {
+				return levelSearch(b, s, sc, counts)
+			}
+		}
+	}
 	workers, err := forEach(ctx, nil, threads, chunks, progress, setup, func(w *scratch, c int) bool {
 		for i := c * checkEvery; i < min(k, (c+1)*checkEvery); i++ {
 			s := int32(i)
 			if sources != nil {
 				s = sources[i]
 			}
-			w.counts = levelSearch(&a, s, w.levelScratch, w.counts[:0])
+			w.counts = search(s, w.levelScratch, w.counts[:0])
 			reach, ecc, sum, harm, hist := levelRow(w.counts, w.hist)
 			w.hist = hist
 			r := reduce.Row{Reach: reach, MaxI: ecc, Harm: harm, Unreach: reach < int64(n-1)}

@@ -1,9 +1,11 @@
 package bfs
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/sysmem"
 )
 
 // levelScratch is what levelSearch needs besides the arcs: a bit a vertex
@@ -26,6 +28,52 @@ func newLevelScratch(n int) *levelScratch {
 	return &levelScratch{seen: make([]uint64, (n+63)/64), cur: make([]int32, n+1), next: make([]int32, n+1)}
 }
 
+// levelArcs are the arcs a levelSearch reads: those leaving u are
+// heads[off[u]:off[u+1]], each the head's number, or with rel 1 the
+// head's number less u's. The narrow form (uint32 offsets, int16
+// differences: 4 bytes a vertex and 2 an arc where a graph's own arrays
+// take 8 and 4) is for a graph renumbered in breadth-first order, whose
+// arcs join nearby numbers: a search of a large graph waits on memory
+// for each vertex's arcs, and half the bytes are fewer lines to wait for.
+type levelArcs[O uint32 | int, H int16 | int32] struct {
+	off   []O
+	heads []H
+	rel   int32
+}
+
+// wideArcs is a's arrays as they are.
+func wideArcs(a *csr.CSR) *levelArcs[int, int32] {
+	return &levelArcs[int, int32]{off: a.Off, heads: a.Heads}
+}
+
+// narrowArcs returns a's arcs in the narrow form, or false where they do
+// not fit it (2³² arcs or more, or an arc between numbers 2¹⁵ or more
+// apart) or the copy does not fit in memory.
+func narrowArcs(a *csr.CSR) (*levelArcs[uint32, int16], bool) {
+	n := a.N()
+	if len(a.Heads) >= math.MaxUint32 {
+		return nil, false
+	}
+	for u := range int32(n) {
+		for _, v := range a.Nbrs(u) {
+			if d := v - u; d < math.MinInt16 || d > math.MaxInt16 {
+				return nil, false
+			}
+		}
+	}
+	if _, _, fits := sysmem.Fits(uint64(n+1)*4+uint64(len(a.Heads))*2, 4); !fits {
+		return nil, false
+	}
+	b := &levelArcs[uint32, int16]{off: make([]uint32, n+1), heads: make([]int16, len(a.Heads)), rel: 1}
+	for u := range int32(n) {
+		b.off[u+1] = uint32(a.Off[u+1])
+		for i, v := range a.Nbrs(u) {
+			b.heads[a.Off[u]+i] = int16(v - u)
+		}
+	}
+	return b, true
+}
+
 // levelSearch runs a BFS from s over a that keeps no distances: it
 // appends to counts the number of vertices at each distance 1, 2, … from
 // s (counts[0] is s's level, 1) and returns it. A summary row needs no
@@ -33,8 +81,9 @@ func newLevelScratch(n int) *levelScratch {
 // the levels), and without a distance array a search neither misses the
 // caches on it nor walks the reached vertices a second time to reset it.
 // sc.seen must be zero on entry and is zero on return.
-func levelSearch(a *csr.CSR, s int32, sc *levelScratch, counts []int64) []int64 {
-	off, heads, seen := a.Off, a.Heads, sc.seen
+func levelSearch[O uint32 | int, H int16 | int32](a *levelArcs[O, H], s int32, sc *levelScratch, counts []int64) []int64 {
+	off, heads, rel, seen := a.off, a.heads, a.rel, sc.seen
+	last := len(heads) - 1
 	cur, next := sc.cur, sc.next
 	seen[s>>6] |= 1 << (uint32(s) & 63)
 	cur[0] = s
@@ -51,24 +100,28 @@ func levelSearch(a *csr.CSR, s int32, sc *levelScratch, counts []int64) []int64 
 			prefetch(unsafe.Pointer(&off[cur[i]]))
 		}
 		for i := range min(fetchAhead, width) {
-			if b := off[cur[i]]; b < len(heads) {
+			if b := int(off[cur[i]]); b < len(heads) {
 				prefetch(unsafe.Pointer(&heads[b]))
 			}
 		}
 		for i, u := range cur[:width] {
-			if j := i + 2*fetchAhead; j < width {
-				prefetch(unsafe.Pointer(&off[cur[j]]))
-			}
-			if j := i + fetchAhead; j < width {
-				if b := off[cur[j]]; b < len(heads) {
+			if j := i + 2*fetchAhead; j < width && last >= 0 {
+				// One call for both: a call costs about what a fetch
+				// does. (A vertex of degree 0 at the end has its arcs
+				// at len(heads): the last arc is fetched instead.)
+				prefetch2(unsafe.Pointer(&off[cur[j]]), unsafe.Pointer(&heads[min(int(off[cur[j-fetchAhead]]), last)]))
+			} else if j := i + fetchAhead; j < width {
+				if b := int(off[cur[j]]); b < len(heads) {
 					prefetch(unsafe.Pointer(&heads[b]))
 				}
 			}
-			for _, v := range heads[off[u]:off[u+1]] {
+			base := rel * u
+			for _, h := range heads[off[u]:off[u+1]] {
 				// Branch-free: whether v is new is as likely as not at a
 				// level's edge, so a branch on it would mispredict often.
 				// v is written past the frontier's end either way and kept
 				// by counting it.
+				v := int32(h) + base
 				w := &seen[uint32(v)>>6]
 				old := *w
 				*w = old | 1<<(uint32(v)&63)
@@ -91,20 +144,22 @@ func levelSearch(a *csr.CSR, s int32, sc *levelScratch, counts []int64) []int64 
 // (a memclr of n/8 bytes), otherwise word by word from the vertices it
 // reached, found again from s (cheaper for a search of a small
 // component of a large graph), with stack (n+1 long) as scratch.
-func clearSeen(a *csr.CSR, seen []uint64, reached int, s int32, stack []int32) {
+func clearSeen[O uint32 | int, H int16 | int32](a *levelArcs[O, H], seen []uint64, reached int, s int32, stack []int32) {
 	if reached >= len(seen)/4 {
 		clear(seen)
 		return
 	}
 	// Search again, clearing instead of setting: a vertex whose bit is
-	// set was reached and its neighbours too.
-	// Each vertex is pushed once, as its bit is cleared.
+	// set was reached and its neighbours too. Each vertex is pushed
+	// once, as its bit is cleared.
 	stack[0] = s
 	top := 1
 	seen[s>>6] &^= 1 << (uint32(s) & 63)
 	for top > 0 {
 		top--
-		for _, v := range a.Nbrs(stack[top]) {
+		u := stack[top]
+		for _, h := range a.heads[a.off[u]:a.off[u+1]] {
+			v := int32(h) + a.rel*u
 			if w := &seen[uint32(v)>>6]; *w&(1<<(uint32(v)&63)) != 0 {
 				*w &^= 1 << (uint32(v) & 63)
 				stack[top] = v

@@ -38,6 +38,14 @@ func TestLevelSearch(t *testing.T) {
 			sc := newLevelScratch(n)
 			dist, queue := make([]int32, n), make([]int32, n)
 			var counts []int64
+			narrow, ok := narrowArcs(&a)
+			if !ok {
+				t.Fatal("arcs of a small graph do not fit the narrow form")
+			}
+			searches := map[string]func(s int32, counts []int64) []int64{
+				"wide":   func(s int32, counts []int64) []int64 { return levelSearch(wideArcs(&a), s, sc, counts) },
+				"narrow": func(s int32, counts []int64) []int64 { return levelSearch(narrow, s, sc, counts) },
+			}
 			for s := range int32(n) {
 				for i := range dist {
 					dist[i] = -1
@@ -47,17 +55,53 @@ func TestLevelSearch(t *testing.T) {
 				for _, v := range queue[:reached] {
 					want[dist[v]]++
 				}
-				counts = levelSearch(&a, s, sc, counts[:0])
-				if !slices.Equal(counts, want) {
-					t.Fatalf("source %d: levels %v, want %v", s, counts, want)
-				}
-				for w, x := range sc.seen {
-					if x != 0 {
-						t.Fatalf("source %d: seen word %d left %#x", s, w, x)
+				for form, search := range searches {
+					counts = search(s, counts[:0])
+					if !slices.Equal(counts, want) {
+						t.Fatalf("%s arcs, source %d: levels %v, want %v", form, s, counts, want)
+					}
+					for w, x := range sc.seen {
+						if x != 0 {
+							t.Fatalf("%s arcs, source %d: seen word %d left %#x", form, s, w, x)
+						}
 					}
 				}
 			}
 		})
+	}
+}
+
+// narrowArcs keeps the arcs it can hold and refuses those it cannot.
+func TestNarrowArcs(t *testing.T) {
+	tests := []struct {
+		name  string
+		n     int
+		edges [][2]int
+		ok    bool
+	}{
+		{"nearby", 40000, [][2]int{{0, 1}, {5, 32767}, {39999, 39998}}, true},
+		{"2^15 apart", 40000, [][2]int{{0, 32768}}, false},
+		{"isolated last", 10, [][2]int{{0, 1}}, true},
+	}
+	for _, tt := range tests {
+		tg := build(t, tt.name, tt.n, true, tt.edges)
+		a := csr.Of(tg.g)
+		b, ok := narrowArcs(&a)
+		if ok != tt.ok {
+			t.Fatalf("%s: ok %v, want %v", tt.name, ok, tt.ok)
+		}
+		if !ok {
+			continue
+		}
+		for u := range int32(tt.n) {
+			var got []int32
+			for _, h := range b.heads[b.off[u]:b.off[u+1]] {
+				got = append(got, int32(h)+u)
+			}
+			if !slices.Equal(got, a.Nbrs(u)) && len(got)+len(a.Nbrs(u)) > 0 {
+				t.Fatalf("%s: vertex %d's arcs %v, want %v", tt.name, u, got, a.Nbrs(u))
+			}
+		}
 	}
 }
 

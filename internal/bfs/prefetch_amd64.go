@@ -9,3 +9,8 @@ import "unsafe"
 //
 //go:noescape
 func prefetch(p unsafe.Pointer)
+
+// prefetch2 is prefetch of p and q in one call.
+//
+//go:noescape
+func prefetch2(p, q unsafe.Pointer)
