@@ -3,30 +3,52 @@ package graph
 import "math"
 
 // WeakComponents returns the number of connected components when arc
-// directions are ignored.
+// directions are ignored. It merges the ends of each arc (of each edge
+// once, when undirected) with Rem's union-find, whose parent links only
+// point to larger numbers and are spliced as they are followed: on
+// `gen geometric n=10000000 d=6` (numbered at random) 3.4 s on the 2-vCPU
+// VM against 4.5 s with path halving over every arc (the misses of a
+// random numbering are most of either).
 func (g *Graph) WeakComponents() int {
 	parent := make([]int32, g.n)
 	for i := range parent {
 		parent[i] = int32(i)
 	}
-	find := func(x int32) int32 {
-		for parent[x] != x {
-			parent[x] = parent[parent[x]]
-			x = parent[x]
-		}
-		return x
-	}
 	count := g.n
-	for u := 0; u < g.n; u++ {
-		for _, v := range g.Neighbors(u) {
-			a, b := find(int32(u)), find(v)
-			if a != b {
-				parent[a] = b
+	for u := range int32(g.n) {
+		for _, v := range g.Neighbors(int(u)) {
+			if !g.directed && v > u {
+				continue // the edge is also the arc v→u
+			}
+			if remUnion(parent, u, v) {
 				count--
 			}
 		}
 	}
 	return count
+}
+
+// remUnion merges the sets of x and y in parent, where every link points
+// to a larger number and a root to itself, and reports whether they were
+// apart. Walking up from both at once, the lower of the two parents is
+// re-linked to the higher (splicing), which keeps the paths short.
+func remUnion(parent []int32, x, y int32) bool {
+	for parent[x] != parent[y] {
+		if parent[x] < parent[y] {
+			if parent[x] == x {
+				parent[x] = parent[y]
+				return true
+			}
+			x, parent[x] = parent[x], parent[y]
+		} else {
+			if parent[y] == y {
+				parent[y] = parent[x]
+				return true
+			}
+			y, parent[y] = parent[y], parent[x]
+		}
+	}
+	return false
 }
 
 // StrongComponents returns the number of strongly connected components (for

@@ -1,6 +1,9 @@
 package graph
 
-import "testing"
+import (
+	"math/rand/v2"
+	"testing"
+)
 
 func TestComponents(t *testing.T) {
 	tests := []struct {
@@ -48,5 +51,49 @@ func TestStrongComponentsDeep(t *testing.T) {
 	}
 	if s := b.Build().StrongComponents(); s != 1 {
 		t.Fatalf("%d strong components, want 1", s)
+	}
+}
+
+// WeakComponents agrees with a breadth-first labelling of the graph with
+// its directions dropped, on random graphs from empty to dense, directed
+// (one-way arcs, and pairs of opposite arcs) and not.
+func TestWeakComponentsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 11))
+	for trial := range 300 {
+		n := 1 + rng.IntN(200)
+		directed := trial%2 == 0
+		b := NewBuilder(directed)
+		if err := b.SetVertices(n); err != nil {
+			t.Fatal(err)
+		}
+		adj := make([][]int, n)
+		m := rng.IntN(2 * n)
+		for range m {
+			u, v := rng.IntN(n), rng.IntN(n)
+			if err := b.AddEdge(u, v); err != nil {
+				t.Fatal(err)
+			}
+			adj[u], adj[v] = append(adj[u], v), append(adj[v], u)
+		}
+		want := 0
+		seen := make([]bool, n)
+		for r := range n {
+			if seen[r] {
+				continue
+			}
+			want++
+			seen[r] = true
+			for queue := []int{r}; len(queue) > 0; queue = queue[1:] {
+				for _, v := range adj[queue[0]] {
+					if !seen[v] {
+						seen[v] = true
+						queue = append(queue, v)
+					}
+				}
+			}
+		}
+		if got := b.Build().WeakComponents(); got != want {
+			t.Fatalf("trial %d (n=%d, %d edges, directed %v): %d weak components, want %d", trial, n, m, directed, got, want)
+		}
 	}
 }

@@ -486,7 +486,11 @@ func runInfo(e *env, args []string) error {
 		return err
 	}
 	info := graphInfo{Vertices: g.N(), Arcs: g.Arcs(), Edges: g.Edges(), Directed: g.Directed(),
-		Weights: g.Kind().String(), Components: g.WeakComponents(), StrongComponents: g.StrongComponents()}
+		Weights: g.Kind().String(), Components: g.WeakComponents()}
+	info.StrongComponents = info.Components // an undirected graph's are its components
+	if g.Directed() {
+		info.StrongComponents = g.StrongComponents()
+	}
 	_, info.NegativeSelfLoop = g.NegativeSelfLoop()
 	info.MinDegree, info.MaxDegree = g.DegreeRange()
 	if g.Weighted() && g.Arcs() > 0 {
