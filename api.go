@@ -220,6 +220,22 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, opt Optio
 	return run.DistancesFrom(ctx, g, sources, o)
 }
 
+// DistancesBetween returns the distances from each of sources to each of
+// targets, vertex ids with repeats allowed, nil meaning every vertex in
+// order (an empty list, none): an origin–destination matrix of
+// len(sources) rows and len(targets) columns (Targets set; nil when every
+// vertex is a column). It searches from each vertex of the shorter list,
+// from the targets in the opposite direction when they are fewer, with
+// the engines and options of DistancesFrom, in memory for that many rows
+// of n distances. Ids out of range are an error (ErrInvalidOptions).
+func DistancesBetween(ctx context.Context, g *graph.Graph, sources, targets []int, opt Options) (*SourceDistances, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.DistancesBetween(ctx, g, sources, targets, o)
+}
+
 // EstimateStats estimates g's ASPL and bounds its diameter from k sources
 // drawn uniformly without replacement with seed (every vertex when k ≥ n),
 // a search from each (bfs, bitbfs, dijkstra or johnson on the CPU): the

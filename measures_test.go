@@ -503,6 +503,80 @@ func TestChosenSources(t *testing.T) {
 	}
 }
 
+// TestDistancesBetween: origin–destination matrices equal the reference's
+// entries for sources and targets of every size (nil every vertex, empty
+// none, repeats, fewer targets than sources and more), in every mode, on
+// every engine that searches chosen sources; ids out of range are refused.
+func TestDistancesBetween(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 12))
+	ctx := context.Background()
+	pick := func(n, most int) []int {
+		out := []int{}
+		for range rng.IntN(most + 1) {
+			out = append(out, rng.IntN(n))
+		}
+		return out
+	}
+	for trial := range 24 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights, floatWeights, intNegative}[trial%4]
+		if kind == intNegative && !directed {
+			kind = intWeights
+		}
+		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.1, 0.3}[(trial/4)%3], directed, kind)
+		n := g.N()
+		lists := [][2][]int{{nil, pick(n, 3)}, {pick(n, 4), nil}, {nil, nil}, {pick(n, 2), pick(n, 2*n)}, {pick(n, 2*n), pick(n, 2)}, {{}, pick(n, 3)}}
+		for _, mode := range []string{"", "in", "all"} {
+			for _, algo := range []string{"auto", "bfs", "bitbfs", "dijkstra", "johnson"} {
+				neg := g.HasNegativeWeights()
+				if (strings.HasSuffix(algo, "bfs") && g.Kind() != graph.Unweighted) || (algo == "dijkstra" && neg) || (mode == "all" && neg) {
+					continue
+				}
+				ref := refView(g, map[string]string{"": "out", "in": "in", "all": "all"}[mode])
+				for _, st := range lists {
+					sources, targets := st[0], st[1]
+					name := fmt.Sprintf("trial %d (n=%d, directed %v, %v) %s mode %q sources %v targets %v", trial, n, directed, g.Kind(), algo, mode, sources, targets)
+					d, err := DistancesBetween(ctx, g, sources, targets, Options{Algorithm: algo, Mode: mode})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					rows, cols := sources, targets
+					if rows == nil {
+						rows = make([]int, n)
+						for v := range rows {
+							rows[v] = v
+						}
+					}
+					if cols == nil {
+						cols = make([]int, n)
+						for v := range cols {
+							cols[v] = v
+						}
+					}
+					if !slices.Equal(d.Sources, rows) || (targets != nil && !slices.Equal(d.Targets, targets)) || d.Rows() != len(rows) || d.Cols() != len(cols) {
+						t.Fatalf("%s: %d×%d, sources %v targets %v", name, d.Rows(), d.Cols(), d.Sources, d.Targets)
+					}
+					var row []float64
+					for i, s := range rows {
+						row = d.RowFloat64(i, row)
+						for j, v := range cols {
+							if got := d.At(i, j).Float(); !near(got, ref[s][v]) || !near(row[j], ref[s][v]) {
+								t.Fatalf("%s: (%d, %d) = %v (row %v), want %v", name, s, v, got, row[j], ref[s][v])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	g := randomGraph(rng, 12, 0.3, true, unweighted)
+	for _, st := range [][2][]int{{nil, {12}}, {{0}, {-1}}, {{12}, {0, 1}}, {{0, 1}, {12}}, {{-1, 2, 3}, {1}}} {
+		if _, err := DistancesBetween(ctx, g, st[0], st[1], Options{}); !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("sources %v targets %v: %v, want ErrInvalidOptions", st[0], st[1], err)
+		}
+	}
+}
+
 // TestEstimateStats: with every vertex sampled the estimate is the exact
 // ASPL (a zero-width interval) and the bound the diameter; with fewer the
 // bound never exceeds the diameter, the draw is reproducible by its seed,

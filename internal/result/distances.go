@@ -108,3 +108,9 @@ func (d *Distances) Path(u, v int) ([]int, error) {
 	}
 	return path, nil
 }
+
+// Rows is the number of rows, N(): with Cols, what a matrix writer reads.
+func (d *Distances) Rows() int { return d.n }
+
+// Cols is the length of a row, N().
+func (d *Distances) Cols() int { return d.n }

@@ -163,6 +163,62 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.O
 	return d, nil
 }
 
+// DistancesBetween is the distances from each of sources to each of
+// targets (nil: every vertex, in order), o.Mode read as DistancesFrom
+// reads it: a len(sources)×len(targets) matrix from one search from each
+// vertex of the shorter list, from the targets in the opposite mode
+// (distances to a target are those from it in the reversed graph) when
+// they are fewer, in memory for that many rows of n.
+func DistancesBetween(ctx context.Context, g *graph.Graph, sources, targets []int, o *plan.Options) (*result.SourceDistances, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	every := func() []int {
+		all := make([]int, g.N())
+		for v := range all {
+			all[v] = v
+		}
+		return all
+	}
+	if targets == nil {
+		if sources == nil {
+			sources = every()
+		}
+		return DistancesFrom(ctx, g, sources, o)
+	}
+	for _, t := range targets {
+		if t < 0 || t >= g.N() {
+			return nil, &plan.OptionError{Option: "targets", Msg: fmt.Sprintf("vertex %d out of range 0..%d", t, g.N()-1)}
+		}
+	}
+	if sources != nil && len(sources) <= len(targets) {
+		d, err := DistancesFrom(ctx, g, sources, o)
+		if err != nil {
+			return nil, err
+		}
+		return d.Columns(targets), nil
+	}
+	if sources != nil {
+		for _, s := range sources {
+			if s < 0 || s >= g.N() {
+				return nil, &plan.OptionError{Option: "sources", Msg: fmt.Sprintf("vertex %d out of range 0..%d", s, g.N()-1)}
+			}
+		}
+	}
+	reversed := *o
+	switch o.ModeOr(plan.ModeOut) {
+	case plan.ModeOut:
+		reversed.Mode = plan.ModeIn
+	case plan.ModeIn:
+		reversed.Mode = plan.ModeOut
+	}
+	d, err := DistancesFrom(ctx, g, targets, &reversed)
+	if err != nil {
+		return nil, err
+	}
+	return d.Transposed(sources), nil
+}
+
 // Estimate is the Estimate of g's measures (o.Mode as Stats reads it) from
 // k sources drawn uniformly without replacement with seed (all of them
 // when k ≥ n), one search each.
