@@ -274,16 +274,23 @@ func runDist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if sources != nil {
+	targets, err := f.targetsOf(g, pos[0])
+	if err != nil {
+		return err
+	}
+	if sources != nil || targets != nil {
 		if asNPY {
-			return usagef("--sources writes a TSV table (rows: the sources; columns: every vertex), not .npy")
+			return usagef("--sources and --targets write a TSV table (rows: the sources; columns: the targets or every vertex), not .npy")
 		}
 		shown := opt
 		shown.Sources = sources
+		if targets != nil && (sources == nil || len(targets) < len(sources)) {
+			shown.Sources = targets // the searches go from the targets
+		}
 		if err := f.printChoice(e, "dist", g, shown); err != nil {
 			return err
 		}
-		d, err := apsp.DistancesFrom(e.ctx, g, sources, opt)
+		d, err := apsp.DistancesBetween(e.ctx, g, sources, targets, opt)
 		bar.Done()
 		if err != nil {
 			return f.explain(err, pos[0])

@@ -54,6 +54,7 @@ type flagSet struct {
 	wfImproved  bool    // closeness --wf-improved
 	effective   float64 // stats --effective
 	sources     string  // --sources LIST|@FILE (dist, ecc, closeness, harmonic)
+	targets     string  // --targets LIST|@FILE (dist)
 	top         int     // closeness, harmonic --top K
 	sample      int     // stats --sample K
 	seed        uint64  // stats --seed
@@ -150,6 +151,9 @@ func newFlags(cmd string) (*flagSet, error) {
 	switch cmd {
 	case "dist", "ecc", "closeness", "harmonic":
 		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, bitbfs, dijkstra or johnson on the CPU, gpu-sssp with --device gpu; memory for their rows only)")
+	}
+	if cmd == "dist" {
+		fs.StringVar(&f.targets, "targets", "", "only the distances to these vertices, listed as --sources lists them: an origin–destination table of --sources (or every vertex) by `LIST` (searched from the targets, in the opposite direction, when they are fewer than the sources)")
 	}
 	if cmd == "closeness" || cmd == "harmonic" {
 		fs.IntVar(&f.top, "top", 0, "print only the `K` largest values, largest first (ties: the smaller vertex id first); 0 prints every vertex in order")

@@ -19,15 +19,24 @@ import (
 // comment), by name when the graph names its vertices, else by id in the
 // file's numbering. nil when the flag is not given.
 func (f *flagSet) sourcesOf(g *graph.Graph, path string) ([]int, error) {
-	if f.sources == "" {
+	return f.verticesOf("sources", f.sources, g, path)
+}
+
+// targetsOf reads --targets as sourcesOf reads --sources.
+func (f *flagSet) targetsOf(g *graph.Graph, path string) ([]int, error) {
+	return f.verticesOf("targets", f.targets, g, path)
+}
+
+// verticesOf reads the list spec of flag --name (see sourcesOf).
+func (f *flagSet) verticesOf(name, spec string, g *graph.Graph, path string) ([]int, error) {
+	if spec == "" {
 		return nil, nil
 	}
-	spec := f.sources
 	var fields []string
 	if name, ok := strings.CutPrefix(spec, "@"); ok {
 		data, err := os.ReadFile(name)
 		if err != nil {
-			return nil, fmt.Errorf("--sources: %w", err)
+			return nil, fmt.Errorf("--%s: %w", name, err)
 		}
 		for line := range strings.SplitSeq(string(data), "\n") {
 			if i := strings.IndexByte(line, '#'); i >= 0 {
@@ -52,7 +61,7 @@ func (f *flagSet) sourcesOf(g *graph.Graph, path string) ([]int, error) {
 		if g.Names() != nil {
 			v, ok := g.VertexNamed(s)
 			if !ok {
-				return nil, fmt.Errorf("--sources: %s: no vertex is named %q", path, s)
+				return nil, fmt.Errorf("--%s: %s: no vertex is named %q", name, path, s)
 			}
 			out = append(out, v)
 			continue
@@ -60,9 +69,9 @@ func (f *flagSet) sourcesOf(g *graph.Graph, path string) ([]int, error) {
 		v, ok := vs.Parse(s, g.N())
 		if !ok {
 			if _, err := strconv.Atoi(s); err != nil {
-				return nil, usagef("--sources: vertex %q is not an integer (vertex names need --labels or a format that names vertices)", s)
+				return nil, usagef("--%s: vertex %q is not an integer (vertex names need --labels or a format that names vertices)", name, s)
 			}
-			return nil, usagef("--sources: vertex %s out of range %d..%d", s, vs.Base, g.N()-1+vs.Base)
+			return nil, usagef("--%s: vertex %s out of range %d..%d", name, s, vs.Base, g.N()-1+vs.Base)
 		}
 		out = append(out, v)
 	}
@@ -70,12 +79,16 @@ func (f *flagSet) sourcesOf(g *graph.Graph, path string) ([]int, error) {
 }
 
 // writeSourceTSV writes an origin–destination matrix as a labelled table:
-// a header row of every vertex (after an empty cell), then a row a source
-// beginning with its label; vertices as the file names or counts them.
+// a header row of the targets, or of every vertex (after an empty cell),
+// then a row a source beginning with its label; vertices as the file
+// names or counts them.
 func writeSourceTSV(w io.Writer, d *apsp.SourceDistances, vs encode.Vertices) error {
 	bw := bufio.NewWriter(w)
-	n := d.N()
-	for v := range n {
+	for j := range d.Cols() {
+		v := j
+		if d.Targets != nil {
+			v = d.Targets[j]
+		}
 		s := vs.Text(v)
 		if strings.ContainsAny(s, "\t\r\n") {
 			return fmt.Errorf("vertex name %q holds a tab or a line break, which TSV cannot hold", s)
