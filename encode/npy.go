@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 
-	"github.com/apsp/apsp"
 	"github.com/apsp/apsp/internal/npy"
 )
 
@@ -102,9 +101,20 @@ type summary struct {
 	maxAbs, minAbs float64
 }
 
+// Matrix is what NPY writes: Rows() rows of Cols() distances, exact
+// integers or floats. *apsp.Distances (N×N) and *apsp.SourceDistances
+// (an origin–destination matrix) are Matrices.
+type Matrix interface {
+	Rows() int
+	Cols() int
+	Exact() bool
+	RowInt64(i int, dst []int64, unreachable int64) []int64
+	RowFloat64(i int, dst []float64) []float64
+}
+
 // summarize reads every row of d once, in parallel.
-func summarize(d *apsp.Distances) summary {
-	parts := mapRows(d.N(), func(from, to int) summary { return summarizeRows(d, from, to) })
+func summarize(d Matrix) summary {
+	parts := mapRows(d.Rows(), func(from, to int) summary { return summarizeRows(d, from, to) })
 	s := parts[0]
 	for _, p := range parts[1:] {
 		s.lo, s.hi = min(s.lo, p.lo), max(s.hi, p.hi)
@@ -114,7 +124,7 @@ func summarize(d *apsp.Distances) summary {
 }
 
 // summarizeRows summarizes rows from..to-1.
-func summarizeRows(d *apsp.Distances, from, to int) summary {
+func summarizeRows(d Matrix, from, to int) summary {
 	s := summary{exact: d.Exact(), lo: math.MaxInt64, hi: math.MinInt64, minAbs: math.Inf(1)}
 	if s.exact {
 		// Unreachable pairs read as 0, which widens [lo, hi] at most to
@@ -245,7 +255,7 @@ func (s summary) choose(dt Dtype) (Dtype, error) {
 // for Auto, else dt itself, or an error wrapping ErrDtype when dt cannot
 // hold every real distance (see the package documentation). It reads the
 // whole matrix.
-func NPYDtype(d *apsp.Distances, dt Dtype) (Dtype, error) {
+func NPYDtype(d Matrix, dt Dtype) (Dtype, error) {
 	dt, err := ParseDtype(string(dt))
 	if err != nil {
 		return "", err
@@ -253,23 +263,23 @@ func NPYDtype(d *apsp.Distances, dt Dtype) (Dtype, error) {
 	return summarize(d).choose(dt)
 }
 
-// NPY writes d as an N×N NumPy array (format 1.0, C order, little-endian)
+// NPY writes d as a Rows×Cols NumPy array (format 1.0, C order, little-endian)
 // of dtype dt (Auto for the default), with the dtype's maximum for
 // unreachable pairs in integer dtypes and +Inf in float ones. It first
 // checks dt against every distance (NPYDtype) and writes nothing when it
 // refuses it.
-func NPY(w io.Writer, d *apsp.Distances, dt Dtype) error {
+func NPY(w io.Writer, d Matrix, dt Dtype) error {
 	dt, err := NPYDtype(d, dt)
 	if err != nil {
 		return err
 	}
-	n := d.N()
+	rows, cols := d.Rows(), d.Cols()
 	nd := dt.npyDtype()
-	if _, err := w.Write(npy.Header(nd, n, n)); err != nil {
+	if _, err := w.Write(npy.Header(nd, rows, cols)); err != nil {
 		return err
 	}
 	if _, unreachable, isInt := intRange(dt); isInt {
-		return writeRows(w, n, n*nd.Size(), func() rowEncoder {
+		return writeRows(w, rows, cols*nd.Size(), func() rowEncoder {
 			var row []int64
 			return func(lo, hi int, b []byte) []byte {
 				for u := lo; u < hi; u++ {
@@ -280,7 +290,7 @@ func NPY(w io.Writer, d *apsp.Distances, dt Dtype) error {
 			}
 		})
 	}
-	return writeRows(w, n, n*nd.Size(), func() rowEncoder {
+	return writeRows(w, rows, cols*nd.Size(), func() rowEncoder {
 		var row []float64
 		return func(lo, hi int, b []byte) []byte {
 			for u := lo; u < hi; u++ {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -307,4 +308,49 @@ func TestRows(t *testing.T) {
 		}
 	}()
 	d.RowInt64(0, nil, 0)
+}
+
+// NPY writes an origin–destination matrix as a Rows×Cols array: each cell
+// the distance, the sentinel or +Inf where there is no path.
+func TestNPYSourceDistances(t *testing.T) {
+	g, err := graph.Read(strings.NewReader("0 1 3\n1 2 4\n3 2 1\n"), "test", graph.ReadOptions{Format: graph.FormatEdgeList, Directed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ Matrix = (*apsp.SourceDistances)(nil)
+	d, err := apsp.DistancesBetween(context.Background(), g, []int{2, 0, 1}, []int{2, 3}, apsp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		dt   Dtype
+		want []float64 // row by row
+	}{
+		{Uint8, []float64{0, 255, 7, 255, 4, 255}},
+		{Float64, []float64{0, math.Inf(1), 7, math.Inf(1), 4, math.Inf(1)}},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		if err := NPY(&b, d, tt.dt); err != nil {
+			t.Fatal(err)
+		}
+		a, err := npy.Read(bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Shape, []int{3, 2}) || a.Descr != string(tt.dt.npyDtype()) {
+			t.Fatalf("%s: descr %s shape %v, want (3, 2)", tt.dt, a.Descr, a.Shape)
+		}
+		size, _ := npy.DescrSize(a.Descr)
+		for i, want := range tt.want {
+			c := a.Data[i*size:]
+			got := float64(readInt(tt.dt, c))
+			if tt.dt == Float64 {
+				got = math.Float64frombits(binary.LittleEndian.Uint64(c))
+			}
+			if got != want {
+				t.Fatalf("%s: cell %d = %v, want %v", tt.dt, i, got, want)
+			}
+		}
+	}
 }
