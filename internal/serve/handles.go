@@ -80,7 +80,7 @@ func heldInfo(name string, g *graph.Graph) heldAnswer {
 // checkHeldOp refuses the fields that do not belong to load, update and
 // drop.
 func (r *request) checkHeldOp() error {
-	if r.Source != nil || r.Target != nil || r.File != "" || r.WFImproved != nil || r.Sources != nil || r.Sample != nil || r.Options != (options{}) {
+	if r.Source != nil || r.Target != nil || r.File != "" || r.WFImproved != nil || r.Sources != nil || r.Targets != nil || r.Sample != nil || r.Options != (options{}) {
 		return badRequest(`op %q takes no options, "source", "target", "file" or "wf_improved"`, r.Op)
 	}
 	if r.Op != "load" && r.Handle != "" {

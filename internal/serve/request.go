@@ -32,8 +32,11 @@ type request struct {
 	File         string          `json:"file"`
 	WFImproved   *bool           `json:"wf_improved"`
 	// Sources are the vertices ops eccentricity, closeness and harmonic
-	// answer for (Options.Sources).
+	// answer for (Options.Sources), and the rows of op distances;
+	// Targets its columns (apsp.DistancesBetween: either alone means
+	// every vertex for the other).
 	Sources []int `json:"sources"`
+	Targets []int `json:"targets"`
 	// Sample and Seed are op estimate's draw (apsp.EstimateStats).
 	Sample *int   `json:"sample"`
 	Seed   uint64 `json:"seed"`

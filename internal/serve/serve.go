@@ -183,11 +183,14 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if r.Sample != nil && r.Sources != nil {
 		return nil, badRequest(`"sample" draws its own sources: not with "sources"`)
 	}
-	if r.Sources != nil {
+	if r.Sources != nil && r.Op != "distances" {
 		if r.Op != "eccentricity" && r.Op != "closeness" && r.Op != "harmonic" {
-			return nil, badRequest(`"sources" belongs to ops "eccentricity", "closeness" and "harmonic"`)
+			return nil, badRequest(`"sources" belongs to ops "eccentricity", "closeness", "harmonic" and "distances"`)
 		}
 		opt.Sources = r.Sources
+	}
+	if r.Targets != nil && r.Op != "distances" {
+		return nil, badRequest(`"targets" belongs to op "distances"`)
 	}
 	if r.Handle != "" {
 		return nil, badRequest(`"handle" names the graph a load holds: a measure names a held graph by "graph"`)
@@ -280,7 +283,15 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		}
 		return apsp.ShortestPath(ctx, g, *r.Source, *r.Target, opt)
 	}
-	return s.distances(ctx, g, opt, r.File)
+	return s.distances(ctx, g, opt, r)
+}
+
+// listed is the length of a list of vertices, n for nil (every vertex).
+func listed(vs []int, n int) uint64 {
+	if vs == nil {
+		return uint64(n)
+	}
+	return uint64(len(vs))
 }
 
 // checkPath checks a path's source and target on a graph of n vertices.
@@ -323,7 +334,8 @@ func (s *Server) evaluator(o options) (*apsp.Evaluator, error) {
 // into place when written, so that a failure leaves nothing and an
 // unwritable path is refused before any work. Devices, pipes, links and
 // directories are refused, rather than replaced or written through.
-func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options, path string) (any, error) {
+func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options, r *request) (any, error) {
+	path := r.File
 	var tmp *os.File
 	if path != "" {
 		if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
@@ -339,11 +351,17 @@ func (s *Server) distances(ctx context.Context, g *graph.Graph, opt apsp.Options
 				os.Remove(tmp.Name())
 			}
 		}()
-	} else if n := uint64(g.N()); n*n > maxInlineMatrix { // a byte a distance at least (uint8)
-		return nil, fmt.Errorf("distances of %d vertices: %d bytes or more, over the %d returned inline: give a \"file\": %w",
-			n, n*n, maxInlineMatrix, graph.ErrTooLarge)
+	} else if rows, cols := listed(r.Sources, g.N()), listed(r.Targets, g.N()); rows*cols > maxInlineMatrix { // a byte a distance at least (uint8)
+		return nil, fmt.Errorf("distances of %d×%d vertices: %d bytes or more, over the %d returned inline: give a \"file\": %w",
+			rows, cols, rows*cols, maxInlineMatrix, graph.ErrTooLarge)
 	}
-	d, err := apsp.AllPairs(ctx, g, opt)
+	var d encode.Matrix
+	var err error
+	if r.Sources != nil || r.Targets != nil {
+		d, err = apsp.DistancesBetween(ctx, g, r.Sources, r.Targets, opt)
+	} else {
+		d, err = apsp.AllPairs(ctx, g, opt)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,8 +152,16 @@ func requestLine(t testing.TB, id int, op string, g *graph.Graph, b64 bool, extr
 		w, _ := json.Marshal(ints)
 		fmt.Fprintf(&b, `, "weights": %s`, w)
 	case floats != nil:
-		w, _ := json.Marshal(floats)
-		fmt.Fprintf(&b, `, "weights": %s`, w)
+		// With a point in each, so that integral lengths stay floats: the
+		// server reads weights written as integers as integer weights.
+		parts := make([]string, len(floats))
+		for i, w := range floats {
+			parts[i] = strconv.FormatFloat(w, 'f', -1, 64)
+			if !strings.ContainsAny(parts[i], ".eE") {
+				parts[i] += ".0"
+			}
+		}
+		fmt.Fprintf(&b, `, "weights": [%s]`, strings.Join(parts, ","))
 	}
 	b.WriteString(extra + "}")
 	return b.String()
@@ -239,11 +248,33 @@ func TestAgreesWithLibrary(t *testing.T) {
 		}
 		r = answer(t, s, requestLine(t, trial, "distances", g, b64, opts))
 		checkNPY(t, r, d)
+		// An origin–destination matrix: chosen rows, columns, or both.
+		pick := func() []int {
+			var vs []int
+			for range 1 + rng.IntN(5) {
+				vs = append(vs, rng.IntN(g.N()))
+			}
+			return vs
+		}
+		for _, st := range [][2][]int{{pick(), nil}, {nil, pick()}, {pick(), pick()}} {
+			od, err := apsp.DistancesBetween(ctx, g, st[0], st[1], opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			extra := ""
+			if st[0] != nil {
+				extra += fmt.Sprintf(`, "sources": %s`, mustJSON(t, st[0]))
+			}
+			if st[1] != nil {
+				extra += fmt.Sprintf(`, "targets": %s`, mustJSON(t, st[1]))
+			}
+			checkNPY(t, answer(t, s, requestLine(t, trial, "distances", g, b64, opts+extra)), od)
+		}
 		u, v := rng.IntN(g.N()), rng.IntN(g.N())
 		if p, err := apsp.ShortestPath(ctx, g, u, v, opt); err == nil {
 			r := answer(t, s, requestLine(t, trial, "path", g, b64, opts+fmt.Sprintf(`, "source": %d, "target": %d`, u, v)))
 			var got apsp.Path
-			if err := json.Unmarshal(r.Result, &got); err != nil || got.Length != p.Length || got.Vertices[0] != u || got.Vertices[len(got.Vertices)-1] != v {
+			if err := json.Unmarshal(r.Result, &got); err != nil || got.Length.Float() != p.Length.Float() || got.Vertices[0] != u || got.Vertices[len(got.Vertices)-1] != v {
 				t.Fatalf("trial %d path %d→%d: %s (%s), library %+v", trial, u, v, r.Result, r.Error, p)
 			}
 		}
@@ -267,8 +298,16 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	return fmt.Sprint(x) == fmt.Sprint(y)
 }
 
+// matrix is what checkNPY compares an answer with: *apsp.Distances or
+// *apsp.SourceDistances.
+type matrix interface {
+	Rows() int
+	Cols() int
+	At(i, j int) apsp.Length
+}
+
 // checkNPY decodes a distances answer and compares it with d.
-func checkNPY(t *testing.T, r response, d *apsp.Distances) {
+func checkNPY(t *testing.T, r response, d matrix) {
 	t.Helper()
 	var res struct {
 		NPY string `json:"npy_b64"`
@@ -284,12 +323,12 @@ func checkNPY(t *testing.T, r response, d *apsp.Distances) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := d.N()
-	if len(a.Shape) != 2 || a.Shape[0] != n || a.Shape[1] != n {
-		t.Fatalf("shape %v for %d vertices", a.Shape, n)
+	rows, n := d.Rows(), d.Cols()
+	if len(a.Shape) != 2 || a.Shape[0] != rows || a.Shape[1] != n {
+		t.Fatalf("shape %v, want (%d, %d)", a.Shape, rows, n)
 	}
 	le := binary.LittleEndian
-	for u := range n {
+	for u := range rows {
 		for v := range n {
 			want := d.At(u, v)
 			var got float64
@@ -522,6 +561,9 @@ func TestMeasureFields(t *testing.T) {
 		{`{"id": 9, "op": "closeness", ` + graph + `, "sample": 4, "seed": 5}`, "", `{"closeness":[{"value":0.5,"ci95_low":0.5,"ci95_high":0.5,"estimate":true},`},
 		{`{"id": 10, "op": "closeness", ` + graph + `, "sample": 2, "sources": [1]}`, "request", ""},
 		{`{"id": 11, "op": "harmonic", ` + graph + `, "seed": 2}`, "request", ""},
+		{`{"id": 12, "op": "distances", ` + graph + `, "sources": [9]}`, "options", ""},
+		{`{"id": 13, "op": "distances", ` + graph + `, "targets": [-1]}`, "options", ""},
+		{`{"id": 14, "op": "eccentricity", ` + graph + `, "targets": [1]}`, "request", ""},
 		{`{"id": 8, "op": "harmonic", ` + graph + `, "options": {"mode": "all", "algorithm": "bitbfs"}}`, "", `{"harmonic":[1.8333333333333333,2.5,2.5,1.8333333333333333]}`},
 	} {
 		r := answer(t, s, tc.line)
@@ -529,4 +571,13 @@ func TestMeasureFields(t *testing.T) {
 			t.Errorf("%s: kind %q (%s), result %s; want kind %q, %s", tc.line, r.Kind, r.Error, r.Result, tc.kind, tc.result)
 		}
 	}
+}
+
+func mustJSON(t *testing.T, x any) string {
+	t.Helper()
+	b, err := json.Marshal(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
