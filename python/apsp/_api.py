@@ -416,6 +416,28 @@ class Evaluator:
             raise ApspError(f"the co-process answered harmonic with {type(h).__name__} for {len(nodes)} vertices")
         return dict(zip(nodes, (math.inf if x is None else float(x) for x in h)))
 
+    def _fetch_matrix(
+        self, G: Any, weight: Any, device: Any, options: Dict[str, Any], extra: Dict[str, Any], prep: Prepared, cells: int
+    ) -> np.ndarray:
+        """The ``.npy`` matrix a distances request answers (``extra``: its
+        "sources" and "targets"), through a temporary file when its
+        ``cells`` distances are many."""
+        tmpdir = None
+        extra = dict(extra)
+        if cells * 8 > FILE_THRESHOLD:
+            tmpdir = tempfile.mkdtemp(prefix="apsp-")
+            extra["file"] = os.path.join(tmpdir, "distances.npy")
+        try:
+            result, prep, _ = self._call("distances", G, weight, False, device, options, extra, prep)
+            if "file" in result:
+                return np.load(result["file"], allow_pickle=False)
+            if "npy_b64" in result:
+                return _load_npy(base64.b64decode(result["npy_b64"]))
+            raise ApspError(f"the co-process answered distances without a matrix: {sorted(result)}")
+        finally:
+            if tmpdir is not None:
+                shutil.rmtree(tmpdir, ignore_errors=True)
+
     def distances(
         self,
         G: Any,
@@ -428,29 +450,36 @@ class Evaluator:
         """See :func:`apsp.distances`."""
         w, _, _ = self._settings(weight, False, device, options)
         prep = prepare(G, w)
-        tmpdir = None
-        extra: Dict[str, Any] = {}
-        if prep.n * prep.n * 8 > FILE_THRESHOLD:
-            tmpdir = tempfile.mkdtemp(prefix="apsp-")
-            extra["file"] = os.path.join(tmpdir, "distances.npy")
-        try:
-            result, prep, _ = self._call("distances", G, weight, False, device, options, extra, prep)
-            if "file" in result:
-                d = np.load(result["file"], allow_pickle=False)
-            elif "npy_b64" in result:
-                d = _load_npy(base64.b64decode(result["npy_b64"]))
-            else:
-                raise ApspError(f"the co-process answered distances without a matrix: {sorted(result)}")
-        finally:
-            if tmpdir is not None:
-                shutil.rmtree(tmpdir, ignore_errors=True)
-        d = convert_distances(d, dtype)
+        d = convert_distances(self._fetch_matrix(G, weight, device, options, {}, prep, prep.n * prep.n), dtype)
         nodes = list(prep.nodes)
         if nodelist is not None:
             idx = [prep.index_of(x) for x in nodelist]
             d = d[np.ix_(idx, idx)]
             nodes = list(nodelist)
         return d, nodes
+
+    def distances_between(
+        self,
+        G: Any,
+        sources: Optional[Sequence[Hashable]] = None,
+        targets: Optional[Sequence[Hashable]] = None,
+        weight: Any = _UNSET,
+        dtype: Any = None,
+        device: Any = _UNSET,
+        **options: Any,
+    ) -> Tuple[np.ndarray, List[Hashable], List[Hashable]]:
+        """See :func:`apsp.distances_between`."""
+        w, _, _ = self._settings(weight, False, device, options)
+        prep = prepare(G, w)
+        rows = list(prep.nodes) if sources is None else list(sources)
+        cols = list(prep.nodes) if targets is None else list(targets)
+        extra: Dict[str, Any] = {}
+        if sources is not None:
+            extra["sources"] = [prep.index_of(u) for u in rows]
+        if targets is not None:
+            extra["targets"] = [prep.index_of(v) for v in cols]
+        d = self._fetch_matrix(G, weight, device, options, extra, prep, len(rows) * len(cols))
+        return convert_distances(d, dtype), rows, cols
 
     def hop_plot(self, G: Any, weight: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
         """See :func:`apsp.hop_plot`."""
@@ -759,6 +788,37 @@ def distances(
     ``None`` (unweighted), as everywhere in this package.  Large matrices
     come back through a temporary ``.npy`` file rather than the pipe."""
     return shared_evaluator().distances(G, weight, dtype, nodelist, device, **options)
+
+
+def distances_between(
+    G: Any,
+    sources: Optional[Sequence[Hashable]] = None,
+    targets: Optional[Sequence[Hashable]] = None,
+    weight: Weight = None,
+    dtype: Any = None,
+    device: str = "auto",
+    **options: Any,
+) -> Tuple[np.ndarray, List[Hashable], List[Hashable]]:
+    """An origin–destination matrix, ``(D, sources, targets)``: ``D[i, j]``
+    is the distance from ``sources[i]`` to ``targets[j]`` (``inf``, or the
+    integer dtype's maximum, where there is no path), as scipy's
+    ``shortest_path(indices=...)`` gives rows and igraph's
+    ``distances(source=, target=)`` both.
+
+    Args:
+        sources, targets: nodes of G, in order, repeats allowed; ``None``
+            (the default) means every node in G's order.  apsp searches
+            from each node of the shorter list (from the targets, along
+            reversed arcs, when they are fewer), in memory for that many
+            rows, not n².
+        dtype: as :func:`distances`.
+        weight, device, **options: as :func:`stats`; ``mode="in"`` gives
+            the distances from each target to each source, ``"all"`` those
+            of G with its directions dropped.
+
+    Raises:
+        NodeNotFoundError: when a listed node is not in G."""
+    return shared_evaluator().distances_between(G, sources, targets, weight, dtype, device, **options)
 
 
 def hop_plot(G: Any, weight: Weight = None, device: str = "auto", **options: Any) -> Dict[str, Any]:

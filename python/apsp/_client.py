@@ -8,12 +8,12 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
-from ._api import _UNSET, Evaluator, _load_npy, convert_distances
-from ._convert import Weight, prepare
+from ._api import Evaluator, _load_npy
+from ._convert import Prepared, Weight
 from ._coprocess import encode
 from ._errors import ApspError, error_from_response
 
@@ -104,7 +104,8 @@ class Client(Evaluator):
     It has the methods of :class:`Evaluator` (``stats``, ``summary``,
     ``extremes``, ``diameter``, ``radius``, ``average_shortest_path_length``,
     ``center``, ``periphery``, ``eccentricity``, ``closeness_centrality``,
-    ``distances``, ``hop_plot``, ``shortest_path``, ``shortest_path_length``,
+    ``distances``, ``distances_between``, ``hop_plot``, ``shortest_path``,
+    ``shortest_path_length``,
     ``ping``), converting G as the local functions do and keying results by
     G's labels.  Requests go over HTTP with the standard library (urllib),
     one at a time per call; a client is safe to share between threads,
@@ -146,30 +147,16 @@ class Client(Evaluator):
     def __repr__(self) -> str:
         return f"apsp.Client({self.url!r})"
 
-    def distances(
-        self,
-        G: Any,
-        weight: Any = _UNSET,
-        dtype: Any = None,
-        nodelist: Optional[Sequence[Hashable]] = None,
-        device: Any = _UNSET,
-        **options: Any,
-    ) -> Tuple[np.ndarray, List[Hashable]]:
-        """The distance matrix and its node order, as :func:`apsp.distances`;
-        the service sends the ``.npy`` itself (``Accept:
-        application/x-npy``)."""
-        w, _, opts = self._settings(weight, False, device, options)
-        prep = prepare(G, w)
-        payload: Dict[str, Any] = {"op": "distances"}
+    def _fetch_matrix(
+        self, G: Any, weight: Any, device: Any, options: Dict[str, Any], extra: Dict[str, Any], prep: Prepared, cells: int
+    ) -> np.ndarray:
+        """The matrix of a distances request, as the service sends it: the
+        ``.npy`` itself (``Accept: application/x-npy``)."""
+        _, _, opts = self._settings(weight, False, device, options)
+        payload: Dict[str, Any] = {"op": "distances", **extra}
         if opts:
             payload["options"] = opts
         data, err = self._cop.request_npy(payload, prep.json_fields)  # type: ignore[attr-defined]
         if data is None:
             raise error_from_response(err, prep.nodes)
-        d = convert_distances(_load_npy(data), dtype)
-        nodes = list(prep.nodes)
-        if nodelist is not None:
-            idx = [prep.index_of(x) for x in nodelist]
-            d = d[np.ix_(idx, idx)]
-            nodes = list(nodelist)
-        return d, nodes
+        return _load_npy(data)

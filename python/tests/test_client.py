@@ -86,6 +86,23 @@ def test_distances_like_networkx(client: apsp.Client, seed: int) -> None:
             assert close(D[i, j], ref[u].get(v, INF)), f"{desc}: d({u!r}, {v!r})"
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_distances_between_like_networkx(client: apsp.Client, seed: int) -> None:
+    G, weight, desc = random_graph(seed)
+    try:
+        ref = all_distances(G, weight)
+    except nx.NetworkXUnbounded:
+        return
+    nodes = list(G)
+    sources, targets = nodes[::2], nodes[1::3]
+    for s, t in [(sources, targets), (None, targets), (sources, None)]:
+        D, rows, cols = client.distances_between(G, s, t, weight=weight)
+        assert rows == (nodes if s is None else s) and cols == (nodes if t is None else t)
+        for i, u in enumerate(rows):
+            for j, v in enumerate(cols):
+                assert close(D[i, j], ref[u].get(v, INF)), f"{desc}: d({u!r}, {v!r})"
+
+
 def test_labels_and_paths(client: apsp.Client) -> None:
     G = nx.Graph()
     G.add_edges_from([("a", "b"), ("b", "c"), ("c", "d"), ("x", "y")])

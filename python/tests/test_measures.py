@@ -19,6 +19,7 @@ import random
 from typing import Dict, Hashable, Optional
 
 import networkx as nx
+import numpy as np
 import pytest
 
 import apsp
@@ -284,3 +285,31 @@ def test_estimate_closeness(seed: int, directed: bool, weighted: Optional[str]) 
     few = apsp.estimate_closeness(G, k=3, seed=seed, distance=w)
     for v, x in few.items():
         assert math.isnan(x["ci95_low"]) or x["ci95_low"] <= x["value"] <= x["ci95_high"]
+
+
+@pytest.mark.parametrize("seed,directed,weighted", CASES)
+def test_distances_between_matches_networkx(seed: int, directed: bool, weighted: Optional[str]) -> None:
+    """Origin–destination matrices (sources, targets or both chosen, repeats
+    included, fewer targets than sources and more) against NetworkX's
+    distances from each source, in every mode."""
+    G = _random_graph(seed, directed, weighted, n=4 + 3 * seed, p=[0.05, 0.12, 0.3][seed % 3])
+    w = "weight" if weighted else None
+    rng = random.Random(seed)
+    nodes = list(G)
+    some = lambda k: [rng.choice(nodes) for _ in range(k)]  # noqa: E731
+    for mode in MODES:
+        H = _view(G, mode, "out", w)
+        ref = {u: nx.single_source_dijkstra_path_length(H, u, weight=w or (lambda a, b, d: 1)) for u in H}
+        for sources, targets in [(some(3), None), (None, some(2)), (some(2), some(5)), (some(5), some(1)), ([], some(2))]:
+            D, rows, cols = apsp.distances_between(G, sources, targets, weight=w, mode=mode)
+            assert rows == (nodes if sources is None else sources)
+            assert cols == (nodes if targets is None else targets)
+            assert D.shape == (len(rows), len(cols)) and D.dtype == np.float64
+            for i, u in enumerate(rows):
+                for j, v in enumerate(cols):
+                    assert math.isclose(D[i, j], ref[u].get(v, math.inf), rel_tol=1e-9), (mode, u, v, D[i, j])
+    if weighted != "float":
+        D, _, _ = apsp.distances_between(G, nodes[:2], nodes[-3:], weight=w, dtype=np.int64)
+        assert D.dtype == np.int64
+    with pytest.raises(apsp.NodeNotFoundError):
+        apsp.distances_between(G, ["no such node"], None)
