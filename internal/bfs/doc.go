@@ -3,7 +3,14 @@
 // undirected, by breadth-first search instead of a dense distance matrix.
 //
 // Rows runs one plain BFS per source. It is the simple engine, and From
-// exposes its single traversal to other packages.
+// exposes its single traversal to other packages. A row needs only how
+// many vertices each level holds, so Rows's searches (levels.go) keep a
+// bit a vertex for the vertices seen and two frontiers, not a distance
+// array, and fetch the arcs of frontier vertices ahead; a large graph
+// searched from many sources is first renumbered in breadth-first order,
+// its copy narrowed (uint32 offsets, int16 differences) where it fits.
+// That is the engine for graphs of long distances (road-like, geometric),
+// where a batch of BitRows pays a pass over the arcs for every level.
 //
 // BitRows is the fast engine: a bit-parallel multi-source BFS. A batch of
 // 64·W sources keeps, for every vertex, W uint64 words with one bit per
