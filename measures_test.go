@@ -525,7 +525,7 @@ func TestDistancesBetween(t *testing.T) {
 		}
 		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.1, 0.3}[(trial/4)%3], directed, kind)
 		n := g.N()
-		lists := [][2][]int{{nil, pick(n, 3)}, {pick(n, 4), nil}, {nil, nil}, {pick(n, 2), pick(n, 2*n)}, {pick(n, 2*n), pick(n, 2)}, {{}, pick(n, 3)}}
+		lists := [][2][]int{{nil, pick(n, 3)}, {nil, append(pick(n, n), pick(n, n)...)}, {pick(n, 4), nil}, {nil, nil}, {pick(n, 2), pick(n, 2*n)}, {pick(n, 2*n), pick(n, 2)}, {{}, pick(n, 3)}}
 		for _, mode := range []string{"", "in", "all"} {
 			for _, algo := range []string{"auto", "bfs", "bitbfs", "dijkstra", "johnson"} {
 				neg := g.HasNegativeWeights()

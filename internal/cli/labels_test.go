@@ -133,6 +133,8 @@ func TestSources(t *testing.T) {
 		{name: "dist more targets", args: with("dist", "--sources", "b", "--targets", "d,a,c"), exactOut: "\td\ta\tc\nb\t2\tinf\t1\n"},
 		{name: "dist targets in", args: with("dist", "--targets", "a", "--mode", "in"), exactOut: "\ta\na\t0\nb\t1\nc\t2\nd\t3\n"},
 		{name: "dist targets unknown", args: with("dist", "--targets", "z"), code: 1, stderr: []string{`--targets`, `no vertex is named "z"`}},
+		{name: "dist targets no file", args: with("dist", "--targets", "@"+filepath.Join(dir, "none")), code: 1, stderr: []string{"--targets: open "}},
+		{name: "sources no file", args: with("ecc", "--sources", "@"+filepath.Join(dir, "none")), code: 1, stderr: []string{"--sources: open "}},
 		{name: "dist targets npy", args: with("dist", "--targets", "c", "-o", filepath.Join(dir, "t.npy")), code: exitUsage},
 		{name: "ecc", args: with("ecc", "--sources", "@"+list), exactOut: "d inf\na 3\n"},
 		{name: "ecc in", args: with("ecc", "--sources", "d", "--mode", "in"), exactOut: "d 3\n"},

@@ -33,8 +33,8 @@ func (f *flagSet) verticesOf(name, spec string, g *graph.Graph, path string) ([]
 		return nil, nil
 	}
 	var fields []string
-	if name, ok := strings.CutPrefix(spec, "@"); ok {
-		data, err := os.ReadFile(name)
+	if file, ok := strings.CutPrefix(spec, "@"); ok {
+		data, err := os.ReadFile(file)
 		if err != nil {
 			return nil, fmt.Errorf("--%s: %w", name, err)
 		}

@@ -35,8 +35,9 @@ func NewSourceDistances(sources []int, n int, ints []int64, floats []float64) *S
 
 // Columns returns d with the columns of targets alone, in their order
 // (repeats allowed), in a new matrix of len(Sources)·len(targets)
-// entries; d must have every vertex as a column.
+// entries. It panics when d's columns are not every vertex.
 func (d *SourceDistances) Columns(targets []int) *SourceDistances {
+	d.checkEveryColumn("Columns")
 	k, t := len(d.Sources), len(targets)
 	out := &SourceDistances{Sources: d.Sources, Targets: targets, n: d.n, cols: t,
 		Algorithm: d.Algorithm, Threads: d.Threads, Seconds: d.Seconds}
@@ -53,7 +54,9 @@ func (d *SourceDistances) Columns(targets []int) *SourceDistances {
 // vertex: the distances from rows to the sources of d when d holds the
 // distances to them (rows searched on the reversed graph), the sources
 // becoming Targets.
+// It panics when d's columns are not every vertex.
 func (d *SourceDistances) Transposed(rows []int) *SourceDistances {
+	d.checkEveryColumn("Transposed")
 	k, n := len(d.Sources), d.n
 	if rows == nil {
 		rows = make([]int, n)
@@ -113,8 +116,12 @@ func (d *SourceDistances) Cols() int { return d.cols }
 // Exact reports whether the distances are exact integers.
 func (d *SourceDistances) Exact() bool { return d.floats == nil }
 
-// At is the distance from Sources[i] to column j's vertex.
+// At is the distance from Sources[i] to column j's vertex. It panics
+// when i is not a row or j not a column.
 func (d *SourceDistances) At(i, j int) Length {
+	if uint(j) >= uint(d.cols) {
+		panic(fmt.Sprintf("apsp: SourceDistances column %d out of range 0..%d", j, d.cols-1))
+	}
 	if d.floats != nil {
 		return FloatLength(d.floats[i*d.cols+j])
 	}
@@ -176,5 +183,11 @@ func (d *SourceDistances) RowFloat64(i int, dst []float64) []float64 {
 func (d *SourceDistances) checkRow(i int) {
 	if uint(i) >= uint(len(d.Sources)) {
 		panic(fmt.Sprintf("apsp: SourceDistances row %d out of range 0..%d", i, len(d.Sources)-1))
+	}
+}
+
+func (d *SourceDistances) checkEveryColumn(what string) {
+	if d.Targets != nil || d.cols != d.n {
+		panic("apsp: SourceDistances." + what + " on a matrix of chosen columns")
 	}
 }

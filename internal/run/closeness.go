@@ -191,7 +191,10 @@ func DistancesBetween(ctx context.Context, g *graph.Graph, sources, targets []in
 			return nil, &plan.OptionError{Option: "targets", Msg: fmt.Sprintf("vertex %d out of range 0..%d", t, g.N()-1)}
 		}
 	}
-	if sources != nil && len(sources) <= len(targets) {
+	if rows := len(sources); sources == nil && len(targets) >= g.N() || sources != nil && rows <= len(targets) {
+		if sources == nil {
+			sources = every()
+		}
 		d, err := DistancesFrom(ctx, g, sources, o)
 		if err != nil {
 			return nil, err
