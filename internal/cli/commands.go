@@ -279,9 +279,6 @@ func runDist(e *env, args []string) error {
 		return err
 	}
 	if sources != nil || targets != nil {
-		if asNPY {
-			return usagef("--sources and --targets write a TSV table (rows: the sources; columns: the targets or every vertex), not .npy")
-		}
 		shown := opt
 		shown.Sources = sources
 		if targets != nil && (sources == nil || len(targets) < len(sources)) {
@@ -295,7 +292,13 @@ func runDist(e *env, args []string) error {
 		if err != nil {
 			return f.explain(err, pos[0])
 		}
-		return out.finish(writeSourceTSV(out, d, f.namer(pos[0])))
+		if !asNPY {
+			return out.finish(writeSourceTSV(out, d, f.namer(pos[0])))
+		}
+		if err := out.finish(writeNPY(out, d, dtype)); err != nil {
+			return err
+		}
+		return writeRowsCols(e, namesPath(f.out), d, f.namer(pos[0]))
 	}
 	if err := f.printChoice(e, "dist", g, opt); err != nil {
 		return err
@@ -338,12 +341,40 @@ func writeNames(e *env, path string, names []string) error {
 	return out.finish(err)
 }
 
+// writeRowsCols writes the vertices of an origin–destination .npy's rows
+// and columns beside it, as {"sources": [...], "targets": [...]}, each
+// vertex its name or its id as the file counts them.
+func writeRowsCols(e *env, path string, d *apsp.SourceDistances, vs encode.Vertices) error {
+	list := func(ids []int, count int) []any {
+		out := make([]any, count)
+		for i := range count {
+			v := i
+			if ids != nil {
+				v = ids[i]
+			}
+			out[i] = vs.JSON(v)
+		}
+		return out
+	}
+	b, err := json.Marshal(map[string]any{"sources": list(d.Sources, d.Rows()), "targets": list(d.Targets, d.Cols())})
+	if err != nil {
+		return err
+	}
+	out, err := createOutput(e, path)
+	if err != nil {
+		return err
+	}
+	defer out.abort()
+	_, err = out.Write(append(b, '\n'))
+	return out.finish(err)
+}
+
 // writeTSV writes tab-separated rows with inf for unreachable pairs.
 func writeTSV(w io.Writer, d *apsp.Distances) error { return encode.TSV(w, d) }
 
 // writeNPY writes a NumPy array: unreachable pairs are the dtype's maximum
 // (integer dtypes) or inf (float dtypes), the same for every graph.
-func writeNPY(w io.Writer, d *apsp.Distances, dtype encode.Dtype) error {
+func writeNPY(w io.Writer, d encode.Matrix, dtype encode.Dtype) error {
 	return encode.NPY(w, d, dtype)
 }
 

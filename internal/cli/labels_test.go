@@ -127,7 +127,6 @@ func TestSources(t *testing.T) {
 	runCases(t, []cliCase{
 		{name: "dist", args: with("dist", "--sources", "c,a"), exactOut: "\ta\tb\tc\td\nc\tinf\tinf\t0\t1\na\t0\t1\t2\t3\n"},
 		{name: "dist in", args: with("dist", "--sources", "c", "--mode", "in"), exactOut: "\ta\tb\tc\td\nc\t2\t1\t0\tinf\n"},
-		{name: "dist npy", args: with("dist", "--sources", "c", "-o", filepath.Join(dir, "d.npy")), code: exitUsage},
 		{name: "dist targets", args: with("dist", "--targets", "d,a"), exactOut: "\td\ta\na\t3\t0\nb\t2\tinf\nc\t1\tinf\nd\t0\tinf\n"},
 		{name: "dist sources targets", args: with("dist", "--sources", "b,a", "--targets", "d"), exactOut: "\td\nb\t2\na\t3\n"},
 		{name: "dist more targets", args: with("dist", "--sources", "b", "--targets", "d,a,c"), exactOut: "\td\ta\tc\nb\t2\tinf\t1\n"},
@@ -135,7 +134,6 @@ func TestSources(t *testing.T) {
 		{name: "dist targets unknown", args: with("dist", "--targets", "z"), code: 1, stderr: []string{`--targets`, `no vertex is named "z"`}},
 		{name: "dist targets no file", args: with("dist", "--targets", "@"+filepath.Join(dir, "none")), code: 1, stderr: []string{"--targets: open "}},
 		{name: "sources no file", args: with("ecc", "--sources", "@"+filepath.Join(dir, "none")), code: 1, stderr: []string{"--sources: open "}},
-		{name: "dist targets npy", args: with("dist", "--targets", "c", "-o", filepath.Join(dir, "t.npy")), code: exitUsage},
 		{name: "ecc", args: with("ecc", "--sources", "@"+list), exactOut: "d inf\na 3\n"},
 		{name: "ecc in", args: with("ecc", "--sources", "d", "--mode", "in"), exactOut: "d 3\n"},
 		{name: "harmonic", args: with("harmonic", "--sources", "d,b"), exactOut: "d 1.8333333333333333\nb 1\n"},
@@ -151,6 +149,33 @@ func TestSources(t *testing.T) {
 		{name: "explain sources", args: with("ecc", "--explain", "--sources", "a,b"), exactOut: "a 3\nb inf\n", stderr: []string{"blocked", "not used: it searches every source, not chosen ones"}},
 		{name: "explain dist sources", args: with("dist", "--explain", "--sources", "a"), stderr: []string{"not used: it searches every source, not chosen ones"}},
 	}, nil)
+	// An origin–destination .npy, its rows' and columns' vertices beside it.
+	for _, tc := range []struct {
+		args  []string
+		shape string
+		names string
+		data  []byte
+	}{
+		{[]string{"--sources", "c"}, "(1, 4)", `{"sources":["c"],"targets":["a","b","c","d"]}`, []byte{255, 255, 0, 1}},
+		{[]string{"--sources", "b,a", "--targets", "d"}, "(2, 1)", `{"sources":["b","a"],"targets":["d"]}`, []byte{2, 3}},
+		{[]string{"--targets", "a"}, "(4, 1)", `{"sources":["a","b","c","d"],"targets":["a"]}`, []byte{0, 255, 255, 255}},
+	} {
+		npyPath := filepath.Join(dir, "od.npy")
+		if code, _, errs := run(t, "", with(append([]string{"dist", "-o", npyPath}, tc.args...)...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errs)
+		}
+		b, err := os.ReadFile(npyPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "'shape': "+tc.shape) || !strings.HasSuffix(string(b), string(tc.data)) {
+			t.Fatalf("%v: .npy %q, want shape %s and data %v", tc.args, b, tc.shape, tc.data)
+		}
+		names, err := os.ReadFile(filepath.Join(dir, "od.names.json"))
+		if err != nil || strings.TrimSpace(string(names)) != tc.names {
+			t.Fatalf("%v: names %s (%v), want %s", tc.args, names, err, tc.names)
+		}
+	}
 	// stats --sample: estimates marked ≈ and ≥ (exact infinities on a
 	// graph that is not connected), every source the exact ASPL.
 	runCases(t, []cliCase{
