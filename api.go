@@ -256,7 +256,9 @@ func EstimateStats(ctx context.Context, g *graph.Graph, k int, seed uint64, opt 
 // EstimateCloseness estimates every vertex's closeness centrality
 // (ClosenessCentrality's definition and opt.Mode) from k sources drawn
 // uniformly without replacement with seed, one search each, in memory for
-// k·n distances: for v, from the distances to it of the sampled vertices
+// three sums a vertex and the rows of a share of the sources at a time
+// (about 256 MB), not k·n distances: for v, from the distances to it of
+// the sampled vertices
 // other than v, with a 95 % confidence interval (delta method, finite-
 // population correction); every vertex sampled gives the exact values.
 func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, opt Options, wfImproved bool) ([]Interval, error) {

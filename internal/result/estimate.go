@@ -110,22 +110,48 @@ func EstimateOf(rows []reduce.Row, g *graph.Graph, exact, connected, reachable b
 // of more; zero-width when every other vertex is sampled). xs and ys are
 // the k pairs, others is n − 1.
 func ClosenessEstimate(xs, ys []float64, others int, wfImproved bool) Interval {
-	k := float64(len(xs))
+	var s ClosenessSums
+	for i := range xs {
+		s.Add(xs[i] != 0, ys[i])
+	}
+	return s.Estimate(others, wfImproved)
+}
+
+// ClosenessSums are what ClosenessEstimate needs of one vertex v's sample,
+// summed as the sources are searched (so that an estimate over many
+// sources holds three numbers a vertex, not a distance a source): K
+// sampled u ≠ v, Reach of them reaching v (Σx), Sum and SumSq of their
+// distances to v (Σy, Σy²; x is 0 or 1 and y is 0 where x is, so Σx² =
+// Σx and Σxy = Σy).
+type ClosenessSums struct {
+	K, Reach   int
+	Sum, SumSq float64
+}
+
+// Add counts one sampled u ≠ v: reached says whether u reaches v, at
+// distance d.
+func (s *ClosenessSums) Add(reached bool, d float64) {
+	s.K++
+	if reached {
+		s.Reach++
+		s.Sum += d
+		s.SumSq += d * d
+	}
+}
+
+// Estimate is ClosenessEstimate from the sums, others being n − 1.
+func (s ClosenessSums) Estimate(others int, wfImproved bool) Interval {
 	nan := Mean(math.NaN())
 	out := Interval{Value: 0, Low: nan, High: nan, Estimate: true}
-	if len(xs) == 0 {
+	if s.K == 0 {
 		out.Value = nan
 		return out
 	}
-	var xbar, ybar float64
-	for i := range xs {
-		xbar += xs[i]
-		ybar += ys[i]
-	}
-	xbar, ybar = xbar/k, ybar/k
-	whole := len(xs) >= others // every other vertex sampled: no sampling error
+	k := float64(s.K)
+	xbar, ybar := float64(s.Reach)/k, s.Sum/k
+	whole := s.K >= others // every other vertex sampled: no sampling error
 	if ybar <= 0 {
-		if len(xs) >= 2 || whole {
+		if s.K >= 2 || whole {
 			out.Low, out.High = 0, 0
 		}
 		return out
@@ -141,17 +167,13 @@ func ClosenessEstimate(xs, ys []float64, others int, wfImproved bool) Interval {
 		out.Low, out.High = out.Value, out.Value
 		return out
 	}
-	if len(xs) < 2 {
+	if s.K < 2 {
 		return out
 	}
-	var sxx, syy, sxy float64
-	for i := range xs {
-		dx, dy := xs[i]-xbar, ys[i]-ybar
-		sxx += dx * dx
-		syy += dy * dy
-		sxy += dx * dy
-	}
-	sxx, syy, sxy = sxx/(k-1), syy/(k-1), sxy/(k-1)
+	// The sample (co)variances from the sums (x² = x, xy = y).
+	sxx := (float64(s.Reach) - k*xbar*xbar) / (k - 1)
+	syy := (s.SumSq - k*ybar*ybar) / (k - 1)
+	sxy := (s.Sum - k*xbar*ybar) / (k - 1)
 	v := (gx*gx*sxx + 2*gx*gy*sxy + gy*gy*syy) / k * math.Max(0, 1-k/float64(others))
 	half := 1.96 * math.Sqrt(math.Max(0, v))
 	out.Low, out.High = Mean(c-half), Mean(c+half)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -274,12 +275,22 @@ func Estimate(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.O
 	return e, nil
 }
 
+// closenessRowBytes is about the most memory EstimateCloseness gives the
+// distance rows of its sources at once (8 bytes a distance).
+const closenessRowBytes = 256 << 20
+
 // EstimateCloseness estimates every vertex's closeness centrality (o.Mode
 // as Closeness reads it, default in) from k sources drawn uniformly
 // without replacement with seed (result.ClosenessEstimate): one search
-// from each sampled u gives d(u, v) for every v, in memory for k·n
-// distances.
+// from each sampled u gives d(u, v) for every v, summed a share of the
+// sources at a time (closenessRowBytes), not held for all k.
 func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.Options, wfImproved bool) ([]result.Interval, error) {
+	return estimateCloseness(ctx, g, k, seed, o, wfImproved, closenessRowBytes)
+}
+
+// estimateCloseness is EstimateCloseness with rowBytes for the rows held
+// at once.
+func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, o *plan.Options, wfImproved bool, rowBytes int) ([]result.Interval, error) {
 	if err := UsableGraph(g); err != nil {
 		return nil, err
 	}
@@ -299,26 +310,31 @@ func EstimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 	n := g.N()
 	k = min(k, n)
 	sample := rand.New(rand.NewPCG(seed, 0x28)).Perm(n)[:k]
-	d, err := DistancesFrom(ctx, search, sample, plain)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]result.Interval, n)
-	xs, ys := make([]float64, 0, k), make([]float64, 0, k)
-	for v := range n {
-		xs, ys = xs[:0], ys[:0]
-		for i, u := range sample {
-			if u == v {
-				continue
-			}
-			l := d.At(i, v)
-			if l.IsInf() {
-				xs, ys = append(xs, 0), append(ys, 0)
-			} else {
-				xs, ys = append(xs, 1), append(ys, l.Float())
+	// The sources' rows are searched a share at a time and summed into
+	// three numbers a vertex (result.ClosenessSums), so that memory holds
+	// a share of the k·n distances, not all of them; the sums go in
+	// sample order whatever the share, so the answer does not depend on it.
+	sums := make([]result.ClosenessSums, n)
+	share := max(1, min(k, rowBytes/(8*n)))
+	var row []float64
+	for lo := 0; lo < k; lo += share {
+		part := sample[lo:min(k, lo+share)]
+		d, err := DistancesFrom(ctx, search, part, plain)
+		if err != nil {
+			return nil, err
+		}
+		for i, u := range part {
+			row = d.RowFloat64(i, row)
+			for v, x := range row {
+				if v != u {
+					sums[v].Add(!math.IsInf(x, 1), x)
+				}
 			}
 		}
-		out[v] = result.ClosenessEstimate(xs, ys, n-1, wfImproved)
+	}
+	out := make([]result.Interval, n)
+	for v := range n {
+		out[v] = sums[v].Estimate(n-1, wfImproved)
 	}
 	return out, nil
 }
