@@ -184,22 +184,32 @@ func (e bfsEngine) EstimateFrom(p *Problem, k int) float64 {
 // levels are few (three more are counted); that is under a tenth of a
 // whole search on gen regular n=65536 d=8, where the whole search
 // (bfsLevels) was a third of a search from 256 sources. The searches go
-// from vertex 0, then from the first vertex not yet reached, and so on,
-// until one reaches half the vertices (random sources mostly lie in its
-// component: its levels are the answer) or the components searched hold
-// half of them (the most levels of any is the answer). A geometric
-// graph's vertex 0 may lie in a component of a few vertices: a probe from
-// it alone said 3 levels of `gen geometric n=10000000 d=6`, whose sources
-// take thousands, and bitbfs was chosen for 16 sources at 100 s where
-// plain searches take 10.
+// from vertex 0, then from vertices drawn at random (a fixed stream, so
+// that a plan is reproducible) not yet reached, as sources are drawn:
+// the first that reaches a sixteenth of the vertices gives the answer (a
+// batch of random sources mostly lies in such a component); failing that,
+// after probeRoots searches or half the vertices, the most levels any
+// found. A geometric graph's vertex 0 may lie in a component of a few
+// vertices: a probe from it alone said 3 levels of `gen geometric
+// n=10000000 d=6`, whose sources take thousands, and bitbfs was chosen
+// for 16 sources at 100 s where plain searches take 10.
 func probeLevels(p *Problem, most float64) float64 {
+	const probeRoots = 32
 	g := p.Graph
 	n := g.N()
 	a := csr.Of(g)
 	seen := make([]bool, n)
 	var queue, next []int32
 	searched, deepest := 0, 0.0
-	for root := 0; root < n && 2*searched < n; root++ {
+	x := uint64(0x9e3779b97f4a7c15)
+	for try := 0; try < probeRoots && 2*searched < n; try++ {
+		root := 0
+		if try > 0 {
+			x ^= x << 13 // xorshift: a fixed stream of roots
+			x ^= x >> 7
+			x ^= x << 17
+			root = int(x % uint64(n))
+		}
 		if seen[root] {
 			continue
 		}
@@ -226,7 +236,7 @@ func probeLevels(p *Problem, most float64) float64 {
 			}
 			queue, next = next, queue
 		}
-		if 2*reached >= n {
+		if 16*reached >= n {
 			return levels
 		}
 		searched += reached

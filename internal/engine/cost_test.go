@@ -7,7 +7,8 @@ import (
 )
 
 // probeLevels finds a long graph's levels past small components at low
-// numbers (a geometric graph's vertex 0 may be in one), and chosen sources
+// numbers (a geometric graph's vertex 0 may be in one), even when they
+// hold most of the vertices, and chosen sources
 // of such a graph go to plain searches, not to bitbfs's batches, which
 // pay a level for each distance.
 func TestProbeLevels(t *testing.T) {
@@ -19,6 +20,7 @@ func TestProbeLevels(t *testing.T) {
 	}{
 		{"cycle from vertex 0", 0, cycle/2 + 1},
 		{"cycle after small components", 40, cycle/2 + 1},
+		{"cycle after more small components than it has vertices", 3 * cycle, cycle/2 + 1},
 	}
 	for _, tt := range tests {
 		b := graph.NewBuilder(false)
