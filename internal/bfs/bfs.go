@@ -98,45 +98,27 @@ func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 	}
 	rows := make([]reduce.Row, k)
 	chunks := (k + checkEvery - 1) / checkEvery
-	a := csr.Of(g)
-	renumbered := false
-	if n >= localAt && k >= localSearches {
-		if b, newID, ok := localOrder(&a); ok {
-			a, renumbered = b, true
-			if sources == nil {
-				sources = slices.Clone(newID) // source i is vertex i: its new number
-			} else {
-				mapped := make([]int32, k)
-				for i, s := range sources {
-					mapped[i] = newID[s]
-				}
-				sources = mapped
-			}
+	sr := prepareSearch(g, k, localAt)
+	if sr.newID != nil {
+		if sources == nil {
+			sources = slices.Clone(sr.newID) // source i is vertex i: its new number
+		} else {
+			sources = sr.renumbered(sources)
 		}
 	}
+	search := sr.search
 	type scratch struct {
 		*levelScratch
 		counts, hist []int64
 	}
 	setup := func() *scratch { return &scratch{levelScratch: newLevelScratch(n)} }
-	search := func(s int32, sc *levelScratch, counts []int64) []int64 {
-		return levelSearch(wideArcs(&a), s, sc, counts)
-	}
-	if renumbered {
-		if b, ok := narrowArcs(&a); ok {
-			a = csr.CSR{} // the wide copy is garbage now
-			search = func(s int32, sc *levelScratch, counts []int64) []int64 {
-				return levelSearch(b, s, sc, counts)
-			}
-		}
-	}
 	workers, err := forEach(ctx, nil, threads, chunks, progress, setup, func(w *scratch, c int) bool {
 		for i := c * checkEvery; i < min(k, (c+1)*checkEvery); i++ {
 			s := int32(i)
 			if sources != nil {
 				s = sources[i]
 			}
-			w.counts = search(s, w.levelScratch, w.counts[:0])
+			w.counts = search(s, w.levelScratch, w.counts[:0], nil)
 			reach, ecc, sum, harm, hist := levelRow(w.counts, w.hist)
 			w.hist = hist
 			r := reduce.Row{Reach: reach, MaxI: ecc, Harm: harm, Unreach: reach < int64(n-1)}
@@ -153,6 +135,49 @@ func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 		hists[i] = w.hist
 	}
 	return &Summary{Rows: rows, Hist: mergeHists(hists)}, nil
+}
+
+// levelSearcher is the arcs the level searches of a run read, as a
+// search function: g's own, or, for a graph of at least localAt vertices
+// searched from at least localSearches sources, a copy renumbered in
+// breadth-first order (localOrder; narrowed where it fits) when it fits
+// in memory, newID then giving each vertex's new number.
+type levelSearcher struct {
+	search func(s int32, sc *levelScratch, counts []int64, visit func(d int64, vs []int32)) []int64
+	newID  []int32
+}
+
+func prepareSearch(g *graph.Graph, k, localAt int) levelSearcher {
+	a := csr.Of(g)
+	wide := func(a csr.CSR) levelSearcher {
+		return levelSearcher{search: func(s int32, sc *levelScratch, counts []int64, visit func(int64, []int32)) []int64 {
+			return levelSearch(wideArcs(&a), s, sc, counts, visit)
+		}}
+	}
+	if g.N() < localAt || k < localSearches {
+		return wide(a)
+	}
+	b, newID, ok := localOrder(&a)
+	if !ok {
+		return wide(a)
+	}
+	sr := wide(b)
+	if narrow, ok := narrowArcs(&b); ok {
+		sr.search = func(s int32, sc *levelScratch, counts []int64, visit func(int64, []int32)) []int64 {
+			return levelSearch(narrow, s, sc, counts, visit)
+		}
+	}
+	sr.newID = newID
+	return sr
+}
+
+// renumbered is vs in the new numbering.
+func (sr levelSearcher) renumbered(vs []int32) []int32 {
+	out := make([]int32, len(vs))
+	for i, v := range vs {
+		out[i] = sr.newID[v]
+	}
+	return out
 }
 
 // From runs one BFS from s over the arcs of g (lengths ignored). It sets

@@ -80,8 +80,9 @@ func narrowArcs(a *csr.CSR) (*levelArcs[uint32, int16], bool) {
 // more (reach, eccentricity, sum, Σ 1/d and the histogram are sums over
 // the levels), and without a distance array a search neither misses the
 // caches on it nor walks the reached vertices a second time to reset it.
-// sc.seen must be zero on entry and is zero on return.
-func levelSearch[O uint32 | int, H int16 | int32](a *levelArcs[O, H], s int32, sc *levelScratch, counts []int64) []int64 {
+// sc.seen must be zero on entry and is zero on return. visit, if not
+// nil, receives each level's vertices (distance d ≥ 1) as it ends.
+func levelSearch[O uint32 | int, H int16 | int32](a *levelArcs[O, H], s int32, sc *levelScratch, counts []int64, visit func(d int64, vs []int32)) []int64 {
 	off, heads, rel, seen := a.off, a.heads, a.rel, sc.seen
 	last := len(heads) - 1
 	cur, next := sc.cur, sc.next
@@ -131,6 +132,9 @@ func levelSearch[O uint32 | int, H int16 | int32](a *levelArcs[O, H], s int32, s
 		}
 		if found > 0 {
 			counts = append(counts, int64(found))
+			if visit != nil {
+				visit(int64(len(counts)-1), next[:found])
+			}
 		}
 		reached += found
 		cur, next, width = next, cur, found

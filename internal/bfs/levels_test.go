@@ -1,6 +1,7 @@
 package bfs
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -43,8 +44,8 @@ func TestLevelSearch(t *testing.T) {
 				t.Fatal("arcs of a small graph do not fit the narrow form")
 			}
 			searches := map[string]func(s int32, counts []int64) []int64{
-				"wide":   func(s int32, counts []int64) []int64 { return levelSearch(wideArcs(&a), s, sc, counts) },
-				"narrow": func(s int32, counts []int64) []int64 { return levelSearch(narrow, s, sc, counts) },
+				"wide":   func(s int32, counts []int64) []int64 { return levelSearch(wideArcs(&a), s, sc, counts, nil) },
+				"narrow": func(s int32, counts []int64) []int64 { return levelSearch(narrow, s, sc, counts, nil) },
 			}
 			for s := range int32(n) {
 				for i := range dist {
@@ -121,6 +122,49 @@ func TestLevelRow(t *testing.T) {
 		reach, ecc, sum, harm, hist := levelRow(tt.counts, []int64{0})
 		if reach != tt.reach || ecc != tt.ecc || sum != tt.sum || harm != tt.harm || !slices.Equal(hist, tt.hist) {
 			t.Errorf("levelRow(%v) = %d %d %d %g %v, want %d %d %d %g %v", tt.counts, reach, ecc, sum, harm, hist, tt.reach, tt.ecc, tt.sum, tt.harm, tt.hist)
+		}
+	}
+}
+
+// SumsFrom adds up what searches with distances find, from sources with
+// repeats, on one thread and two, renumbered (localAt 0 through
+// sumsFrom's path) or not.
+func TestSumsFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 2))
+	ctx := context.Background()
+	for trial := range 40 {
+		tg := randomGraph(t, rng, 1+rng.IntN(120), trial%2 == 0, []float64{0.01, 0.03, 0.1}[trial%3])
+		n := tg.g.N()
+		sources := make([]int32, rng.IntN(3*n))
+		for i := range sources {
+			sources[i] = int32(rng.IntN(n))
+		}
+		want := Sums{Reach: make([]int32, n), Sum: make([]int64, n), SumSq: make([]uint64, n)}
+		a := csr.Of(tg.g)
+		dist, queue := make([]int32, n), make([]int32, n)
+		for _, s := range sources {
+			for i := range dist {
+				dist[i] = -1
+			}
+			a.BFS(s, -1, dist, queue)
+			for v, d := range dist {
+				if d > 0 {
+					want.Reach[v]++
+					want.Sum[v] += int64(d)
+					want.SumSq[v] += uint64(d) * uint64(d)
+				}
+			}
+		}
+		for _, threads := range []int{1, 2} {
+			for _, at := range []int{localAt, 0} {
+				got, err := sumsFrom(ctx, tg.g, sources, threads, nil, at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got.Reach, want.Reach) || !slices.Equal(got.Sum, want.Sum) || !slices.Equal(got.SumSq, want.SumSq) {
+					t.Fatalf("%s, %d sources, %d threads, renumbered from %d vertices: sums differ", tg.name, len(sources), threads, at)
+				}
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apsp/apsp/graph"
+	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/cpu"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
@@ -151,6 +152,14 @@ type SourceSearcher interface {
 	// DistancesFrom (true) will allocate for k sources besides the
 	// graph, the result included, for the planner's admission check.
 	WorkBytesFrom(p *Problem, k int, matrix bool) uint64
+}
+
+// DistanceSummer is implemented by source searchers that can add up, for
+// every vertex, the distances to it from chosen sources (how many reach
+// it, their sum and sum of squares) without holding the sources' rows:
+// a sampled closeness estimate of a graph too large for them.
+type DistanceSummer interface {
+	SumsFrom(ctx context.Context, p *Problem, sources []int32) (*bfs.Sums, error)
 }
 
 // Histogrammer is implemented by engines with Caps.Hist: ordered pairs per

@@ -206,6 +206,12 @@ func (e bfsEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([
 	return s.Rows, nil
 }
 
+// SumsFrom adds up the distances from the chosen sources, one plain
+// search each (a batch's bits would need a row a source again).
+func (e bfsEngine) SumsFrom(ctx context.Context, p *Problem, sources []int32) (*bfs.Sums, error) {
+	return bfs.SumsFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
+}
+
 // DistancesFrom gives the distances from the chosen sources.
 func (e bfsEngine) DistancesFrom(ctx context.Context, p *Problem, sources []int32, unreachable int64) ([]int64, []float64, error) {
 	search := bfs.DistancesFrom

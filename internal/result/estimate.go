@@ -107,7 +107,9 @@ func EstimateOf(rows []reduce.Row, g *graph.Graph, exact, connected, reachable b
 // x̄/ȳ, times x̄ when wfImproved (the share reaching v), 0 when ȳ is 0; its
 // 95 % interval is ±1.96 standard errors by the delta method with the
 // finite-population correction 1 − k/(n−1) (unknown, NaN, for k < 2 out
-// of more; zero-width when every other vertex is sampled). xs and ys are
+// of more; zero-width when every other vertex is sampled; from 0 to
+// unknown when no sampled vertex reaches v, as an unsampled one may,
+// at a distance the sample cannot bound). xs and ys are
 // the k pairs, others is n − 1.
 func ClosenessEstimate(xs, ys []float64, others int, wfImproved bool) Interval {
 	var s ClosenessSums
@@ -151,8 +153,12 @@ func (s ClosenessSums) Estimate(others int, wfImproved bool) Interval {
 	xbar, ybar := float64(s.Reach)/k, s.Sum/k
 	whole := s.K >= others // every other vertex sampled: no sampling error
 	if ybar <= 0 {
-		if s.K >= 2 || whole {
-			out.Low, out.High = 0, 0
+		// No sampled vertex reaches v (or all at distance 0). Exact 0
+		// when every other vertex was sampled; otherwise an unsampled one
+		// may reach v, and the sample bounds its closeness only below.
+		out.Low = 0
+		if whole {
+			out.High = 0
 		}
 		return out
 	}

@@ -60,3 +60,17 @@ func TestClosenessSums(t *testing.T) {
 		}
 	}
 }
+
+// No sampled vertex reaching v: 0, bounded below only, unless every
+// other vertex was sampled (exactly 0).
+func TestClosenessUnreached(t *testing.T) {
+	for _, tt := range []struct {
+		k, others int
+		high      float64 // NaN: unknown
+	}{{5, 100, math.NaN()}, {1, 100, math.NaN()}, {100, 100, 0}} {
+		got := ClosenessSums{K: tt.k}.Estimate(tt.others, true)
+		if got.Value != 0 || got.Low != 0 || !(float64(got.High) == tt.high || math.IsNaN(tt.high) && math.IsNaN(float64(got.High))) || !got.Estimate {
+			t.Errorf("k %d of %d: %+v, want 0 in [0, %v]", tt.k, tt.others, got, tt.high)
+		}
+	}
+}

@@ -316,6 +316,38 @@ func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 	// sample order whatever the share, so the answer does not depend on it.
 	sums := make([]result.ClosenessSums, n)
 	share := max(1, min(k, rowBytes/(8*n)))
+	if share < k {
+		// The rows do not fit at once: an engine that adds up the
+		// distances itself holds three numbers a vertex, not rows.
+		with := *plain
+		with.Sources = make([]int32, k)
+		for i, u := range sample {
+			with.Sources[i] = int32(u)
+		}
+		pl, err := resolveSources(search, &with, plan.Rows)
+		if err != nil {
+			return nil, err
+		}
+		if summer, ok := pl.Engine.(engine.DistanceSummer); ok {
+			got, err := summer.SumsFrom(ctx, pl.Problem, with.Sources)
+			if err != nil {
+				return nil, err
+			}
+			sampled := make([]bool, n)
+			for _, u := range sample {
+				sampled[u] = true
+			}
+			out := make([]result.Interval, n)
+			for v := range n {
+				s := result.ClosenessSums{K: k, Reach: int(got.Reach[v]), Sum: float64(got.Sum[v]), SumSq: float64(got.SumSq[v])}
+				if sampled[v] {
+					s.K-- // v's own search does not count for v
+				}
+				out[v] = s.Estimate(n-1, wfImproved)
+			}
+			return out, nil
+		}
+	}
 	var row []float64
 	for lo := 0; lo < k; lo += share {
 		part := sample[lo:min(k, lo+share)]
