@@ -722,8 +722,9 @@ def estimate_closeness(
     """Every node's closeness centrality (:func:`closeness_centrality`'s
     definition, ``mode`` too) estimated from ``k`` nodes drawn at random
     with ``seed``: ``{node: {"value", "ci95_low", "ci95_high", "estimate":
-    True}}``, a 95 % confidence interval each; every node sampled gives
-    the exact values."""
+    True}}``, a 95 % confidence interval each (``nan`` where unknown: a
+    node no sampled node reaches has value 0 in ``[0, nan]``); every node
+    sampled gives the exact values."""
     return shared_evaluator().estimate_closeness(G, k, seed, distance, wf_improved, device, **options)
 
 
