@@ -180,16 +180,17 @@ func (e bfsEngine) EstimateFrom(p *Problem, k int) float64 {
 // probeLevels estimates the levels of a batch of sources of p's graph
 // from breadth-first searches, up to most levels (where the caller's
 // answer is already clear). A search stops once a level holds a sixteenth
-// of the vertices: the graph expands like a small world's, whose last
-// levels are few (three more are counted); that is under a tenth of a
+// of the vertices and half of them are reached: the graph expands like a
+// small world's, whose last levels are few (three more are counted; a
+// star of a tenth of the vertices at vertex 0 expands so too, but does
+// not reach half, and the probe goes on); that is under a tenth of a
 // whole search on gen regular n=65536 d=8, where the whole search
 // (bfsLevels) was a third of a search from 256 sources. The searches go
 // from vertex 0, then from vertices drawn at random (a fixed stream, so
 // that a plan is reproducible) not yet reached, as sources are drawn:
-// the first that reaches a sixteenth of the vertices gives the answer (a
-// batch of random sources mostly lies in such a component); failing that,
-// after probeRoots searches or half the vertices, the most levels any
-// found. A geometric graph's vertex 0 may lie in a component of a few
+// the first that reaches half the vertices gives the answer (a batch of
+// random sources mostly lies in its component); failing that, after
+// probeRoots searches or half the vertices, the most levels any found. A geometric graph's vertex 0 may lie in a component of a few
 // vertices: a probe from it alone said 3 levels of `gen geometric
 // n=10000000 d=6`, whose sources take thousands, and bitbfs was chosen
 // for 16 sources at 100 s where plain searches take 10.
@@ -231,12 +232,12 @@ func probeLevels(p *Problem, most float64) float64 {
 			switch {
 			case levels >= most:
 				return most
-			case 16*len(next) >= n:
+			case 16*len(next) >= n && 2*reached >= n:
 				return float64(level + 3)
 			}
 			queue, next = next, queue
 		}
-		if 16*reached >= n {
+		if 2*reached >= n {
 			return levels
 		}
 		searched += reached

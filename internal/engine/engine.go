@@ -59,6 +59,7 @@ type Caps struct {
 	Rows     bool    // it summarises every source without an n×n host matrix (RowReducer)
 	Harmonic bool    // its Rows fill reduce.Row.Harm (Σ 1/d); without it a harmonic request runs dense
 	Sources  bool    // it searches chosen sources alone (SourceSearcher)
+	Sums     bool    // it adds up the distances to each vertex from chosen sources without their rows (DistanceSummer)
 	Hist     bool    // it counts pairs per distance without the matrix (Histogrammer)
 	Paths    bool    // it tracks successors itself instead of deriving them afterwards
 	Serial   bool    // it runs on one thread whatever Problem.Threads says

@@ -88,8 +88,10 @@ func (e bfsEngine) Caps() Caps {
 	// batched one (Auto); from chosen sources, where a batch pays a level
 	// for each distance its sources find, their estimates decide
 	// (EstimateFrom).
-	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: true, Auto: e.bitParallel,
-		Lanes: bfsLanes}
+	// Sums: one search a source (a batch's bits would need a row a source
+	// again), so only the plain search claims them.
+	return Caps{Device: CPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Sources: true, Sums: !e.bitParallel,
+		Auto: e.bitParallel, Lanes: bfsLanes}
 }
 
 func (bfsEngine) Supports(*Problem) error { return nil }
@@ -207,7 +209,7 @@ func (e bfsEngine) RowsFrom(ctx context.Context, p *Problem, sources []int32) ([
 }
 
 // SumsFrom adds up the distances from the chosen sources, one plain
-// search each (a batch's bits would need a row a source again).
+// search each (Caps.Sums: the plain engine's).
 func (e bfsEngine) SumsFrom(ctx context.Context, p *Problem, sources []int32) (*bfs.Sums, error) {
 	return bfs.SumsFrom(ctx, p.Graph, sources, p.Threads, p.Progress)
 }

@@ -300,6 +300,9 @@ func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 	if err := o.NoSources("a closeness estimate (it draws its own)"); err != nil {
 		return nil, err
 	}
+	if err := o.NoEffective("a closeness estimate"); err != nil {
+		return nil, err
+	}
 	if g.HasNegativeWeights() {
 		return nil, fmt.Errorf("closeness %w", ErrNegativeLengths)
 	}
@@ -314,7 +317,6 @@ func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 	// three numbers a vertex (result.ClosenessSums), so that memory holds
 	// a share of the k·n distances, not all of them; the sums go in
 	// sample order whatever the share, so the answer does not depend on it.
-	sums := make([]result.ClosenessSums, n)
 	share := max(1, min(k, rowBytes/(8*n)))
 	if share < k {
 		// The rows do not fit at once: an engine that adds up the
@@ -328,7 +330,11 @@ func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 		if err != nil {
 			return nil, err
 		}
-		if summer, ok := pl.Engine.(engine.DistanceSummer); ok {
+		if pl.Engine.Caps().Sums {
+			summer, ok := pl.Engine.(engine.DistanceSummer)
+			if !ok {
+				return nil, fmt.Errorf("engine %s claims Caps.Sums but has no SumsFrom method (a bug)", pl.Engine.Name())
+			}
 			got, err := summer.SumsFrom(ctx, pl.Problem, with.Sources)
 			if err != nil {
 				return nil, err
@@ -348,6 +354,7 @@ func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 			return out, nil
 		}
 	}
+	sums := make([]result.ClosenessSums, n)
 	var row []float64
 	for lo := 0; lo < k; lo += share {
 		part := sample[lo:min(k, lo+share)]

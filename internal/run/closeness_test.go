@@ -21,8 +21,14 @@ func TestEstimateClosenessShares(t *testing.T) {
 		spec := testgraphs.Spec{N: 20 + rng.IntN(60), P: 0.06, Directed: trial%2 == 0, Lo: 1, Hi: 9,
 			Kind: []graph.WeightKind{graph.Unweighted, graph.IntWeights, graph.FloatWeights}[trial%3], Parts: 1 + trial%3}
 		g := testgraphs.Random(rng, spec)
-		for _, mode := range []string{"", "out", "all"} {
-			o, err := plan.Parse(plan.Raw{Device: "cpu", Mode: mode})
+		for _, c := range []struct{ mode, algo string }{{"", ""}, {"out", ""}, {"all", ""}, {"", "bfs"}, {"out", "bfs"}, {"all", "dijkstra"}} {
+			mode := c.mode
+			if c.algo == "bfs" && g.Kind() != graph.Unweighted {
+				continue
+			}
+			// Named bfs sums the distances itself (Caps.Sums) when the
+			// rows do not fit at once; the others go a share at a time.
+			o, err := plan.Parse(plan.Raw{Device: "cpu", Mode: mode, Algorithm: c.algo})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,9 +44,23 @@ func TestEstimateClosenessShares(t *testing.T) {
 				}
 				if fmt.Sprint(got) != fmt.Sprint(whole) { // NaN (unknown) prints as itself
 
-					t.Fatalf("trial %d mode %q, %d rows at a time: %v, all at once %v", trial, mode, rows, got, whole)
+					t.Fatalf("trial %d mode %q algo %q, %d rows at a time: %v, all at once %v", trial, mode, c.algo, rows, got, whole)
 				}
 			}
+		}
+	}
+}
+
+// An effective-diameter option is refused whichever path would run.
+func TestEstimateClosenessRefusesEffective(t *testing.T) {
+	g := testgraphs.Random(rand.New(rand.NewPCG(28, 42)), testgraphs.Spec{N: 50, P: 0.1, Directed: true})
+	o, err := plan.Parse(plan.Raw{Device: "cpu", Effective: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rowBytes := range []int{1 << 30, 8 * g.N()} {
+		if _, err := estimateCloseness(context.Background(), g, 20, 1, o, true, rowBytes); err == nil {
+			t.Errorf("rows of %d bytes: no error for an effective ratio", rowBytes)
 		}
 	}
 }
