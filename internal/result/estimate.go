@@ -121,13 +121,14 @@ func ClosenessEstimate(xs, ys []float64, others int, wfImproved bool) Interval {
 
 // ClosenessSums are what ClosenessEstimate needs of one vertex v's sample,
 // summed as the sources are searched (so that an estimate over many
-// sources holds three numbers a vertex, not a distance a source): K
-// sampled u ≠ v, Reach of them reaching v (Σx), Sum and SumSq of their
-// distances to v (Σy, Σy²; x is 0 or 1 and y is 0 where x is, so Σx² =
-// Σx and Σxy = Σy).
+// sources holds a few numbers a vertex, not a distance a source): K
+// sampled u ≠ v, Reach of them reaching v, and Sum and SumSq of their
+// distances to v less Shift (Add takes the first distance as Shift, so
+// that distances large beside their spread lose no precision; sums of
+// exact integers given whole leave Shift 0).
 type ClosenessSums struct {
-	K, Reach   int
-	Sum, SumSq float64
+	K, Reach          int
+	Sum, SumSq, Shift float64
 }
 
 // Add counts one sampled u ≠ v: reached says whether u reaches v, at
@@ -135,7 +136,11 @@ type ClosenessSums struct {
 func (s *ClosenessSums) Add(reached bool, d float64) {
 	s.K++
 	if reached {
+		if s.Reach == 0 {
+			s.Shift = d
+		}
 		s.Reach++
+		d -= s.Shift
 		s.Sum += d
 		s.SumSq += d * d
 	}
@@ -149,8 +154,8 @@ func (s ClosenessSums) Estimate(others int, wfImproved bool) Interval {
 		out.Value = nan
 		return out
 	}
-	k := float64(s.K)
-	xbar, ybar := float64(s.Reach)/k, s.Sum/k
+	k, r, c := float64(s.K), float64(s.Reach), s.Shift
+	xbar, ybar := r/k, (s.Sum+r*c)/k
 	whole := s.K >= others // every other vertex sampled: no sampling error
 	if ybar <= 0 {
 		// No sampled vertex reaches v (or all at distance 0). Exact 0
@@ -162,13 +167,13 @@ func (s ClosenessSums) Estimate(others int, wfImproved bool) Interval {
 		}
 		return out
 	}
-	c := xbar / ybar
+	c0 := xbar / ybar
 	gx, gy := 1/ybar, -xbar/(ybar*ybar) // ∂c/∂x̄, ∂c/∂ȳ
 	if wfImproved {
-		c *= xbar
+		c0 *= xbar
 		gx, gy = 2*xbar/ybar, -xbar*xbar/(ybar*ybar)
 	}
-	out.Value = Mean(c)
+	out.Value = Mean(c0)
 	if whole {
 		out.Low, out.High = out.Value, out.Value
 		return out
@@ -176,12 +181,16 @@ func (s ClosenessSums) Estimate(others int, wfImproved bool) Interval {
 	if s.K < 2 {
 		return out
 	}
-	// The sample (co)variances from the sums (x² = x, xy = y).
-	sxx := (float64(s.Reach) - k*xbar*xbar) / (k - 1)
-	syy := (s.SumSq - k*ybar*ybar) / (k - 1)
-	sxy := (s.Sum - k*xbar*ybar) / (k - 1)
+	// The sample (co)variances of x (1 where u reaches v) and y (d(u, v)
+	// there, else 0) from the shifted sums: with e = ȳ − Shift, the
+	// reached u contribute Σ(d − ȳ)² = SumSq − 2e·Sum + r·e², the others
+	// ȳ² each; Σ(x − x̄)(y − ȳ) = (1 − x̄)(Sum − r·e) + (k − r)·x̄·ȳ.
+	e := ybar - c
+	sxx := r * (1 - xbar) / (k - 1)
+	syy := (s.SumSq - 2*e*s.Sum + r*e*e + (k-r)*ybar*ybar) / (k - 1)
+	sxy := ((1-xbar)*(s.Sum-r*e) + (k-r)*xbar*ybar) / (k - 1)
 	v := (gx*gx*sxx + 2*gx*gy*sxy + gy*gy*syy) / k * math.Max(0, 1-k/float64(others))
 	half := 1.96 * math.Sqrt(math.Max(0, v))
-	out.Low, out.High = Mean(c-half), Mean(c+half)
+	out.Low, out.High = Mean(c0-half), Mean(c0+half)
 	return out
 }

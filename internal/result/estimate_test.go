@@ -36,18 +36,19 @@ func twoPass(xs, ys []float64, others int, wf bool) (c, half float64) {
 }
 
 // The sums give the two-pass interval on random samples: distances of
-// road-like size (thousands, spread) and of small worlds (a few values),
-// some sources not reaching v.
+// road-like size (thousands, spread), of small worlds (a few values), and
+// large beside their spread (1e8 ± 0.5, where unshifted sums of squares
+// lose the variance), some sources not reaching v.
 func TestClosenessSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 40))
 	for trial := range 500 {
 		k := 2 + rng.IntN(200)
 		others := k + rng.IntN(1000)
-		scale, spread := []float64{3, 2000, 1e6}[trial%3], []float64{2, 1500, 1e5}[trial%3]
+		scale, spread := []float64{3, 2000, 1e6, 1e8}[trial%4], []float64{2, 1500, 1e5, 0.5}[trial%4]
 		xs, ys := make([]float64, k), make([]float64, k)
 		for i := range k {
-			if rng.Float64() < 0.9 || i == 0 {
-				xs[i], ys[i] = 1, scale+math.Floor(rng.Float64()*spread)
+			if rng.Float64() < []float64{0.9, 0.9, 0.9, 1}[trial%4] || i == 0 {
+				xs[i], ys[i] = 1, scale+math.Floor(rng.Float64()*spread*4)/4
 			}
 		}
 		for _, wf := range []bool{false, true} {
