@@ -81,7 +81,7 @@ func sameIntervals(a, b []result.Interval, near bool) bool {
 		return x == y || x != x && y != y || math.Abs(float64(x-y)) <= 1e-12*math.Abs(float64(y))
 	}
 	for i := range a {
-		if a[i].Value != b[i].Value || !close(a[i].Low, b[i].Low) || !close(a[i].High, b[i].High) || a[i].Estimate != b[i].Estimate {
+		if !(a[i].Value == b[i].Value || a[i].Value != a[i].Value && b[i].Value != b[i].Value) || !close(a[i].Low, b[i].Low) || !close(a[i].High, b[i].High) || a[i].Estimate != b[i].Estimate {
 			return false
 		}
 	}
