@@ -47,6 +47,7 @@ from ._api import (
     version,
 )
 from ._binary import find_binary as binary
+from ._golf import golf_bound, golf_eval, golf_search
 from ._bulk import Bulk, bulk
 from ._client import Client
 from ._convert import EdgeArrays, Prepared, prepare
@@ -108,6 +109,9 @@ __all__ = [
     "estimate_stats",
     "harmonic_centrality",
     "extremes",
+    "golf_bound",
+    "golf_eval",
+    "golf_search",
     "hop_plot",
     "periphery",
     "prepare",

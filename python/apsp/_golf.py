@@ -1,0 +1,183 @@
+"""Graph Golf (research.nii.ac.jp/graphgolf) from Python: the lower bounds,
+the evaluation of a graph against them, and the search of ``apsp golf``.
+
+A search runs for seconds to hours, so each call runs the binary once
+(``apsp golf bound|eval|search --json``) rather than through the
+co-process; the binary is found as everywhere in the package
+(:func:`apsp.binary`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from ._binary import find_binary
+from ._errors import ApspError, OptionsError
+
+Vertex = Union[int, Tuple[int, int]]
+Edge = Tuple[Vertex, Vertex]
+
+
+def _params(n: Optional[int], d: Optional[int], w: Optional[int], h: Optional[int], r: Optional[int]) -> List[str]:
+    out = []
+    for key, value in (("n", n), ("d", d), ("w", w), ("h", h), ("r", r)):
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{key} must be an int, not {type(value).__name__}")
+            out.append(f"{key}={value}")
+    return out
+
+
+def _run(args: Sequence[str], binary: Optional[str], timeout: Optional[float]) -> Dict[str, Any]:
+    """Runs ``apsp golf ARGS --json`` and returns its JSON, or raises
+    :class:`OptionsError` (a refused request: exit status 2) or
+    :class:`ApspError` with the binary's message."""
+    cmd = [find_binary(binary), "golf", *args, "--json", "--quiet"]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired as e:
+        raise ApspError(f"apsp golf {args[0]}: no answer within {timeout} s") from e
+    if proc.returncode != 0:
+        message = proc.stderr.strip() or f"apsp golf {args[0]} exited with status {proc.returncode}"
+        if proc.returncode == 2:
+            raise OptionsError(message)
+        raise ApspError(message)
+    try:
+        result: Dict[str, Any] = json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        raise ApspError(f"apsp golf {args[0]} printed no JSON: {proc.stdout[:200]!r}") from e
+    return result
+
+
+def golf_bound(
+    n: int, d: int, w: Optional[int] = None, h: Optional[int] = None, r: Optional[int] = None, *, binary: Optional[str] = None
+) -> Dict[str, float]:
+    """The lower bounds of the diameter and the ASPL of a graph of order
+    ``n`` and degree at most ``d`` (the Moore-type bound), or on a
+    ``w`` × ``h`` grid with edges of length at most ``r`` (the grid bound),
+    as Graph Golf computes them: ``{"diameter": D, "aspl": A}``."""
+    return _run(["bound", *_params(n, d, w, h, r)], binary, None)
+
+
+def _format(v: Vertex) -> str:
+    if isinstance(v, tuple):
+        x, y = v
+        return f"{int(x)},{int(y)}"
+    return str(int(v))
+
+
+def _parse(token: str) -> Vertex:
+    if "," in token:
+        x, y = token.split(",")
+        return (int(x), int(y))
+    return int(token)
+
+
+def _edges_of(G: Any) -> Iterable[Tuple[Any, Any]]:
+    if hasattr(G, "edges") and callable(G.edges):
+        return G.edges()  # a NetworkX graph
+    return G  # an iterable of pairs
+
+
+def golf_eval(
+    G: Any,
+    d: Optional[int] = None,
+    w: Optional[int] = None,
+    h: Optional[int] = None,
+    r: Optional[int] = None,
+    *,
+    binary: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Diameter, ASPL, both bounds and the gaps (value − bound) of a graph,
+    as the competition prints them, each re-checked by a second engine:
+    the dict of ``apsp golf eval --json`` (``diameter``, ``aspl``,
+    ``bound``, ``diameter_gap``, ``aspl_gap``, ``connected``, ...).
+
+    Args:
+        G: a path to a Graph Golf edges file, a NetworkX graph whose nodes
+            are ``0..n-1`` (or ``(x, y)`` pairs on a grid), or an iterable
+            of such edges.
+        d: the degree the bound is for (default the graph's largest).
+        w, h, r: a grid's width, height and edge length limit."""
+    if isinstance(G, (str, os.PathLike)):
+        return _run(["eval", os.fspath(G), *_params(None, d, w, h, r)], binary, None)
+    tmpdir = tempfile.mkdtemp(prefix="apsp-golf-")
+    try:
+        path = os.path.join(tmpdir, "graph.edges")
+        with open(path, "w", encoding="ascii") as f:
+            for u, v in _edges_of(G):
+                f.write(f"{_format(u)} {_format(v)}\n")
+        return _run(["eval", path, *_params(None, d, w, h, r)], binary, None)
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+
+
+def golf_search(
+    n: int,
+    d: int,
+    w: Optional[int] = None,
+    h: Optional[int] = None,
+    r: Optional[int] = None,
+    *,
+    time: Optional[float] = None,
+    evals: Optional[int] = None,
+    seed: int = 1,
+    method: str = "sa",
+    start: Any = None,
+    device: str = "auto",
+    threads: Optional[int] = None,
+    batch: Optional[int] = None,
+    binary: Optional[str] = None,
+) -> Tuple[List[Edge], Dict[str, Any]]:
+    """Searches for a graph of order ``n`` and degree ``d`` (on a ``w`` ×
+    ``h`` grid with edges of length at most ``r`` when given) of smallest
+    diameter, then smallest ASPL: simulated annealing (``method="hc"``:
+    hill climbing) over degree-preserving edge swaps, from a random graph
+    or ``start`` (as :func:`golf_eval` takes graphs).  Stops after ``time``
+    seconds or ``evals`` evaluations (default 10 000 evaluations).
+
+    Returns ``(edges, figures)``: the best graph's edges (``(u, v)`` ints,
+    or ``((x, y), (x, y))`` on a grid; ``networkx.Graph(edges)`` builds
+    it) and the dict of ``apsp golf search --json`` (``report``: the best
+    graph's diameter, ASPL, bounds and gaps, re-checked by a second
+    engine; ``start``, ``evals``, ``evals_per_second``, ``seed``, ...).
+    Reproducible with ``seed`` on one machine and thread count."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise TypeError("seed must be a non-negative int")
+    args = ["search", *_params(n, d, w, h, r), f"--seed={seed}", f"--method={method}", f"--device={device}"]
+    if time is not None:
+        args.append(f"--time={float(time)}s")
+    if evals is not None:
+        args.append(f"--evals={int(evals)}")
+    if threads is not None:
+        args.append(f"--threads={int(threads)}")
+    if batch is not None:
+        args.append(f"--batch={int(batch)}")
+    tmpdir = tempfile.mkdtemp(prefix="apsp-golf-")
+    try:
+        out = os.path.join(tmpdir, "best.edges")
+        args.append(f"-o={out}")
+        if start is not None:
+            if isinstance(start, (str, os.PathLike)):
+                args.append(f"--from={os.fspath(start)}")
+            else:
+                first = os.path.join(tmpdir, "start.edges")
+                with open(first, "w", encoding="ascii") as f:
+                    for u, v in _edges_of(start):
+                        f.write(f"{_format(u)} {_format(v)}\n")
+                args.append(f"--from={first}")
+        figures = _run(args, binary, None)
+        edges: List[Edge] = []
+        with open(out, encoding="ascii") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 2 and not line.startswith("#"):
+                    edges.append((_parse(parts[0]), _parse(parts[1])))
+        return edges, figures
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
