@@ -291,6 +291,20 @@ func DistanceHistogram(ctx context.Context, g *graph.Graph, opt Options) (*Histo
 	return run.Histogram(ctx, g, o)
 }
 
+// DistanceHistogramBetween is the hop plot of the pairs from each of
+// sources to each of targets (nil: every vertex), read as
+// DistancesBetween reads them: the ordered pairs of distinct vertices at
+// each distance (a vertex on both lists is not paired with itself;
+// repeats count again) and those without a path. Distances must be
+// non-negative integers.
+func DistanceHistogramBetween(ctx context.Context, g *graph.Graph, sources, targets []int, opt Options) (*Histogram, error) {
+	o, err := opt.parseFor(g)
+	if err != nil {
+		return nil, err
+	}
+	return run.HistogramBetween(ctx, g, sources, targets, o)
+}
+
 // Summarize reduces a distance matrix of g to its Stats. Seconds is the
 // engine's time; ComputeStats overwrites it with the total.
 func Summarize(d *Distances, g *graph.Graph, reachable bool, threads int) *Stats {

@@ -577,6 +577,82 @@ func TestDistancesBetween(t *testing.T) {
 	}
 }
 
+// TestDistanceHistogramBetween: the hop plot of chosen pairs counts the
+// reference's distances over them (a vertex not paired with itself), and
+// with every vertex on both sides is DistanceHistogram's.
+func TestDistanceHistogramBetween(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 13))
+	ctx := context.Background()
+	pick := func(n, most int) []int {
+		out := []int{}
+		for range rng.IntN(most + 1) {
+			out = append(out, rng.IntN(n))
+		}
+		return out
+	}
+	for trial := range 20 {
+		directed := trial%2 == 0
+		kind := []weightMode{unweighted, intWeights}[trial%2]
+		g := randomGraph(rng, 1+rng.IntN(30), []float64{0.05, 0.1, 0.3}[(trial/2)%3], directed, kind)
+		n := g.N()
+		full, err := DistanceHistogram(ctx, g, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := DistanceHistogramBetween(ctx, g, nil, nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(all.Count, full.Count) || all.Unreachable != full.Unreachable {
+			t.Fatalf("trial %d: every pair %v %d, DistanceHistogram %v %d", trial, all.Count, all.Unreachable, full.Count, full.Unreachable)
+		}
+		for _, mode := range []string{"", "in", "all"} {
+			ref := refView(g, map[string]string{"": "out", "in": "in", "all": "all"}[mode])
+			for _, st := range [][2][]int{{pick(n, 4), nil}, {nil, pick(n, 3)}, {pick(n, 2*n), pick(n, 5)}} {
+				h, err := DistanceHistogramBetween(ctx, g, st[0], st[1], Options{Mode: mode})
+				if err != nil {
+					t.Fatal(err)
+				}
+				rows, cols := st[0], st[1]
+				if rows == nil {
+					rows = make([]int, n)
+					for v := range rows {
+						rows[v] = v
+					}
+				}
+				if cols == nil {
+					cols = make([]int, n)
+					for v := range cols {
+						cols[v] = v
+					}
+				}
+				want := map[int64]int64{}
+				var none int64
+				for _, u := range rows {
+					for _, v := range cols {
+						switch d := ref[u][v]; {
+						case u == v:
+						case math.IsInf(d, 1):
+							none++
+						default:
+							want[int64(d)]++
+						}
+					}
+				}
+				got := map[int64]int64{}
+				for d, c := range h.Count {
+					if c != 0 {
+						got[int64(d)] = c
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) || h.Unreachable != none {
+					t.Fatalf("trial %d mode %q sources %v targets %v: %v and %d unreachable, want %v and %d", trial, mode, st[0], st[1], got, h.Unreachable, want, none)
+				}
+			}
+		}
+	}
+}
+
 // TestEstimateStats: with every vertex sampled the estimate is the exact
 // ASPL (a zero-width interval) and the bound the diameter; with fewer the
 // bound never exceeds the diameter, the draw is reproducible by its seed,

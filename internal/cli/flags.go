@@ -149,11 +149,14 @@ func newFlags(cmd string) (*flagSet, error) {
 		fs.BoolVar(&f.showPlan, "explain", false, "print on stderr which engine computes and the estimates auto compared")
 	}
 	switch cmd {
-	case "dist", "ecc", "closeness", "harmonic":
+	case "dist", "ecc", "closeness", "harmonic", "hist":
 		fs.StringVar(&f.sources, "sources", "", "only these vertices: a comma-separated `LIST`, or @FILE with one a line; by name when the graph names its vertices, else by id as the file counts them (a search from each: bfs, bitbfs, dijkstra or johnson on the CPU, gpu-sssp with --device gpu; memory for their rows only)")
 	}
-	if cmd == "dist" {
+	switch cmd {
+	case "dist":
 		fs.StringVar(&f.targets, "targets", "", "only the distances to these vertices, listed as --sources lists them: an origin–destination table of --sources (or every vertex) by `LIST` (searched from the targets, in the opposite direction, when they are fewer than the sources)")
+	case "hist":
+		fs.StringVar(&f.targets, "targets", "", "only the pairs to these vertices, listed as --sources lists them (with --sources: the pairs between the two lists, a vertex not paired with itself)")
 	}
 	if cmd == "closeness" || cmd == "harmonic" {
 		fs.IntVar(&f.top, "top", 0, "print only the `K` largest values, largest first (ties: the smaller vertex id first); 0 prints every vertex in order")
@@ -161,6 +164,8 @@ func newFlags(cmd string) (*flagSet, error) {
 	switch cmd {
 	case "closeness", "harmonic":
 		fs.StringVar(&f.mode, "mode", "in", "on a directed graph, the distances read: in (to the vertex, NetworkX's choice), out (from it), all (the graph with its directions dropped)")
+	case "hist":
+		fs.StringVar(&f.mode, "mode", "out", "on a directed graph, the distances read: out (from each source), in (to it), all (the graph with its directions dropped); over every pair, in counts what out does")
 	case "dist":
 		fs.StringVar(&f.mode, "mode", "out", "with --sources on a directed graph: out (distances from each source), in (to it), all (the graph with its directions dropped); without --sources, out only")
 	case "ecc", "stats", "diameter":

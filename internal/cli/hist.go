@@ -43,10 +43,31 @@ func runHist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := f.printChoice(e, "hist", g, opt); err != nil {
+	sources, err := f.sourcesOf(g, pos[0])
+	if err != nil {
 		return err
 	}
-	h, err := apsp.DistanceHistogram(e.ctx, g, opt)
+	targets, err := f.targetsOf(g, pos[0])
+	if err != nil {
+		return err
+	}
+	var h *apsp.Histogram
+	if sources != nil || targets != nil {
+		shown := opt
+		shown.Sources = sources
+		if targets != nil && (sources == nil || len(targets) < len(sources)) {
+			shown.Sources = targets // the searches go from the targets
+		}
+		if err := f.printChoice(e, "dist", g, shown); err != nil {
+			return err
+		}
+		h, err = apsp.DistanceHistogramBetween(e.ctx, g, sources, targets, opt)
+	} else {
+		if err := f.printChoice(e, "hist", g, opt); err != nil {
+			return err
+		}
+		h, err = apsp.DistanceHistogram(e.ctx, g, opt)
+	}
 	bar.Done()
 	if err != nil {
 		return f.explain(err, pos[0])
@@ -57,7 +78,7 @@ func runHist(e *env, args []string) error {
 	case f.csv:
 		err = writeHistCSV(e.stdout, h)
 	default:
-		err = writeHistTable(e.stdout, h, int64(g.N()))
+		err = writeHistTable(e.stdout, h)
 	}
 	if err != nil || f.out == "" {
 		return err
@@ -72,10 +93,15 @@ func runHist(e *env, args []string) error {
 }
 
 // writeHistTable prints the histogram as apsp hist always has: distance,
-// pairs, and their fraction and cumulative fraction of all n(n-1) pairs.
-func writeHistTable(w io.Writer, h *apsp.Histogram, n int64) error {
+// pairs, and their fraction and cumulative fraction of all the pairs
+// counted (n(n-1), or the chosen ones).
+func writeHistTable(w io.Writer, h *apsp.Histogram) error {
 	bw := bufio.NewWriter(w)
-	pairs := float64(max(n*(n-1), 1)) // one vertex: no pair, fractions 0
+	total := h.Unreachable
+	for _, c := range h.Count {
+		total += c
+	}
+	pairs := float64(max(total, 1)) // no pair: fractions 0
 	var cum int64
 	fmt.Fprintf(bw, "%-9s %14s %9s %9s\n", "distance", "pairs", "fraction", "cumul.")
 	for d, c := range h.Count {

@@ -27,7 +27,8 @@ the vertices to answer for, in order), estimate ("sample": K sources,
 base64, or written to "file", of apsp dist's default dtype: the narrowest
 exact one, unreachable its maximum or inf; "sources" and "targets" make it
 the origin–destination matrix of those rows and columns, either alone
-meaning every vertex for the other), histogram or path ("source", "target").
+meaning every vertex for the other), histogram (the same "sources" and
+"targets" for the pairs between them) or path ("source", "target").
 Edges may instead come as "edges_b64", base64 of little-endian int32 pairs,
 and weights as "weights_b64" with "weights_dtype" int64 or float64. options
 are algorithm, device, threads, lanes, reachable, mode (out, in or all:

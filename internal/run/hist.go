@@ -67,13 +67,24 @@ func Histogram(ctx context.Context, g *graph.Graph, o *plan.Options) (*result.Hi
 // countDistances counts the ordered pairs u ≠ v at each finite distance
 // of d.
 func countDistances(d *result.Distances) ([]int64, error) {
+	count, _, err := countPairs(d.N(), d.N(), d.At, func(u, v int) bool { return u == v })
+	return count, err
+}
+
+// countPairs counts the entries (i, j) of a rows×cols matrix read by at,
+// less those self says pair a vertex with itself, at each finite distance,
+// and returns the counts and the entries without a path.
+func countPairs(rows, cols int, at func(i, j int) result.Length, self func(i, j int) bool) ([]int64, int64, error) {
 	counts := map[int64]int64{}
-	var most int64
-	n := d.N()
-	for u := range n {
-		for v := range n {
-			l := d.At(u, v)
-			if l.IsInf() || u == v {
+	var most, none int64
+	for i := range rows {
+		for j := range cols {
+			if self(i, j) {
+				continue
+			}
+			l := at(i, j)
+			if l.IsInf() {
+				none++
 				continue
 			}
 			x := l.Int()
@@ -88,11 +99,43 @@ func countDistances(d *result.Distances) ([]int64, error) {
 		}
 	}
 	if most > 1<<24 {
-		return nil, fmt.Errorf("distances reach %d: too many values for a histogram (use --unweighted to count hops)", most)
+		return nil, 0, fmt.Errorf("distances reach %d: too many values for a histogram (use --unweighted to count hops)", most)
 	}
 	count := make([]int64, most+1)
 	for x, c := range counts {
 		count[x] = c
 	}
-	return count, nil
+	return count, none, nil
+}
+
+// HistogramBetween is the histogram of the distances from each of sources
+// to each of targets (nil: every vertex), as DistancesBetween reads them,
+// over the ordered pairs of distinct vertices (a vertex listed on both
+// sides is not paired with itself; repeats count again).
+func HistogramBetween(ctx context.Context, g *graph.Graph, sources, targets []int, o *plan.Options) (*result.Histogram, error) {
+	if err := UsableGraph(g); err != nil {
+		return nil, err
+	}
+	if g.Kind() == graph.FloatWeights {
+		return nil, errors.New("a histogram needs integer distances (use --unweighted to count hops)")
+	}
+	if g.HasNegativeWeights() {
+		return nil, errors.New("a histogram needs non-negative distances")
+	}
+	d, err := DistancesBetween(ctx, g, sources, targets, o)
+	if err != nil {
+		return nil, err
+	}
+	col := func(j int) int {
+		if d.Targets == nil {
+			return j
+		}
+		return d.Targets[j]
+	}
+	h := &result.Histogram{Algorithm: d.Algorithm}
+	h.Count, h.Unreachable, err = countPairs(d.Rows(), d.Cols(), d.At, func(i, j int) bool { return d.Sources[i] == col(j) })
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
 }

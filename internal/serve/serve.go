@@ -183,14 +183,14 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if r.Sample != nil && r.Sources != nil {
 		return nil, badRequest(`"sample" draws its own sources: not with "sources"`)
 	}
-	if r.Sources != nil && r.Op != "distances" {
+	if r.Sources != nil && r.Op != "distances" && r.Op != "histogram" {
 		if r.Op != "eccentricity" && r.Op != "closeness" && r.Op != "harmonic" {
-			return nil, badRequest(`"sources" belongs to ops "eccentricity", "closeness", "harmonic" and "distances"`)
+			return nil, badRequest(`"sources" belongs to ops "eccentricity", "closeness", "harmonic", "distances" and "histogram"`)
 		}
 		opt.Sources = r.Sources
 	}
-	if r.Targets != nil && r.Op != "distances" {
-		return nil, badRequest(`"targets" belongs to op "distances"`)
+	if r.Targets != nil && r.Op != "distances" && r.Op != "histogram" {
+		return nil, badRequest(`"targets" belongs to ops "distances" and "histogram"`)
 	}
 	if r.Handle != "" {
 		return nil, badRequest(`"handle" names the graph a load holds: a measure names a held graph by "graph"`)
@@ -276,6 +276,9 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		}
 		return map[string]any{"harmonic": finiteOrNull(h)}, nil
 	case "histogram":
+		if r.Sources != nil || r.Targets != nil {
+			return apsp.DistanceHistogramBetween(ctx, g, r.Sources, r.Targets, opt)
+		}
 		return apsp.DistanceHistogram(ctx, g, opt)
 	case "path":
 		if err := checkPath(g.N(), r); err != nil {

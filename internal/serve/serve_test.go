@@ -241,6 +241,12 @@ func TestAgreesWithLibrary(t *testing.T) {
 				t.Fatal(err)
 			}
 			check("histogram", h, "")
+			src, tgt := []int{rng.IntN(g.N()), rng.IntN(g.N())}, []int{rng.IntN(g.N())}
+			if h, err = apsp.DistanceHistogramBetween(ctx, g, src, tgt, opt); err == nil {
+				check("histogram", h, fmt.Sprintf(`, "sources": %s, "targets": %s`, mustJSON(t, src), mustJSON(t, tgt)))
+			} else if !g.HasNegativeWeights() {
+				t.Fatal(err)
+			}
 		}
 		d, err := apsp.AllPairs(ctx, g, opt)
 		if err != nil {

@@ -481,13 +481,26 @@ class Evaluator:
         d = self._fetch_matrix(G, weight, device, options, extra, prep, len(rows) * len(cols))
         return convert_distances(d, dtype), rows, cols
 
-    def hop_plot(self, G: Any, weight: Any = _UNSET, device: Any = _UNSET, **options: Any) -> Dict[str, Any]:
+    def hop_plot(
+        self,
+        G: Any,
+        weight: Any = _UNSET,
+        device: Any = _UNSET,
+        sources: Optional[Sequence[Hashable]] = None,
+        targets: Optional[Sequence[Hashable]] = None,
+        **options: Any,
+    ) -> Dict[str, Any]:
         """See :func:`apsp.hop_plot`."""
         w, _, _ = self._settings(weight, False, device, options)
         prep = prepare(G, w)
         if prep.float_weights:
             raise GraphError("a hop plot needs integer distances: the graph has float weights (weight=None counts hops)")
-        result, _, _ = self._call("histogram", G, weight, False, device, options, prep=prep)
+        extra: Dict[str, Any] = {}
+        if sources is not None:
+            extra["sources"] = [prep.index_of(u) for u in sources]
+        if targets is not None:
+            extra["targets"] = [prep.index_of(v) for v in targets]
+        result, _, _ = self._call("histogram", G, weight, False, device, options, extra=extra or None, prep=prep)
         return result
 
     def shortest_path(
@@ -822,14 +835,23 @@ def distances_between(
     return shared_evaluator().distances_between(G, sources, targets, weight, dtype, device, **options)
 
 
-def hop_plot(G: Any, weight: Weight = None, device: str = "auto", **options: Any) -> Dict[str, Any]:
+def hop_plot(
+    G: Any,
+    weight: Weight = None,
+    device: str = "auto",
+    sources: Optional[Sequence[Hashable]] = None,
+    targets: Optional[Sequence[Hashable]] = None,
+    **options: Any,
+) -> Dict[str, Any]:
     """The distribution of shortest-path lengths (``apsp hist --json``):
     ``{"count": [...], "unreachable": u, "algorithm": name}`` where
     ``count[d]`` is the number of ordered pairs ``u != v`` at distance
     ``d`` and ``unreachable`` the number without a path.  Needs integer
     distances (unweighted or integer-weighted graphs; a float-weighted
-    graph raises :class:`GraphError`)."""
-    return shared_evaluator().hop_plot(G, weight, device, **options)
+    graph raises :class:`GraphError`).  ``sources`` and ``targets`` (nodes,
+    ``None`` for every node) count only the pairs from the one to the other
+    (a node on both lists is not paired with itself)."""
+    return shared_evaluator().hop_plot(G, weight, device, sources, targets, **options)
 
 
 def shortest_path(

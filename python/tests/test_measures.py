@@ -317,3 +317,27 @@ def test_distances_between_matches_networkx(seed: int, directed: bool, weighted:
         assert D.dtype == np.int64
     with pytest.raises(apsp.NodeNotFoundError):
         apsp.distances_between(G, ["no such node"], None)
+
+
+@pytest.mark.parametrize("seed,directed,weighted", [c for c in CASES if c[2] != "float"])
+def test_hop_plot_between_matches_networkx(seed: int, directed: bool, weighted: Optional[str]) -> None:
+    """The hop plot of chosen pairs counts NetworkX's distances over them."""
+    G = _random_graph(seed, directed, weighted, n=4 + 3 * seed, p=[0.05, 0.12, 0.3][seed % 3])
+    w = "weight" if weighted else None
+    rng = random.Random(seed + 100)
+    nodes = list(G)
+    for sources, targets in [([rng.choice(nodes) for _ in range(3)], None), (None, nodes[:2]), (nodes[::2], nodes[1::2])]:
+        h = apsp.hop_plot(G, weight=w, sources=sources, targets=targets)
+        want: Dict[int, int] = {}
+        none = 0
+        for u in nodes if sources is None else sources:
+            dist = nx.single_source_dijkstra_path_length(G, u, weight=w) if w else nx.single_source_shortest_path_length(G, u)
+            for v in nodes if targets is None else targets:
+                if u == v:
+                    continue
+                if v in dist:
+                    want[int(dist[v])] = want.get(int(dist[v]), 0) + 1
+                else:
+                    none += 1
+        got = {d: c for d, c in enumerate(h["count"]) if c}
+        assert got == want and h["unreachable"] == none, (sources, targets, h)
