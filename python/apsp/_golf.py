@@ -10,6 +10,8 @@ co-process; the binary is found as everywhere in the package
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import os
 import shutil
 import subprocess
@@ -27,19 +29,19 @@ def _params(n: Optional[int], d: Optional[int], w: Optional[int], h: Optional[in
     out = []
     for key, value in (("n", n), ("d", d), ("w", w), ("h", h), ("r", r)):
         if value is not None:
-            if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise TypeError(f"{key} must be an int, not {type(value).__name__}")
-            out.append(f"{key}={value}")
+            out.append(f"{key}={int(value)}")
     return out
 
 
-def _run(args: Sequence[str], binary: Optional[str], timeout: Optional[float]) -> Dict[str, Any]:
+def _run(args: Sequence[str], binary: Optional[str], timeout: Optional[float] = None) -> Dict[str, Any]:
     """Runs ``apsp golf ARGS --json`` and returns its JSON, or raises
     :class:`OptionsError` (a refused request: exit status 2) or
     :class:`ApspError` with the binary's message."""
     cmd = [find_binary(binary), "golf", *args, "--json", "--quiet"]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
+        proc = subprocess.run(cmd, capture_output=True, encoding="utf-8", errors="replace", timeout=timeout, check=False)
     except subprocess.TimeoutExpired as e:
         raise ApspError(f"apsp golf {args[0]}: no answer within {timeout} s") from e
     if proc.returncode != 0:
@@ -84,6 +86,26 @@ def _edges_of(G: Any) -> Iterable[Tuple[Any, Any]]:
     return G  # an iterable of pairs
 
 
+def _order_of(G: Any, n: Optional[int], w: Optional[int], h: Optional[int]) -> Tuple[Optional[int], Optional[int], Optional[int]]:
+    """The order (or grid) of a NetworkX graph, which an edges file alone
+    does not say when its last vertices are isolated: n from ids 0..n-1,
+    w and h from (x, y) nodes, unless given."""
+    if not (hasattr(G, "nodes") and callable(G.nodes)):
+        return n, w, h
+    nodes = list(G.nodes())
+    if not nodes:
+        return n, w, h
+    if all(isinstance(v, tuple) for v in nodes):
+        if w is None:
+            w = max(int(v[0]) for v in nodes) + 1
+        if h is None:
+            h = max(int(v[1]) for v in nodes) + 1
+        return n, w, h
+    if n is None and w is None:
+        n = max(int(v) for v in nodes) + 1
+    return n, w, h
+
+
 def golf_eval(
     G: Any,
     d: Optional[int] = None,
@@ -106,13 +128,14 @@ def golf_eval(
         w, h, r: a grid's width, height and edge length limit."""
     if isinstance(G, (str, os.PathLike)):
         return _run(["eval", os.fspath(G), *_params(None, d, w, h, r)], binary, None)
+    n, w, h = _order_of(G, None, w, h)
     tmpdir = tempfile.mkdtemp(prefix="apsp-golf-")
     try:
         path = os.path.join(tmpdir, "graph.edges")
         with open(path, "w", encoding="ascii") as f:
             for u, v in _edges_of(G):
                 f.write(f"{_format(u)} {_format(v)}\n")
-        return _run(["eval", path, *_params(None, d, w, h, r)], binary, None)
+        return _run(["eval", path, *_params(n, d, w, h, r)], binary, None)
     finally:
         shutil.rmtree(tmpdir, ignore_errors=True)
 
@@ -147,11 +170,16 @@ def golf_search(
     graph's diameter, ASPL, bounds and gaps, re-checked by a second
     engine; ``start``, ``evals``, ``evals_per_second``, ``seed``, ...).
     Reproducible with ``seed`` on one machine and thread count."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise TypeError("seed must be a non-negative int")
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError("seed must be an int")
+    if seed < 0:
+        raise ValueError("seed must be non-negative")
     args = ["search", *_params(n, d, w, h, r), f"--seed={seed}", f"--method={method}", f"--device={device}"]
     if time is not None:
-        args.append(f"--time={float(time)}s")
+        seconds = float(time)
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"time must be a positive number of seconds, not {time!r}")
+        args.append(f"--time={max(1, round(seconds * 1e9))}ns")  # a Go duration
     if evals is not None:
         args.append(f"--evals={int(evals)}")
     if threads is not None:

@@ -45,6 +45,11 @@ def test_eval_matches_networkx() -> None:
     assert e["diameter_gap"] == e["diameter"] - diameter
     assert math.isclose(e["aspl_gap"], e["aspl"] - aspl, rel_tol=1e-9, abs_tol=1e-12)
     assert apsp.golf_eval(list(G.edges()))["sum"] == e["sum"]
+    # An isolated last vertex still counts: the graph is not connected.
+    C = nx.cycle_graph(9)
+    C.add_node(9)
+    e = apsp.golf_eval(C)
+    assert e["n"] == 10 and e["connected"] is False
 
 
 def test_search_keeps_degree_and_repeats() -> None:
@@ -68,10 +73,19 @@ def test_grid_search() -> None:
     assert apsp.golf_eval(edges, w=4, h=4, r=2)["aspl"] == fig["report"]["aspl"]
 
 
+def test_search_time() -> None:
+    _, fig = apsp.golf_search(16, 3, time=0.2, seed=1, threads=1)
+    assert fig["stopped"] in ("time", "optimum")
+    for bad in (0, -1, float("inf"), float("nan")):
+        with pytest.raises(ValueError):
+            apsp.golf_search(16, 3, time=bad)
+
+
 def test_refusals() -> None:
     with pytest.raises(apsp.OptionsError):
         apsp.golf_bound(10, 0)
     with pytest.raises(TypeError):
         apsp.golf_bound(10.5, 3)  # type: ignore[arg-type]
-    with pytest.raises(apsp.ApspError):
+    with pytest.raises(apsp.ApspError) as e:
         apsp.golf_eval("/nonexistent/graph.edges")
+    assert not isinstance(e.value, apsp.OptionsError)
