@@ -106,6 +106,7 @@ func TestCLI(t *testing.T) {
 		{name: "diameter by bounds json", args: []string{"diameter", "--json", "../../testdata/karate.txt"}, stdout: []string{`"algorithm": "bounds"`, `"diameter": 5`}},
 		{name: "hist", args: []string{"hist", "../../testdata/karate.txt"}, stdout: []string{"2                    530", "inf                    0"}},
 		{name: "hist weighted float", args: []string{"hist", "-"}, stdin: "0 1 0.5\n", code: 1, stderr: []string{"integer distances"}},
+		{name: "hist zero-length arc", args: []string{"hist", "--directed", "-"}, stdin: "0 1 0\n1 2 3\n", stdout: []string{"0                      1  0.166667  0.166667\n", "inf                    3  0.500000"}},
 		{name: "hist bad output", args: []string{"hist", "../../testdata/karate.txt", "-o", "x.jpg"}, code: 2},
 		{name: "hist eps refused", args: []string{"hist", "../../testdata/karate.txt", "-o", "x.eps"}, code: 2, stderr: []string{".svg, .pdf or .png"}},
 		{name: "hist log needs -o", args: []string{"hist", "--log", "../../testdata/karate.txt"}, code: 2, stderr: []string{"give -o FILE"}},

@@ -203,7 +203,12 @@ func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp
 		}
 		so.From = f
 		if grid.W == 0 && f.Grid.IsGrid() {
-			return usagef("%s is a grid graph: give its r=", g.from)
+			if grid.R == 0 {
+				return usagef("%s is a grid graph: give its r=", g.from)
+			}
+			// w and h from the file, as eval takes them.
+			grid.W, grid.H = f.Grid.W, f.Grid.H
+			so.Grid = grid
 		}
 	} else if so.N == 0 && !grid.IsGrid() || so.D == 0 {
 		return usagef("search wants n= and d= (or w= h= d= r=, or --from FILE)")

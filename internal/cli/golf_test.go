@@ -63,3 +63,26 @@ func TestGolfSearchCLI(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// A grid search from a grid file takes w and h from the file, as eval
+// does, and needs r.
+func TestGolfSearchFromGrid(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "grid.edges")
+	if code, _, stderr := run(t, "", "golf", "search", "w=4", "h=4", "d=3", "r=2", "--evals", "200", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := run(t, "", "golf", "search", "d=3", "r=2", "--from", out, "--evals", "200", "--json")
+	if code != 0 {
+		t.Fatalf("from the grid: exit %d: %s", code, stderr)
+	}
+	var res golf.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if g := res.Report.Grid; g == nil || g.W != 4 || g.H != 4 || g.R != 2 {
+		t.Fatalf("grid %+v, want 4×4, r=2", res.Report.Grid)
+	}
+	if code, _, stderr := run(t, "", "golf", "search", "d=3", "--from", out, "--evals", "20"); code != exitUsage || !strings.Contains(stderr, "give its r=") {
+		t.Fatalf("without r: exit %d: %s", code, stderr)
+	}
+}

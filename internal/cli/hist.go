@@ -105,8 +105,8 @@ func writeHistTable(w io.Writer, h *apsp.Histogram) error {
 	var cum int64
 	fmt.Fprintf(bw, "%-9s %14s %9s %9s\n", "distance", "pairs", "fraction", "cumul.")
 	for d, c := range h.Count {
-		if d == 0 {
-			continue
+		if d == 0 && c == 0 {
+			continue // distance 0 only where zero-length arcs join distinct vertices
 		}
 		cum += c
 		fmt.Fprintf(bw, "%-9d %14d %9.6f %9.6f\n", d, c, float64(c)/pairs, float64(cum)/pairs)
