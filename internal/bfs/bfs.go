@@ -98,7 +98,7 @@ func rowsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 	}
 	rows := make([]reduce.Row, k)
 	chunks := (k + checkEvery - 1) / checkEvery
-	sr := prepareSearch(g, k, localAt)
+	sr := prepareSearch(g, k, localAt, threads)
 	if sr.newID != nil {
 		if sources == nil {
 			sources = slices.Clone(sr.newID) // source i is vertex i: its new number
@@ -147,7 +147,7 @@ type levelSearcher struct {
 	newID  []int32
 }
 
-func prepareSearch(g *graph.Graph, k, localAt int) levelSearcher {
+func prepareSearch(g *graph.Graph, k, localAt, threads int) levelSearcher {
 	a := csr.Of(g)
 	wide := func(a csr.CSR) levelSearcher {
 		return levelSearcher{search: func(s int32, sc *levelScratch, counts []int64, visit func(int64, []int32)) []int64 {
@@ -157,12 +157,12 @@ func prepareSearch(g *graph.Graph, k, localAt int) levelSearcher {
 	if g.N() < localAt || k < localSearches {
 		return wide(a)
 	}
-	b, newID, ok := localOrder(&a)
+	b, newID, ok := localOrder(&a, threads)
 	if !ok {
 		return wide(a)
 	}
 	sr := wide(b)
-	if narrow, ok := narrowArcs(&b); ok {
+	if narrow, ok := narrowArcs(&b, threads); ok {
 		sr.search = func(s int32, sc *levelScratch, counts []int64, visit func(int64, []int32)) []int64 {
 			return levelSearch(narrow, s, sc, counts, visit)
 		}
@@ -216,7 +216,7 @@ const (
 // on), and newID, each vertex's new number; ok is false, and nothing is
 // made, when the copy (its arcs, offsets and the numbering) does not fit
 // in the memory the process may still take.
-func localOrder(a *csr.CSR) (b csr.CSR, newID []int32, ok bool) {
+func localOrder(a *csr.CSR, threads int) (b csr.CSR, newID []int32, ok bool) {
 	n := a.N()
 	need := uint64(len(a.Heads)+csr.HeadsSlack)*4 + uint64(n+1)*8 + uint64(n)*4*3
 	if _, _, fits := sysmem.Fits(need, 4); !fits {
@@ -239,14 +239,19 @@ func localOrder(a *csr.CSR) (b csr.CSR, newID []int32, ok bool) {
 		newID[v] = int32(i)
 	}
 	off := make([]int, n+1)
-	heads := make([]int32, 0, len(a.Heads)+csr.HeadsSlack)
 	for i, v := range order {
-		for _, w := range a.Nbrs(v) {
-			heads = append(heads, newID[w])
-		}
-		slices.Sort(heads[off[i]:]) // heads stay sorted within a vertex, as a graph's
-		off[i+1] = len(heads)
+		off[i+1] = off[i] + a.Degree(v)
 	}
+	// The arcs are copied on every thread: each vertex's go to their own
+	// place, read at random from the old numbering (most of the copy's time).
+	heads := make([]int32, len(a.Heads), len(a.Heads)+csr.HeadsSlack)
+	par.Rows(n, threads, func(i int) {
+		dst := heads[off[i]:off[i+1]]
+		for j, w := range a.Nbrs(order[i]) {
+			dst[j] = newID[w]
+		}
+		slices.Sort(dst) // heads stay sorted within a vertex, as a graph's
+	})
 	return csr.CSR{Off: off, Heads: heads}, newID, true
 }
 

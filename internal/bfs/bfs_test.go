@@ -645,7 +645,7 @@ func TestLocalOrderSameRows(t *testing.T) {
 		n := 1 + rng.IntN(90)
 		g := randomGraph(t, rng, n, trial%2 == 0, rng.Float64()*0.1).g
 		a := csr.Of(g)
-		b, newID, ok := localOrder(&a)
+		b, newID, ok := localOrder(&a, 2)
 		if !ok {
 			t.Fatal("no memory for a tiny copy")
 		}

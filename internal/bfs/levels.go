@@ -2,9 +2,11 @@ package bfs
 
 import (
 	"math"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/apsp/apsp/internal/csr"
+	"github.com/apsp/apsp/internal/par"
 	"github.com/apsp/apsp/internal/sysmem"
 )
 
@@ -49,27 +51,29 @@ func wideArcs(a *csr.CSR) *levelArcs[int, int32] {
 // narrowArcs returns a's arcs in the narrow form, or false where they do
 // not fit it (2³² arcs or more, or an arc between numbers 2¹⁵ or more
 // apart) or the copy does not fit in memory.
-func narrowArcs(a *csr.CSR) (*levelArcs[uint32, int16], bool) {
+func narrowArcs(a *csr.CSR, threads int) (*levelArcs[uint32, int16], bool) {
 	n := a.N()
 	if len(a.Heads) >= math.MaxUint32 {
 		return nil, false
-	}
-	for u := range int32(n) {
-		for _, v := range a.Nbrs(u) {
-			if d := v - u; d < math.MinInt16 || d > math.MaxInt16 {
-				return nil, false
-			}
-		}
 	}
 	if _, _, fits := sysmem.Fits(uint64(n+1)*4+uint64(len(a.Heads))*2, 4); !fits {
 		return nil, false
 	}
 	b := &levelArcs[uint32, int16]{off: make([]uint32, n+1), heads: make([]int16, len(a.Heads)), rel: 1}
-	for u := range int32(n) {
+	var far atomic.Bool // an arc between numbers 2¹⁵ or more apart
+	par.Rows(n, threads, func(i int) {
+		u := int32(i)
 		b.off[u+1] = uint32(a.Off[u+1])
-		for i, v := range a.Nbrs(u) {
-			b.heads[a.Off[u]+i] = int16(v - u)
+		for j, v := range a.Nbrs(u) {
+			d := v - u
+			if d < math.MinInt16 || d > math.MaxInt16 {
+				far.Store(true)
+			}
+			b.heads[a.Off[u]+j] = int16(d)
 		}
+	})
+	if far.Load() {
+		return nil, false
 	}
 	return b, true
 }

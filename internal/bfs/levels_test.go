@@ -39,7 +39,7 @@ func TestLevelSearch(t *testing.T) {
 			sc := newLevelScratch(n)
 			dist, queue := make([]int32, n), make([]int32, n)
 			var counts []int64
-			narrow, ok := narrowArcs(&a)
+			narrow, ok := narrowArcs(&a, 2)
 			if !ok {
 				t.Fatal("arcs of a small graph do not fit the narrow form")
 			}
@@ -87,7 +87,7 @@ func TestNarrowArcs(t *testing.T) {
 	for _, tt := range tests {
 		tg := build(t, tt.name, tt.n, true, tt.edges)
 		a := csr.Of(tg.g)
-		b, ok := narrowArcs(&a)
+		b, ok := narrowArcs(&a, 2)
 		if ok != tt.ok {
 			t.Fatalf("%s: ok %v, want %v", tt.name, ok, tt.ok)
 		}

@@ -33,7 +33,7 @@ func sumsFrom(ctx context.Context, g *graph.Graph, sources []int32, threads int,
 		return nil, err
 	}
 	n, k := g.N(), len(sources)
-	sr := prepareSearch(g, k, localAt)
+	sr := prepareSearch(g, k, localAt, threads)
 	if sr.newID != nil {
 		sources = sr.renumbered(sources)
 	}
