@@ -222,6 +222,29 @@ func localOrder(a *csr.CSR, threads int) (b csr.CSR, newID []int32, ok bool) {
 	if _, _, fits := sysmem.Fits(need, 4); !fits {
 		return csr.CSR{}, nil, false
 	}
+	order, newID := breadthFirstOrder(a)
+	off := make([]int, n+1)
+	for i, v := range order {
+		off[i+1] = off[i] + a.Degree(v)
+	}
+	// The arcs are copied on every thread: each vertex's go to their own
+	// place, read at random from the old numbering (most of the copy's time).
+	heads := make([]int32, len(a.Heads), len(a.Heads)+csr.HeadsSlack)
+	par.Rows(n, threads, func(i int) {
+		dst := heads[off[i]:off[i+1]]
+		for j, w := range a.Nbrs(order[i]) {
+			dst[j] = newID[w]
+		}
+		slices.Sort(dst) // heads stay sorted within a vertex, as a graph's
+	})
+	return csr.CSR{Off: off, Heads: heads}, newID, true
+}
+
+// breadthFirstOrder lists a's vertices in breadth-first order (from
+// vertex 0, then from the first vertex not yet reached, and so on) and
+// gives each its place in the list.
+func breadthFirstOrder(a *csr.CSR) (order, newID []int32) {
+	n := a.N()
 	order, dist := make([]int32, n), make([]int32, n)
 	for i := range dist {
 		dist[i] = -1
@@ -238,21 +261,28 @@ func localOrder(a *csr.CSR, threads int) (b csr.CSR, newID []int32, ok bool) {
 	for i, v := range order {
 		newID[v] = int32(i)
 	}
-	off := make([]int, n+1)
-	for i, v := range order {
-		off[i+1] = off[i] + a.Degree(v)
+	return order, newID
+}
+
+// LocalNumbers is the numbering that gives a large graph's searches
+// locality (breadth-first order: a vertex's neighbours get nearby
+// numbers), for engines that renumber a graph themselves (graph.Renumber)
+// before searching it from many sources; nil when the graph is too small
+// (under localAt vertices) or the sources too few (under localSearches)
+// for it to pay.
+func LocalNumbers(g *graph.Graph, sources int) []int32 {
+	if g.N() < localAt || sources < localSearches {
+		return nil
 	}
-	// The arcs are copied on every thread: each vertex's go to their own
-	// place, read at random from the old numbering (most of the copy's time).
-	heads := make([]int32, len(a.Heads), len(a.Heads)+csr.HeadsSlack)
-	par.Rows(n, threads, func(i int) {
-		dst := heads[off[i]:off[i+1]]
-		for j, w := range a.Nbrs(order[i]) {
-			dst[j] = newID[w]
-		}
-		slices.Sort(dst) // heads stay sorted within a vertex, as a graph's
-	})
-	return csr.CSR{Off: off, Heads: heads}, newID, true
+	return BreadthFirstNumbers(g)
+}
+
+// BreadthFirstNumbers is each vertex's place in g's breadth-first order
+// (as LocalNumbers, whatever the size).
+func BreadthFirstNumbers(g *graph.Graph) []int32 {
+	a := csr.Of(g)
+	_, newID := breadthFirstOrder(&a)
+	return newID
 }
 
 // search is From without the set-up, on g's arcs a: dist must be -1
