@@ -62,6 +62,9 @@ func narrowArcs(a *csr.CSR, threads int) (*levelArcs[uint32, int16], bool) {
 	b := &levelArcs[uint32, int16]{off: make([]uint32, n+1), heads: make([]int16, len(a.Heads)), rel: 1}
 	var far atomic.Bool // an arc between numbers 2¹⁵ or more apart
 	par.Rows(n, threads, func(i int) {
+		if far.Load() {
+			return // refused already: the rest is not needed
+		}
 		u := int32(i)
 		b.off[u+1] = uint32(a.Off[u+1])
 		for j, v := range a.Nbrs(u) {

@@ -218,13 +218,16 @@ func (e dijkstraEngine) RowsFrom(ctx context.Context, p *Problem, sources []int3
 // searches' locality to pay for the copy; nil otherwise), and sources in
 // the new numbers, when the copy fits in memory; else g and sources as
 // they are. On `gen geometric n=2000000 d=6 weights=1..100`, `stats
-// --sample 64` took 6.8–7.0 s of estimating against 13.1–13.3 s. Integer lengths only:
+// --sample 64` took 6.8–7.0 s of estimating against 13.1–13.3 s.
+// Not with negative lengths either: Johnson's searches break ties of the
+// reweighted lengths by number (a row's Σ 1/d would change in its last
+// bit), and a negative cycle would be reported by a vertex's new number. Integer lengths only:
 // a row of float lengths sums its distances in the order the search
 // meets them, which a renumbering changes, and the last bit of a sum
-// should not depend on how many sources were asked for. The rows do not
-// depend on the numbering.
+// should not depend on how many sources were asked for. Rows of
+// non-negative integer lengths do not depend on the numbering.
 func locally(g *graph.Graph, sources []int32, numbers func(*graph.Graph, int) []int32) (*graph.Graph, []int32) {
-	if g.Kind() == graph.FloatWeights {
+	if g.Kind() == graph.FloatWeights || g.HasNegativeWeights() {
 		return g, sources
 	}
 	newID := numbers(g, len(sources))
