@@ -95,6 +95,8 @@ def _order_of(G: Any, n: Optional[int], w: Optional[int], h: Optional[int]) -> T
     nodes = list(G.nodes())
     if not nodes:
         return n, w, h
+    if not all(isinstance(v, tuple) and len(v) == 2 for v in nodes) and not all(isinstance(v, numbers.Integral) for v in nodes):
+        raise TypeError("a Graph Golf graph's nodes are the ints 0..n-1, or (x, y) pairs on a grid")
     if all(isinstance(v, tuple) for v in nodes):
         if w is None:
             w = max(int(v[0]) for v in nodes) + 1
@@ -180,12 +182,11 @@ def golf_search(
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"time must be a positive number of seconds, not {time!r}")
         args.append(f"--time={max(1, round(seconds * 1e9))}ns")  # a Go duration
-    if evals is not None:
-        args.append(f"--evals={int(evals)}")
-    if threads is not None:
-        args.append(f"--threads={int(threads)}")
-    if batch is not None:
-        args.append(f"--batch={int(batch)}")
+    for flag, value in (("evals", evals), ("threads", threads), ("batch", batch)):
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"{flag} must be an int, not {type(value).__name__}")
+            args.append(f"--{flag}={int(value)}")
     tmpdir = tempfile.mkdtemp(prefix="apsp-golf-")
     try:
         out = os.path.join(tmpdir, "best.edges")

@@ -81,6 +81,13 @@ def test_search_time() -> None:
             apsp.golf_search(16, 3, time=bad)
 
 
+def test_argument_types() -> None:
+    with pytest.raises(TypeError):
+        apsp.golf_search(16, 3, evals=2.7)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        apsp.golf_eval(nx.relabel_nodes(nx.cycle_graph(4), {i: f"v{i}" for i in range(4)}))
+
+
 def test_refusals() -> None:
     with pytest.raises(apsp.OptionsError):
         apsp.golf_bound(10, 0)
