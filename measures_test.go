@@ -503,6 +503,28 @@ func TestChosenSources(t *testing.T) {
 	}
 }
 
+// pickVertices is up to most random vertices of n, repeats allowed; empty,
+// not nil, when none.
+func pickVertices(rng *rand.Rand, n, most int) []int {
+	out := []int{}
+	for range rng.IntN(most + 1) {
+		out = append(out, rng.IntN(n))
+	}
+	return out
+}
+
+// everyIfNil is vs, or every vertex of n in order when vs is nil.
+func everyIfNil(vs []int, n int) []int {
+	if vs != nil {
+		return vs
+	}
+	all := make([]int, n)
+	for v := range all {
+		all[v] = v
+	}
+	return all
+}
+
 // TestDistancesBetween: origin–destination matrices equal the reference's
 // entries for sources and targets of every size (nil every vertex, empty
 // none, repeats, fewer targets than sources and more), in every mode, on
@@ -510,13 +532,7 @@ func TestChosenSources(t *testing.T) {
 func TestDistancesBetween(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 12))
 	ctx := context.Background()
-	pick := func(n, most int) []int {
-		out := []int{}
-		for range rng.IntN(most + 1) {
-			out = append(out, rng.IntN(n))
-		}
-		return out
-	}
+	pick := func(n, most int) []int { return pickVertices(rng, n, most) }
 	for trial := range 24 {
 		directed := trial%2 == 0
 		kind := []weightMode{unweighted, intWeights, floatWeights, intNegative}[trial%4]
@@ -540,19 +556,7 @@ func TestDistancesBetween(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s: %v", name, err)
 					}
-					rows, cols := sources, targets
-					if rows == nil {
-						rows = make([]int, n)
-						for v := range rows {
-							rows[v] = v
-						}
-					}
-					if cols == nil {
-						cols = make([]int, n)
-						for v := range cols {
-							cols[v] = v
-						}
-					}
+					rows, cols := everyIfNil(sources, n), everyIfNil(targets, n)
 					if !slices.Equal(d.Sources, rows) || (targets != nil && !slices.Equal(d.Targets, targets)) || d.Rows() != len(rows) || d.Cols() != len(cols) {
 						t.Fatalf("%s: %d×%d, sources %v targets %v", name, d.Rows(), d.Cols(), d.Sources, d.Targets)
 					}
@@ -583,13 +587,7 @@ func TestDistancesBetween(t *testing.T) {
 func TestDistanceHistogramBetween(t *testing.T) {
 	rng := rand.New(rand.NewPCG(28, 13))
 	ctx := context.Background()
-	pick := func(n, most int) []int {
-		out := []int{}
-		for range rng.IntN(most + 1) {
-			out = append(out, rng.IntN(n))
-		}
-		return out
-	}
+	pick := func(n, most int) []int { return pickVertices(rng, n, most) }
 	for trial := range 20 {
 		directed := trial%2 == 0
 		kind := []weightMode{unweighted, intWeights}[trial%2]
@@ -613,19 +611,7 @@ func TestDistanceHistogramBetween(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rows, cols := st[0], st[1]
-				if rows == nil {
-					rows = make([]int, n)
-					for v := range rows {
-						rows[v] = v
-					}
-				}
-				if cols == nil {
-					cols = make([]int, n)
-					for v := range cols {
-						cols[v] = v
-					}
-				}
+				rows, cols := everyIfNil(st[0], n), everyIfNil(st[1], n)
 				want := map[int64]int64{}
 				var none int64
 				for _, u := range rows {

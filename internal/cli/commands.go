@@ -270,23 +270,11 @@ func runDist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sources, err := f.sourcesOf(g, pos[0])
+	sources, targets, chosen, err := f.pairsOf(e, g, pos[0], opt)
 	if err != nil {
 		return err
 	}
-	targets, err := f.targetsOf(g, pos[0])
-	if err != nil {
-		return err
-	}
-	if sources != nil || targets != nil {
-		shown := opt
-		shown.Sources = sources
-		if targets != nil && (sources == nil || len(targets) < len(sources)) {
-			shown.Sources = targets // the searches go from the targets
-		}
-		if err := f.printChoice(e, "dist", g, shown); err != nil {
-			return err
-		}
+	if chosen {
 		d, err := apsp.DistancesBetween(e.ctx, g, sources, targets, opt)
 		bar.Done()
 		if err != nil {

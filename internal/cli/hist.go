@@ -43,24 +43,12 @@ func runHist(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sources, err := f.sourcesOf(g, pos[0])
-	if err != nil {
-		return err
-	}
-	targets, err := f.targetsOf(g, pos[0])
+	sources, targets, chosen, err := f.pairsOf(e, g, pos[0], opt)
 	if err != nil {
 		return err
 	}
 	var h *apsp.Histogram
-	if sources != nil || targets != nil {
-		shown := opt
-		shown.Sources = sources
-		if targets != nil && (sources == nil || len(targets) < len(sources)) {
-			shown.Sources = targets // the searches go from the targets
-		}
-		if err := f.printChoice(e, "dist", g, shown); err != nil {
-			return err
-		}
+	if chosen {
 		h, err = apsp.DistanceHistogramBetween(e.ctx, g, sources, targets, opt)
 	} else {
 		if err := f.printChoice(e, "hist", g, opt); err != nil {

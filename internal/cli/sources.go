@@ -27,6 +27,27 @@ func (f *flagSet) targetsOf(g *graph.Graph, path string) ([]int, error) {
 	return f.verticesOf("targets", f.targets, g, path)
 }
 
+// pairsOf reads --sources and --targets; when either is given it prints
+// with --explain the plan of the searches DistancesBetween makes (from
+// the shorter list) and reports chosen true.
+func (f *flagSet) pairsOf(e *env, g *graph.Graph, path string, opt apsp.Options) (sources, targets []int, chosen bool, err error) {
+	if sources, err = f.sourcesOf(g, path); err != nil {
+		return nil, nil, false, err
+	}
+	if targets, err = f.targetsOf(g, path); err != nil {
+		return nil, nil, false, err
+	}
+	if sources == nil && targets == nil {
+		return nil, nil, false, nil
+	}
+	shown := opt
+	shown.Sources = sources
+	if targets != nil && (sources == nil || len(targets) < len(sources)) {
+		shown.Sources = targets // the searches go from the targets
+	}
+	return sources, targets, true, f.printChoice(e, "dist", g, shown)
+}
+
 // verticesOf reads the list spec of flag --name (see sourcesOf).
 func (f *flagSet) verticesOf(name, spec string, g *graph.Graph, path string) ([]int, error) {
 	if spec == "" {
