@@ -29,7 +29,9 @@ for kind in "${@:-threads}"; do
 		nvcc -O3 -arch="$arch" -I"$odp" -c "$odp/aspl_cuda.cu" -o "$tmp/aspl_cuda.o"
 		nvcc -O3 -arch="$arch" -I"$odp" -c "$odp/utils_cuda.cu" -o "$tmp/utils_cuda.o"
 		gcc $cflags -I"$odp" -c "$odp/utils.c" -o "$tmp/utils.o"
-		gcc -O3 -DODP_CUDA -c "$here/odpbench.c" -o "$tmp/odpbench_cuda.o"
+		init=ODP_Init_aspl_cuda_general
+		grep -q "$init" "$odp/aspl_cuda.cu" || init=ODP_Init_aspl_general
+		gcc -O3 -DODP_CUDA -DODP_CUDA_INIT=$init -c "$here/odpbench.c" -o "$tmp/odpbench_cuda.o"
 		nvcc -O3 -arch="$arch" -o "$out/odpbench_cuda" "$tmp/odpbench_cuda.o" \
 			"$tmp/aspl_cuda.o" "$tmp/utils_cuda.o" "$tmp/utils.o" -lcuda -lm
 		;;

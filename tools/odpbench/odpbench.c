@@ -18,7 +18,12 @@
 #include <time.h>
 
 #ifdef ODP_CUDA
-extern void ODP_Init_aspl_cuda_general(int nodes, int degree, int *num_degrees);
+/* ODP's CUDA initialiser: ODP_Init_aspl_cuda_general in older versions,
+ * ODP_Init_aspl_general (the CPU's name) in newer ones; build.sh picks. */
+#ifndef ODP_CUDA_INIT
+#define ODP_CUDA_INIT ODP_Init_aspl_cuda_general
+#endif
+extern void ODP_CUDA_INIT(int nodes, int degree, int *num_degrees);
 #else
 extern void ODP_Init_aspl_general(int nodes, int degree, int *num_degrees);
 #endif
@@ -99,7 +104,7 @@ int main(int argc, char **argv)
 	}
 	int *nd = regular ? NULL : deg;
 #ifdef ODP_CUDA
-	ODP_Init_aspl_cuda_general(nodes, degree, nd);
+	ODP_CUDA_INIT(nodes, degree, nd);
 #else
 	ODP_Init_aspl_general(nodes, degree, nd);
 #endif
