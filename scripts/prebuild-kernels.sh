@@ -10,8 +10,10 @@
 #
 #   back on a machine with Go:
 #     scripts/prebuild-kernels.sh gather OUTDIR/rec
-#   gzips those cubins into internal/gpu/prebuilt/cubins/ARCH/ and writes
-#   its manifest.json (replacing what was there).
+#   gzips those cubins into internal/gpu/prebuilt/cubins/ARCH/ and adds
+#   them to its manifest.json, each replacing the module of the same file,
+#   architecture and options (a binary with prebuilt cubins records only
+#   the modules whose source changed).
 #
 # go test ./internal/gpu (TestPrebuiltMatchSources) fails when a kernel
 # source no longer matches its cubins, naming this script.

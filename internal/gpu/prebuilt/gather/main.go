@@ -1,7 +1,10 @@
 // Command gather turns the modules that scripts/prebuild-kernels.sh
 // recorded on a GPU machine (KEY.cubin and KEY.json each) into package
-// prebuilt's embedded files: DST/ARCH/KEY.cubin.gz and DST/manifest.json,
-// replacing the cubins and manifest that were there.
+// prebuilt's embedded files: DST/ARCH/KEY.cubin.gz and DST/manifest.json.
+// A recorded module replaces the one of the same file, architecture and
+// options; the others stay. (A recording with the prebuilt cubins of a
+// binary compiles, and so records, only the modules whose source changed;
+// TestPrebuiltMatchSources in internal/gpu names any left stale.)
 package main
 
 import (
@@ -34,11 +37,19 @@ func gather(rec, dst string) error {
 	if len(metas) == 0 {
 		return fmt.Errorf("%s holds no recorded modules", rec)
 	}
-	old, _ := filepath.Glob(filepath.Join(dst, "sm_*", "*.cubin.gz"))
-	for _, f := range old {
-		if err := os.Remove(f); err != nil {
-			return err
+	// The modules there now, by what they are built from but the source.
+	kept := map[string]prebuilt.Entry{}
+	what := func(e prebuilt.Entry) string { return e.File + "\x00" + e.Arch + "\x00" + strings.Join(e.Opts, "\x01") }
+	if b, err := os.ReadFile(filepath.Join(dst, "manifest.json")); err == nil {
+		var old []prebuilt.Entry
+		if err := json.Unmarshal(b, &old); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(dst, "manifest.json"), err)
 		}
+		for _, e := range old {
+			kept[what(e)] = e
+		}
+	} else if !os.IsNotExist(err) {
+		return err
 	}
 	var entries []prebuilt.Entry
 	for _, m := range metas {
@@ -64,6 +75,15 @@ func gather(rec, dst string) error {
 		if err := os.WriteFile(filepath.Join(dir, e.Key+".cubin.gz"), prebuilt.Gzip(cubin), 0o644); err != nil {
 			return err
 		}
+		if old, ok := kept[what(e)]; ok && old.Key != e.Key {
+			if err := os.Remove(filepath.Join(dst, old.Arch, old.Key+".cubin.gz")); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+		delete(kept, what(e))
+		entries = append(entries, e)
+	}
+	for _, e := range kept {
 		entries = append(entries, e)
 	}
 	sort.Slice(entries, func(i, j int) bool {
