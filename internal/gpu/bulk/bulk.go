@@ -16,9 +16,26 @@ import (
 )
 
 // MaxN is the most vertices a graph of Rows may have: a thread block
-// searches a graph with one thread per vertex, and blocks have at most 1024
-// threads.
-const MaxN = 1024
+// searches a graph with one thread per vertex up to threadMaxN vertices,
+// then 1024 threads of up to 16 vertices each, whose two frontiers of
+// 32-bit words (128 KiB at MaxN) must fit in a block's shared memory.
+const MaxN = 16384
+
+// threadMaxN is the most vertices a graph may have for a thread a vertex
+// (a block has at most 1024 threads); larger graphs take the mid-size
+// kernels (*_vN), batches of 32 sources and 16-bit heads.
+const threadMaxN = 1024
+
+// midIndex is the mid-size kernels' index for a graph of n vertices,
+// threadMaxN < n ≤ MaxN: the fewest vertices a thread that cover n.
+func midIndex(n int) int {
+	for i, vpt := range midVertices {
+		if n <= vpt*threadMaxN {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("bulk: %d vertices is past MaxN", n))
+}
 
 // ErrGraph is wrapped by Rows's refusals of a graph it cannot
 // search: weighted, or more than MaxN vertices.
@@ -69,7 +86,7 @@ type Summary struct {
 }
 
 // Summaries is Rows reduced to one Summary a graph: the GPU
-// reduces each graph's per-vertex summaries itself and writes 16 bytes a
+// reduces each graph's per-vertex summaries itself and writes 32 bytes a
 // graph straight into page-locked host memory, so that no copy back is
 // queued and no rows are built.
 func Summaries(ctx context.Context, place gpu.Placement, gs []*graph.Graph) ([]Summary, error) {
@@ -140,17 +157,22 @@ type bulkConfig struct {
 	// RowSums makes Summaries reduce per-vertex rows on the host, as
 	// Rows copies them back, instead of on the device (comparisons).
 	RowSums bool
-	// CopyOut makes Summaries copy the graphs' 16 bytes back after
+	// CopyOut makes Summaries copy the graphs' 32 bytes back after
 	// the kernels, instead of each graph's last block writing them into
 	// the page-locked buffer itself (comparisons).
 	CopyOut bool
 	// sums is set by bulkRunInto for Summaries without RowSums: the
-	// bulk_sum_* kernels, 16 bytes a graph out.
+	// bulk_sum_* kernels, sumWords words a graph out.
 	sums bool
 }
 
 // MaxStreams is the most streams Stream spreads a batch's groups over.
 const MaxStreams = 4
+
+// sumWords is the 32-bit words of a graph's summary as the bulk_sum_*
+// kernels leave it (SUM_WORDS in kernels/bulkbfs.cu): pairs, diameter,
+// blocks done, zero, then the distance sum in 64 bits.
+const sumWords = 8
 
 const (
 	bulkStreams    = 2
@@ -197,13 +219,20 @@ type groupTime struct{ Submit, Done time.Duration }
 // indexing 32-bit words, then W = 1, 2, 4 64-bit words; sum and sumWide
 // are the summaries' kernels of the same shapes.
 type bulkKernels struct {
-	fn       [4][2]*cuda.Function
-	wide     [2]*cuda.Function // h1 with 32-bit heads: wide[sh]
-	sum      [4][2]*cuda.Function
-	sumWide  [2]*cuda.Function
-	compiled bool
-	used     bool
+	fn      [4][2]*cuda.Function
+	wide    [2]*cuda.Function // h1 with 32-bit heads: wide[sh]
+	sum     [4][2]*cuda.Function
+	sumWide [2]*cuda.Function
+	// mid and midSum are the mid-size kernels (32-bit words, 16-bit
+	// heads), [i][sh] for midVertices[i] vertices a thread.
+	mid, midSum [len(midVertices)][2]*cuda.Function
+	compiled    bool
+	used        bool
 }
+
+// midVertices are the vertices a thread of the mid-size kernels owns: a
+// graph of n > threadMaxN vertices takes the first that covers n/1024.
+var midVertices = [...]int{2, 4, 8, 16}
 
 type bulkModuleKey struct{ minBlocks int }
 
@@ -225,6 +254,15 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 			}
 			for sh, suffix := range []string{"gl", "sh"} {
 				ks = append(ks, gpu.Entry{Fn: &wide[sh], Name: prefix + "h1_" + suffix + "_i32", Shared: most})
+			}
+			mid := &k.mid
+			if p == 1 {
+				mid = &k.midSum
+			}
+			for i, vpt := range midVertices {
+				for sh, suffix := range []string{"gl", "sh"} {
+					ks = append(ks, gpu.Entry{Fn: &mid[i][sh], Name: fmt.Sprintf("%sh1_%s_v%d", prefix, suffix, vpt), Shared: most})
+				}
 			}
 		}
 		var err error
@@ -522,8 +560,101 @@ func bulkChunks(gs []*graph.Graph, chunkBytes int) [][2]int {
 	return chunks
 }
 
+// paddedWords is the int32 words of the arcs of a graph of more than
+// threadMaxN vertices as uploaded (fillPadded): n+1 offsets padded to 16
+// bytes, then each vertex's heads in 16 bits, padded to a multiple of 8
+// (16 bytes) with the vertex itself. The mid-size kernels load 8 heads at
+// once; a padding head ORs v's own frontier into v, whose bits v has
+// already seen, so it adds nothing.
+func paddedWords(g *graph.Graph) int {
+	return (g.N()+1+3)&^3 + 4*chunksOf(csr.Of(g).Off, 0, g.N())
+}
+
+// chunksOf is the 16-byte chunks of 8 heads that vertices [lo, hi) take.
+func chunksOf(off []int, lo, hi int) int {
+	chunks := 0
+	for v := lo; v < hi; v++ {
+		chunks += int(uint(off[v+1]-off[v]+7) / 8)
+	}
+	return chunks
+}
+
+// fillPadded writes the arcs of a graph of n vertices (arrays) as
+// paddedWords lays them out, offsets counting 16-byte chunks, and returns
+// the largest padded degree. Every host thread takes a part of the
+// vertices: its chunks are counted, then, once each part knows where it
+// starts, its offsets and heads are written.
+func fillPadded(dst []int32, arrays csr.CSR, n int) int {
+	off := arrays.Off
+	start := (n + 1 + 3) &^ 3
+	clear(dst[n+1 : start])
+	arcs := off[n] - off[0]
+	// Parts of about 64 Ki heads: a worker's start-up (tens of µs on the
+	// H200's 16-core host, where 4 parts of 16 Ki heads took longer than
+	// one part alone at n = 4096) must stay small against its share.
+	grain := max(256, n*(1<<16)/max(1, arcs))
+	parts := (n + grain - 1) / grain
+	first := make([]int, parts+1) // chunks before each part
+	degs := make([]int, parts)
+	aligned := make([]bool, parts) // every degree of the part a multiple of 8
+	gpu.Parallel(parts, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			a, b := p*grain, min(n, (p+1)*grain)
+			first[p+1] = chunksOf(off, a, b)
+			odd := 0
+			for v := a; v < b; v++ {
+				d := off[v+1] - off[v]
+				degs[p] = max(degs[p], d)
+				odd |= d & 7
+			}
+			aligned[p] = odd == 0
+		}
+	})
+	for p := range parts {
+		first[p+1] += first[p]
+	}
+	dst[n] = int32(first[parts])
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(&dst[start])), 4*first[parts])
+	gpu.Parallel(parts, 1, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			at := first[p]
+			a, b := p*grain, min(n, (p+1)*grain)
+			if aligned[p] {
+				// The padded heads are the heads: one pass.
+				for v := a; v < b; v++ {
+					dst[v] = int32(at)
+					at += (off[v+1] - off[v]) / 8
+				}
+				narrow(words[4*first[p]:4*at], arrays.Heads[off[a]:off[b]])
+				continue
+			}
+			for v := a; v < b; v++ {
+				dst[v] = int32(at)
+				heads := arrays.Heads[off[v]:off[v+1]]
+				c := (len(heads) + 7) / 8
+				to := words[4*at : 4*(at+c)]
+				at += c
+				narrow(to, heads)
+				if len(heads)%8 != 0 {
+					// The padding: v itself, from the last head on
+					// (narrow left an odd count's last high half zero).
+					pad := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(to))), 2*len(to))
+					for k := len(heads); k < len(pad); k++ {
+						pad[k] = uint16(v)
+					}
+				}
+			}
+		}
+	})
+	deg := 0
+	for _, d := range degs {
+		deg = max(deg, d)
+	}
+	return (deg + 7) &^ 7
+}
+
 // csrWords is the int32 words of g's arcs as uploaded: n+1 offsets, then
-// the heads in 16 bits (n ≤ MaxN), two a word, or in 32 when wide.
+// the heads in 16 bits (n ≤ MaxN < 2^16), two a word, or in 32 when wide.
 func csrWords(g *graph.Graph, wide bool) int {
 	if wide {
 		return g.N() + 1 + g.Arcs()
@@ -561,6 +692,7 @@ type bulkChunk struct {
 // placement.
 type bulkGroup struct {
 	sh               bool
+	mid              int // index in midVertices, or -1: a thread a vertex
 	threads, shared  int
 	firstTask, count int
 }
@@ -572,7 +704,14 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	ch := &bulkChunk{lo: lo, hi: hi}
 	ng := hi - lo
 	ch.words, ch.half = cfg.Words, cfg.Half
+	large := false
+	for _, g := range gs[lo:hi] {
+		large = large || g.N() > threadMaxN
+	}
 	switch {
+	case large:
+		// The mid-size kernels take 32-bit words and 16-bit heads only.
+		ch.words, ch.half = 1, true
 	case ch.half:
 		ch.words = 1
 	case ch.words == 0 && ng < target:
@@ -585,7 +724,7 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 		for _, g := range gs[lo:hi] {
 			arcs += g.Arcs()
 		}
-		ch.wide = cfg.Heads == 32 || cfg.Heads == 0 && arcs <= bulkWideArcs
+		ch.wide = !large && (cfg.Heads == 32 || cfg.Heads == 0 && arcs <= bulkWideArcs)
 	}
 	ch.sum = cfg.sums
 	ch.direct = ch.sum && !cfg.CopyOut
@@ -611,8 +750,14 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 		ch.split[i] = int32(k)
 		ch.tasks += k
 		ch.anySplit = ch.anySplit || k > 1
-		ch.csrAt[i] = words
-		words += csrWords(g, ch.wide)
+		if n > threadMaxN {
+			words = (words + 3) &^ 3 // its heads are read 16 bytes at a time
+			ch.csrAt[i] = words
+			words += paddedWords(g)
+		} else {
+			ch.csrAt[i] = words
+			words += csrWords(g, ch.wide)
+		}
 		ch.rowAt[i] = ch.rows
 		ch.rows += n
 	}
@@ -622,14 +767,13 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	ch.inBytes = (ch.csrRegionAt + 4*uint64(words) + 255) &^ 255
 	ch.outBytes = 12 * uint64(ch.rows)
 	if ch.sum {
-		ch.outBytes = 16 * uint64(ng)
+		ch.outBytes = 4 * sumWords * uint64(ng)
 	}
 	return ch
 }
 
-// narrow writes the heads in 16 bits, two a word (little-endian: the
-// first in the low half), for n ≤ MaxN; a pair a store.
-func narrow(dst []uint32, heads []int32) {
+// narrowGeneric is narrow in Go; a pair a store.
+func narrowGeneric(dst []uint32, heads []int32) {
 	pairs := len(heads) / 2
 	d, h := dst[:pairs], heads[:2*pairs]
 	for len(d) >= 4 {
@@ -667,6 +811,10 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 			arrays := csr.Of(g)
 			n := g.N()
 			dst := region[ch.csrAt[i]:]
+			if n > threadMaxN {
+				ch.maxDeg[i] = int32(fillPadded(dst, arrays, n))
+				continue
+			}
 			deg := 0
 			off, to := arrays.Off[:n+1], dst[:n+1]
 			base, prev := off[0], off[0]
@@ -687,10 +835,10 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 	})
 	switch {
 	case ch.sum:
-		// Every block adds into its graph's 16 bytes; when direct, the
+		// Every block adds into its graph's summary; when direct, the
 		// last one writes them back over these zeros (after the copy in
 		// has read them: the stream orders the two).
-		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 4*(ch.hi-ch.lo)))
+		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), sumWords*(ch.hi-ch.lo)))
 	case ch.anySplit && ch.rows > 0:
 		clear(unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 3*ch.rows))
 	}
@@ -713,23 +861,30 @@ func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
 		for class < n {
 			class <<= 1
 		}
+		mid, limit := -1, min(maxShared, bulkSharedMax)
+		if n > threadMaxN {
+			mid, limit = midIndex(n), maxShared
+		}
 		frontier := 2 * n * ch.wordBytes()
 		table := (n*int(ch.maxDeg[i])*2 + 15) &^ 15
-		sh := !cfg.NoShared && frontier+table <= min(maxShared, bulkSharedMax)
+		sh := !cfg.NoShared && frontier+table <= limit
 		keys[i] = key{class, sh}
 		if _, ok := groupOf[keys[i]]; !ok {
 			groupOf[keys[i]] = len(order)
 			order = append(order, keys[i])
-			ch.groups = append(ch.groups, bulkGroup{sh: sh})
+			ch.groups = append(ch.groups, bulkGroup{sh: sh, mid: mid})
 		}
 		gr := &ch.groups[groupOf[keys[i]]]
-		gr.threads = max(gr.threads, (n+31)&^31)
+		gr.threads = min(threadMaxN, max(gr.threads, (n+31)&^31))
 		need := frontier
-		if sh {
+		switch {
+		case sh:
 			need += table
+		case mid >= 0 && midVertices[mid] > 4:
+			need += 4 * (n + 1) // the offsets (SHOFF in kernels/bulkbfs.cu)
 		}
 		if ch.sum {
-			need = max(need, 16) // the block's reduction writes three words there
+			need = max(need, 16) // the block's reduction writes four words there
 		}
 		gr.shared = max(gr.shared, need)
 		gr.count += int(ch.split[i])
@@ -803,7 +958,10 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 		var err error
 		if ch.sum {
 			f := k.sum[ch.kernelIndex()][sh]
-			if ch.wide {
+			switch {
+			case gr.mid >= 0:
+				f = k.midSum[gr.mid][sh]
+			case ch.wide:
 				f = k.sumWide[sh]
 			}
 			sources := int32(ch.batchSize())
@@ -818,7 +976,10 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 				unsafe.Pointer(&hostOut), unsafe.Pointer(&sources))
 		} else {
 			f := k.fn[ch.kernelIndex()][sh]
-			if ch.wide {
+			switch {
+			case gr.mid >= 0:
+				f = k.mid[gr.mid][sh]
+			case ch.wide:
 				f = k.wide[sh]
 			}
 			err = f.LaunchOn(st, grid, block, uint32(gr.shared),
@@ -924,11 +1085,13 @@ func (ch *bulkChunk) summarise(gs []*graph.Graph, sums []Summary) {
 	if ch.sum {
 		// The device's reduction: pairs, distance sum, diameter. Every
 		// vertex reaches every other exactly when the pairs are n·(n-1).
-		res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 4*(ch.hi-ch.lo))
+		res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), sumWords*(ch.hi-ch.lo))
 		for i := range ch.hi - ch.lo {
 			n := int64(gs[ch.lo+i].N())
-			p := int64(res[4*i])
-			sums[ch.lo+i] = Summary{Vertices: int(n), Pairs: p, Sum: int64(res[4*i+1]), Diameter: int64(res[4*i+2]), Connected: p == n*(n-1)}
+			o := res[sumWords*i : sumWords*(i+1)]
+			p := int64(o[0])
+			sum := int64(o[4]) | int64(o[5])<<32
+			sums[ch.lo+i] = Summary{Vertices: int(n), Pairs: p, Sum: sum, Diameter: int64(o[1]), Connected: p == n*(n-1)}
 		}
 		return
 	}

@@ -37,7 +37,7 @@ func bulkCases(rng *rand.Rand, count int) []*graph.Graph {
 	edges := []int{1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 255, 256, 257, 300, 511, 512, 513, 700, 1000, 1023, 1024}
 	var gs []*graph.Graph
 	for i := 0; i < count; i++ {
-		n := 1 + rng.IntN(MaxN)
+		n := 1 + rng.IntN(threadMaxN)
 		if i < len(edges) {
 			n = edges[i]
 		}
@@ -52,6 +52,43 @@ func bulkCases(rng *rand.Rand, count int) []*graph.Graph {
 		gs = append(gs, bulkGraph(rng, n, deg, i%2 == 0, isolated))
 	}
 	return gs
+}
+
+// midCases are graphs past threadMaxN vertices, for the mid-size kernels:
+// each vertices-a-thread class at its edges, directed and not, with
+// isolated vertices, dense (the ELL table exceeds shared memory) and,
+// with large, a cycle whose distance sum passes 2^32 and n = MaxN (the
+// CPU emulation would take too long on those).
+func midCases(t testing.TB, rng *rand.Rand, large bool) []*graph.Graph {
+	t.Helper()
+	gs := []*graph.Graph{bulkGraph(rng, 4097, 4, true, 0), bulkGraph(rng, 3000, 3, true, 0.3), bulkGraph(rng, 1025, 2, false, 0.05)}
+	specs := [][2]int{{1025, 4}, {2048, 16}, {2049, 6}}
+	if large {
+		specs = append(specs, [2]int{4096, 16}, [2]int{6000, 8}, [2]int{8192, 16}, [2]int{8193, 4}, [2]int{MaxN, 16})
+		gs = append(gs, outRegular(4097, 4), bulkGraph(rng, 2000, 600, false, 0), bulkGraph(rng, 12000, 6, true, 0.05), cycle(4096))
+	}
+	for i, c := range specs {
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", c[0]), fmt.Sprintf("d=%d", c[1]), fmt.Sprintf("seed=%d", 11+i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// cycle is the undirected cycle of n vertices.
+func cycle(n int) *graph.Graph {
+	b := graph.NewBuilder(false)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	for u := range n {
+		if err := b.AddEdge(u, (u+1)%n); err != nil {
+			panic(err)
+		}
+	}
+	return b.Build()
 }
 
 // outRegular is a directed graph of n vertices where every vertex has k
@@ -136,11 +173,23 @@ func TestBulkRowsMatchesBitRows(t *testing.T) {
 	}
 	gs = append(gs, graph.NewBuilder(false).Build()) // no vertices
 	gs = append(gs, uniformCases(t)...)
-	want := make([][]reduce.Row, len(gs))
+	mid := midCases(t, rng, true)
+	want := make([][]reduce.Row, len(gs), len(gs)+len(mid))
 	for i, g := range gs {
 		want[i] = wantRows(t, g)
 	}
 	matched := 0
+	// The mid-size graphs: alone, together, and with the small ones (a
+	// chunk with a large graph takes half words throughout).
+	for _, g := range mid {
+		want = append(want, wantRows(t, g))
+		got, err := Rows(ctx, gpu.OnGPU(0), []*graph.Graph{g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		matched += sameRows(t, fmt.Sprintf("Rows(mid n=%d)", g.N()), []*graph.Graph{g}, want[len(want)-1:], got)
+	}
+	gs = append(gs, mid...)
 	// Rows itself: the whole set, then one graph a call.
 	got, err := Rows(ctx, gpu.OnGPU(0), gs)
 	if err != nil {
@@ -279,6 +328,12 @@ func BenchmarkBulkRows(b *testing.B) {
 		{"single/n=1024/d=16", 1024, 16, 64, 1},
 		{"batch4096/n=1024/d=16", 1024, 16, 4096, 4096},
 		{"batch16384/n=256/d=16", 256, 16, 16384, 16384},
+		{"single/n=4096/d=16", 4096, 16, 16, 1},
+		{"single/n=16384/d=16", 16384, 16, 4, 1},
+	}
+	if os.Getenv("APSP_BULK_VARIANTS") == "1" {
+		variants = append(variants, variant{"gl", bulkConfig{NoShared: true}, false}, variant{"summaries/gl", bulkConfig{NoShared: true}, true},
+			variant{"summaries/S=16", bulkConfig{Sources: 16}, true})
 	}
 	for _, c := range cases {
 		gs := regulars(b, c.count, c.n, c.d, 1000)
@@ -385,7 +440,7 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 	region := unsafe.Slice((*int32)(unsafe.Add(in, ch.csrRegionAt)), (ch.inBytes-ch.csrRegionAt)/4)
 	need := 12 * uint64(ch.rows)
 	if ch.sum {
-		need = 16 * uint64(ng)
+		need = 4 * sumWords * uint64(ng)
 	}
 	if need > ch.outBytes {
 		t.Fatalf("chunk of %d rows has %d output bytes, want %d", ch.rows, ch.outBytes, need)
@@ -395,11 +450,11 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 	}
 	var reach, sum, ecc, sums, hostSums []uint32
 	if ch.sum {
-		// fill zeroed the graphs' 16 bytes: the copy in takes them to the
+		// fill zeroed the graphs' summaries: the copy in takes them to the
 		// device (sums), where the blocks add into them; then the last
 		// block of each graph writes them into hostSums (direct), or
 		// they are copied there at the end.
-		hostSums = unsafe.Slice((*uint32)(unsafe.Add(in, ch.inBytes)), 4*ng)
+		hostSums = unsafe.Slice((*uint32)(unsafe.Add(in, ch.inBytes)), sumWords*ng)
 		for i, x := range hostSums {
 			if x != 0 {
 				t.Fatalf("summary word %d is %#x before the kernels, want 0", i, x)
@@ -442,12 +497,30 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 			if gr.sh {
 				need += n * int(g[1]) * 2
 			}
-			if n > gr.threads || need > gr.shared || gr.threads > 1024 || gr.threads%32 != 0 {
+			vpt := 1
+			if gr.mid >= 0 {
+				vpt = midVertices[gr.mid]
+				if vpt > 4 && !gr.sh {
+					need += 4 * (n + 1) // the offsets in shared memory
+				}
+				if !ch.half || ch.wide || n <= threadMaxN || (gr.mid > 0 && n <= midVertices[gr.mid-1]*threadMaxN) {
+					t.Fatalf("graph of %d vertices in the mid-size kernels of %d vertices a thread (half %v, wide %v)", n, vpt, ch.half, ch.wide)
+				}
+			}
+			if n > vpt*gr.threads || need > gr.shared || gr.threads > 1024 || gr.threads%32 != 0 {
 				t.Fatalf("graph of %d vertices in a launch of %d threads and %d shared bytes", n, gr.threads, gr.shared)
 			}
 			off := region[g[2]:]
 			head := func(i int32) int { return int(off[n+1+int(i)]) } // 32-bit heads
-			if !ch.wide {
+			arcs := func(v int) (int32, int32) { return off[v], off[v+1] }
+			switch {
+			case n > threadMaxN:
+				// Offsets in 16-byte chunks of 8 heads, then the chunks.
+				start := (n + 1 + 3) &^ 3
+				padded := unsafe.Slice((*uint16)(unsafe.Pointer(&off[start])), 2*(len(off)-start))
+				head = func(i int32) int { return int(padded[i]) }
+				arcs = func(v int) (int32, int32) { return 8 * off[v], 8 * off[v+1] }
+			case !ch.wide:
 				narrowHeads := unsafe.Slice((*uint16)(unsafe.Pointer(&off[n])), 2*(len(off)-n))[2:] // 16-bit, after the offsets
 				head = func(i int32) int { return int(narrowHeads[i]) }
 			}
@@ -480,7 +553,8 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 							full &= vis[v*W+w]
 						}
 						if full != ones {
-							for i := off[v]; i < off[v+1]; i++ {
+							a, b := arcs(v)
+							for i := a; i < b; i++ {
 								u := head(i)
 								for w := 0; w < W; w++ {
 									acc[w] |= cur[u*W+w]
@@ -508,18 +582,21 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 				}
 			}
 			if ch.sum {
-				o := sums[4*task[0] : 4*task[0]+4]
+				// pairs, diameter, blocks done, 0, the 64-bit distance sum
+				o := sums[sumWords*task[0] : sumWords*(task[0]+1)]
+				total := uint64(o[4]) | uint64(o[5])<<32
 				for v := 0; v < n; v++ {
 					o[0] += r[v]
-					o[1] += s[v]
-					o[2] = max(o[2], e[v])
+					total += uint64(s[v])
+					o[1] = max(o[1], e[v])
 				}
-				o[3]++ // the graph's blocks done
-				if o[3] > uint32(task[3]) {
-					t.Fatalf("graph %d: %d blocks done of %d", task[0], o[3], task[3])
+				o[4], o[5] = uint32(total), uint32(total>>32)
+				o[2]++ // the graph's blocks done
+				if o[2] > uint32(task[3]) {
+					t.Fatalf("graph %d: %d blocks done of %d", task[0], o[2], task[3])
 				}
-				if ch.direct && o[3] == uint32(task[3]) {
-					copy(hostSums[4*task[0]:], o)
+				if ch.direct && o[2] == uint32(task[3]) {
+					copy(hostSums[sumWords*task[0]:], o)
 				}
 				continue
 			}
@@ -717,8 +794,50 @@ func TestBulkGroupsEmulated(t *testing.T) {
 	sameSummaries(t, "emulated", gs, want, sums)
 }
 
+// TestBulkMidEmulated runs graphs of more than threadMaxN vertices (the
+// mid-size kernels: several vertices a thread) through the CPU emulation,
+// rows and summaries, alone and beside small graphs, whose chunk then
+// takes half words throughout.
+func TestBulkMidEmulated(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	mid := midCases(t, rng, false)
+	gs := append(mid, bulkCases(rng, 6)...)
+	want := make([][]reduce.Row, len(gs))
+	for i, g := range gs {
+		want[i] = wantRows(t, g)
+	}
+	for _, c := range []bulkConfig{{}, {NoShared: true, Split: 3}, {Words: 2}, {sums: true}, {sums: true, Sources: 8, NoShared: true}, {sums: true, CopyOut: true}} {
+		for _, part := range [][2]int{{0, 1}, {len(mid) - 1, len(mid)}, {0, len(gs)}} {
+			sub, want := gs[part[0]:part[1]], want[part[0]:part[1]]
+			rows := make([][]reduce.Row, len(sub))
+			sums := make([]Summary, len(sub))
+			for _, b := range bulkChunks(sub, bulkChunkBytes) {
+				ch := planChunk(132, sub, b[0], b[1], c)
+				if !ch.half || ch.wide {
+					t.Fatalf("%+v: a chunk with graphs of %d vertices in words of %d, half %v, wide heads %v", c, sub[b[0]].N(), ch.words, ch.half, ch.wide)
+				}
+				buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
+				ch.host = unsafe.Pointer(&buf[0])
+				ch.fill(sub, 227<<10, c)
+				emulateBulk(t, ch)
+				if c.sums {
+					ch.summarise(sub, sums)
+				} else {
+					ch.convert(sub, rows)
+				}
+			}
+			name := fmt.Sprintf("%+v [%d, %d)", c, part[0], part[1])
+			if c.sums {
+				sameSummaries(t, name, sub, want, sums)
+			} else {
+				sameRows(t, name, sub, want, rows)
+			}
+		}
+	}
+}
+
 // TestBulkSummariesEmulated runs the summaries' kernels (reduced on the
-// device, 16 bytes a graph) through the CPU emulation in every shape:
+// device, 32 bytes a graph) through the CPU emulation in every shape:
 // batches of 8, 16 and 32 sources, full words, split graphs, small chunks,
 // heads of 16 and 32 bits, arcs in global memory.
 func TestBulkSummariesEmulated(t *testing.T) {
@@ -748,7 +867,7 @@ func TestBulkSummariesEmulated(t *testing.T) {
 			}
 			for _, b := range bulkChunks(part, cb) {
 				ch := planChunk(132, part, b[0], b[1], c)
-				if !ch.sum || ch.outBytes != 16*uint64(b[1]-b[0]) {
+				if !ch.sum || ch.outBytes != 4*sumWords*uint64(b[1]-b[0]) {
 					t.Fatalf("%+v: chunk sum %v, %d output bytes for %d graphs", c, ch.sum, ch.outBytes, b[1]-b[0])
 				}
 				buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
@@ -760,10 +879,10 @@ func TestBulkSummariesEmulated(t *testing.T) {
 				emulateBulk(t, ch)
 				ch.summarise(part, sums)
 				// Every graph's blocks counted themselves: its tasks.
-				res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), 4*(ch.hi-ch.lo))
+				res := unsafe.Slice((*uint32)(unsafe.Add(ch.host, ch.inBytes)), sumWords*(ch.hi-ch.lo))
 				for i := range ch.hi - ch.lo {
-					if res[4*i+3] != uint32(ch.split[i]) {
-						t.Fatalf("%+v: graph %d: %d blocks done, %d planned", c, ch.lo+i, res[4*i+3], ch.split[i])
+					if res[sumWords*i+2] != uint32(ch.split[i]) {
+						t.Fatalf("%+v: graph %d: %d blocks done, %d planned", c, ch.lo+i, res[sumWords*i+2], ch.split[i])
 					}
 				}
 			}
@@ -785,6 +904,7 @@ func TestBulkSummariesMatchesBitRows(t *testing.T) {
 	gs := withEmpty(bulkCases(rng, 120))
 	gs = append(gs, regulars(t, 6, 1024, 16, 41)...)
 	gs = append(gs, uniformCases(t)...)
+	gs = append(gs, midCases(t, rng, true)...)
 	want := make([][]reduce.Row, len(gs))
 	for i, g := range gs {
 		want[i] = wantRows(t, g)
@@ -1025,7 +1145,7 @@ func BenchmarkBulkStream(b *testing.B) {
 
 // TestNarrow: heads packed two a word, low half first, any length.
 func TestNarrow(t *testing.T) {
-	for n := 0; n <= 19; n++ {
+	for n := 0; n <= 70; n++ {
 		heads := make([]int32, n)
 		for i := range heads {
 			heads[i] = int32((i*389 + 7) % MaxN)
@@ -1042,5 +1162,22 @@ func TestNarrow(t *testing.T) {
 		if dst[len(dst)-1] != 0xdeadbeef {
 			t.Fatalf("%d heads: wrote past the heads", n)
 		}
+	}
+}
+
+// BenchmarkBulkPrep times the host's share of a bulk call without a GPU:
+// planning one chunk and filling its input, for one graph of each size.
+func BenchmarkBulkPrep(b *testing.B) {
+	for _, n := range []int{1024, 4096, 16384} {
+		g := regulars(b, 1, n, 16, 1)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			ch := planChunk(132, g, 0, 1, bulkConfig{sums: true})
+			buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
+			for b.Loop() {
+				ch := planChunk(132, g, 0, 1, bulkConfig{sums: true})
+				ch.host = unsafe.Pointer(&buf[0])
+				ch.fill(g, 227<<10, bulkConfig{sums: true})
+			}
+		})
 	}
 }
