@@ -5,7 +5,10 @@
 //
 // Rows, Summaries and Stream (bulk.go, kernels/bulkbfs.cu) search
 // unweighted graphs of at most MaxN vertices, a thread block per graph (or
-// part of its sources) running a bit-parallel breadth-first search; only
+// part of its sources) running a bit-parallel breadth-first search: a
+// thread a vertex up to 1 024 vertices, then (mid-size graphs, the
+// annealing of larger networks) 1 024 threads of up to 16 vertices each,
+// batches of 32 sources, the graph's frontiers in shared memory; only
 // the per-vertex summaries (reduce.Row, as internal/bfs.BitRows gives
 // them) or one Summary a graph (diameter, distance sum, pairs, whether
 // connected) cross the bus. Stream cuts the batch into groups delivered in
