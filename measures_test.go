@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -242,7 +243,8 @@ func TestModeRefusals(t *testing.T) {
 // the centralities within 10 % of stats): a 16-regular graph of 4 096
 // vertices, unweighted for bitbfs and bfs, lengths 1..9 for dijkstra, on
 // one thread (on a shared VM the threads' spinning varies more than the
-// work).
+// work). APSP_BENCH_DEVICE=gpu times gpu-bitbfs (unweighted) and gpu-sssp
+// (lengths 1..9) instead.
 //
 //	go test -run - -bench Measures -count 5 .
 func BenchmarkMeasures(b *testing.B) {
@@ -255,12 +257,20 @@ func BenchmarkMeasures(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, algo := range []string{"bitbfs", "bfs", "dijkstra"} {
+	algos := []string{"bitbfs", "bfs", "dijkstra"}
+	if os.Getenv("APSP_BENCH_DEVICE") == "gpu" {
+		algos = []string{"gpu-bitbfs", "gpu-sssp"} // issue 28's GPU engines
+	}
+	for _, algo := range algos {
 		g := plain
-		if algo == "dijkstra" {
+		opt := Options{Algorithm: algo, Threads: 1}
+		switch algo {
+		case "dijkstra", "gpu-sssp":
 			g = weighted
 		}
-		opt := Options{Algorithm: algo, Threads: 1}
+		if strings.HasPrefix(algo, "gpu-") {
+			opt = Options{Algorithm: algo, Device: "gpu"}
+		}
 		calls := []struct {
 			name string
 			f    func() error
