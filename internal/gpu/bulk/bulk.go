@@ -614,7 +614,10 @@ func fillPadded(dst []int32, arrays csr.CSR, n int) int {
 		first[p+1] += first[p]
 	}
 	dst[n] = int32(first[parts])
-	words := unsafe.Slice((*uint32)(unsafe.Pointer(&dst[start])), 4*first[parts])
+	// dst[start:] may be empty (a graph without arcs ending the region):
+	// the heads' words are taken from its data pointer, not &dst[start].
+	heads := dst[start : start+4*first[parts]]
+	words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(heads))), len(heads))
 	gpu.Parallel(parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			at := first[p]
@@ -668,7 +671,7 @@ type bulkChunk struct {
 	words       int     // W
 	half        bool    // 32-bit words
 	wide        bool    // 32-bit heads (half only)
-	sum         bool    // the summaries' kernels: 16 bytes a graph out
+	sum         bool    // the summaries' kernels: sumWords words a graph out
 	direct      bool    // (sum) written by the kernels into host memory
 	sources     int     // of a batch of half words (sum only; 0: 32)
 	split       []int32 // tasks per graph

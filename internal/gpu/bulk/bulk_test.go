@@ -61,7 +61,8 @@ func bulkCases(rng *rand.Rand, count int) []*graph.Graph {
 // CPU emulation would take too long on those).
 func midCases(t testing.TB, rng *rand.Rand, large bool) []*graph.Graph {
 	t.Helper()
-	gs := []*graph.Graph{bulkGraph(rng, 4097, 4, true, 0), bulkGraph(rng, 3000, 3, true, 0.3), bulkGraph(rng, 1025, 2, false, 0.05)}
+	gs := []*graph.Graph{bulkGraph(rng, 4097, 4, true, 0), bulkGraph(rng, 3000, 3, true, 0.3), bulkGraph(rng, 1025, 2, false, 0.05),
+		isolated(1072)} // no arcs: its (empty) heads end the region
 	specs := [][2]int{{1025, 4}, {2048, 16}, {2049, 6}}
 	if large {
 		specs = append(specs, [2]int{4096, 16}, [2]int{6000, 8}, [2]int{8192, 16}, [2]int{8193, 4}, [2]int{MaxN, 16})
@@ -75,6 +76,15 @@ func midCases(t testing.TB, rng *rand.Rand, large bool) []*graph.Graph {
 		gs = append(gs, g)
 	}
 	return gs
+}
+
+// isolated is the graph of n vertices and no arcs.
+func isolated(n int) *graph.Graph {
+	b := graph.NewBuilder(false)
+	if err := b.SetVertices(n); err != nil {
+		panic(err)
+	}
+	return b.Build()
 }
 
 // cycle is the undirected cycle of n vertices.
@@ -517,7 +527,8 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 			case n > threadMaxN:
 				// Offsets in 16-byte chunks of 8 heads, then the chunks.
 				start := (n + 1 + 3) &^ 3
-				padded := unsafe.Slice((*uint16)(unsafe.Pointer(&off[start])), 2*(len(off)-start))
+				rest := off[start:] // empty for a graph without arcs at the end
+				padded := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(rest))), 2*len(rest))
 				head = func(i int32) int { return int(padded[i]) }
 				arcs = func(v int) (int32, int32) { return 8 * off[v], 8 * off[v+1] }
 			case !ch.wide:
@@ -807,7 +818,9 @@ func TestBulkMidEmulated(t *testing.T) {
 		want[i] = wantRows(t, g)
 	}
 	for _, c := range []bulkConfig{{}, {NoShared: true, Split: 3}, {Words: 2}, {sums: true}, {sums: true, Sources: 8, NoShared: true}, {sums: true, CopyOut: true}} {
-		for _, part := range [][2]int{{0, 1}, {len(mid) - 1, len(mid)}, {0, len(gs)}} {
+		// {3, 4}: the graph without arcs alone, its empty heads at the end
+		// of the input (a crash once).
+		for _, part := range [][2]int{{0, 1}, {3, 4}, {len(mid) - 1, len(mid)}, {0, len(gs)}} {
 			sub, want := gs[part[0]:part[1]], want[part[0]:part[1]]
 			rows := make([][]reduce.Row, len(sub))
 			sums := make([]Summary, len(sub))
