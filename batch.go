@@ -37,8 +37,8 @@ import (
 // device "gpu" or "gpu:N" always, and on the "auto" device only when a
 // GPU is already open in the process (the batch never pays the GPU's
 // start-up) and their estimate beats the CPU's. They are the GPU bulk
-// search ("gpu-bulk": unweighted graphs of 1 to 1024 vertices, int32
-// lanes) and the GPU bulk Floyd–Warshall ("gpu-bulk-fw": integer-weighted
+// search ("gpu-bulk": unweighted graphs of 1 to 16 384 vertices, past 4 096
+// where the GPU's shared memory holds them; int32 lanes) and the GPU bulk Floyd–Warshall ("gpu-bulk-fw": integer-weighted
 // graphs of 1 to 2048 vertices, int16 or int32 lanes per graph; a graph
 // whose lengths int32 cannot hold, or that has a negative cycle, goes the
 // one-graph way). They stream the graphs in groups (StatsBatchWith chooses

@@ -68,7 +68,7 @@ computed gives {"id": ..., "error": "why"} (a CSV row with only id and
 error) in its place and the others still complete; the exit status is then
 1. Small graphs run one per thread, large ones one at a time on every
 thread (see apsp.StatsBatch); --threads caps the threads. On a GPU
-(--device gpu) unweighted graphs of up to 1024 vertices are searched in
+(--device gpu) unweighted graphs of up to 16384 vertices are searched in
 groups of --group graphs streamed through the GPU, and each group's lines
 are written as soon as it is done: a small group answers sooner, a large
 one gives more graphs a second (0 chooses; at most a chunk of 1024 graphs

@@ -15,9 +15,26 @@ import (
 const BulkName = "gpu-bulk"
 
 // BulkFits reports whether the GPU bulk search takes g: unweighted, with 1
-// to bulk.MaxN vertices.
+// to bulk.MaxN vertices, and past bulk.AnyGPUMaxN only if every GPU of
+// the machine holds its frontiers in a block's shared memory (the driver
+// is asked then, which loads it once).
 func BulkFits(g *graph.Graph) bool {
-	return g != nil && g.Kind() == graph.Unweighted && g.N() >= 1 && g.N() <= bulk.MaxN
+	if g == nil || g.Kind() != graph.Unweighted || g.N() < 1 || g.N() > bulk.MaxN {
+		return false
+	}
+	if g.N() <= bulk.AnyGPUMaxN {
+		return true
+	}
+	infos, err := gpu.Devices()
+	if err != nil || len(infos) == 0 {
+		return false
+	}
+	for _, in := range infos {
+		if !bulk.FitsShared(g.N(), in.MaxShared) {
+			return false
+		}
+	}
+	return true
 }
 
 // bulkSummaries is the bulk search's rows reduced on the GPU to each graph's pairs,

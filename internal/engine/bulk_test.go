@@ -31,6 +31,13 @@ func TestBulkFits(t *testing.T) {
 		}
 		return b.Build()
 	}
+	// Past bulk.AnyGPUMaxN a graph fits only where every GPU of the
+	// machine holds it (none: it does not).
+	infos, err := gpu.Devices()
+	large := err == nil && len(infos) > 0
+	for _, in := range infos {
+		large = large && bulk.FitsShared(bulk.MaxN, in.MaxShared)
+	}
 	for _, tc := range []struct {
 		g    *graph.Graph
 		want bool
@@ -38,7 +45,8 @@ func TestBulkFits(t *testing.T) {
 		{nil, false},
 		{build(0, false, 0), false},
 		{build(1, false, 0), true},
-		{build(bulk.MaxN, true, 0), true},
+		{build(bulk.AnyGPUMaxN, true, 0), true},
+		{build(bulk.MaxN, true, 0), large},
 		{build(bulk.MaxN+1, false, 0), false},
 		{build(10, false, 3), false},
 		{build(10, false, 3).Unweighted(), true},

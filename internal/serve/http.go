@@ -51,7 +51,9 @@ type HTTPOptions struct {
 	// kernels run.
 	BatchConcurrency int
 	// BatchVertices are the largest unweighted and weighted graphs that
-	// are batched (0: 1024 and 2048, the GPU bulk engines' sizes).
+	// are gathered into batches (0: 1024 and 2048, where a batch of many
+	// graphs pays most); larger ones run alone, each a batch of one where
+	// a bulk engine takes it.
 	BatchVertices, BatchWeightedVertices int
 	// Timeout bounds a request from its arrival to its answer (0: none);
 	// a request past it is answered 504 and its computation stopped.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -25,6 +26,40 @@ const MaxN = 16384
 // (a block has at most 1024 threads); larger graphs take the mid-size
 // kernels (*_vN), batches of 32 sources and 16-bit heads.
 const threadMaxN = 1024
+
+// AnyGPUMaxN is the most vertices every GPU holds in the bulk search:
+// the mid-size kernels' frontiers take 8n bytes of a block's shared
+// memory (32 KiB here), which every GPU the kernels compile for has.
+const AnyGPUMaxN = 4096
+
+// FitsShared reports whether a graph of n ≤ MaxN vertices fits a block's
+// shared memory of maxShared bytes (cuda.Info.MaxShared) in the bulk
+// search: the two frontiers of the mid-size kernels, and past four
+// vertices a thread their offsets (an H100 or H200, 227 KiB, holds MaxN;
+// an A100, 163 KiB, about 13 900 vertices; a GPU of 99 KiB, 8 400).
+func FitsShared(n, maxShared int) bool {
+	switch {
+	case n <= threadMaxN:
+		return true
+	case midVertices[midIndex(n)] <= 4:
+		return 8*n <= maxShared
+	}
+	return 8*n+4*(n+1) <= maxShared
+}
+
+// MaxOn is the most vertices FitsShared takes for maxShared bytes.
+func MaxOn(maxShared int) int {
+	lo, hi := threadMaxN, MaxN // FitsShared holds at lo and is monotone in n
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if FitsShared(mid, maxShared) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
 
 // midIndex is the mid-size kernels' index for a graph of n vertices,
 // threadMaxN < n ≤ MaxN: the fewest vertices a thread that cover n.
@@ -472,6 +507,14 @@ func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkCo
 		}
 	}
 	cfg.sums = out.sums != nil && !cfg.RowSums
+	if info, err := gpu.Devices(); err == nil && ordinal >= 0 && ordinal < len(info) {
+		for i, g := range gs {
+			if !FitsShared(g.N(), info[ordinal].MaxShared) {
+				return nil, tm, fmt.Errorf("%w: graph %d has %d vertices; the bulk search on gpu:%d (%d KiB of shared memory a block) takes at most %d",
+					ErrGraph, i, g.N(), ordinal, info[ordinal].MaxShared>>10, MaxOn(info[ordinal].MaxShared))
+			}
+		}
+	}
 	groups, units := bulkUnits(gs, cfg.Group, cfg.ChunkBytes)
 	if len(units) == 0 {
 		// No vertices anywhere: every group is done at once.
@@ -1169,7 +1212,13 @@ func runBulk(c *gpurt.Call, k *bulkKernels, gs []*graph.Graph, groups []bulkGrou
 			}
 			tm.Groups[next].Done = time.Since(begin)
 			if deliver != nil {
-				if err := deliver(g.lo, g.hi, out.rows[g.lo:g.hi]); err != nil {
+				// The group's rows go to deliver alone: the run lets go of
+				// them, so that a stream holds only the groups in flight
+				// (a group of 16 384-vertex graphs holds 1 MiB of rows a
+				// graph).
+				rows := slices.Clone(out.rows[g.lo:g.hi])
+				clear(out.rows[g.lo:g.hi])
+				if err := deliver(g.lo, g.hi, rows); err != nil {
 					return err
 				}
 			}

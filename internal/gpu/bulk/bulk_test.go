@@ -16,6 +16,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/graph/gen"
 	"github.com/apsp/apsp/internal/bfs"
+	"github.com/apsp/apsp/internal/csr"
 	"github.com/apsp/apsp/internal/gpu"
 	gpurt "github.com/apsp/apsp/internal/gpu/runtime"
 	"github.com/apsp/apsp/internal/gputest"
@@ -1192,5 +1193,87 @@ func BenchmarkBulkPrep(b *testing.B) {
 				ch.fill(g, 227<<10, bulkConfig{sums: true})
 			}
 		})
+	}
+}
+
+// TestFitsShared checks the orders the bulk search takes on GPUs of
+// several shared-memory sizes against what fill reserves for them.
+func TestFitsShared(t *testing.T) {
+	for _, c := range []struct{ shared, max int }{
+		{227 << 10, MaxN},  // H100, H200
+		{163 << 10, 13909}, // A100: 12n + 4 ≤ 166 912
+		{99 << 10, 8447},   // sm_86, sm_89
+		{96 << 10, 8191},   // V100
+		{48 << 10, 4096},   // the default without opting in
+		{32 << 10, 4096},   // frontiers of 4 096 vertices: 32 KiB
+		{32<<10 - 1, 4095}, // one byte short
+		{16 << 10, 2048},
+	} {
+		if got := MaxOn(c.shared); got != c.max {
+			t.Errorf("MaxOn(%d) = %d, want %d", c.shared, got, c.max)
+		}
+		// What fill asks of a block for the largest such graph, arcs in
+		// global memory, is within the shared memory.
+		g := isolated(c.max)
+		ch := planChunk(132, []*graph.Graph{g}, 0, 1, bulkConfig{NoShared: true})
+		buf := make([]uint64, (ch.inBytes+ch.outBytes+7)/8)
+		ch.host = unsafe.Pointer(&buf[0])
+		ch.fill([]*graph.Graph{g}, c.shared, bulkConfig{NoShared: true})
+		for _, gr := range ch.groups {
+			if gr.shared > c.shared {
+				t.Errorf("%d bytes: a graph of %d vertices asks %d", c.shared, c.max, gr.shared)
+			}
+		}
+		if c.max < MaxN && FitsShared(c.max+1, c.shared) {
+			t.Errorf("%d bytes: %d vertices fit too", c.shared, c.max+1)
+		}
+	}
+}
+
+// TestFillPadded checks the padded layout of mid-size graphs against the
+// arcs, over several parts (more than 64 Ki heads), with degrees that are
+// multiples of 8 (the one-pass narrowing) and not.
+func TestFillPadded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 72))
+	var gs []*graph.Graph
+	for _, n := range []int{1025, 5000, 16000} {
+		gs = append(gs, bulkGraph(rng, n, 1+rng.IntN(20), n%2 == 0, 0.05))
+	}
+	for _, c := range [][2]int{{8192, 16}, {12000, 8}} { // every degree a multiple of 8
+		g, err := gen.Make("regular", fmt.Sprintf("n=%d", c[0]), fmt.Sprintf("d=%d", c[1]), "seed=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	for _, g := range gs {
+		n, a := g.N(), csr.Of(g)
+		words := paddedWords(g)
+		dst := make([]int32, words+1)
+		dst[words] = 0x7eadbeef
+		deg := fillPadded(dst[:words], a, n)
+		start := (n + 1 + 3) &^ 3
+		heads := unsafe.Slice((*uint16)(unsafe.Pointer(&dst[start])), 2*(words-start))
+		most := 0
+		for v := range n {
+			arcs := a.Heads[a.Off[v]:a.Off[v+1]]
+			most = max(most, len(arcs))
+			lo, hi := int(dst[v]), int(dst[v+1])
+			if hi-lo != (len(arcs)+7)/8 {
+				t.Fatalf("n=%d vertex %d: %d chunks for %d arcs", n, v, hi-lo, len(arcs))
+			}
+			for k, h := range heads[8*lo : 8*hi] {
+				want := uint16(v) // the padding
+				if k < len(arcs) {
+					want = uint16(arcs[k])
+				}
+				if h != want {
+					t.Fatalf("n=%d vertex %d head %d: %d, want %d", n, v, k, h, want)
+				}
+			}
+		}
+		if int(dst[n]) != (words-start)/4 || deg != (most+7)&^7 || dst[words] != 0x7eadbeef {
+			t.Fatalf("n=%d: %d chunks of %d words, degree %d of %d, guard %#x", n, dst[n], words-start, deg, most, dst[words])
+		}
 	}
 }

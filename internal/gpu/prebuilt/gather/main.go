@@ -86,12 +86,8 @@ func gather(rec, dst string) error {
 	for _, e := range kept {
 		entries = append(entries, e)
 	}
-	sort.Slice(entries, func(i, j int) bool {
-		a, b := entries[i], entries[j]
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		return strings.Join(a.Opts, " ") < strings.Join(b.Opts, " ")
+	sort.Slice(entries, func(i, j int) bool { // what(e) is unique: a total order
+		return what(entries[i]) < what(entries[j])
 	})
 	b, err := json.MarshalIndent(entries, "", "  ")
 	if err != nil {
