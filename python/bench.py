@@ -250,7 +250,7 @@ def handles(args: argparse.Namespace) -> None:
     print(f"python {platform.python_version()} ({sys.executable}); numpy {np.__version__}")
     print(f"apsp binary: {binary} ({apsp.version()})")
     print()
-    print("4. Handle.summary(remove=2 edges, add=2 edges), random 16-regular (apsp gen regular n=N d=16 seed=1), device=cpu (goal within 1.3x of Go's Evaluator.Summary)")
+    print(f"4. Handle.summary(remove=2 edges, add=2 edges), random 16-regular (apsp gen regular n=N d=16 seed=1), device={args.device} (goal within 1.3x of Go's Evaluator.Summary)")
     calls = max(args.calls, 200)
     for n in (64, 1024):
         edges = regular_edges(binary, n, 16, 1)
