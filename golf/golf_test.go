@@ -341,3 +341,18 @@ func TestTeamSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestEachOn: every index once, on any number of threads.
+func TestEachOn(t *testing.T) {
+	for _, threads := range []int{1, 2, 8} {
+		for _, n := range []int{0, 1, 5, 1000} {
+			seen := make([]atomic.Int32, n)
+			eachOn(threads, n, func(i int) { seen[i].Add(1) })
+			for i := range seen {
+				if c := seen[i].Load(); c != 1 {
+					t.Fatalf("threads %d, n %d: index %d taken %d times", threads, n, i, c)
+				}
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package golf
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -124,4 +125,21 @@ func (t *team) measure(n0 int, errs []error) {
 		}
 		<-t.finished
 	}
+}
+
+// eachOn calls f(i) for every i < n on up to threads goroutines, the
+// caller one of them, handing out i by an atomic counter.
+func eachOn(threads, n int, f func(i int)) {
+	var next atomic.Int64
+	work := func() {
+		for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+			f(i)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(threads, n) - 1 {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
 }
