@@ -9,7 +9,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,8 +299,16 @@ func runDist(e *env, args []string) error {
 		return f.explain(err, pos[0])
 	}
 	if asNPY {
-		if err := out.finish(writeNPY(out, d, dtype)); err != nil || f.names == nil {
+		if err := out.finish(writeNPY(out, d, dtype)); err != nil {
 			return err
+		}
+		if f.names == nil {
+			// A names file an earlier run left beside FILE.npy would
+			// name this matrix's rows wrongly.
+			if err := os.Remove(namesPath(f.out)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("%s: %w", namesPath(f.out), err)
+			}
+			return nil
 		}
 		return writeNames(e, namesPath(f.out), f.names)
 	}

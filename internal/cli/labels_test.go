@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -55,6 +57,18 @@ func TestLabelsEverywhere(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dir, "d.names.json"))
 	if err != nil || string(b) != `["alice","bob","carol","dave"]`+"\n" {
 		t.Errorf("names beside the .npy: %q, %v", b, err)
+	}
+	// The same matrix file of a graph without names: the names file of
+	// the run before goes, as it would name these rows wrongly.
+	ids := filepath.Join(dir, "ids.txt")
+	if err := os.WriteFile(ids, []byte("0 1\n1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := run(t, "", "dist", "-o", npy, ids); code != 0 {
+		t.Fatal(errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d.names.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a stale names file stays beside the .npy of a graph without names: %v", err)
 	}
 	// A negative cycle is named by a vertex's name.
 	neg := filepath.Join(dir, "neg.csv")
