@@ -129,6 +129,9 @@ func runGolf(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := rOnlyForGrids(rest[0], grid, gr.Grid); err != nil {
+			return err
+		}
 		rep, err := golf.Evaluate(e.ctx, gr, p["d"], opt)
 		if err != nil {
 			return err
@@ -202,6 +205,9 @@ func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp
 			return err
 		}
 		so.From = f
+		if err := rOnlyForGrids(g.from, grid, f.Grid); err != nil {
+			return err
+		}
 		if grid.W == 0 && f.Grid.IsGrid() {
 			if grid.R == 0 {
 				return usagef("%s is a grid graph: give its r=", g.from)
@@ -212,6 +218,8 @@ func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp
 		}
 	} else if so.N == 0 && !grid.IsGrid() || so.D == 0 {
 		return usagef("search wants n= and d= (or w= h= d= r=, or --from FILE)")
+	} else if grid.R > 0 && grid.W == 0 {
+		return usagef("r= limits the edges of a grid graph: give w= and h= too")
 	}
 	if !g.quiet && progress.IsTerminal(e.stderr) {
 		so.Progress = func(pr golf.Progress) {
@@ -255,4 +263,13 @@ func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp
 		fmt.Fprintf(e.stdout, "Written to %s\n", g.out)
 	}
 	return err
+}
+
+// rOnlyForGrids refuses an r= that would be ignored: the file's graph
+// (of grid fileGrid) is not a grid graph and no w= and h= were given.
+func rOnlyForGrids(file string, grid, fileGrid golf.Grid) error {
+	if grid.R > 0 && grid.W == 0 && !fileGrid.IsGrid() {
+		return usagef("r= limits the edges of a grid graph, and %s is not one (its vertices are not named x,y): drop r=, or give w= and h=", file)
+	}
+	return nil
 }

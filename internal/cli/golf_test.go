@@ -25,6 +25,9 @@ func TestGolfCLI(t *testing.T) {
 		{name: "eval grid", args: []string{"golf", "eval", "../../golf/testdata/w10h10d4r4g4.edges", "r=4"},
 			stdout: []string{"Grid = 10x10, Length = 4", "Diameter Gap = 0 (5 - 5)", "ASPL         = 3.3737373737 (16700/4950)"}},
 		{name: "eval r violated", args: []string{"golf", "eval", long, "r=2"}, code: exitFail, stderr: []string{"long.edges:2: edge 0,1 3,3 has length 5 > r=2"}},
+		{name: "eval r of a non-grid graph", args: []string{"golf", "eval", "../../golf/testdata/n16d4.edges", "r=2"}, code: exitUsage, stderr: []string{"r= limits the edges of a grid graph", "n16d4.edges is not one"}},
+		{name: "search r without w, h", args: []string{"golf", "search", "n=16", "d=3", "r=2"}, code: exitUsage, stderr: []string{"give w= and h= too"}},
+		{name: "search r from a non-grid graph", args: []string{"golf", "search", "d=4", "r=2", "--from", "../../golf/testdata/n16d4.edges"}, code: exitUsage, stderr: []string{"n16d4.edges is not one"}},
 		{name: "bound wants d", args: []string{"golf", "bound", "n=10"}, code: exitUsage},
 		{name: "unknown sub", args: []string{"golf", "play"}, code: exitUsage},
 		{name: "bad param", args: []string{"golf", "bound", "n=10", "k=3"}, code: exitUsage},
@@ -71,7 +74,7 @@ func TestGolfSearchFromGrid(t *testing.T) {
 	if code, _, stderr := run(t, "", "golf", "search", "w=4", "h=4", "d=3", "r=2", "--evals", "200", "-o", out); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	code, stdout, stderr := run(t, "", "golf", "search", "d=3", "r=2", "--from", out, "--evals", "200", "--json")
+	code, stdout, stderr := run(t, "", "golf", "search", "d=4", "r=2", "--from", out, "--evals", "200", "--json")
 	if code != 0 {
 		t.Fatalf("from the grid: exit %d: %s", code, stderr)
 	}
