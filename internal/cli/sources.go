@@ -43,7 +43,15 @@ func (f *flagSet) pairsOf(e *env, g *graph.Graph, path string, opt apsp.Options)
 	shown := opt
 	shown.Sources = sources
 	if targets != nil && (sources == nil || len(targets) < len(sources)) {
-		shown.Sources = targets // the searches go from the targets
+		// The searches go from the targets, against the arcs (as
+		// apsp.DistancesBetween runs them): the plan shown is that one's.
+		shown.Sources = targets
+		switch opt.Mode {
+		case "", "out":
+			shown.Mode = "in"
+		case "in":
+			shown.Mode = "out"
+		}
 	}
 	return sources, targets, true, f.printChoice(e, "dist", g, shown)
 }
