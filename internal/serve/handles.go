@@ -171,36 +171,46 @@ func (s *Server) heldGraph(name string) (*held, error) {
 }
 
 // changed makes the request's changes to the graph it names, all or
-// none, and returns the graph as changed.
-func (s *Server) changed(r *request) (*graph.Graph, error) {
+// none, and returns the graph as changed, and undo, which puts the graph
+// back as it was (for a measurement that then fails) unless another
+// request has changed it since; undo is nil when nothing changed.
+func (s *Server) changed(r *request) (g *graph.Graph, undo func(), err error) {
 	s.heldMu.Lock()
 	defer s.heldMu.Unlock()
 	h, err := s.heldGraph(r.Graph)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.Add == nil && r.Remove == nil {
 		if r.AddWeights != nil {
-			return nil, badRequest(`"add_weights" without "add"`)
+			return nil, nil, badRequest(`"add_weights" without "add"`)
 		}
-		return h.g, nil
+		return h.g, nil, nil
 	}
 	c, err := changes(r.Add, r.Remove, r.AddWeights)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g, err := change(h.g, r.Graph, c, "nothing changed")
-	if err != nil {
-		return nil, err
+	if g, err = change(h.g, r.Graph, c, "nothing changed"); err != nil {
+		return nil, nil, err
 	}
 	b := heldBytes(g)
 	if _, maxBytes := s.limits(); s.heldTotal-h.bytes+b > maxBytes {
-		return nil, fmt.Errorf("graph %q: changed, it would take %d bytes, and the held graphs more than the server's limit (--max-held %d bytes); nothing changed: %w",
+		return nil, nil, fmt.Errorf("graph %q: changed, it would take %d bytes, and the held graphs more than the server's limit (--max-held %d bytes); nothing changed: %w",
 			r.Graph, b, maxBytes, graph.ErrTooLarge)
 	}
+	base, baseBytes := h.g, h.bytes
 	s.heldTotal += b - h.bytes
 	h.g, h.bytes = g, b
-	return g, nil
+	undo = func() {
+		s.heldMu.Lock()
+		defer s.heldMu.Unlock()
+		if s.held[r.Graph] == h && h.g == g {
+			s.heldTotal += baseBytes - h.bytes
+			h.g, h.bytes = base, baseBytes
+		}
+	}
+	return g, undo, nil
 }
 
 // changes are a request's "add", "remove" and "add_weights".

@@ -557,3 +557,29 @@ func sameSummary(a, b string) bool {
 	}
 	return strip(a) == strip(b)
 }
+
+// TestHandleFailedMeasure: a measuring request whose computation refuses
+// the changed graph leaves its held graph as it was.
+func TestHandleFailedMeasure(t *testing.T) {
+	s := &Server{}
+	for _, tc := range []struct {
+		req, kind, want string
+	}{
+		{`{"id":1,"op":"load","handle":"w","n":3,"edges":[[0,1],[1,2]],"weights":[2,3]}`, "", `"weighted":true`},
+		// Lengths past int8 with int8 lanes: refused once the graph is
+		// changed, so the change is undone.
+		{`{"id":2,"op":"stats","graph":"w","remove":[[1,2]],"add":[[1,2]],"add_weights":[300],"options":{"lanes":"int8"}}`, "weights_too_large", `int8`},
+		{`{"id":3,"op":"summary","graph":"w"}`, "", `"diameter":5`},
+		// The same change with lanes that hold it stays.
+		{`{"id":4,"op":"stats","graph":"w","remove":[[1,2]],"add":[[1,2]],"add_weights":[300]}`, "", `"diameter":302`},
+		{`{"id":5,"op":"summary","graph":"w"}`, "", `"diameter":302`},
+	} {
+		r := answer(t, s, tc.req)
+		if r.Kind != tc.kind {
+			t.Fatalf("%s: %s %s (%s), want kind %q", tc.req, r.Result, r.Error, r.Kind, tc.kind)
+		}
+		if got := string(r.Result) + r.Error; !strings.Contains(got, tc.want) {
+			t.Fatalf("%s: %s, want %s", tc.req, got, tc.want)
+		}
+	}
+}

@@ -156,7 +156,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		case "drop":
 			return s.drop(r)
 		}
-		g, err := s.changed(r)
+		g, _, err := s.changed(r)
 		if err != nil {
 			return nil, err
 		}
@@ -209,6 +209,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 		}
 	}
 	var g *graph.Graph
+	var undo func()
 	var err error
 	switch {
 	case r.Graph != "":
@@ -231,7 +232,7 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 				return nil, err
 			}
 		}
-		g, err = s.changed(r)
+		g, undo, err = s.changed(r)
 	case r.Add != nil || r.Remove != nil || r.AddWeights != nil:
 		return nil, badRequest(`"add", "remove" and "add_weights" change a held graph: name it by "graph"`)
 	default:
@@ -240,6 +241,15 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	res, err := s.measure(ctx, r, g, opt, ev)
+	if err != nil && undo != nil {
+		undo() // a failed request leaves its held graph as it was
+	}
+	return res, err
+}
+
+// measure answers measuring op r on graph g.
+func (s *Server) measure(ctx context.Context, r *request, g *graph.Graph, opt apsp.Options, ev *apsp.Evaluator) (any, error) {
 	switch r.Op {
 	case "stats":
 		return apsp.ComputeStats(ctx, g, opt)
