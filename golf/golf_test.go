@@ -297,14 +297,18 @@ func TestSearchTeam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		opt.Eval.Threads = 1
-		b, err := Search(context.Background(), opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
-			t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); SummaryBatch %d, %d, (%d, %d)", c.n, c.d, c.batch,
-				a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
+		// The SummaryBatch path, its candidates built on one thread and
+		// on several (eachOn).
+		for _, threads := range []int{1, 3} {
+			opt.Eval.Threads = threads
+			b, err := Search(context.Background(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
+				t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); SummaryBatch on %d threads %d, %d, (%d, %d)", c.n, c.d, c.batch,
+					a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, threads, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
+			}
 		}
 	}
 }

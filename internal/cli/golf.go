@@ -158,6 +158,9 @@ func golfBound(e *env, g *golfFlags, p map[string]int, grid golf.Grid) error {
 		}
 		b, err = golf.GridBound(grid.W, grid.H, p["d"], grid.R)
 	} else {
+		if grid.R > 0 {
+			return usagef("r= limits the edges of a grid graph: give w= and h= too")
+		}
 		if p["n"] == 0 || p["d"] == 0 {
 			return usagef("bound wants n= and d= (or w= h= d= r=)")
 		}

@@ -26,6 +26,7 @@ func TestGolfCLI(t *testing.T) {
 			stdout: []string{"Grid = 10x10, Length = 4", "Diameter Gap = 0 (5 - 5)", "ASPL         = 3.3737373737 (16700/4950)"}},
 		{name: "eval r violated", args: []string{"golf", "eval", long, "r=2"}, code: exitFail, stderr: []string{"long.edges:2: edge 0,1 3,3 has length 5 > r=2"}},
 		{name: "eval r of a non-grid graph", args: []string{"golf", "eval", "../../golf/testdata/n16d4.edges", "r=2"}, code: exitUsage, stderr: []string{"r= limits the edges of a grid graph", "n16d4.edges is not one"}},
+		{name: "bound r without w, h", args: []string{"golf", "bound", "n=16", "d=3", "r=2"}, code: exitUsage, stderr: []string{"give w= and h= too"}},
 		{name: "search r without w, h", args: []string{"golf", "search", "n=16", "d=3", "r=2"}, code: exitUsage, stderr: []string{"give w= and h= too"}},
 		{name: "search r from a non-grid graph", args: []string{"golf", "search", "d=4", "r=2", "--from", "../../golf/testdata/n16d4.edges"}, code: exitUsage, stderr: []string{"n16d4.edges is not one"}},
 		{name: "bound wants d", args: []string{"golf", "bound", "n=10"}, code: exitUsage},

@@ -42,18 +42,30 @@ func (f *flagSet) pairsOf(e *env, g *graph.Graph, path string, opt apsp.Options)
 	}
 	shown := opt
 	shown.Sources = sources
-	if targets != nil && (sources == nil || len(targets) < len(sources)) {
+	if fromTargets(g.N(), sources, targets) {
 		// The searches go from the targets, against the arcs (as
 		// apsp.DistancesBetween runs them): the plan shown is that one's.
 		shown.Sources = targets
 		switch opt.Mode {
-		case "", "out":
+		case "", "default", "out":
 			shown.Mode = "in"
 		case "in":
 			shown.Mode = "out"
 		}
 	}
 	return sources, targets, true, f.printChoice(e, "dist", g, shown)
+}
+
+// fromTargets reports whether apsp.DistancesBetween searches from the
+// targets (fewer than the rows asked for: the sources, or every vertex).
+func fromTargets(n int, sources, targets []int) bool {
+	if targets == nil {
+		return false
+	}
+	if sources == nil {
+		return len(targets) < n
+	}
+	return len(targets) < len(sources)
 }
 
 // verticesOf reads the list spec of flag --name (see sourcesOf).

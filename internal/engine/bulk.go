@@ -15,9 +15,11 @@ import (
 const BulkName = "gpu-bulk"
 
 // BulkFits reports whether the GPU bulk search takes g: unweighted, with 1
-// to bulk.MaxN vertices, and past bulk.AnyGPUMaxN only if every GPU of
-// the machine holds its frontiers in a block's shared memory (the driver
-// is asked then, which loads it once).
+// to bulk.MaxN vertices, and past bulk.AnyGPUMaxN not where the GPUs
+// already known (a loaded driver's; BulkFits never loads it, so that
+// "auto" on the CPU pays nothing for asking) lack the shared memory for
+// its frontiers. The bulk call checks its GPU again and refuses such a
+// graph, which the batch then computes the one-graph way.
 func BulkFits(g *graph.Graph) bool {
 	if g == nil || g.Kind() != graph.Unweighted || g.N() < 1 || g.N() > bulk.MaxN {
 		return false
@@ -25,10 +27,7 @@ func BulkFits(g *graph.Graph) bool {
 	if g.N() <= bulk.AnyGPUMaxN {
 		return true
 	}
-	infos, err := gpu.Devices()
-	if err != nil || len(infos) == 0 {
-		return false
-	}
+	infos, _ := gpu.LoadedDevices()
 	for _, in := range infos {
 		if !bulk.FitsShared(g.N(), in.MaxShared) {
 			return false

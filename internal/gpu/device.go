@@ -20,6 +20,10 @@ type DeviceInfo = cuda.Info
 // why there are none (matching ErrNoGPU).
 func Devices() ([]DeviceInfo, error) { return gpurt.Default().Devices() }
 
+// LoadedDevices lists the GPUs if the driver is already loaded, without
+// loading it; false if it is not (or found none).
+func LoadedDevices() ([]DeviceInfo, bool) { return gpurt.Default().LoadedDevices() }
+
 // Check says whether GPU ordinal exists (matching ErrNoGPU if not),
 // without opening it.
 func Check(ordinal int) error { return gpurt.Default().Check(ordinal) }

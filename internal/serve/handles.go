@@ -205,7 +205,11 @@ func (s *Server) changed(r *request) (g *graph.Graph, undo func(), err error) {
 	undo = func() {
 		s.heldMu.Lock()
 		defer s.heldMu.Unlock()
-		if s.held[r.Graph] == h && h.g == g {
+		// Not when another request changed the graph since (its change
+		// was made on this one), nor when the graph as it was no longer
+		// fits beside what was loaded since.
+		_, maxBytes := s.limits()
+		if s.held[r.Graph] == h && h.g == g && s.heldTotal-h.bytes+baseBytes <= maxBytes {
 			s.heldTotal += baseBytes - h.bytes
 			h.g, h.bytes = base, baseBytes
 		}

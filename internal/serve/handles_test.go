@@ -574,12 +574,16 @@ func TestHandleFailedMeasure(t *testing.T) {
 		{`{"id":4,"op":"stats","graph":"w","remove":[[1,2]],"add":[[1,2]],"add_weights":[300]}`, "", `"diameter":302`},
 		{`{"id":5,"op":"summary","graph":"w"}`, "", `"diameter":302`},
 	} {
+		before := s.heldTotal
 		r := answer(t, s, tc.req)
 		if r.Kind != tc.kind {
 			t.Fatalf("%s: %s %s (%s), want kind %q", tc.req, r.Result, r.Error, r.Kind, tc.kind)
 		}
 		if got := string(r.Result) + r.Error; !strings.Contains(got, tc.want) {
 			t.Fatalf("%s: %s, want %s", tc.req, got, tc.want)
+		}
+		if tc.kind != "" && s.heldTotal != before {
+			t.Fatalf("%s: held bytes %d after the failure, %d before", tc.req, s.heldTotal, before)
 		}
 	}
 }

@@ -241,11 +241,20 @@ func (s *Server) do(ctx context.Context, r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.measure(ctx, r, g, opt, ev)
-	if err != nil && undo != nil {
-		undo() // a failed request leaves its held graph as it was
+	if undo != nil {
+		// A failed request (an error, or a panic that Handle recovers)
+		// leaves its held graph as it was.
+		done := false
+		defer func() {
+			if !done {
+				undo()
+			}
+		}()
+		res, err := s.measure(ctx, r, g, opt, ev)
+		done = err == nil
+		return res, err
 	}
-	return res, err
+	return s.measure(ctx, r, g, opt, ev)
 }
 
 // measure answers measuring op r on graph g.

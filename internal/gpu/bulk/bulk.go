@@ -507,11 +507,17 @@ func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkCo
 		}
 	}
 	cfg.sums = out.sums != nil && !cfg.RowSums
-	if info, err := gpu.Devices(); err == nil && ordinal >= 0 && ordinal < len(info) {
-		for i, g := range gs {
-			if !FitsShared(g.N(), info[ordinal].MaxShared) {
-				return nil, tm, fmt.Errorf("%w: graph %d has %d vertices; the bulk search on gpu:%d (%d KiB of shared memory a block) takes at most %d",
-					ErrGraph, i, g.N(), ordinal, info[ordinal].MaxShared>>10, MaxOn(info[ordinal].MaxShared))
+	large := false
+	for _, g := range gs {
+		large = large || g.N() > AnyGPUMaxN
+	}
+	if large {
+		if info, err := gpu.Devices(); err == nil && ordinal >= 0 && ordinal < len(info) {
+			for i, g := range gs {
+				if !FitsShared(g.N(), info[ordinal].MaxShared) {
+					return nil, tm, fmt.Errorf("%w: graph %d has %d vertices; the bulk search on gpu:%d (%d KiB of shared memory a block) takes at most %d",
+						ErrGraph, i, g.N(), ordinal, info[ordinal].MaxShared>>10, MaxOn(info[ordinal].MaxShared))
+				}
 			}
 		}
 	}

@@ -283,6 +283,18 @@ func (r *Runtime) LoadTime() time.Duration {
 	return r.st.loadTime
 }
 
+// LoadedDevices lists the GPUs if the driver is already loaded (without
+// loading it: a caller that only consults them does not pay the driver's
+// start-up), and false if it is not, or found none.
+func (r *Runtime) LoadedDevices() ([]cuda.Info, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.st == nil || r.st.err != nil {
+		return nil, false
+	}
+	return append([]cuda.Info(nil), r.st.infos...), true
+}
+
 // Opened counts the devices opened since the runtime was made (a Close and
 // a re-open count twice).
 func (r *Runtime) Opened() int {

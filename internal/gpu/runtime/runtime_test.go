@@ -290,3 +290,26 @@ func TestForgetWaitsForTheClose(t *testing.T) {
 		t.Errorf("%d openings, want 2 (the first and one afresh)", n)
 	}
 }
+
+// TestLoadedDevicesDoesNotLoad: LoadedDevices answers from a driver
+// already loaded and never loads one itself.
+func TestLoadedDevicesDoesNotLoad(t *testing.T) {
+	infos := []cuda.Info{{Ordinal: 0, Name: "fake", MaxShared: 99 << 10}}
+	l, calls := counting(infos, nil)
+	r := New(l)
+	if got, ok := r.LoadedDevices(); ok || got != nil || calls.Load() != 0 {
+		t.Fatalf("before any load: %v %v, loader ran %d times", got, ok, calls.Load())
+	}
+	if _, err := r.Devices(); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := r.LoadedDevices(); !ok || len(got) != 1 || got[0].MaxShared != 99<<10 || calls.Load() != 1 {
+		t.Fatalf("after a load: %v %v, loader ran %d times", got, ok, calls.Load())
+	}
+	bad, _ := counting(nil, fmt.Errorf("%w: none", cuda.ErrNoDriver))
+	r = New(bad)
+	r.Devices()
+	if got, ok := r.LoadedDevices(); ok || got != nil {
+		t.Fatalf("a failed load: %v %v", got, ok)
+	}
+}

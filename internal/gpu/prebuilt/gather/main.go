@@ -52,6 +52,7 @@ func gather(rec, dst string) error {
 		return err
 	}
 	var entries []prebuilt.Entry
+	recorded := map[string]string{} // what(e) -> its recording, one each
 	for _, m := range metas {
 		b, err := os.ReadFile(m)
 		if err != nil {
@@ -64,6 +65,10 @@ func gather(rec, dst string) error {
 		if !strings.HasPrefix(e.Arch, "sm_") || strings.ContainsAny(e.Arch+e.Key, "/\\.") {
 			return fmt.Errorf("%s: bad entry %+v", m, e)
 		}
+		if other, ok := recorded[what(e)]; ok {
+			return fmt.Errorf("%s and %s record %s %s %q from two sources: record once into an empty directory", other, m, e.File, e.Arch, e.Opts)
+		}
+		recorded[what(e)] = m
 		cubin, err := os.ReadFile(strings.TrimSuffix(m, ".json") + ".cubin")
 		if err != nil {
 			return err
