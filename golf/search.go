@@ -115,11 +115,17 @@ func DefaultBatch(opt apsp.Options) int {
 	if strings.HasPrefix(opt.Device, "gpu") {
 		return 256
 	}
+	return max(1, threadsOf(opt))
+}
+
+// threadsOf is the host threads opt allows: every CPU, or opt.Threads
+// when fewer.
+func threadsOf(opt apsp.Options) int {
 	t := runtime.GOMAXPROCS(0)
 	if opt.Threads > 0 {
 		t = min(t, opt.Threads)
 	}
-	return max(1, t)
+	return t
 }
 
 // Search looks for a graph of smallest diameter, then smallest ASPL,
@@ -414,11 +420,7 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		// Built on every host thread: on the GPU a step of 256 candidates
 		// of 1 024 vertices took longer to make one after another than
 		// the bulk search took to measure them.
-		threads := runtime.GOMAXPROCS(0)
-		if s.opt.Eval.Threads > 0 {
-			threads = min(threads, s.opt.Eval.Threads)
-		}
-		eachOn(threads, n, func(i int) { errs[i] = s.build(i) })
+		eachOn(threadsOf(s.opt.Eval), n, func(i int) { errs[i] = s.build(i) })
 		if err := errors.Join(errs...); err == nil {
 			sums, serrs := s.ev.SummaryBatch(ctx, s.gs)
 			for i := range sums {

@@ -158,8 +158,8 @@ func golfBound(e *env, g *golfFlags, p map[string]int, grid golf.Grid) error {
 		}
 		b, err = golf.GridBound(grid.W, grid.H, p["d"], grid.R)
 	} else {
-		if grid.R > 0 {
-			return usagef("r= limits the edges of a grid graph: give w= and h= too")
+		if err := rWithoutGrid(grid); err != nil {
+			return err
 		}
 		if p["n"] == 0 || p["d"] == 0 {
 			return usagef("bound wants n= and d= (or w= h= d= r=)")
@@ -221,8 +221,8 @@ func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp
 		}
 	} else if so.N == 0 && !grid.IsGrid() || so.D == 0 {
 		return usagef("search wants n= and d= (or w= h= d= r=, or --from FILE)")
-	} else if grid.R > 0 && grid.W == 0 {
-		return usagef("r= limits the edges of a grid graph: give w= and h= too")
+	} else if err := rWithoutGrid(grid); err != nil {
+		return err
 	}
 	if !g.quiet && progress.IsTerminal(e.stderr) {
 		so.Progress = func(pr golf.Progress) {
@@ -266,6 +266,14 @@ func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp
 		fmt.Fprintf(e.stdout, "Written to %s\n", g.out)
 	}
 	return err
+}
+
+// rWithoutGrid refuses an r= without the grid (w= and h=) it limits.
+func rWithoutGrid(grid golf.Grid) error {
+	if grid.R > 0 && grid.W == 0 {
+		return usagef("r= limits the edges of a grid graph: give w= and h= too")
+	}
+	return nil
 }
 
 // rOnlyForGrids refuses an r= that would be ignored: the file's graph

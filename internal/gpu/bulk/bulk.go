@@ -649,14 +649,14 @@ func fillPadded(dst []int32, arrays csr.CSR, n int) int {
 	gpu.Parallel(parts, 1, func(lo, hi int) {
 		for p := lo; p < hi; p++ {
 			a, b := p*grain, min(n, (p+1)*grain)
-			first[p+1] = chunksOf(off, a, b)
-			odd := 0
-			for v := a; v < b; v++ {
+			chunks, odd := 0, 0
+			for v := a; v < b; v++ { // one pass: chunks, largest degree, alignment
 				d := off[v+1] - off[v]
+				chunks += (d + 7) / 8
 				degs[p] = max(degs[p], d)
 				odd |= d & 7
 			}
-			aligned[p] = odd == 0
+			first[p+1], aligned[p] = chunks, odd == 0
 		}
 	})
 	for p := range parts {
