@@ -66,35 +66,101 @@ func (g *Graph) ChangeInto(dst *Graph, c Changes) (*Graph, error) {
 
 // change is Change, taking dst's heads as ChangeInto says.
 func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
-	kind := g.kind
+	var small [8]edit // a search's swap: no allocation
+	edits, kind, moved, err := g.checkChanges(c, small[:0])
+	if err != nil {
+		return nil, err
+	}
+	return g.splice(edits, kind, moved, dst), nil
+}
+
+// An ArcEdit rewrites one arc of a graph where it lies: the arc at
+// position Slot of Tail's out-arcs (Neighbors(Tail)[Slot]) gets the head
+// Head.
+type ArcEdit struct {
+	Tail, Slot, Head int32
+}
+
+// ArcEdits returns, appended to dst, the arcs of g to rewrite so that
+// g's arcs become those of g.Change(c): the same out-arcs of each vertex,
+// but for their order (ArcEdits keeps each rewritten arc's position,
+// where Change keeps a vertex's arcs sorted). It applies to changes that
+// leave every vertex's arc count as it was and add no lengths to an
+// unweighted graph, as an edge swap does: a program measuring many such
+// changes of one graph sends the graph once and a few arcs a change (the
+// GPU bulk search). ok is false for other changes, which need Change. c
+// is checked as Change checks it, with its errors.
+func (g *Graph) ArcEdits(c Changes, dst []ArcEdit) (edits []ArcEdit, ok bool, err error) {
+	var small [8]edit
+	es, kind, moved, err := g.checkChanges(c, small[:0])
+	if err != nil || moved || kind != Unweighted || g.kind != Unweighted {
+		return dst, false, err
+	}
+	// Each tail's arcs gone and arcs come are as many (moved is false):
+	// the k-th come takes the slot of the k-th gone. Within an arc's run
+	// of edits, what is there at the end decides.
+	for lo := 0; lo < len(es); {
+		u := es[lo].u
+		hi := lo
+		for hi < len(es) && es[hi].u == u {
+			hi++
+		}
+		var gone, come []int32 // slots; heads
+		var gs, cs [8]int32
+		gone, come = gs[:0], cs[:0]
+		for a := lo; a < hi; {
+			b := a + 1
+			for b < hi && es[b].v == es[a].v {
+				b++
+			}
+			at := es[a].at
+			switch there := es[b-1].add; {
+			case at >= 0 && !there:
+				gone = append(gone, at)
+			case at < 0 && there:
+				come = append(come, es[a].v)
+			}
+			a = b
+		}
+		for k, slot := range gone {
+			dst = append(dst, ArcEdit{Tail: u, Slot: slot, Head: come[k]})
+		}
+		lo = hi
+	}
+	return dst, true, nil
+}
+
+// checkChanges checks c against g and returns its arcs' edits (appended
+// to buf), sorted by tail and head, a removal before an addition of the
+// same arc; the kind of the changed graph; and whether some vertex's arc
+// count changes.
+func (g *Graph) checkChanges(c Changes, buf []edit) (edits []edit, kind WeightKind, moved bool, err error) {
+	kind = g.kind
 	switch {
 	case c.AddInt != nil && c.AddFloat != nil:
-		return nil, errors.New("changes with both integer and float lengths")
+		return nil, kind, false, errors.New("changes with both integer and float lengths")
 	case c.AddInt != nil:
 		if len(c.AddInt) != len(c.Add) {
-			return nil, fmt.Errorf("%d lengths for %d edges to add", len(c.AddInt), len(c.Add))
+			return nil, kind, false, fmt.Errorf("%d lengths for %d edges to add", len(c.AddInt), len(c.Add))
 		}
 		kind = max(kind, IntWeights)
 	case c.AddFloat != nil:
 		if len(c.AddFloat) != len(c.Add) {
-			return nil, fmt.Errorf("%d lengths for %d edges to add", len(c.AddFloat), len(c.Add))
+			return nil, kind, false, fmt.Errorf("%d lengths for %d edges to add", len(c.AddFloat), len(c.Add))
 		}
 		for i, w := range c.AddFloat {
 			if math.IsNaN(w) || math.IsInf(w, 0) {
-				return nil, fmt.Errorf("add[%d]: length %v is not finite", i, w)
+				return nil, kind, false, fmt.Errorf("add[%d]: length %v is not finite", i, w)
 			}
 		}
 		kind = FloatWeights
 	}
-	// The arcs to take out and put in, sorted by tail and head, a removal
-	// before an addition of the same arc.
 	per := 1
 	if !g.directed {
 		per = 2
 	}
-	var small [8]edit // a search's swap: no allocation
-	edits := small[:0]
-	if k := per * (len(c.Remove) + len(c.Add)); k > len(small) {
+	edits = buf
+	if k := per * (len(c.Remove) + len(c.Add)); k > cap(buf) {
 		edits = make([]edit, 0, k)
 	}
 	for k, list := range [][][2]int{c.Remove, c.Add} {
@@ -102,15 +168,15 @@ func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 		for i, e := range list {
 			u, v := e[0], e[1]
 			if u < 0 || v < 0 || u >= g.n || v >= g.n {
-				return nil, fmt.Errorf("%s[%d]: %d %d: vertex out of range 0..%d", what, i, u, v, g.n-1)
+				return nil, kind, false, fmt.Errorf("%s[%d]: %d %d: vertex out of range 0..%d", what, i, u, v, g.n-1)
 			}
 			if u == v {
 				if k == 0 {
-					return nil, fmt.Errorf("%s[%d]: %d %d: %w (a graph keeps no self-loop)", what, i, u, v, ErrNoEdge)
+					return nil, kind, false, fmt.Errorf("%s[%d]: %d %d: %w (a graph keeps no self-loop)", what, i, u, v, ErrNoEdge)
 				}
-				return nil, fmt.Errorf("%s[%d]: %d %d: a self-loop (a graph keeps none: it changes no distance)", what, i, u, v)
+				return nil, kind, false, fmt.Errorf("%s[%d]: %d %d: a self-loop (a graph keeps none: it changes no distance)", what, i, u, v)
 			}
-			ed := edit{u: int32(u), v: int32(v), add: k == 1, i: i, w: 1}
+			ed := edit{u: int32(u), v: int32(v), add: k == 1, i: i, w: 1, key: editKey(u, v, k == 1)}
 			if k == 1 {
 				switch {
 				case c.AddInt != nil:
@@ -125,29 +191,24 @@ func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 			}
 			edits = append(edits, ed)
 			if !g.directed {
-				ed.u, ed.v = ed.v, ed.u
+				ed.u, ed.v, ed.key = ed.v, ed.u, editKey(v, u, k == 1)
 				edits = append(edits, ed)
 			}
 		}
 	}
-	slices.SortStableFunc(edits, func(a, b edit) int {
-		if c := cmp.Compare(a.u, b.u); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
-		}
-		if a.add != b.add {
-			if a.add {
-				return 1
+	// Sorted by key, stably: the edits of one arc and kind are in the
+	// order of their lists already. A search's swap has 8: insertion.
+	if len(edits) <= 16 {
+		for i := 1; i < len(edits); i++ {
+			for j := i; j > 0 && edits[j-1].key > edits[j].key; j-- {
+				edits[j-1], edits[j] = edits[j], edits[j-1]
 			}
-			return -1
 		}
-		return cmp.Compare(a.i, b.i)
-	})
+	} else {
+		slices.SortStableFunc(edits, func(a, b edit) int { return cmp.Compare(a.key, b.key) })
+	}
 	// Check each arc's edits in order: what is there, then taken out and
 	// put in; and whether some vertex's arc count changes.
-	moved := false
 	net, tail := 0, int32(-1) // the arcs tail gains
 	for lo := 0; lo < len(edits); {
 		hi := lo + 1
@@ -158,16 +219,18 @@ func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 			moved = moved || net != 0
 			net, tail = 0, edits[lo].u
 		}
-		there := g.ArcIndex(int(edits[lo].u), int(edits[lo].v)) >= 0
+		at := g.ArcIndex(int(edits[lo].u), int(edits[lo].v))
+		edits[lo].at = int32(at)
+		there := at >= 0
 		before := there
 		for _, ed := range edits[lo:hi] {
 			switch {
 			case !ed.add && !there:
 				e := c.Remove[ed.i]
-				return nil, fmt.Errorf("remove[%d]: %d %d: %w", ed.i, e[0], e[1], ErrNoEdge)
+				return nil, kind, false, fmt.Errorf("remove[%d]: %d %d: %w", ed.i, e[0], e[1], ErrNoEdge)
 			case ed.add && there:
 				e := c.Add[ed.i]
-				return nil, fmt.Errorf("add[%d]: %d %d: %w", ed.i, e[0], e[1], ErrEdgeExists)
+				return nil, kind, false, fmt.Errorf("add[%d]: %d %d: %w", ed.i, e[0], e[1], ErrEdgeExists)
 			}
 			there = ed.add
 		}
@@ -180,7 +243,17 @@ func (g *Graph) change(c Changes, dst *Graph) (*Graph, error) {
 		lo = hi
 	}
 	moved = moved || net != 0
-	return g.splice(edits, kind, moved, dst), nil
+	return edits, kind, moved, nil
+}
+
+// editKey is the order of an edit of arc u→v: by tail, head, then a
+// removal before an addition.
+func editKey(u, v int, add bool) uint64 {
+	k := uint64(u)<<33 | uint64(v)<<1
+	if add {
+		k |= 1
+	}
+	return k
 }
 
 // edit is one arc of Changes: u→v taken out or put in (i its position in
@@ -191,6 +264,11 @@ type edit struct {
 	i    int
 	iw   int64
 	w    float64
+	// key orders the edits: by tail, head, then a removal first.
+	key uint64
+	// at is the arc's position among u's arcs in the graph changed, or
+	// -1 (set by checkChanges on the first edit of each arc).
+	at int32
 }
 
 // splice builds the changed graph from g and the checked, sorted edits;

@@ -356,3 +356,96 @@ func cloneGraph(g *Graph) *Graph {
 	h.intW, h.floatW = slices.Clone(g.intW), slices.Clone(g.floatW)
 	return &h
 }
+
+// TestArcEdits: the arc edits of a change that keeps every arc count (an
+// edge swap, an edge removed and put back) turn the graph's arcs into
+// those of Change's graph, vertex by vertex; other changes are not ok,
+// and every change is refused exactly when Change refuses it.
+func TestArcEdits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	swaps, others := 0, 0
+	for trial := range 80 {
+		s := randomEdgeSet(rng, 4+rng.IntN(30), trial%2 == 0, Unweighted)
+		g := s.build()
+		var edges [][2]int
+		for u := range g.N() {
+			for _, v := range g.Neighbors(u) {
+				if s.directed || u < int(v) {
+					edges = append(edges, [2]int{u, int(v)})
+				}
+			}
+		}
+		for range 60 {
+			var c Changes
+			switch r := rng.IntN(6); {
+			case r < 3 && len(edges) >= 2:
+				// A swap: ab, cd become ac, bd (or refused where ac or bd exist).
+				e, f := edges[rng.IntN(len(edges))], edges[rng.IntN(len(edges))]
+				c.Remove = [][2]int{e, f}
+				c.Add = [][2]int{{e[0], f[0]}, {e[1], f[1]}}
+			case r == 3 && len(edges) >= 1:
+				e := edges[rng.IntN(len(edges))]
+				c.Remove, c.Add = [][2]int{e}, [][2]int{{e[1], e[0]}}
+				if s.directed {
+					c.Add[0] = e
+				}
+			default:
+				for range 1 + rng.IntN(3) {
+					c.Add = append(c.Add, [2]int{rng.IntN(g.N()), rng.IntN(g.N())})
+				}
+				if rng.IntN(2) == 0 && len(edges) > 0 {
+					c.Remove = append(c.Remove, edges[rng.IntN(len(edges))])
+				}
+			}
+			h, err := g.Change(c)
+			edits, ok, err2 := g.ArcEdits(c, nil)
+			if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+				t.Fatalf("trial %d: %+v: Change's error %v, ArcEdits's %v", trial, c, err, err2)
+			}
+			if err != nil {
+				if ok || len(edits) != 0 {
+					t.Fatalf("trial %d: %+v: refused, yet ok %v with %d edits", trial, c, ok, len(edits))
+				}
+				continue
+			}
+			same := true
+			for u := range g.N() {
+				same = same && g.Degree(u) == h.Degree(u)
+			}
+			if ok != same {
+				t.Fatalf("trial %d: %+v: ok %v, but the arc counts kept: %v", trial, c, ok, same)
+			}
+			if !ok {
+				others++
+				continue
+			}
+			swaps++
+			rows := make([][]int32, g.N())
+			for u := range rows {
+				rows[u] = slices.Clone(g.Neighbors(u))
+			}
+			for _, e := range edits {
+				rows[e.Tail][e.Slot] = e.Head
+			}
+			for u, row := range rows {
+				slices.Sort(row)
+				if !slices.Equal(row, h.Neighbors(u)) {
+					t.Fatalf("trial %d: %+v: edits %v give vertex %d arcs %v, Change %v", trial, c, edits, u, row, h.Neighbors(u))
+				}
+			}
+		}
+	}
+	if swaps < 500 || others < 100 {
+		t.Fatalf("only %d kept-count changes and %d others were checked", swaps, others)
+	}
+	// Lengths added to an unweighted graph need Change.
+	g := (&edgeSet{n: 4, w: map[[2]int]float64{{0, 1}: 1, {2, 3}: 1}}).build()
+	swap := Changes{Remove: [][2]int{{0, 1}, {2, 3}}, Add: [][2]int{{0, 2}, {1, 3}}}
+	if _, ok, err := g.ArcEdits(swap, nil); !ok || err != nil {
+		t.Fatalf("a swap: ok %v, %v", ok, err)
+	}
+	swap.AddInt = []int64{3, 1}
+	if _, ok, err := g.ArcEdits(swap, nil); ok || err != nil {
+		t.Fatalf("lengths added: ok %v, %v; want not ok", ok, err)
+	}
+}
