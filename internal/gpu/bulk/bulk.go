@@ -199,6 +199,9 @@ type bulkConfig struct {
 	// sums is set by bulkRunInto for Summaries without RowSums: the
 	// bulk_sum_* kernels, sumWords words a graph out.
 	sums bool
+	// edits, set by EditSummaries, makes every graph of the run one base
+	// graph with arc edits of its own (the bulk_sum_*_sh_e kernels).
+	edits *editSet
 }
 
 // MaxStreams is the most streams Stream spreads a batch's groups over.
@@ -261,8 +264,11 @@ type bulkKernels struct {
 	// mid and midSum are the mid-size kernels (32-bit words, 16-bit
 	// heads), [i][sh] for midVertices[i] vertices a thread.
 	mid, midSum [len(midVertices)][2]*cuda.Function
-	compiled    bool
-	used        bool
+	// sumEdit are the summaries' kernels of edited copies of one graph
+	// (arcs in shared memory), by kind as fn.
+	sumEdit  [4]*cuda.Function
+	compiled bool
+	used     bool
 }
 
 // midVertices are the vertices a thread of the mid-size kernels owns: a
@@ -299,6 +305,9 @@ func bulkModule(call *gpurt.Call, minBlocks int) (*bulkKernels, error) {
 					ks = append(ks, gpu.Entry{Fn: &mid[i][sh], Name: fmt.Sprintf("%sh1_%s_v%d", prefix, suffix, vpt), Shared: most})
 				}
 			}
+		}
+		for wi, w := range []string{"h1", "w1", "w2", "w4"} {
+			ks = append(ks, gpu.Entry{Fn: &k.sumEdit[wi], Name: "bulk_sum_" + w + "_sh_e", Shared: most})
 		}
 		var err error
 		if k.compiled, err = gpu.LoadKernels(call, "bulkbfs.cu", []string{fmt.Sprintf("-DMINB=%d", minBlocks)}, ks...); err != nil {
@@ -522,6 +531,9 @@ func bulkRunInto(ctx context.Context, ordinal int, gs []*graph.Graph, cfg bulkCo
 		}
 	}
 	groups, units := bulkUnits(gs, cfg.Group, cfg.ChunkBytes)
+	if cfg.edits != nil {
+		groups, units = editUnits(len(gs))
+	}
 	if len(units) == 0 {
 		// No vertices anywhere: every group is done at once.
 		for _, g := range groups {
@@ -716,11 +728,13 @@ func csrWords(g *graph.Graph, wide bool) int {
 
 // bulkChunk is one chunk's plan and its buffers.
 type bulkChunk struct {
-	lo, hi      int     // graphs
-	words       int     // W
-	half        bool    // 32-bit words
-	wide        bool    // 32-bit heads (half only)
-	sum         bool    // the summaries' kernels: sumWords words a graph out
+	lo, hi      int  // graphs
+	words       int  // W
+	half        bool // 32-bit words
+	wide        bool // 32-bit heads (half only)
+	sum         bool // the summaries' kernels: sumWords words a graph out
+	edits       *editSet
+	editsAt     uint64  // byte offset of the edits in the input (edits)
 	direct      bool    // (sum) written by the kernels into host memory
 	sources     int     // of a batch of half words (sum only; 0: 32)
 	split       []int32 // tasks per graph
@@ -778,6 +792,17 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 		}
 		ch.wide = !large && (cfg.Heads == 32 || cfg.Heads == 0 && arcs <= bulkWideArcs)
 	}
+	if set := cfg.edits; set != nil {
+		// The base's arcs and a graph's frontiers share a block's shared
+		// memory: at most maxWords words.
+		switch {
+		case set.maxWords == 0:
+			ch.words, ch.half = 1, true
+		case !ch.half:
+			ch.words = min(ch.words, set.maxWords)
+		}
+		ch.wide, ch.edits = false, set
+	}
 	ch.sum = cfg.sums
 	ch.direct = ch.sum && !cfg.CopyOut
 	if ch.sum && ch.half {
@@ -802,7 +827,10 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 		ch.split[i] = int32(k)
 		ch.tasks += k
 		ch.anySplit = ch.anySplit || k > 1
-		if n > threadMaxN {
+		if ch.edits != nil {
+			// Every graph is the base's arcs, uploaded once (fillEdits).
+			words = csrWords(g, false)
+		} else if n > threadMaxN {
 			words = (words + 3) &^ 3 // its heads are read 16 bytes at a time
 			ch.csrAt[i] = words
 			words += paddedWords(g)
@@ -817,6 +845,10 @@ func planChunk(sms int, gs []*graph.Graph, lo, hi int, cfg bulkConfig) *bulkChun
 	ch.tasksAt = 16 * uint64(ng)
 	ch.csrRegionAt = ch.tasksAt + 16*uint64(ch.tasks)
 	ch.inBytes = (ch.csrRegionAt + 4*uint64(words) + 255) &^ 255
+	if ch.edits != nil {
+		ch.editsAt = (ch.csrRegionAt + 4*uint64(words) + 7) &^ 7
+		ch.inBytes = (ch.editsAt + 8*uint64(ch.edits.per*ng) + 255) &^ 255
+	}
 	ch.outBytes = 12 * uint64(ch.rows)
 	if ch.sum {
 		ch.outBytes = 4 * sumWords * uint64(ng)
@@ -855,6 +887,10 @@ func (ch *bulkChunk) grain() int {
 // fill writes the chunk's arcs into its page-locked input, then its graph
 // table and tasks, grouped into launches.
 func (ch *bulkChunk) fill(gs []*graph.Graph, maxShared int, cfg bulkConfig) {
+	if ch.edits != nil {
+		ch.fillEdits()
+		return
+	}
 	words := int((ch.inBytes - ch.csrRegionAt) / 4)
 	region := unsafe.Slice((*int32)(unsafe.Add(ch.host, ch.csrRegionAt)), words)
 	gpu.Parallel(ch.hi-ch.lo, ch.grain(), func(a, b int) {
@@ -1023,9 +1059,16 @@ func (ch *bulkChunk) enqueue(c *gpurt.Call, k *bulkKernels, st *cuda.Stream, slo
 				// device (unified addressing, every 64-bit platform).
 				hostOut = uint64(uintptr(ch.host)) + ch.inBytes
 			}
-			err = f.LaunchOn(st, grid, block, uint32(gr.shared),
-				unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD), unsafe.Pointer(&outD),
-				unsafe.Pointer(&hostOut), unsafe.Pointer(&sources))
+			if ch.edits != nil {
+				editsD, per := ch.dev+ch.editsAt, int32(ch.edits.per)
+				err = k.sumEdit[ch.kernelIndex()].LaunchOn(st, grid, block, uint32(gr.shared),
+					unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD), unsafe.Pointer(&outD),
+					unsafe.Pointer(&hostOut), unsafe.Pointer(&sources), unsafe.Pointer(&editsD), unsafe.Pointer(&per))
+			} else {
+				err = f.LaunchOn(st, grid, block, uint32(gr.shared),
+					unsafe.Pointer(&tasks), unsafe.Pointer(&graphs), unsafe.Pointer(&csrD), unsafe.Pointer(&outD),
+					unsafe.Pointer(&hostOut), unsafe.Pointer(&sources))
+			}
 		} else {
 			f := k.fn[ch.kernelIndex()][sh]
 			switch {

@@ -536,6 +536,32 @@ func emulateBulk(t *testing.T, ch *bulkChunk) {
 				narrowHeads := unsafe.Slice((*uint16)(unsafe.Pointer(&off[n])), 2*(len(off)-n))[2:] // 16-bit, after the offsets
 				head = func(i int32) int { return int(narrowHeads[i]) }
 			}
+			if ch.edits != nil {
+				// The graph's edits rewrite its block's table of the base's
+				// arcs: entry slot·n + tail.
+				if !gr.sh || ch.wide || n > threadMaxN || g[2] != 0 {
+					t.Fatalf("edited copies in a launch with arcs in shared memory %v, wide heads %v, %d vertices, arcs at %d", gr.sh, ch.wide, n, g[2])
+				}
+				pairs := unsafe.Slice((*[2]int32)(unsafe.Add(in, ch.editsAt)), ng*ch.edits.per)
+				patched := map[int32]int{}
+				for _, e := range pairs[int(task[0])*ch.edits.per : int(task[0]+1)*ch.edits.per] {
+					if e[0] < 0 {
+						continue
+					}
+					tail, slot := e[0]%int32(n), e[0]/int32(n)
+					if a, b := arcs(int(tail)); slot >= b-a || slot >= g[1] {
+						t.Fatalf("edit %v: slot %d of vertex %d's %d arcs (table width %d)", e, slot, tail, b-a, g[1])
+					}
+					patched[off[tail]+slot] = int(e[1])
+				}
+				base := head
+				head = func(i int32) int {
+					if h, ok := patched[i]; ok {
+						return h
+					}
+					return base(i)
+				}
+			}
 			r, s, e := make([]uint32, n), make([]uint32, n), make([]uint32, n)
 			cur, nxt := make([]uint64, n*W), make([]uint64, n*W)
 			vis := make([]uint64, n*W)

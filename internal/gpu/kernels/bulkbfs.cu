@@ -141,10 +141,17 @@ __device__ __forceinline__ void orChunk(T (&acc)[W], const T* __restrict__ f, in
 // chunks of 8 heads, each vertex's heads padded to a multiple of 8 with the
 // vertex itself (which adds nothing: v has seen its own frontier's bits),
 // so that a load brings 8 heads.
-template <typename T, int W, bool SH, typename H, bool SUM, int VPT>
+//
+// EDITS (the bulk_sum_*_sh_e kernels): every graph of the launch is one base
+// graph's arcs (the same CSR) with E arc edits of its own, edits[E·graph
+// + k] = {ELL index (slot·n + tail), new head}, or a negative index for
+// none: the base's arcs go to the GPU once and a change of it (an edge
+// swap) as a few words.
+template <typename T, int W, bool SH, typename H, bool SUM, int VPT, bool EDITS = false>
 __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* __restrict__ graphs,
                                     const int* __restrict__ csr, u32* __restrict__ reach, u32* __restrict__ sum,
-                                    u32* __restrict__ ecc, const int S, u32* __restrict__ host) {
+                                    u32* __restrict__ ecc, const int S, u32* __restrict__ host,
+                                    const int2* __restrict__ edits = nullptr, const int E = 0) {
   extern __shared__ __align__(16) u64 sm[];
   constexpr bool KEEP = VPT <= 4;
   constexpr bool PAD = VPT > 1;
@@ -207,6 +214,18 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
       }
 #pragma unroll 1
       for (; i < deg; i++) ell[i * n + v] = (u16)__ldg(h + i);
+    }
+  }
+  if constexpr (EDITS) {
+    static_assert(SH && !PAD, "edits rewrite the shared ELL table of a thread-a-vertex kernel");
+    // After the base's arcs are in the table (another thread wrote the
+    // entry an edit rewrites); the batch's first barrier orders the edits
+    // before the first level reads them.
+    __syncthreads();
+    const int2* e = edits + (size_t)t.x * E;
+    for (int k = x; k < E; k += stride) {
+      const int2 q = e[k];
+      if (q.x >= 0) ell[q.x] = (u16)q.y;
     }
   }
   totals<SUM, VPT> tot;
@@ -399,6 +418,15 @@ __device__ __forceinline__ void bfs(const int4* __restrict__ tasks, const int4* 
     bfs<T, W, SH, H, true, 1>(tasks, graphs, csr, out, nullptr, nullptr, S, host);                      \
   }
 
+// The summaries of one base graph's edited copies (EDITS above): the
+// arcs in the shared ELL table, 16-bit heads.
+#define EDIT_KERNEL(name, T, W)                                                                          \
+  extern "C" __global__ void __launch_bounds__(1024, MINB)                                              \
+      name(const int4* tasks, const int4* graphs, const int* csr, u32* out, u32* host, int S,           \
+           const int2* edits, int E) {                                                                  \
+    bfs<T, W, true, u16, true, 1, true>(tasks, graphs, csr, out, nullptr, nullptr, S, host, edits, E);  \
+  }
+
 // Graphs of more than 1 024 vertices (mid-size: up to 16 384): 1 024
 // threads of VPT vertices each, batches of 32 sources (or S, summaries),
 // 16-bit heads; one block an SM (their frontiers and tables are large),
@@ -451,3 +479,8 @@ SUM_KERNEL(bulk_sum_w2_gl, u64, 2, false, u16)
 SUM_KERNEL(bulk_sum_w4_gl, u64, 4, false, u16)
 SUM_KERNEL(bulk_sum_h1_sh_i32, u32, 1, true, int)
 SUM_KERNEL(bulk_sum_h1_gl_i32, u32, 1, false, int)
+
+EDIT_KERNEL(bulk_sum_h1_sh_e, u32, 1)
+EDIT_KERNEL(bulk_sum_w1_sh_e, u64, 1)
+EDIT_KERNEL(bulk_sum_w2_sh_e, u64, 2)
+EDIT_KERNEL(bulk_sum_w4_sh_e, u64, 4)
