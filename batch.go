@@ -100,6 +100,26 @@ func SummaryBatch(ctx context.Context, graphs []*graph.Graph, opt Options) ([]Su
 	return run.Summaries(ctx, graphs, o, nil)
 }
 
+// SummaryChanges computes the Summary of each graph that a change of
+// base makes, base.Change(changes[i]), results and errors in the order of
+// changes (Change's error for a change it refuses), as SummaryBatch of
+// those graphs would; base is left as it is. On a GPU, the changes that
+// keep every vertex's arc count (edge swaps) of a graph the bulk search
+// takes are measured without their graphs being built: base's arcs go to
+// the GPU once and each change as a few arc edits (graph.ArcEdits), which
+// is what a search that weighs many swaps of one graph a step needs.
+func SummaryChanges(ctx context.Context, base *graph.Graph, changes []graph.Changes, opt Options) ([]Summary, []error) {
+	o, err := opt.parse()
+	if err != nil {
+		errs := make([]error, len(changes))
+		for i := range errs {
+			errs[i] = err
+		}
+		return make([]Summary, len(changes)), errs
+	}
+	return run.ChangeSummaries(ctx, base, changes, o, nil)
+}
+
 // failAll fails every graph with err, handing them to ready at once.
 func failAll(graphs []*graph.Graph, err error, ready func(lo, hi int, stats []*Stats, errs []error)) ([]*Stats, []error) {
 	stats, errs := make([]*Stats, len(graphs)), make([]error, len(graphs))

@@ -67,6 +67,12 @@ func (e *Evaluator) SummaryBatch(ctx context.Context, graphs []*graph.Graph) ([]
 	return run.Summaries(ctx, graphs, e.opt, &e.kept)
 }
 
+// SummaryChanges is SummaryChanges of base and changes with the kept
+// plan: a search step's neighbourhood of edge swaps measured at once.
+func (e *Evaluator) SummaryChanges(ctx context.Context, base *graph.Graph, changes []graph.Changes) ([]Summary, []error) {
+	return run.ChangeSummaries(ctx, base, changes, e.opt, &e.kept)
+}
+
 // Stats is StatsBatch of g alone, with the kept plan: the measures of
 // ComputeStats(ctx, g, opt).
 func (e *Evaluator) Stats(ctx context.Context, g *graph.Graph) (*Stats, error) {

@@ -62,6 +62,19 @@ type BatchSummarizer interface {
 	Totals(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BatchTotals, string, error)
 }
 
+// An EditSummarizer is a BatchSummarizer that also reduces edited copies
+// of one graph (graph.ArcEdits: changes that keep every arc count, a
+// search's edge swaps) without their graphs being built: the base goes to
+// the device once, and each copy as its few arc edits.
+type EditSummarizer interface {
+	BatchSummarizer
+	// EditsFit reports whether it may take edited copies of base (the
+	// device may still refuse them, and the caller then builds them).
+	EditsFit(base *graph.Graph) bool
+	// EditTotals is Totals of base with each list of edits made.
+	EditTotals(ctx context.Context, ordinal int, base *graph.Graph, edits [][]graph.ArcEdit) ([]BatchTotals, string, error)
+}
+
 // Batches returns every batch engine of this build, in the order the
 // executor offers them graphs.
 func Batches() []BatchEngine { return []BatchEngine{bulkSearch{}, bulkFW{}} }
@@ -91,6 +104,16 @@ func (bulkSearch) Stream(ctx context.Context, ordinal int, gs []*graph.Graph, gr
 
 func (bulkSearch) Totals(ctx context.Context, ordinal int, gs []*graph.Graph) ([]BatchTotals, string, error) {
 	return bulkSummaries(ctx, ordinal, gs)
+}
+
+func (bulkSearch) EditsFit(base *graph.Graph) bool { return bulk.EditsFit(base) }
+
+func (bulkSearch) EditTotals(ctx context.Context, ordinal int, base *graph.Graph, edits [][]graph.ArcEdit) ([]BatchTotals, string, error) {
+	sums, err := bulk.EditSummaries(ctx, gpu.OnGPU(ordinal), base, edits)
+	if err != nil {
+		return nil, "", err
+	}
+	return sums, deviceName(ordinal), nil
 }
 
 // bulkFW is the GPU bulk Floyd–Warshall (integer-weighted graphs of up to

@@ -82,20 +82,7 @@ type BatchOptions struct {
 // distinct line once.
 func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo BatchOptions) ([]*result.Stats, []error) {
 	stats, errs := make([]*result.Stats, len(graphs)), make([]error, len(graphs))
-	var err error
-	switch {
-	case o.Bounds:
-		err = plan.ErrBoundsOnly()
-	case o.NoMode("a batch") != nil:
-		err = o.NoMode("a batch")
-	case o.NoEffective("a batch") != nil:
-		err = o.NoEffective("a batch")
-	case o.NoSources("a batch") != nil:
-		err = o.NoSources("a batch")
-	case bo.Group < 0:
-		err = &plan.OptionError{Option: "group size", Msg: fmt.Sprintf("%d graphs: want 0 (automatic) or more", bo.Group)}
-	}
-	if err != nil {
+	if err := batchRefuses(o, bo.Group); err != nil {
 		for i := range errs {
 			errs[i] = err
 		}
@@ -125,6 +112,23 @@ func Batch(ctx context.Context, graphs []*graph.Graph, o *plan.Options, bo Batch
 	}
 	b.run()
 	return stats, errs
+}
+
+// batchRefuses is the error of options a batch does not take, or nil.
+func batchRefuses(o *plan.Options, group int) error {
+	switch {
+	case o.Bounds:
+		return plan.ErrBoundsOnly()
+	case o.NoMode("a batch") != nil:
+		return o.NoMode("a batch")
+	case o.NoEffective("a batch") != nil:
+		return o.NoEffective("a batch")
+	case o.NoSources("a batch") != nil:
+		return o.NoSources("a batch")
+	case group < 0:
+		return &plan.OptionError{Option: "group size", Msg: fmt.Sprintf("%d graphs: want 0 (automatic) or more", group)}
+	}
+	return nil
 }
 
 // Summaries is Batch asking only for each graph's Summary.
