@@ -298,17 +298,34 @@ func TestSearchTeam(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The SummaryBatch path, its candidates built on one thread and
-		// on several (eachOn).
+		// on several (eachOn), and the GPU's path, the candidates sent
+		// as changes of the current graph (SummaryChanges) and built
+		// only when kept.
 		for _, threads := range []int{1, 3} {
-			opt.Eval.Threads = threads
-			b, err := Search(context.Background(), opt)
-			if err != nil {
+			for _, changes := range []bool{false, true} {
+				opt.Eval.Threads, opt.asChanges = threads, changes
+				b, err := Search(context.Background(), opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
+					t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); on %d threads, as changes %v: %d, %d, (%d, %d)", c.n, c.d, c.batch,
+						a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, threads, changes, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
+				}
+			}
+		}
+		// Picking the best of a step, built and as changes.
+		opt.Pick, opt.Eval.Threads = PickBest, 2
+		var got [2]*Result
+		for k, changes := range []bool{false, true} {
+			opt.asChanges = changes
+			if got[k], err = Search(context.Background(), opt); err != nil {
 				t.Fatal(err)
 			}
-			if a.Evals != b.Evals || a.Accepted != b.Accepted || a.Report.Sum != b.Report.Sum || a.Report.Diameter != b.Report.Diameter {
-				t.Fatalf("(%d, %d) batch %d: helpers %d evals, %d accepted, (%d, %d); SummaryBatch on %d threads %d, %d, (%d, %d)", c.n, c.d, c.batch,
-					a.Evals, a.Accepted, a.Report.Diameter, a.Report.Sum, threads, b.Evals, b.Accepted, b.Report.Diameter, b.Report.Sum)
-			}
+		}
+		if got[0].Accepted != got[1].Accepted || got[0].Report.Sum != got[1].Report.Sum {
+			t.Fatalf("(%d, %d) best of %d: built %d accepted, sum %d; as changes %d, %d", c.n, c.d, c.batch,
+				got[0].Accepted, got[0].Report.Sum, got[1].Accepted, got[1].Report.Sum)
 		}
 	}
 }

@@ -70,6 +70,11 @@ type Options struct {
 	// ProgressEvery (0: one second) and once at the end.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+
+	// asChanges measures a step of several candidates as changes of the
+	// current graph (Evaluator.SummaryChanges) on any device, as it is
+	// measured on a GPU: the tests compare it with the graphs built.
+	asChanges bool
 }
 
 // Figures are a graph's diameter and ASPL with their gaps to the bounds.
@@ -173,6 +178,10 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 	if s.ev, err = apsp.NewEvaluator(opt.Eval); err != nil {
 		return nil, fmt.Errorf("golf: %w", err)
 	}
+	// On a GPU a step's candidates go as changes of one graph; on the
+	// CPU they are built into spare graphs' arrays (a change built by
+	// the library would allocate its graph).
+	s.onGPU = strings.HasPrefix(opt.Eval.Device, "gpu") || opt.asChanges
 	return s.run(ctx)
 }
 
@@ -353,6 +362,12 @@ type search struct {
 	// candidates (a search allocates no graph per candidate).
 	made, spare []*graph.Graph
 	dsts        []*graph.Graph // the step's spare graphs, one a candidate (or nil)
+	// onGPU measures a step's candidates as changes of the current graph
+	// (apsp.Evaluator.SummaryChanges: the GPU gets the graph once and
+	// each candidate as its swap) and builds only those it keeps.
+	onGPU   bool
+	changes []graph.Changes // the step's candidates as changes (onGPU)
+	swaps   [][4][2]int     // their edges: removed ab, cd; added ac, bd
 	ms          []measure      // the step's measures (evaluate's result, valid until the next call)
 	errs        []error        // the step's errors
 	ctx         context.Context
@@ -416,6 +431,25 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		s.team.measure(n, errs)
 	case n == 1:
 		errs[0] = s.candidate(0)
+	case s.onGPU:
+		// No graph is built but those kept (candidateGraph): at 256
+		// vertices, making a candidate's graph and laying it out cost
+		// the host about 30 times the bulk search's time for it.
+		s.spare = append(s.spare, s.dsts...)
+		clear(s.dsts)
+		s.changes, s.swaps = s.changes[:0], s.swaps[:0]
+		for _, mv := range s.moves {
+			a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
+			s.swaps = append(s.swaps, [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}})
+		}
+		for i := range s.swaps {
+			sw := &s.swaps[i]
+			s.changes = append(s.changes, graph.Changes{Remove: sw[:2:2], Add: sw[2:4:4]})
+		}
+		sums, serrs := s.ev.SummaryChanges(ctx, s.curG, s.changes)
+		for i := range sums {
+			ms[i], errs[i] = fromSummary(sums[i], s.st.n), serrs[i]
+		}
 	default:
 		// Built on every host thread: on the GPU a step of 256 candidates
 		// of 1 024 vertices took longer to make one after another than
@@ -443,11 +477,33 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 	s.evals += int64(len(ms))
 	for i, m := range ms {
 		if better(m, s.best) {
+			g, err := s.candidateGraph(i)
+			if err != nil {
+				return nil, err
+			}
 			s.best = m
-			s.bestG = s.gs[i]
+			s.bestG = g
 		}
 	}
 	return ms, nil
+}
+
+// candidateGraph is candidate i's graph of the last step: the one made
+// to measure it, or, where the step measured changes (onGPU), made now
+// from a spare graph's arrays.
+func (s *search) candidateGraph(i int) (*graph.Graph, error) {
+	if g := s.gs[i]; g != nil {
+		return g, nil
+	}
+	if n := len(s.spare); n > 0 {
+		s.dsts[i] = s.spare[n-1]
+		s.spare = s.spare[:n-1]
+	}
+	if err := s.build(i); err != nil {
+		return nil, fmt.Errorf("golf: %w", err)
+	}
+	s.made = append(s.made, s.gs[i])
+	return s.gs[i], nil
 }
 
 // build makes candidate i, the current graph with move i made: Change
@@ -501,8 +557,12 @@ func (s *search) maxTemp(ctx context.Context) (float64, error) {
 				worst = max(worst, (m.aspl-s.cur.aspl)*nn)
 			}
 			if !better(s.cur, m) {
+				g, err := s.candidateGraph(i)
+				if err != nil {
+					return 0, err
+				}
 				s.st.apply(s.moves[i])
-				s.curG = s.gs[i]
+				s.curG = g
 				s.cur = m
 				break
 			}
@@ -628,8 +688,12 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 				temp = maxT * math.Pow(opt.MinTemp/maxT, min(1, f))
 			}
 			if bi >= 0 && s.accept(ms[bi], temp) {
+				g, err := s.candidateGraph(bi)
+				if err != nil {
+					return nil, err
+				}
 				s.st.apply(s.moves[bi])
-				s.curG = s.gs[bi]
+				s.curG = g
 				s.cur = ms[bi]
 				s.accepted++
 			}
@@ -644,8 +708,12 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 				temp = maxT * math.Pow(opt.MinTemp/maxT, min(1, f))
 			}
 			if s.accept(m, temp) {
+				g, err := s.candidateGraph(i)
+				if err != nil {
+					return nil, err
+				}
 				s.st.apply(s.moves[i])
-				s.curG = s.gs[i]
+				s.curG = g
 				s.cur = m
 				s.accepted++
 				break
