@@ -14,8 +14,8 @@ import (
 // sends them together: "candidates" on op summary of a held graph, each
 // a change ("add", "remove", "add_weights") measured apart on the held
 // graph as it is, which none of them changes. They are computed in one
-// batch (apsp.SummaryBatch: the bulk kernels on a GPU, the batch over
-// threads on the CPU), so a request costs one round trip whatever their
+// batch (apsp.SummaryChanges: on a GPU the bulk kernels, a swap sent as
+// its arc edits; the batch over threads on the CPU), so a request costs one round trip whatever their
 // number. A candidate that cannot be made (an edge missing or already
 // there) gets its own error; the others are answered. The candidates'
 // graphs count against --max-held while they are measured.
@@ -67,19 +67,19 @@ func (s *Server) candidates(ctx context.Context, r *request, opt apsp.Options) (
 			len(r.Candidates), r.Graph, heldBytes(base), maxBytes, held, graph.ErrTooLarge)
 	}
 	out := make([]any, len(r.Candidates))
-	gs := make([]*graph.Graph, 0, len(r.Candidates))
+	chs := make([]graph.Changes, 0, len(r.Candidates))
 	at := make([]int, 0, len(r.Candidates))
 	for i, c := range r.Candidates {
-		g, err := candidateGraph(base, r.Graph, c)
+		ch, err := candidateChanges(base, r.Graph, c)
 		if err != nil {
 			err = fmt.Errorf("candidates[%d]: %w", i, err)
 			out[i] = candidateError{Error: err.Error(), Kind: Kind(err)}
 			continue
 		}
-		gs = append(gs, g)
+		chs = append(chs, ch)
 		at = append(at, i)
 	}
-	sums, errs := apsp.SummaryBatch(ctx, gs, opt)
+	sums, errs := apsp.SummaryChanges(ctx, base, chs, opt)
 	if err := ctx.Err(); err != nil {
 		return nil, err // cancelled or past its time: the request's error, not each candidate's
 	}
@@ -93,11 +93,17 @@ func (s *Server) candidates(ctx context.Context, r *request, opt apsp.Options) (
 	return map[string]any{"summaries": out}, nil
 }
 
-// candidateGraph is base with one candidate's changes made.
-func candidateGraph(base *graph.Graph, name string, c candidate) (*graph.Graph, error) {
+// candidateChanges is one candidate's changes of base, checked as
+// Change checks them (its error as the held graph's change would give it)
+// but not made: SummaryChanges makes them, or on a GPU sends a swap as a
+// few arc edits.
+func candidateChanges(base *graph.Graph, name string, c candidate) (graph.Changes, error) {
 	ch, err := changes(c.Add, c.Remove, c.AddWeights)
 	if err != nil {
-		return nil, err
+		return ch, err
 	}
-	return change(base, name, ch, "the candidate is not measured")
+	if _, _, err := base.ArcEdits(ch, nil); err != nil {
+		return ch, changeError(name, err, "the candidate is not measured")
+	}
+	return ch, nil
 }

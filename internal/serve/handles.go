@@ -243,12 +243,18 @@ func changes(add, remove [][]int64, addWeights []json.Number) (graph.Changes, er
 func change(g *graph.Graph, name string, c graph.Changes, after string) (*graph.Graph, error) {
 	changed, err := g.Change(c)
 	if err != nil {
-		if errors.Is(err, graph.ErrNoEdge) || errors.Is(err, graph.ErrEdgeExists) {
-			return nil, badRequest("graph %q: %v (%s)", name, err, after)
-		}
-		return nil, &graphError{fmt.Errorf("graph %q: %w (%s)", name, err, after)}
+		return nil, changeError(name, err, after)
 	}
 	return changed, nil
+}
+
+// changeError is the request's error for Change's refusal err of a change
+// of the graph held as name.
+func changeError(name string, err error, after string) error {
+	if errors.Is(err, graph.ErrNoEdge) || errors.Is(err, graph.ErrEdgeExists) {
+		return badRequest("graph %q: %v (%s)", name, err, after)
+	}
+	return &graphError{fmt.Errorf("graph %q: %w (%s)", name, err, after)}
 }
 
 // pairs are a change's [u, v] pairs.
