@@ -368,9 +368,9 @@ type search struct {
 	onGPU   bool
 	changes []graph.Changes // the step's candidates as changes (onGPU)
 	swaps   [][4][2]int     // their edges: removed ab, cd; added ac, bd
-	ms          []measure      // the step's measures (evaluate's result, valid until the next call)
-	errs        []error        // the step's errors
-	ctx         context.Context
+	ms      []measure       // the step's measures (evaluate's result, valid until the next call)
+	errs    []error         // the step's errors
+	ctx     context.Context
 
 	cur, best measure
 	bestG     *graph.Graph
