@@ -73,6 +73,15 @@ func (e *Evaluator) SummaryChanges(ctx context.Context, base *graph.Graph, chang
 	return run.ChangeSummaries(ctx, base, changes, e.opt, &e.kept)
 }
 
+// ChangesAsEdits reports whether SummaryChanges measures the changes of
+// base that keep every vertex's arc count without building their graphs
+// (on a GPU, graphs of up to 1 024 vertices whose arcs fit a block's
+// shared memory): a search decides by it whether to send its candidates
+// as changes or to build them itself into arrays it reuses.
+func (e *Evaluator) ChangesAsEdits(base *graph.Graph) bool {
+	return run.ChangesAsEdits(base, e.opt)
+}
+
 // Stats is StatsBatch of g alone, with the kept plan: the measures of
 // ComputeStats(ctx, g, opt).
 func (e *Evaluator) Stats(ctx context.Context, g *graph.Graph) (*Stats, error) {

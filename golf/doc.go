@@ -12,6 +12,7 @@
 // measures a graph against the bounds (Evaluate) and searches for good
 // graphs (Search: simulated annealing or hill climbing over
 // degree-preserving edge swaps, candidates evaluated by apsp.Evaluator or
-// many at once by apsp.SummaryBatch). Every diameter and ASPL it reports
+// many at once by apsp.SummaryBatch, on a GPU as changes of one graph by
+// Evaluator.SummaryChanges). Every diameter and ASPL it reports
 // as final has been computed again by a second engine (plain BFS).
 package golf

@@ -47,7 +47,8 @@ type Options struct {
 	Time   time.Duration // stop after this long (0: no limit)
 	Seed   uint64        // the moves and the random start graph
 	// Batch is how many candidate moves a step evaluates at once (through
-	// apsp.SummaryBatch); 0 chooses DefaultBatch(Eval). Under annealing
+	// apsp.SummaryBatch, or on a GPU Evaluator.SummaryChanges); 0 chooses
+	// DefaultBatch(Eval). Under annealing
 	// the step takes the first accepted candidate in order and drops the
 	// rest, as a serial search would have evaluated them against the
 	// same graph; every candidate counts as an evaluation and may become
@@ -178,10 +179,6 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 	if s.ev, err = apsp.NewEvaluator(opt.Eval); err != nil {
 		return nil, fmt.Errorf("golf: %w", err)
 	}
-	// On a GPU a step's candidates go as changes of one graph; on the
-	// CPU they are built into spare graphs' arrays (a change built by
-	// the library would allocate its graph).
-	s.onGPU = strings.HasPrefix(opt.Eval.Device, "gpu") || opt.asChanges
 	return s.run(ctx)
 }
 
@@ -435,8 +432,12 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		// No graph is built but those kept (candidateGraph): at 256
 		// vertices, making a candidate's graph and laying it out cost
 		// the host about 30 times the bulk search's time for it.
-		s.spare = append(s.spare, s.dsts...)
-		clear(s.dsts)
+		for i, d := range s.dsts {
+			if d != nil {
+				s.spare = append(s.spare, d)
+				s.dsts[i] = nil
+			}
+		}
 		s.changes, s.swaps = s.changes[:0], s.swaps[:0]
 		for _, mv := range s.moves {
 			a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
@@ -451,9 +452,11 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 			ms[i], errs[i] = fromSummary(sums[i], s.st.n), serrs[i]
 		}
 	default:
-		// Built on every host thread: on the GPU a step of 256 candidates
-		// of 1 024 vertices took longer to make one after another than
-		// the bulk search took to measure them.
+		// Built on every host thread (a GPU's step whose graphs the bulk
+		// search does not take as edits, or the CPU with Eval.Threads
+		// set): on the GPU a step of 256 candidates of 1 024 vertices took
+		// longer to make one after another than the bulk search took to
+		// measure them.
 		eachOn(threadsOf(s.opt.Eval), n, func(i int) { errs[i] = s.build(i) })
 		if err := errors.Join(errs...); err == nil {
 			sums, serrs := s.ev.SummaryBatch(ctx, s.gs)
@@ -611,6 +614,12 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 	s.cur = fromSummary(sum, s.st.n)
 	s.best = s.cur
 	s.curG, s.bestG = g0, g0
+	// A step's candidates go as changes of the current graph where the
+	// library measures them without building them (a GPU's bulk search,
+	// graphs of up to 1 024 vertices); elsewhere they are built into
+	// spare graphs' arrays (a change built by the library would allocate
+	// its graph). Every candidate has g0's vertices and degrees.
+	s.onGPU = s.team == nil && (opt.asChanges || s.ev.ChangesAsEdits(g0))
 	s.evals = 1
 	res := &Result{Start: s.figures(s.cur), Method: opt.Method, Seed: opt.Seed, Batch: opt.Batch, MinTemp: opt.MinTemp}
 	maxT := opt.MaxTemp

@@ -130,8 +130,8 @@ func (g *Graph) ArcEdits(c Changes, dst []ArcEdit) (edits []ArcEdit, ok bool, er
 	return dst, true, nil
 }
 
-// checkChanges checks c against g and returns its arcs' edits (appended
-// to buf), sorted by tail and head, a removal before an addition of the
+// checkChanges checks c against g and returns its arcs' edits (in buf's
+// array when it has the room, else a new one), sorted by tail and head, a removal before an addition of the
 // same arc; the kind of the changed graph; and whether some vertex's arc
 // count changes.
 func (g *Graph) checkChanges(c Changes, buf []edit) (edits []edit, kind WeightKind, moved bool, err error) {
@@ -176,7 +176,7 @@ func (g *Graph) checkChanges(c Changes, buf []edit) (edits []edit, kind WeightKi
 				}
 				return nil, kind, false, fmt.Errorf("%s[%d]: %d %d: a self-loop (a graph keeps none: it changes no distance)", what, i, u, v)
 			}
-			ed := edit{u: int32(u), v: int32(v), add: k == 1, i: i, w: 1, key: editKey(u, v, k == 1)}
+			ed := edit{u: int32(u), v: int32(v), add: k == 1, i: i, w: 1, key: editKey(u, v, k == 1), at: -1}
 			if k == 1 {
 				switch {
 				case c.AddInt != nil:
@@ -267,7 +267,8 @@ type edit struct {
 	// key orders the edits: by tail, head, then a removal first.
 	key uint64
 	// at is the arc's position among u's arcs in the graph changed, or
-	// -1 (set by checkChanges on the first edit of each arc).
+	// -1 (set by checkChanges on the first edit of each arc; -1 on the
+	// others).
 	at int32
 }
 

@@ -438,6 +438,40 @@ func TestArcEdits(t *testing.T) {
 	if swaps < 500 || others < 100 {
 		t.Fatalf("only %d kept-count changes and %d others were checked", swaps, others)
 	}
+	// More than 16 arc edits (the sort of long changes), and more than 8
+	// arcs of one tail rewritten: vertex 0 of a directed graph trades ten
+	// heads for ten others.
+	b := NewBuilder(true)
+	for v := 1; v <= 10; v++ {
+		if err := b.AddEdge(0, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.SetVertices(21); err != nil {
+		t.Fatal(err)
+	}
+	star := b.Build()
+	var trade Changes
+	for k := range 10 {
+		trade.Remove = append(trade.Remove, [2]int{0, 10 - k})
+		trade.Add = append(trade.Add, [2]int{0, 11 + k})
+	}
+	traded, err := star.Change(trade)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edits, ok, err := star.ArcEdits(trade, nil)
+	if err != nil || !ok || len(edits) != 10 {
+		t.Fatalf("ten heads traded: %d edits, ok %v, %v", len(edits), ok, err)
+	}
+	row := slices.Clone(star.Neighbors(0))
+	for _, e := range edits {
+		row[e.Slot] = e.Head
+	}
+	slices.Sort(row)
+	if !slices.Equal(row, traded.Neighbors(0)) {
+		t.Fatalf("ten heads traded: %v, want %v", row, traded.Neighbors(0))
+	}
 	// Lengths added to an unweighted graph need Change.
 	g := (&edgeSet{n: 4, w: map[[2]int]float64{{0, 1}: 1, {2, 3}: 1}}).build()
 	swap := Changes{Remove: [][2]int{{0, 1}, {2, 3}}, Add: [][2]int{{0, 2}, {1, 3}}}

@@ -106,7 +106,20 @@ func (bulkSearch) Totals(ctx context.Context, ordinal int, gs []*graph.Graph) ([
 	return bulkSummaries(ctx, ordinal, gs)
 }
 
-func (bulkSearch) EditsFit(base *graph.Graph) bool { return bulk.EditsFit(base) }
+// EditsFit is bulk.EditsFit, and where GPUs are already known (a loaded
+// driver's: asking loads none) bulk.EditsFitShared on each.
+func (bulkSearch) EditsFit(base *graph.Graph) bool {
+	if !bulk.EditsFit(base) {
+		return false
+	}
+	infos, _ := gpu.LoadedDevices()
+	for _, in := range infos {
+		if !bulk.EditsFitShared(base, in.MaxShared) {
+			return false
+		}
+	}
+	return true
+}
 
 func (bulkSearch) EditTotals(ctx context.Context, ordinal int, base *graph.Graph, edits [][]graph.ArcEdit) ([]BatchTotals, string, error) {
 	sums, err := bulk.EditSummaries(ctx, gpu.OnGPU(ordinal), base, edits)

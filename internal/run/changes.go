@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/apsp/apsp/graph"
@@ -22,7 +23,7 @@ func ChangeSummaries(ctx context.Context, base *graph.Graph, changes []graph.Cha
 	sums, errs := make([]result.Summary, len(changes)), make([]error, len(changes))
 	if err := batchRefuses(o, 0); err != nil || base == nil {
 		if err == nil {
-			err = &plan.OptionError{Option: "graph", Msg: "no base graph (nil) to change"}
+			err = fmt.Errorf("the graph to change: %w", ErrNilGraph)
 		}
 		for i := range errs {
 			errs[i] = err
@@ -45,14 +46,29 @@ func ChangeSummaries(ctx context.Context, base *graph.Graph, changes []graph.Cha
 				at, edits = append(at, i), append(edits, lists[i])
 			}
 		}
-		start := time.Now()
-		if ts, device, err := es.EditTotals(ctx, o.Device.Ordinal, base, edits); err == nil {
-			each := time.Since(start).Seconds() / float64(max(1, len(at)))
-			for k, i := range at {
-				t := ts[k]
-				s := result.SummaryOfTotals(t.Vertices, t.Connected, t.Pairs, t.Sum, t.Diameter, o.Reachable)
-				s.Algorithm, s.Device, s.Seconds = es.Name(), device, each
-				sums[i], done[i] = s, true
+		if len(at) > 0 {
+			start := time.Now()
+			ts, device, err := es.EditTotals(ctx, o.Device.Ordinal, base, edits)
+			switch {
+			case err == nil:
+				each := time.Since(start).Seconds() / float64(len(at))
+				for k, i := range at {
+					t := ts[k]
+					s := result.SummaryOfTotals(t.Vertices, t.Connected, t.Pairs, t.Sum, t.Diameter, o.Reachable)
+					s.Algorithm, s.Device, s.Seconds = es.Name(), device, each
+					sums[i], done[i] = s, true
+				}
+			case ctx.Err() != nil:
+				for i := range errs {
+					if errs[i] == nil {
+						errs[i] = ctx.Err()
+					}
+				}
+				return sums, errs
+			case o.Notice != nil:
+				// Refused (the arcs' table does not fit this GPU's shared
+				// memory, say): the graphs are built and measured instead.
+				o.Notice(fmt.Sprintf("%s: the changes measured as built graphs: %v", es.Name(), err))
 			}
 		}
 	}
@@ -84,6 +100,13 @@ func ChangeSummaries(ctx context.Context, base *graph.Graph, changes []graph.Cha
 	return sums, errs
 }
 
+// ChangesAsEdits reports whether ChangeSummaries measures the changes of
+// base that keep every arc count without building them, under o (a batch
+// engine takes them as edits).
+func ChangesAsEdits(base *graph.Graph, o *plan.Options) bool {
+	return base != nil && batchRefuses(o, 0) == nil && editEngine(base, 1, o, o.CPUs()) != nil
+}
+
 // editEngine is the batch engine that takes count edited copies of base
 // under o on threads threads, as the batch would take their graphs
 // (plan.BatchMay, plan.BatchWins, the engine's EditsFit), or nil.
@@ -96,9 +119,12 @@ func editEngine(base *graph.Graph, count int, o *plan.Options, threads int) engi
 		if !ok || !plan.BatchMay(o, e) || !es.EditsFit(base) {
 			continue
 		}
-		same := make([]*graph.Graph, count)
-		for i := range same {
-			same[i] = base
+		var same []*graph.Graph // the graphs' sizes, for an estimate ("auto")
+		if o.Device.Kind != "gpu" {
+			same = make([]*graph.Graph, count)
+			for i := range same {
+				same[i] = base
+			}
 		}
 		if plan.BatchWins(o, e, same, threads) {
 			return es

@@ -16,6 +16,13 @@
 // overlap kernels (the low-latency bulk execution). A graph it cannot take
 // is refused (ErrGraph) before the GPU is touched.
 //
+// EditSummaries (edits.go) is Summaries of many edited copies of one graph
+// of up to 1 024 vertices (a search's edge swaps, graph.ArcEdits): the
+// graph's arcs go to the GPU once and each copy as its arc edits, which
+// its block writes into its shared-memory table of the arcs. A graph whose
+// table does not fit that GPU's shared memory is refused (ErrGraph) after
+// its shared memory is looked up, and the caller builds the copies.
+//
 // FWRows and FWMatrices (bulkfw.go, kernels/bulkfw.cu built on
 // kernels/fw.cu) run Floyd–Warshall on integer graphs of at most FWMaxN
 // vertices, negative lengths allowed, in packed int16×2 lanes where a

@@ -37,10 +37,36 @@ const editChunkGraphs = 1 << 16
 
 // EditsFit reports whether EditSummaries may take base on some GPU: an
 // unweighted graph of 1 to 1 024 vertices (a thread a vertex). Whether
-// its arcs' table fits a block's shared memory depends on the GPU, which
-// EditSummaries checks.
+// its arcs' table fits a block's shared memory depends on the GPU
+// (EditsFitShared), which EditSummaries checks.
 func EditsFit(base *graph.Graph) bool {
 	return base != nil && !base.Weighted() && base.N() >= 1 && base.N() <= threadMaxN
+}
+
+// EditsFitShared reports whether EditSummaries takes base (EditsFit) on a
+// GPU of maxShared bytes of shared memory a block: its arcs' table beside
+// the narrowest frontiers.
+func EditsFitShared(base *graph.Graph, maxShared int) bool {
+	return EditsFit(base) && editWords(base, maxShared) >= 0
+}
+
+// editWords is the widest batch of base's edited copies whose frontiers
+// leave room for its arcs' table in maxShared bytes: bulkWords or 1
+// 64-bit words, 0 for half words, -1 for none.
+func editWords(base *graph.Graph, maxShared int) int {
+	n := base.N()
+	_, hi := base.DegreeRange()
+	table := (n*hi*2 + 15) &^ 15
+	limit := min(maxShared, bulkSharedMax)
+	switch {
+	case 2*n*8*bulkWords+table <= limit:
+		return bulkWords
+	case 2*n*8+table <= limit:
+		return 1
+	case 2*n*4+table <= limit:
+		return 0
+	}
+	return -1
 }
 
 // EditSummaries is Summaries of the graphs base becomes under each list
@@ -48,9 +74,12 @@ func EditsFit(base *graph.Graph) bool {
 // count, the graph with each arc edit made in place), computed without
 // building them: base's arcs go to the GPU once, and each graph as its
 // edits. base must be EditsFit and its arcs' table must fit a block's
-// shared memory on the GPU (n·(largest degree)·2 bytes beside the
-// frontiers; at 1 024 vertices a degree of about 48 on an H100), else
-// the error wraps ErrGraph and the caller builds the graphs.
+// shared memory on the GPU (EditsFitShared: n·(largest degree)·2 bytes
+// beside the frontiers; at 1 024 vertices a degree of about 52 on an
+// H100), else the error wraps ErrGraph and the caller builds the graphs.
+// Each list must name an arc (Tail, Slot) once; that the edited arcs make
+// a simple graph, symmetric when base is undirected, is the caller's
+// (ArcEdits's) to ensure: the kernels search the arcs as they are.
 func EditSummaries(ctx context.Context, place gpu.Placement, base *graph.Graph, edits [][]graph.ArcEdit) ([]Summary, error) {
 	ordinal, err := one(place, "the bulk search", "the summaries of edited graphs")
 	if err != nil {
@@ -62,9 +91,16 @@ func EditSummaries(ctx context.Context, place gpu.Placement, base *graph.Graph, 
 	n := base.N()
 	set := &editSet{base: base, lists: edits}
 	for i, list := range edits {
-		for _, e := range list {
+		for k, e := range list {
 			if e.Tail < 0 || int(e.Tail) >= n || e.Slot < 0 || int(e.Slot) >= base.Degree(int(e.Tail)) || e.Head < 0 || int(e.Head) >= n {
 				return nil, fmt.Errorf("%w: edits[%d]: %+v is not an arc of the graph's %d vertices", ErrGraph, i, e, n)
+			}
+			// Two edits of one arc would race in the kernel (a change's
+			// few: a quadratic look costs less than a set).
+			for _, f := range list[:k] {
+				if f.Tail == e.Tail && f.Slot == e.Slot {
+					return nil, fmt.Errorf("%w: edits[%d]: arc %d of vertex %d edited twice", ErrGraph, i, e.Slot, e.Tail)
+				}
 			}
 		}
 		set.per = max(set.per, len(list))
@@ -77,18 +113,10 @@ func EditSummaries(ctx context.Context, place gpu.Placement, base *graph.Graph, 
 	if ordinal < 0 || ordinal >= len(info) {
 		return nil, fmt.Errorf("bulk search: no gpu:%d", ordinal)
 	}
-	_, hi := base.DegreeRange()
-	table := (n*hi*2 + 15) &^ 15
-	limit := min(info[ordinal].MaxShared, bulkSharedMax)
-	switch {
-	case 2*n*8*bulkWords+table <= limit:
-		set.maxWords = bulkWords
-	case 2*n*8+table <= limit:
-		set.maxWords = 1
-	case 2*n*4+table <= limit:
-		set.maxWords = 0
-	default:
-		return nil, fmt.Errorf("%w: the arcs of a graph of %d vertices and degree up to %d (%d bytes) do not fit a block's shared memory beside its frontiers on gpu:%d", ErrGraph, n, hi, table, ordinal)
+	if set.maxWords = editWords(base, info[ordinal].MaxShared); set.maxWords < 0 {
+		_, hi := base.DegreeRange()
+		return nil, fmt.Errorf("%w: the arcs of a graph of %d vertices and degree up to %d (%d bytes) do not fit a block's shared memory beside its frontiers on gpu:%d",
+			ErrGraph, n, hi, n*hi*2, ordinal)
 	}
 	gs := make([]*graph.Graph, len(edits))
 	for i := range gs {

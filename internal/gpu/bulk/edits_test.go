@@ -130,6 +130,7 @@ func TestEditSummariesRefuses(t *testing.T) {
 		{"tail out of range", base, [][]graph.ArcEdit{{{Tail: 8, Slot: 0, Head: 1}}}},
 		{"slot past the degree", base, [][]graph.ArcEdit{{}, {{Tail: 1, Slot: 2, Head: 1}}}},
 		{"head out of range", base, [][]graph.ArcEdit{{{Tail: 1, Slot: 0, Head: -1}}}},
+		{"an arc edited twice", base, [][]graph.ArcEdit{{{Tail: 1, Slot: 1, Head: 3}, {Tail: 2, Slot: 0, Head: 4}, {Tail: 1, Slot: 1, Head: 5}}}},
 	} {
 		if _, err := EditSummaries(ctx, gpu.OnGPU(0), c.base, c.edits); !errors.Is(err, ErrGraph) {
 			t.Errorf("%s: %v, want ErrGraph", c.name, err)
