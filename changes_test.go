@@ -61,10 +61,10 @@ func TestSummaryChanges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(81, 82))
 	for trial := range 24 {
 		n := 1 + rng.IntN(120)
-		p := 3 / float64(n)
 		if trial%6 == 5 {
 			n = 1024
 		}
+		p := 3 / float64(n)
 		if trial == 11 {
 			// Dense: a GPU's bulk search cannot hold the arcs' table of
 			// 1 024 vertices of degree ~60 in shared memory, so the swaps
