@@ -443,6 +443,8 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 			a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
 			s.swaps = append(s.swaps, [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}})
 		}
+		// The changes slice into s.swaps only once it has stopped
+		// growing (an append may move it).
 		for i := range s.swaps {
 			sw := &s.swaps[i]
 			s.changes = append(s.changes, graph.Changes{Remove: sw[:2:2], Add: sw[2:4:4]})
