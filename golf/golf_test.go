@@ -257,6 +257,26 @@ func TestSearch(t *testing.T) {
 	}
 }
 
+// TestMaxTempBatch: the starting temperature comes from about 100
+// probes whatever the batch; a step of 100 candidates that takes its
+// first must not end the probing (it once made a GPU's search start at
+// temperature 1, that is, climb hills).
+func TestMaxTempBatch(t *testing.T) {
+	temps := map[int]float64{}
+	for _, batch := range []int{1, 3, 100, 4096} {
+		res, err := Search(context.Background(), Options{N: 256, D: 8, Evals: 1, Seed: 1, Batch: batch, Eval: apsp.Options{Threads: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		temps[batch] = res.MaxTemp
+	}
+	for batch, temp := range temps {
+		if r := temp / temps[1]; r < 0.5 || r > 2 {
+			t.Errorf("batch %d: starting temperature %.4g, batch 1 %.4g", batch, temp, temps[1])
+		}
+	}
+}
+
 func TestSearchCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()

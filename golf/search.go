@@ -556,7 +556,12 @@ func (s *search) maxTemp(ctx context.Context) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		done += len(ms)
+		// A probe is a candidate up to the first one taken: those after
+		// it were measured against a graph the serial probing would have
+		// left, and counting them would end the probing after one step
+		// of 100 candidates that took its first (on a GPU, a
+		// starting temperature of 1: hill climbing).
+		tried := len(ms)
 		for i, m := range ms {
 			if m.connected && m.diameter == s.cur.diameter {
 				worst = max(worst, (m.aspl-s.cur.aspl)*nn)
@@ -569,9 +574,11 @@ func (s *search) maxTemp(ctx context.Context) (float64, error) {
 				s.st.apply(s.moves[i])
 				s.curG = g
 				s.cur = m
+				tried = i + 1
 				break
 			}
 		}
+		done += tried
 	}
 	if worst == 0 {
 		return 1, nil
