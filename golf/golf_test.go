@@ -212,6 +212,8 @@ func TestSearch(t *testing.T) {
 		{"sa", Options{N: 64, D: 4, Evals: 400, Seed: 5}},
 		{"hc batch", Options{N: 64, D: 4, Evals: 400, Seed: 5, Method: HillClimbing, Batch: 4}},
 		{"sa pick best", Options{N: 64, D: 4, Evals: 400, Seed: 6, Batch: 8, Pick: PickBest}},
+		{"sa steps sized", Options{N: 64, D: 4, Evals: 3000, Seed: 8, Batch: 512, Eval: apsp.Options{Threads: 1}}},
+		{"sa steps fixed", Options{N: 64, D: 4, Evals: 3000, Seed: 8, Batch: 512, FixedBatch: true, Eval: apsp.Options{Threads: 1}}},
 		{"hc pick best", Options{N: 48, D: 3, Evals: 300, Seed: 7, Method: HillClimbing, Batch: 5, Pick: PickBest}},
 		{"grid", Options{Grid: Grid{W: 6, H: 6, R: 2}, D: 4, Evals: 300, Seed: 2}},
 	}
@@ -254,6 +256,36 @@ func TestSearch(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStepSize: a first-accepted step's size follows the acceptance
+// rate, from a few candidates while most are accepted up to Batch when
+// none is; a fixed batch, picking the best and a batch of 2 keep Batch.
+func TestStepSize(t *testing.T) {
+	cases := []struct {
+		name     string
+		opt      Options
+		tried    int
+		accepted bool
+		lo, hi   int
+	}{
+		{"every first accepted", Options{Batch: 4096, Pick: PickFirst}, 1, true, 16, 32},
+		{"one in a thousand", Options{Batch: 4096, Pick: PickFirst}, 1000, true, 600, 660},
+		{"none accepted", Options{Batch: 4096, Pick: PickFirst}, 4096, false, 4096, 4096},
+		{"small batch", Options{Batch: 100, Pick: PickFirst}, 1000, true, 100, 100},
+		{"fixed", Options{Batch: 4096, Pick: PickFirst, FixedBatch: true}, 1, true, 4096, 4096},
+		{"pick best", Options{Batch: 4096, Pick: PickBest}, 1, true, 4096, 4096},
+		{"batch of two", Options{Batch: 2, Pick: PickFirst}, 1, true, 2, 2},
+	}
+	for _, c := range cases {
+		s := &search{opt: c.opt}
+		for range 400 {
+			s.stepped(c.tried, c.accepted)
+		}
+		if k := s.stepSize(); k < c.lo || k > c.hi {
+			t.Errorf("%s: step of %d, want %d..%d", c.name, k, c.lo, c.hi)
+		}
 	}
 }
 

@@ -157,6 +157,7 @@ def golf_search(
     device: str = "auto",
     threads: Optional[int] = None,
     batch: Optional[int] = None,
+    fixed_batch: bool = False,
     binary: Optional[str] = None,
 ) -> Tuple[List[Edge], Dict[str, Any]]:
     """Searches for a graph of order ``n`` and degree ``d`` (on a ``w`` ×
@@ -165,6 +166,8 @@ def golf_search(
     hill climbing) over degree-preserving edge swaps, from a random graph
     or ``start`` (as :func:`golf_eval` takes graphs).  Stops after ``time``
     seconds or ``evals`` evaluations (default 10 000 evaluations).
+    ``batch`` is the most candidates a step measures at once (fewer while
+    acceptances are frequent, unless ``fixed_batch``).
 
     Returns ``(edges, figures)``: the best graph's edges (``(u, v)`` ints,
     or ``((x, y), (x, y))`` on a grid; ``networkx.Graph(edges)`` builds
@@ -187,6 +190,8 @@ def golf_search(
             if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise TypeError(f"{flag} must be an int, not {type(value).__name__}")
             args.append(f"--{flag}={int(value)}")
+    if fixed_batch:
+        args.append("--fixed-batch")
     tmpdir = tempfile.mkdtemp(prefix="apsp-golf-")
     try:
         out = os.path.join(tmpdir, "best.edges")

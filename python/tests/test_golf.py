@@ -67,6 +67,15 @@ def test_search_keeps_degree_and_repeats() -> None:
     assert rank(fig2["report"]) <= rank(fig2["start"])
 
 
+def test_search_batch() -> None:
+    # A step of at most 64 candidates, sized by the acceptances or fixed:
+    # both reach the evaluations asked and report the batch.
+    for fixed in (False, True):
+        _, fig = apsp.golf_search(32, 4, evals=2000, seed=3, threads=1, batch=64, fixed_batch=fixed)
+        assert fig["batch"] == 64 and fig.get("fixed_batch", False) is fixed
+        assert fig["evals"] >= 2000
+
+
 def test_grid_search() -> None:
     edges, fig = apsp.golf_search(16, 3, w=4, h=4, r=2, evals=500, seed=1, threads=1)
     assert all(isinstance(u, tuple) and abs(u[0] - v[0]) + abs(u[1] - v[1]) <= 2 for u, v in edges)
