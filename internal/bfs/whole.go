@@ -64,7 +64,26 @@ func WholeHist(g *graph.Graph) (hist []int64, ok bool) {
 	if n > WholeMaxN {
 		maxLevels, size = WholeMaxLevels, wholeBatch
 	}
-	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels)
+	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels, nil)
+}
+
+// WholeHistTo is WholeHistOn over the pairs to the chosen targets alone
+// (a target listed twice counts twice): the histogram of the ordered
+// pairs (v, t), v not t, at each distance d(v, t), Hist[0] = 0 and
+// trimmed to the largest. (A vertex's bits are the targets it reaches:
+// for the pairs from chosen sources, search the reversed graph.) Its
+// cost is about the targets' share of every vertex's. ok is false where
+// WholeHistOn's would be, or when there are no targets.
+func WholeHistTo(g *graph.Graph, targets []int32, threads int) (hist []int64, ok bool) {
+	n := g.N()
+	if len(targets) == 0 || n == 0 || !wholeFast || n > WholeMaxN && (threads != 1 || n > WholeOneThreadMaxN) {
+		return nil, false
+	}
+	maxLevels, size := n, n
+	if n > WholeMaxN {
+		maxLevels, size = WholeMaxLevels, wholeBatch
+	}
+	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels, targets)
 }
 
 // WholeOneThreadMaxN is the largest order for which WholeHistOn takes a
@@ -102,31 +121,46 @@ func wholeLayout(k int) (w, block int) {
 }
 
 // wholeHist runs the search over a's arcs with the level kernel level,
-// in batches of size sources; it gives up (ok false) when a batch takes
-// more than maxLevels levels.
-func wholeHist(a csr.CSR, level wholeLevelFunc, size, maxLevels int) (hist []int64, ok bool) {
+// to sources (nil: every vertex; a bit of vertex v says v reaches the
+// source) in batches of size sources; it gives
+// up (ok false) when a batch takes more than maxLevels levels.
+func wholeHist(a csr.CSR, level wholeLevelFunc, size, maxLevels int, sources []int32) (hist []int64, ok bool) {
 	n := a.N()
+	count := len(sources)
+	if sources == nil {
+		count = n
+	}
 	s, _ := wholePool.Get().(*wholeScratch)
 	if s == nil {
 		s = &wholeScratch{}
 	}
 	defer wholePool.Put(s)
 	hist = make([]int64, 1, 16) // Hist[0] = 0, room for the levels of a small-world graph
-	for first := 0; first < n; first += size {
-		k := min(size, n-first)
+	var batch []int32
+	for first := 0; first < count; first += size {
+		k := min(size, count-first)
+		if sources == nil {
+			batch = batch[:0]
+			for v := range k {
+				batch = append(batch, int32(first+v))
+			}
+		} else {
+			batch = sources[first : first+k]
+		}
 		w, block := wholeLayout(k)
 		s.vis, s.cur, s.next = fit(s.vis, n*w), fit(s.cur, n*w), fit(s.next, n*w)
-		if !wholeBatchHist(a, level, s, first, k, w, block, maxLevels, &hist) {
+		if !wholeBatchHist(a, level, s, batch, w, block, maxLevels, &hist) {
 			return nil, false
 		}
 	}
 	return hist, true
 }
 
-// wholeBatchHist searches the sources first..first+k-1 with rows of w
-// words in blocks of block, adding the pairs each level finds to hist.
-func wholeBatchHist(a csr.CSR, level wholeLevelFunc, s *wholeScratch, first, k, w, block, maxLevels int, hist *[]int64) bool {
-	n := a.N()
+// wholeBatchHist searches the sources of batch (bit i for batch[i])
+// with rows of w words in blocks of block, adding the pairs each level
+// finds to hist.
+func wholeBatchHist(a csr.CSR, level wholeLevelFunc, s *wholeScratch, batch []int32, w, block, maxLevels int, hist *[]int64) bool {
+	n, k := a.N(), len(batch)
 	vis, cur, next := s.vis, s.cur, s.next
 	// Level 0: each source has its own bit, and every bit past the
 	// batch's last source is set in vis so that a block can be whole.
@@ -137,8 +171,8 @@ func wholeBatchHist(a csr.CSR, level wholeLevelFunc, s *wholeScratch, first, k, 
 	// cleared, and next needs no clearing either, since level 1 (which
 	// checks nothing, left being all) writes every block of it.
 	clear(cur)
-	for i := range k {
-		cur[(first+i)*w+i/64] = 1 << (i % 64)
+	for i, src := range batch {
+		cur[int(src)*w+i/64] |= 1 << (i % 64)
 	}
 	copy(vis, cur)
 	padFrom := k / 64 // the first word with bits past the last source

@@ -30,7 +30,7 @@ func checkWhole(t *testing.T, name string, g *graph.Graph, want []int64) {
 			if size > n {
 				continue
 			}
-			got, ok := wholeHist(csr.Of(g), k.level, size, n)
+			got, ok := wholeHist(csr.Of(g), k.level, size, n, nil)
 			if !ok || !slices.Equal(got, want) {
 				t.Fatalf("%s: whole search (%s, batches of %d) hist %v (ok %v), want %v", name, k.name, size, got, ok, want)
 			}
@@ -91,6 +91,53 @@ func TestWholeRandom(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkWhole(t, fmt.Sprintf("%s %v", kind, args), g, want)
+		}
+	}
+}
+
+// TestWholeHistTo checks the search to chosen targets (the first few,
+// scattered ones, repeats, more than a batch) against plain BFS on the
+// random graphs, with every kernel and batch size, and through
+// WholeHistTo.
+func TestWholeHistTo(t *testing.T) {
+	for _, tg := range randomGraphs(t) {
+		n := tg.n
+		if n == 0 {
+			continue
+		}
+		lists := [][]int32{{0}, {int32(n - 1), 0, int32(n / 2)}, {int32(n / 3), int32(n / 3)}}
+		var firsts, all3 []int32
+		for v := range int32(max(1, n/4)) {
+			firsts = append(firsts, v)
+		}
+		for r := range 3 {
+			for v := range int32(n) {
+				all3 = append(all3, (v*7+int32(r))%int32(n))
+			}
+		}
+		lists = append(lists, firsts, all3)
+		for _, src := range lists {
+			want := []int64{0}
+			for v := range n {
+				dv := tg.refDist(v)
+				for _, s := range src {
+					if d := dv[s]; v != int(s) && d >= 0 {
+						want = grow(want, int(d))
+						want[d]++
+					}
+				}
+			}
+			for _, k := range wholeKernels {
+				for _, size := range []int{len(src), 64, 100, 512} {
+					got, ok := wholeHist(csr.Of(tg.g), k.level, size, n, src)
+					if !ok || !slices.Equal(got, want) {
+						t.Fatalf("%s to %d targets (%s, batches of %d): %v (ok %v), want %v", tg.name, len(src), k.name, size, got, ok, want)
+					}
+				}
+			}
+			if got, ok := WholeHistTo(tg.g, src, 1); ok && !slices.Equal(got, want) || !ok && wholeFast {
+				t.Fatalf("%s to %d targets: WholeHistTo %v (ok %v), want %v", tg.name, len(src), got, ok, want)
+			}
 		}
 	}
 }

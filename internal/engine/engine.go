@@ -169,6 +169,14 @@ type Histogrammer interface {
 	Hist(ctx context.Context, p *Problem) ([]int64, error)
 }
 
+// SourceHistogrammer is implemented by source searchers that can count
+// the pairs from chosen sources at each distance without their rows
+// (Hist[0] = 0, trimmed to the largest). ok is false where it cannot on
+// this graph or machine; the rows are then the way.
+type SourceHistogrammer interface {
+	HistFrom(ctx context.Context, p *Problem, sources []int32) (hist []int64, ok bool)
+}
+
 // ErrNeedsUnweighted is wrapped when an engine needs an unweighted graph.
 var ErrNeedsUnweighted = errors.New("needs an unweighted graph (use --unweighted to count hops)")
 

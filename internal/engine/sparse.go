@@ -4,6 +4,7 @@ import (
 	"context"
 	"unsafe"
 
+	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/lanes"
 	"github.com/apsp/apsp/internal/reduce"
@@ -172,6 +173,21 @@ func (e bfsEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 		return nil, err
 	}
 	return s.Hist, nil
+}
+
+// HistFrom counts the pairs from sources at each distance by the whole
+// search on one thread (bfs.WholeHistTo over the reversed arcs: a
+// vertex's bits there are the sources that reach it), where it takes the
+// graph: the bit-parallel engine on small graphs, no progress asked.
+func (e bfsEngine) HistFrom(ctx context.Context, p *Problem, sources []int32) ([]int64, bool) {
+	if !e.bitParallel || ctx.Err() != nil || p.Progress != nil || p.Graph.Kind() != graph.Unweighted {
+		return nil, false
+	}
+	g := p.Graph
+	if g.Directed() {
+		g = g.Transpose()
+	}
+	return bfs.WholeHistTo(g, sources, p.Threads)
 }
 
 func (e bfsEngine) Run(ctx context.Context, p *Problem) (*Result, error) {

@@ -122,6 +122,11 @@ func HistogramBetween(ctx context.Context, g *graph.Graph, sources, targets []in
 	if g.HasNegativeWeights() {
 		return nil, errors.New("a histogram needs non-negative distances")
 	}
+	if targets == nil && len(sources) > 0 {
+		if h, ok := histFrom(ctx, g, sources, o); ok {
+			return h, nil
+		}
+	}
 	d, err := DistancesBetween(ctx, g, sources, targets, o)
 	if err != nil {
 		return nil, err
@@ -138,4 +143,40 @@ func HistogramBetween(ctx context.Context, g *graph.Graph, sources, targets []in
 		return nil, err
 	}
 	return h, nil
+}
+
+// histFrom is the hop plot of the pairs from sources to every vertex,
+// where the engine planned for them counts it without their rows
+// (engine.SourceHistogrammer); ok is false elsewhere, and for anything
+// the rows' way must refuse or report (a vertex out of range, an error).
+func histFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.Options) (*result.Histogram, bool) {
+	g, o = viewed(g, o, plan.ModeOut)
+	if o.NoEffective("a histogram") != nil {
+		return nil, false
+	}
+	with := *o
+	with.Sources = make([]int32, len(sources))
+	for i, s := range sources {
+		if s < 0 || s >= g.N() {
+			return nil, false
+		}
+		with.Sources[i] = int32(s)
+	}
+	pl, err := resolveSources(g, &with, plan.Hist)
+	if err != nil {
+		return nil, false
+	}
+	hs, ok := pl.Engine.(engine.SourceHistogrammer)
+	if !ok {
+		return nil, false
+	}
+	count, ok := hs.HistFrom(ctx, pl.Problem, with.Sources)
+	if !ok {
+		return nil, false
+	}
+	found := int64(0)
+	for _, c := range count {
+		found += c
+	}
+	return &result.Histogram{Count: count, Unreachable: int64(len(sources))*int64(g.N()-1) - found, Algorithm: pl.Engine.Name()}, true
 }
