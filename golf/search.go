@@ -75,6 +75,12 @@ type Options struct {
 	// ASPL·n(n-1) at equal diameter.
 	MaxTemp, MinTemp float64
 	Eval             apsp.Options // the evaluator's options (device, threads, engine)
+	// Symmetry g > 1 searches graphs invariant under the rotation
+	// v → v + N/g (mod N), as ODP's "_s" samples do: each move is a swap
+	// made in all g copies, and a graph is measured from N/g sources, so
+	// an evaluation costs about 1/g of a whole one. g must divide N; an
+	// odd D needs an odd g; not on a grid. A From graph must be invariant.
+	Symmetry int
 	// Progress, if not nil, receives the state of the search about every
 	// ProgressEvery (0: one second) and once at the end.
 	Progress      func(Progress)
@@ -113,6 +119,7 @@ type Result struct {
 	Method      string  `json:"method"`
 	Seed        uint64  `json:"seed"`
 	Batch       int     `json:"batch"`
+	Symmetry    int     `json:"symmetry,omitempty"`
 	FixedBatch  bool    `json:"fixed_batch,omitempty"`
 	Evals       int64   `json:"evals"`
 	Accepted    int64   `json:"accepted"`
@@ -153,16 +160,26 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	start := opt.From
-	if start == nil {
-		var err error
-		if start, err = randomGraph(opt); err != nil {
-			return nil, err
+	var err error
+	switch {
+	case start == nil && opt.Symmetry > 1:
+		start, err = randomSymmetric(opt)
+	case start == nil:
+		start, err = randomGraph(opt)
+	case opt.Symmetry > 1:
+		var edges [][2]int32
+		if edges, err = orbitOrder(start, opt.Symmetry); err == nil {
+			start = &Graph{N: start.N, Edges: edges}
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	st, err := newState(start)
 	if err != nil {
 		return nil, err
 	}
+	st.sym = max(1, opt.Symmetry)
 	bound, err := boundOf(opt.N, opt.D, opt.Grid)
 	if err != nil {
 		return nil, err
@@ -173,6 +190,9 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 		opt.Eval.Threads = 1
 	}
 	s := &search{opt: opt, st: st, bound: bound, rng: rand.New(rand.NewPCG(opt.Seed, 0x601f_5eed)), ctx: ctx}
+	for v := range opt.N / st.sym {
+		s.base = append(s.base, v)
+	}
 	if opt.Batch > 1 && opt.Batch < 1<<20 && !strings.HasPrefix(opt.Eval.Device, "gpu") && opt.Eval.Threads == 0 {
 		// Several candidates a step on the CPU: each on one thread, the
 		// caller and Batch-1 helpers (at most a CPU each) taking them.
@@ -222,6 +242,12 @@ func checkOptions(opt *Options) error {
 		}
 	}
 	if err := checkND(opt.N, opt.D); err != nil {
+		return err
+	}
+	if opt.Symmetry < 0 {
+		return fmt.Errorf("%w: negative symmetry", ErrParams)
+	}
+	if err := checkSymmetry(opt); err != nil {
 		return err
 	}
 	switch opt.Pick {
@@ -359,6 +385,9 @@ type search struct {
 	rng   *rand.Rand
 	ev    *apsp.Evaluator
 	team  *team // the CPU's helpers for a step of several candidates, or nil
+	// base is the sources a graph is measured from: every vertex, or
+	// under symmetry the first of each orbit (symmetry.go).
+	base []int
 
 	moves []move
 	gs    []*graph.Graph
@@ -470,6 +499,10 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		s.team.measure(n, errs)
 	case n == 1:
 		errs[0] = s.candidate(0)
+	case s.st.sym > 1:
+		// Each candidate made and measured from its base vertices on one
+		// thread.
+		eachOn(threadsOf(s.opt.Eval), n, func(i int) { errs[i] = s.candidate(i) })
 	case s.onGPU:
 		// No graph is built but those kept (candidateGraph): at 256
 		// vertices, making a candidate's graph and laying it out cost
@@ -559,9 +592,15 @@ func (s *search) candidateGraph(i int) (*graph.Graph, error) {
 // concurrently by the team, each from its own slots.
 func (s *search) build(i int) error {
 	mv := s.moves[i]
-	a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
-	sw := [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}}
-	g, err := s.curG.ChangeInto(s.dsts[i], graph.Changes{Remove: sw[:2:2], Add: sw[2:4:4]})
+	var ch graph.Changes
+	if s.st.sym > 1 {
+		ch = changesOf(s.st.swapsOf(nil, mv))
+	} else {
+		a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
+		sw := [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}}
+		ch = graph.Changes{Remove: sw[:2:2], Add: sw[2:4:4]}
+	}
+	g, err := s.curG.ChangeInto(s.dsts[i], ch)
 	if err != nil {
 		return err
 	}
@@ -574,9 +613,25 @@ func (s *search) candidate(i int) error {
 	if err := s.build(i); err != nil {
 		return err
 	}
-	sum, err := s.ev.Summary(s.ctx, s.gs[i])
-	s.ms[i] = fromSummary(sum, s.st.n)
+	m, err := s.measureOf(s.ctx, s.gs[i], 1)
+	s.ms[i] = m
 	return err
+}
+
+// measureOf measures a graph of the search: the evaluator's summary, or
+// under symmetry the hop plot from the base vertices on the CPU, on
+// threads threads (0: the search's).
+func (s *search) measureOf(ctx context.Context, g *graph.Graph, threads int) (measure, error) {
+	if s.st.sym > 1 {
+		o := s.opt.Eval
+		o.Device = "cpu"
+		if threads > 0 {
+			o.Threads = threads
+		}
+		return measureFromBase(ctx, g, s.base, s.st.sym, o)
+	}
+	sum, err := s.ev.Summary(ctx, g)
+	return fromSummary(sum, s.st.n), err
 }
 
 // headsOf is g's arcs in vertex order: the rows of a golf state.
@@ -658,11 +713,9 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, err := s.ev.Summary(ctx, g0)
-	if err != nil {
+	if s.cur, err = s.measureOf(ctx, g0, 0); err != nil {
 		return nil, fmt.Errorf("golf: %w", err)
 	}
-	s.cur = fromSummary(sum, s.st.n)
 	s.best = s.cur
 	s.curG, s.bestG = g0, g0
 	// A step's candidates go as changes of the current graph where the
@@ -670,9 +723,12 @@ func (s *search) run(ctx context.Context) (*Result, error) {
 	// graphs of up to 1 024 vertices); elsewhere they are built into
 	// spare graphs' arrays (a change built by the library would allocate
 	// its graph). Every candidate has g0's vertices and degrees.
-	s.onGPU = s.team == nil && (opt.asChanges || s.ev.ChangesAsEdits(g0))
+	s.onGPU = s.team == nil && s.st.sym == 1 && (opt.asChanges || s.ev.ChangesAsEdits(g0))
 	s.evals = 1
 	res := &Result{Start: s.figures(s.cur), Method: opt.Method, Seed: opt.Seed, Batch: opt.Batch, FixedBatch: opt.FixedBatch, MinTemp: opt.MinTemp}
+	if s.st.sym > 1 {
+		res.Symmetry = s.st.sym
+	}
 	maxT := opt.MaxTemp
 	if opt.Method == Annealing && maxT == 0 {
 		if maxT, err = s.maxTemp(ctx); err != nil {

@@ -17,6 +17,10 @@ type state struct {
 	off   []int
 	heads []int32
 	edges [][2]int32
+	// sym is the order of the rotation every move keeps the graph
+	// invariant under (symmetry.go), 1 for none; edges then lie orbit by
+	// orbit.
+	sym int
 }
 
 // move is a 2-opt swap: edges a-b (index e1) and c-d (e2) become a-c and
@@ -27,7 +31,7 @@ type move struct {
 }
 
 func newState(g *Graph) (*state, error) {
-	s := &state{n: g.N, grid: g.Grid, edges: slices.Clone(g.Edges)}
+	s := &state{n: g.N, grid: g.Grid, edges: slices.Clone(g.Edges), sym: 1}
 	deg := g.Degrees()
 	s.off = make([]int, g.N+1)
 	for u, d := range deg {
@@ -98,6 +102,9 @@ func (s *state) propose(rng *rand.Rand) (move, bool) {
 		if s.adjacent(a, c) || s.adjacent(b, d) {
 			continue
 		}
+		if s.sym > 1 && !s.symmetricOK(e1, e2, a, b, c, d) {
+			continue
+		}
 		return move{e1: e1, e2: e2, a: a, b: b, c: c, d: d}, true
 	}
 	return move{}, false
@@ -112,8 +119,19 @@ func (s *state) applyHeads(heads []int32, mv move) {
 	replace(s.row(heads, mv.d), mv.c, mv.b)
 }
 
-// apply makes the move in the state.
+// apply makes the move in the state (in every copy of a symmetric one,
+// whose two new orbits take the old ones' places).
 func (s *state) apply(mv move) {
+	if s.sym > 1 {
+		o1, o2 := mv.e1/s.sym*s.sym, mv.e2/s.sym*s.sym
+		for k := range s.sym {
+			r := s.rotated(mv, k)
+			s.applyHeads(s.heads, r)
+			s.edges[o1+k] = [2]int32{r.a, r.c}
+			s.edges[o2+k] = [2]int32{r.b, r.d}
+		}
+		return
+	}
 	s.applyHeads(s.heads, mv)
 	s.edges[mv.e1] = [2]int32{min(mv.a, mv.c), max(mv.a, mv.c)}
 	s.edges[mv.e2] = [2]int32{min(mv.b, mv.d), max(mv.b, mv.d)}

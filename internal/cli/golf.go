@@ -42,6 +42,7 @@ type golfFlags struct {
 	seed          uint64
 	batch         int
 	fixedBatch    bool
+	symmetry      int
 	maxT, minT    float64
 	device, algo  string
 	threads       int
@@ -62,6 +63,7 @@ func newGolfFlags() (*flag.FlagSet, *golfFlags) {
 	fs.DurationVar(&g.dur, "time", 0, "search: stop after this long (e.g. 30s)")
 	fs.Uint64Var(&g.seed, "seed", 1, "search: the random start graph and the moves (reproducible on one machine and thread count)")
 	fs.IntVar(&g.batch, "batch", 0, "search: the most candidate swaps evaluated at once a step (default: one a CPU thread, 256 on a GPU)")
+	fs.IntVar(&g.symmetry, "symmetry", 1, "search: keep the graph invariant under v → v+n/G (mod n), measuring it from n/G sources (ODP's symmetric samples; G divides n, odd G for an odd d; CPU)")
 	fs.BoolVar(&g.fixedBatch, "fixed-batch", false, "search: evaluate --batch candidates every step (default: fewer while acceptances are frequent, under --pick first)")
 	fs.Float64Var(&g.maxT, "max-temp", 0, "search: starting temperature (default: ODP's, from 100 hill-climbing candidates)")
 	fs.Float64Var(&g.minT, "min-temp", 0, "search: final temperature (default: ODP's, -2/ln 0.0001)")
@@ -198,7 +200,7 @@ func printReport(w io.Writer, r *golf.Report) error {
 
 func golfSearch(e *env, g *golfFlags, p map[string]int, grid golf.Grid, opt apsp.Options) error {
 	so := golf.Options{N: p["n"], D: p["d"], Grid: grid, Method: g.method, Pick: g.pick, Evals: g.evals, Time: g.dur,
-		Seed: g.seed, Batch: g.batch, FixedBatch: g.fixedBatch, MaxTemp: g.maxT, MinTemp: g.minT, Eval: opt, ProgressEvery: g.progressEvery}
+		Seed: g.seed, Batch: g.batch, FixedBatch: g.fixedBatch, Symmetry: g.symmetry, MaxTemp: g.maxT, MinTemp: g.minT, Eval: opt, ProgressEvery: g.progressEvery}
 	if grid.W > 0 || grid.H > 0 {
 		if grid.W == 0 || grid.H == 0 || grid.R == 0 {
 			return usagef("a grid search wants w=, h= and r=")

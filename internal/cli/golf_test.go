@@ -66,6 +66,18 @@ func TestGolfSearchCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "Method = hc") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	// A symmetric search; its graph taken back as a symmetric start; a
+	// symmetry that does not divide n refused as a usage error.
+	code, stdout, stderr = run(t, "", "golf", "search", "n=32", "d=4", "--symmetry", "4", "--evals", "300", "-o", out, "--json")
+	if code != 0 || !strings.Contains(stdout, `"symmetry": 4`) {
+		t.Fatalf("symmetric: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, _, stderr = run(t, "", "golf", "search", "--from", out, "--symmetry", "4", "--evals", "50"); code != 0 {
+		t.Fatalf("symmetric from its file: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr = run(t, "", "golf", "search", "n=30", "d=4", "--symmetry", "4"); code == 0 || !strings.Contains(stderr, "does not divide") {
+		t.Fatalf("symmetry 4 of n=30: exit %d\n%s", code, stderr)
+	}
 }
 
 // A grid search from a grid file takes w and h from the file, as eval

@@ -158,6 +158,7 @@ def golf_search(
     threads: Optional[int] = None,
     batch: Optional[int] = None,
     fixed_batch: bool = False,
+    symmetry: int = 1,
     binary: Optional[str] = None,
 ) -> Tuple[List[Edge], Dict[str, Any]]:
     """Searches for a graph of order ``n`` and degree ``d`` (on a ``w`` ×
@@ -167,7 +168,9 @@ def golf_search(
     or ``start`` (as :func:`golf_eval` takes graphs).  Stops after ``time``
     seconds or ``evals`` evaluations (default 10 000 evaluations).
     ``batch`` is the most candidates a step measures at once (fewer while
-    acceptances are frequent, unless ``fixed_batch``).
+    acceptances are frequent, unless ``fixed_batch``).  ``symmetry`` g > 1
+    keeps the graph invariant under ``v -> v + n/g (mod n)`` and measures
+    it from ``n/g`` sources (ODP's symmetric samples; on the CPU).
 
     Returns ``(edges, figures)``: the best graph's edges (``(u, v)`` ints,
     or ``((x, y), (x, y))`` on a grid; ``networkx.Graph(edges)`` builds
@@ -185,7 +188,7 @@ def golf_search(
         if not (math.isfinite(seconds) and seconds > 0):
             raise ValueError(f"time must be a positive number of seconds, not {time!r}")
         args.append(f"--time={max(1, round(seconds * 1e9))}ns")  # a Go duration
-    for flag, value in (("evals", evals), ("threads", threads), ("batch", batch)):
+    for flag, value in (("evals", evals), ("threads", threads), ("batch", batch), ("symmetry", symmetry)):
         if value is not None:
             if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                 raise TypeError(f"{flag} must be an int, not {type(value).__name__}")

@@ -76,6 +76,18 @@ def test_search_batch() -> None:
         assert fig["evals"] >= 2000
 
 
+def test_symmetric_search() -> None:
+    edges, fig = apsp.golf_search(48, 4, evals=1500, seed=2, threads=1, symmetry=4)
+    assert fig["symmetry"] == 4
+    G = nx.Graph(edges)
+    assert all(deg == 4 for _, deg in G.degree())
+    # Invariant under v -> v + 12 (mod 48).
+    assert all(G.has_edge((u + 12) % 48, (v + 12) % 48) for u, v in edges)
+    assert math.isclose(fig["report"]["aspl"], nx.average_shortest_path_length(G), rel_tol=1e-12)
+    with pytest.raises(apsp.ApspError):
+        apsp.golf_search(50, 4, evals=10, symmetry=4)
+
+
 def test_grid_search() -> None:
     edges, fig = apsp.golf_search(16, 3, w=4, h=4, r=2, evals=500, seed=1, threads=1)
     assert all(isinstance(u, tuple) and abs(u[0] - v[0]) + abs(u[1] - v[1]) <= 2 for u, v in edges)
