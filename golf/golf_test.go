@@ -309,6 +309,23 @@ func TestMaxTempBatch(t *testing.T) {
 	}
 }
 
+// TestSizedStepsTakeMore: steps sized by the acceptance rate waste
+// fewer candidates after the one taken, so in the same evaluations the
+// search takes more moves than with every step at Batch.
+func TestSizedStepsTakeMore(t *testing.T) {
+	var taken [2]int64
+	for i, fixed := range []bool{false, true} {
+		res, err := Search(context.Background(), Options{N: 64, D: 4, Evals: 3000, Seed: 8, Batch: 512, FixedBatch: fixed, Eval: apsp.Options{Threads: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		taken[i] = res.Accepted
+	}
+	if taken[0] <= 2*taken[1] {
+		t.Fatalf("sized steps took %d moves, fixed %d", taken[0], taken[1])
+	}
+}
+
 func TestSearchCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()

@@ -78,8 +78,10 @@ type Options struct {
 	// Symmetry g > 1 searches graphs invariant under the rotation
 	// v → v + N/g (mod N), as ODP's "_s" samples do: each move is a swap
 	// made in all g copies, and a graph is measured from N/g sources, so
-	// an evaluation costs about 1/g of a whole one. g must divide N; an
-	// odd D needs an odd g; not on a grid. A From graph must be invariant.
+	// an evaluation costs about 1/g of a whole one. g must divide N; not
+	// on a grid; measured on the CPU. A From graph must be invariant (no
+	// edge mapped onto itself); the random start needs an odd g for an
+	// odd D.
 	Symmetry int
 	// Progress, if not nil, receives the state of the search about every
 	// ProgressEvery (0: one second) and once at the end.
@@ -433,7 +435,13 @@ func (s *search) stepSize() int {
 		return b
 	}
 	p := (s.recentAccepted + 1) / (s.recentTried + 2)
-	return min(b, max(1, int(math.Ceil(math.Sqrt(2*stepCost/p)))))
+	lo := 1
+	if s.team != nil {
+		// The CPU's helpers measure a step side by side: fewer
+		// candidates than helpers would leave some idle.
+		lo = runtime.GOMAXPROCS(0)
+	}
+	return min(b, max(lo, int(math.Ceil(math.Sqrt(2*stepCost/p)))))
 }
 
 // stepped records a first-accepted step: tried candidates up to the one
@@ -497,6 +505,11 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 	case s.team != nil && n > 1:
 		// The team makes and measures the candidates, each its own.
 		s.team.measure(n, errs)
+	case n == 1 && s.st.sym > 1:
+		// One candidate on the search's threads.
+		if errs[0] = s.build(0); errs[0] == nil {
+			ms[0], errs[0] = s.measureOf(ctx, s.gs[0], 0)
+		}
 	case n == 1:
 		errs[0] = s.candidate(0)
 	case s.st.sym > 1:

@@ -117,10 +117,12 @@ func checkSymmetry(opt *Options) error {
 		return fmt.Errorf("%w: symmetry on a grid", ErrParams)
 	case opt.N%g != 0:
 		return fmt.Errorf("%w: symmetry %d does not divide n=%d", ErrParams, g, opt.N)
-	case opt.D%2 == 1 && g%2 == 0:
-		// An odd degree needs the chords v, v+n/2, whose orbits under a
-		// rotation of even order are half.
-		return fmt.Errorf("%w: symmetry %d is even and d=%d odd", ErrParams, g, opt.D)
+	case opt.N*opt.D%2 == 1:
+		return fmt.Errorf("%w: n·d = %d·%d is odd: no %d-regular graph", ErrParams, opt.N, opt.D, opt.D)
+	case opt.From == nil && opt.D%2 == 1 && g%2 == 0:
+		// The random start's odd degree needs the chords v, v+n/2, whose
+		// orbits under a rotation of even order are half.
+		return fmt.Errorf("%w: symmetry %d is even and d=%d odd (a --from graph may be)", ErrParams, g, opt.D)
 	case opt.D >= opt.N:
 		return fmt.Errorf("%w: d=%d needs more than n=%d vertices", ErrParams, opt.D, opt.N)
 	case strings.HasPrefix(opt.Eval.Device, "gpu"):

@@ -137,6 +137,24 @@ func TestSymmetricSearch(t *testing.T) {
 	}
 }
 
+// TestSymmetricFromOddDegree: an invariant graph of odd degree under a
+// rotation of even order (no edge mapped onto itself) is a valid start,
+// though the random start could not make one.
+func TestSymmetricFromOddDegree(t *testing.T) {
+	g := &Graph{N: 8}
+	for v := range int32(8) {
+		g.Edges = append(g.Edges, [2]int32{v, (v + 1) % 8})
+	}
+	g.Edges = append(g.Edges, [2]int32{0, 5}, [2]int32{1, 4}, [2]int32{2, 7}, [2]int32{3, 6})
+	res, err := Search(context.Background(), Options{From: g, Symmetry: 2, Evals: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := invariant(res.Graph, 2); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestSymmetryRefused: what a symmetric search cannot do is refused.
 func TestSymmetryRefused(t *testing.T) {
 	asym, err := fromLibraryGen(12, 3)
@@ -150,6 +168,7 @@ func TestSymmetryRefused(t *testing.T) {
 		{N: 64, D: 4, Symmetry: 4, Eval: apsp.Options{Device: "gpu"}},
 		{N: 12, D: 3, Symmetry: 3, From: asym},
 		{N: 12, D: 3, Symmetry: -1},
+		{N: 15, D: 3, Symmetry: 3},
 	} {
 		if _, err := Search(context.Background(), opt); !errors.Is(err, ErrParams) {
 			t.Errorf("%+v: err = %v", opt, err)

@@ -151,7 +151,7 @@ func HistogramBetween(ctx context.Context, g *graph.Graph, sources, targets []in
 // the rows' way must refuse or report (a vertex out of range, an error).
 func histFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.Options) (*result.Histogram, bool) {
 	g, o = viewed(g, o, plan.ModeOut)
-	if o.NoEffective("a histogram") != nil {
+	if o.NoEffective("a histogram") != nil || o.NoSources("a histogram between lists") != nil {
 		return nil, false
 	}
 	with := *o
