@@ -528,8 +528,7 @@ func (s *search) evaluate(ctx context.Context, k int) ([]measure, error) {
 		}
 		s.changes, s.swaps = s.changes[:0], s.swaps[:0]
 		for _, mv := range s.moves {
-			a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
-			s.swaps = append(s.swaps, [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}})
+			s.swaps = s.st.swapsOf(s.swaps, mv)
 		}
 		// The changes slice into s.swaps only once it has stopped
 		// growing (an append may move it).
@@ -605,13 +604,13 @@ func (s *search) candidateGraph(i int) (*graph.Graph, error) {
 // concurrently by the team, each from its own slots.
 func (s *search) build(i int) error {
 	mv := s.moves[i]
+	var one [1][4][2]int // a plain swap's edges, kept off the heap
+	sw := s.st.swapsOf(one[:0], mv)
 	var ch graph.Changes
-	if s.st.sym > 1 {
-		ch = changesOf(s.st.swapsOf(nil, mv))
+	if len(sw) == 1 {
+		ch = graph.Changes{Remove: sw[0][:2:2], Add: sw[0][2:4:4]}
 	} else {
-		a, b, c, d := int(mv.a), int(mv.b), int(mv.c), int(mv.d)
-		sw := [4][2]int{{a, b}, {c, d}, {a, c}, {b, d}}
-		ch = graph.Changes{Remove: sw[:2:2], Add: sw[2:4:4]}
+		ch = changesOf(sw)
 	}
 	g, err := s.curG.ChangeInto(s.dsts[i], ch)
 	if err != nil {

@@ -60,11 +60,7 @@ func WholeHist(g *graph.Graph) (hist []int64, ok bool) {
 	if n == 0 || !wholeFast {
 		return nil, false
 	}
-	maxLevels, size := n, n
-	if n > WholeMaxN {
-		maxLevels, size = WholeMaxLevels, wholeBatch
-	}
-	return wholeHist(csr.Of(g), wholeLevel, size, maxLevels, nil)
+	return wholeOf(g, nil)
 }
 
 // WholeHistTo is WholeHistOn over the pairs to the chosen targets alone
@@ -79,6 +75,14 @@ func WholeHistTo(g *graph.Graph, targets []int32, threads int) (hist []int64, ok
 	if len(targets) == 0 || n == 0 || !wholeFast || n > WholeMaxN && (threads != 1 || n > WholeOneThreadMaxN) {
 		return nil, false
 	}
+	return wholeOf(g, targets)
+}
+
+// wholeOf is the whole search of g to targets (nil: every vertex): one
+// batch of every source up to WholeMaxN vertices, batches of wholeBatch
+// of at most WholeMaxLevels levels above.
+func wholeOf(g *graph.Graph, targets []int32) (hist []int64, ok bool) {
+	n := g.N()
 	maxLevels, size := n, n
 	if n > WholeMaxN {
 		maxLevels, size = WholeMaxLevels, wholeBatch

@@ -143,12 +143,9 @@ func DistancesFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.O
 	}
 	g, o = viewed(g, o, plan.ModeOut)
 	with := *o
-	with.Sources = make([]int32, len(sources))
-	for i, s := range sources {
-		if s < 0 || s >= g.N() {
-			return nil, &plan.OptionError{Option: "sources", Msg: fmt.Sprintf("vertex %d out of range 0..%d", s, g.N()-1)}
-		}
-		with.Sources[i] = int32(s)
+	var err error
+	if with.Sources, err = sourcesIn(sources, g.N()); err != nil {
+		return nil, err
 	}
 	start := time.Now()
 	pl, err := resolveSources(g, &with, plan.Matrix)
@@ -374,6 +371,19 @@ func estimateCloseness(ctx context.Context, g *graph.Graph, k int, seed uint64, 
 	out := make([]result.Interval, n)
 	for v := range n {
 		out[v] = sums[v].Estimate(n-1, wfImproved)
+	}
+	return out, nil
+}
+
+// sourcesIn is sources as the planner takes them, or the error naming
+// the first vertex out of range 0..n-1.
+func sourcesIn(sources []int, n int) ([]int32, error) {
+	out := make([]int32, len(sources))
+	for i, s := range sources {
+		if s < 0 || s >= n {
+			return nil, &plan.OptionError{Option: "sources", Msg: fmt.Sprintf("vertex %d out of range 0..%d", s, n-1)}
+		}
+		out[i] = int32(s)
 	}
 	return out, nil
 }

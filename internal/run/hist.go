@@ -155,12 +155,9 @@ func histFrom(ctx context.Context, g *graph.Graph, sources []int, o *plan.Option
 		return nil, false
 	}
 	with := *o
-	with.Sources = make([]int32, len(sources))
-	for i, s := range sources {
-		if s < 0 || s >= g.N() {
-			return nil, false
-		}
-		with.Sources[i] = int32(s)
+	var err error
+	if with.Sources, err = sourcesIn(sources, g.N()); err != nil {
+		return nil, false
 	}
 	pl, err := resolveSources(g, &with, plan.Hist)
 	if err != nil {
