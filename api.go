@@ -184,8 +184,9 @@ func ClosenessCentrality(ctx context.Context, g *graph.Graph, opt Options, wfImp
 // length d > 0 (a length of 0, through zero-length arcs, adds nothing, as
 // in NetworkX); 0 for a vertex no other reaches. For a directed graph the
 // distances are those *to* v under the default opt.Mode (NetworkX's, and
-// igraph's mode "in"). Lengths must be non-negative. The CPU engines sum
-// 1/d as they search; a GPU, asked for, computes the matrix first.
+// igraph's mode "in"). Lengths must be non-negative. The searching
+// engines (bfs, bitbfs, dijkstra, gpu-bitbfs, gpu-sssp) sum 1/d as they
+// search; the others compute the matrix first.
 func HarmonicCentrality(ctx context.Context, g *graph.Graph, opt Options) ([]float64, error) {
 	o, err := opt.parseFor(g)
 	if err != nil {

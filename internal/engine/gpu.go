@@ -353,7 +353,7 @@ func (gpuBitEngine) Name() string { return "gpu-bitbfs" }
 // Caps: auto picks it through AutoGPUFor, the planner's GPU candidate for
 // unweighted graphs. It splits its batches of sources over several GPUs.
 func (gpuBitEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Hist: true, Auto: true, MultiGPU: true, Lanes: []lanes.Kind{lanes.Int32}}
+	return Caps{Device: GPU, Weights: Unweighted, Rows: true, Harmonic: true, Hist: true, Auto: true, MultiGPU: true, Lanes: []lanes.Kind{lanes.Int32}}
 }
 
 // Supports finds every GPU asked for.
@@ -373,7 +373,7 @@ func (gpuBitEngine) WorkBytes(p *Problem, dense bool) uint64 {
 
 // Rows, Hist and Run split the batches of sources over every GPU asked
 // for (bitbfs.Rows, bitbfs.Matrix); the result is one GPU's, bit for
-// bit.
+// bit, but for the rows' Σ 1/d (the same within reduce.Same's tolerance).
 func (gpuBitEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {

@@ -37,7 +37,7 @@ func (gpuSSSPEngine) Name() string { return "gpu-sssp" }
 // It splits its sources over several GPUs, and searches chosen sources
 // (SourceSearcher: RowsFrom, DistancesFrom).
 func (gpuSSSPEngine) Caps() Caps {
-	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Auto: true, MultiGPU: true, Sources: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
+	return Caps{Device: GPU, Weights: AnyWeights, Rows: true, Harmonic: true, Auto: true, MultiGPU: true, Sources: true, Lanes: []lanes.Kind{lanes.Int32, lanes.Float32}}
 }
 
 // Supports finds every GPU asked for.
@@ -61,7 +61,8 @@ func (gpuSSSPEngine) WorkBytes(p *Problem, dense bool) uint64 {
 }
 
 // Rows and Run split the sources over every GPU asked for
-// (sssp.Rows, sssp.Matrix); the result is one GPU's, bit for bit.
+// (sssp.Rows, sssp.Matrix); the result is one GPU's, bit for bit. The
+// rows' Σ 1/d (Caps.Harmonic) is summed on the device.
 func (gpuSSSPEngine) Rows(ctx context.Context, p *Problem) ([]reduce.Row, string, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {

@@ -7,6 +7,7 @@ package reduce
 import (
 	"math"
 	"math/bits"
+	"sync"
 )
 
 // Row is the summary of the distances from one source u to every v ≠ u.
@@ -87,14 +88,15 @@ func (w *Wide) AddWide(x Wide) {
 
 // Float returns the sum as a float64. A negative sum is negated first:
 // adding a large unsigned low word to a negative high word would cancel
-// catastrophically in float64.
+// catastrophically in float64. (2⁶⁴ is a constant: math.Exp2(64) was a
+// third of a closeness call's host time at 4 096 vertices.)
 func (w Wide) Float() float64 {
 	if w.hi < 0 {
 		lo, borrow := bits.Sub64(0, w.lo, 0)
 		hi := uint64(-w.hi) - borrow // two's complement of (hi, lo)
-		return -(float64(hi)*math.Exp2(64) + float64(lo))
+		return -(float64(hi)*0x1p64 + float64(lo))
 	}
-	return float64(w.hi)*math.Exp2(64) + float64(w.lo)
+	return float64(w.hi)*0x1p64 + float64(w.lo)
 }
 
 // Same reports whether a and b summarise the same distances: every field
@@ -105,6 +107,30 @@ func Same(a, b Row) bool {
 	a.Harm, b.Harm = 0, 0
 	return a == b && math.Abs(ha-hb) <= 1e-12*math.Max(1, math.Abs(hb))
 }
+
+// NewRows returns n rows for a producer that sets every one whole,
+// reusing rows given back by ReleaseRows where they are enough: what a
+// reused row held before is there until it is set. A GPU engine's rows of
+// a 4 096-vertex graph took a fifth of a closeness call on the host when
+// fresh (zeroed pages, then the collector).
+func NewRows(n int) []Row {
+	if p, _ := rowPool.Get().(*[]Row); p != nil && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]Row, n)
+}
+
+// ReleaseRows gives rows back for a later NewRows; they must not be used
+// after.
+func ReleaseRows(rows []Row) {
+	if cap(rows) > 0 {
+		rowPool.Put(&rows)
+	}
+}
+
+// rowPool holds released rows (a sync.Pool: the collector empties it when
+// calls stop). No result depends on it: NewRows's callers set every row.
+var rowPool sync.Pool
 
 // NoHarm returns r without Harm, as an engine without Caps.Harmonic
 // gives it.

@@ -29,6 +29,7 @@ func Closeness(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved 
 	if err != nil {
 		return nil, err
 	}
+	defer reduce.ReleaseRows(rows)
 	return result.Closeness(rows, g.N(), exact, wfImproved), nil
 }
 
@@ -41,6 +42,7 @@ func Harmonic(ctx context.Context, g *graph.Graph, o *plan.Options) ([]float64, 
 	if err != nil {
 		return nil, err
 	}
+	defer reduce.ReleaseRows(rows)
 	return result.Harmonic(rows), nil
 }
 
@@ -50,11 +52,12 @@ func Centralities(ctx context.Context, g *graph.Graph, o *plan.Options, wfImprov
 	if err != nil {
 		return nil, nil, err
 	}
+	defer reduce.ReleaseRows(rows)
 	return result.Closeness(rows, g.N(), exact, wfImproved), result.Harmonic(rows), nil
 }
 
 // centralityRows is the rows of the graph o.Mode views (default in) for a
-// centrality, what.
+// centrality, what; the caller may give them back (reduce.ReleaseRows).
 func centralityRows(ctx context.Context, what string, g *graph.Graph, o *plan.Options, want plan.Want) ([]reduce.Row, bool, error) {
 	if err := UsableGraph(g); err != nil {
 		return nil, false, err

@@ -166,8 +166,9 @@ func planBit(n, heads int, cfg bitConfig, free uint64, dist bool) (bitPlan, erro
 	p.headsAt = (8*uint64(n+1) + 15) &^ 15
 	p.csrBytes = p.headsAt + 4*uint64(p.heads)
 	rows := uint64(n) * uint64(p.words) * 8
-	// vis, two frontiers, two nz bitmaps and the totals (sum, reach, ecc).
-	p.slotBytes = 3*rows + 2*4*uint64(p.nw) + 16*uint64(n)
+	// vis, two frontiers, two nz bitmaps and the totals (sum, harm, reach,
+	// ecc).
+	p.slotBytes = 3*rows + 2*4*uint64(p.nw) + 24*uint64(n)
 	// the arcs, the histogram (n levels at most), found[] (32 bytes a
 	// slot) and the stats.
 	p.fixed = p.csrBytes + 8*uint64(max(n, 1)) + 32*uint64(min(p.batches, 65535)) + 4096
@@ -326,7 +327,7 @@ func HostBytes(n, arcs int, dense bool) uint64 {
 	w := bitWords(n, dense)
 	nn, batches := uint64(n), uint64(n+64*w-1)/uint64(64*w)
 	arcsAt := (8*(nn+1) + 15) &^ 15
-	out := 24*nn + 32*min(batches, 65535) + 72
+	out := 32*nn + 32*min(batches, 65535) + 72
 	if dense {
 		out = max(out, nn*64*uint64(w)*4)
 	}
@@ -336,10 +337,10 @@ func HostBytes(n, arcs int, dense bool) uint64 {
 // ErrGraph is wrapped when gpu-bitbfs is given a weighted graph.
 var ErrGraph = errors.New("gpu-bitbfs needs an unweighted graph")
 
-// Rows computes every vertex's row summary (reach, sum of distances,
-// eccentricity over the reached vertices, whether some vertex is not
-// reached) and the histogram of distances of an unweighted graph, directed
-// or not, at place, with a bit-parallel multi-source breadth-first search
+// Rows computes every vertex's row summary (reach, sum of distances, Σ 1/d
+// for harmonic centrality, eccentricity over the reached vertices, whether
+// some vertex is not reached) and the histogram of distances of an
+// unweighted graph, directed or not, at place, with a bit-parallel multi-source breadth-first search
 // (batches of 64·W sources as bit sets, as internal/bfs.BitRows); the
 // totals are reduced on the device and only n summaries and the histogram
 // cross the bus.
@@ -347,9 +348,11 @@ var ErrGraph = errors.New("gpu-bitbfs needs an unweighted graph")
 // On several GPUs (OnGPUs, distinct ordinals as gpu.CheckAll checks, or
 // OnAll) the batches of sources are dealt out to them in groups
 // (gpu.SplitWork), every GPU searches its own at once, and their totals
-// are merged on the host (per vertex the sums and reach add, the
-// eccentricity is the largest; the histograms add), bit-identical to one
-// GPU's result; a GPU that fails fails the call, with an error naming it.
+// are merged on the host (per vertex the sums, Σ 1/d and reach add, the
+// eccentricity is the largest; the histograms add): the integers are
+// bit-identical to one GPU's result, Σ 1/d within a relative 1e-12 (added
+// in another order); a GPU that fails fails the call, with an error naming
+// it.
 // MPI ranks are refused (gpu.ErrPlacement): Brief splits over them.
 func Rows(ctx context.Context, place gpu.Placement, g *graph.Graph) (*Result, error) {
 	ordinals, err := gpus(place, "the rows")
@@ -384,8 +387,8 @@ func bitSplit(n int, cfg bitConfig, k int, dist bool) ([][]gpu.Span, error) {
 
 func bitRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*Result, error) {
 	res := &Result{Rows: []reduce.Row{}, Hist: []int64{0}}
-	err := bitSearchOn(ctx, ordinals, g, cfg, res, func(sums []uint64, reach, ecc []uint32, hist []int64) {
-		res.Rows, res.Hist = bitSummaries(sums, reach, ecc), trimHist(hist)
+	err := bitSearchOn(ctx, ordinals, g, cfg, res, func(t bitSums) {
+		res.Rows, res.Hist = bitSummaries(t), trimHist(t.hist)
 	})
 	if err != nil {
 		return nil, err
@@ -418,8 +421,8 @@ func Brief(ctx context.Context, place gpu.Placement, g *graph.Graph) (*reduce.Br
 func bitBriefOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig) (*reduce.Brief, string, error) {
 	b := reduce.NewBrief(g.N())
 	res := &Result{}
-	err := bitSearchOn(ctx, ordinals, g, cfg, res, func(_ []uint64, reach, ecc []uint32, hist []int64) {
-		briefOfTotals(b, reach, ecc, hist)
+	err := bitSearchOn(ctx, ordinals, g, cfg, res, func(t bitSums) {
+		briefOfTotals(b, t.reach, t.ecc, t.hist)
 	})
 	if err != nil {
 		return nil, "", err
@@ -447,7 +450,7 @@ func briefOfTotals(b *reduce.Brief, reach, ecc []uint32, hist []int64) {
 // deliver, which must copy what it keeps; it sets res's Device, Timing
 // and, with several GPUs, PerGPU.
 func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitConfig, res *Result,
-	deliver func(sums []uint64, reach, ecc []uint32, hist []int64)) error {
+	deliver func(bitSums)) error {
 	if g.Weighted() {
 		return fmt.Errorf("%w (it has %s weights)", ErrGraph, g.Kind())
 	}
@@ -462,19 +465,19 @@ func bitSearchOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 	tot := &bitTotals{}
 	timings := make([]Timing, len(ordinals))
 	devs, err := gpu.OnEach(ctx, ordinals, func(i int) bool { return len(spans[i]) > 0 }, func(i int, c *gpurt.Call) error {
-		return runBit(c, g, cfg, spans[i], &timings[i], func(sums []uint64, reach, ecc []uint32, hist []int64) {
+		return runBit(c, g, cfg, spans[i], &timings[i], func(t bitSums) {
 			if single {
-				deliver(sums, reach, ecc, hist)
+				deliver(t)
 				return
 			}
-			tot.add(sums, reach, ecc, hist)
+			tot.add(t)
 		}, nil)
 	})
 	if err != nil {
 		return err
 	}
 	if !single {
-		deliver(tot.sums, tot.reach, tot.ecc, tot.hist)
+		deliver(tot.bitSums)
 		res.PerGPU = timings
 	}
 	res.Timing = gpu.Slowest(timings, func(t Timing) float64 { return t.Total })
@@ -543,7 +546,7 @@ func bitMatrixOn(ctx context.Context, ordinals []int, g *graph.Graph, cfg bitCon
 // they lie in page-locked memory. With dist, the run is one batch a group
 // and each batch's distance block is copied back into dist.
 func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *Timing,
-	take func(sums []uint64, reach, ecc []uint32, hist []int64), dist []int32) error {
+	take func(bitSums), dist []int32) error {
 	wall := time.Now()
 	n := g.N()
 	free, _, err := c.Dev().MemInfo()
@@ -567,7 +570,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 
 	// Page-locked host memory: the arcs, then found[] and the results.
 	outAt := (p.csrBytes + 15) &^ 15
-	outBytes := 16*uint64(n) + 8*uint64(n) + 32*uint64(p.slots) + 72
+	outBytes := 32*uint64(n) + 32*uint64(p.slots) + 72
 	host, err := c.Host(outAt + max(outBytes, p.distBytes))
 	if err != nil {
 		return err
@@ -589,7 +592,8 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 	vis, frA, frB := slotsD, slotsD+rows, slotsD+2*rows
 	nzA, nzB := slotsD+3*rows, slotsD+3*rows+nzBytes
 	sumD := (nzB + nzBytes + 15) &^ 15 // 8 bytes a vertex and slot
-	reachD := sumD + 8*uint64(n)*uint64(p.slots)
+	harmD := sumD + 8*uint64(n)*uint64(p.slots)
+	reachD := harmD + 8*uint64(n)*uint64(p.slots)
 	eccD := reachD + 4*uint64(n)*uint64(p.slots)
 	histD := fixedD
 	deepD := histD + 8*uint64(n) // the deepest level with pairs (u32), then found[]
@@ -628,11 +632,11 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 			unsafe.Pointer(&base), unsafe.Pointer(&vis), unsafe.Pointer(&frA), unsafe.Pointer(&nzA),
 			unsafe.Pointer(&foundD), unsafe.Pointer(&distD))
 	}
-	// The totals (sum, reach, ecc of every slot), the histogram, found[] and
+	// The totals (sum, harm, reach, ecc of every slot), the histogram, found[] and
 	// the stats start at zero, and the first group's slots are set up,
 	// while the host fills the arcs below: none of it reads them (at
 	// 65 536 vertices the set-up writes 0.5 GiB of visited rows, 0.2 ms).
-	if err := st.Memset32Async(sumD, 0, 4*uint64(n)*uint64(p.slots)); err != nil {
+	if err := st.Memset32Async(sumD, 0, 6*uint64(n)*uint64(p.slots)); err != nil {
 		return err
 	}
 	if err := st.Memset32Async(histD, 0, (statsD+64-histD)/4); err != nil {
@@ -698,7 +702,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 				if err := k.level.LaunchOn(st, [3]uint32{levelBlocks, gs, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&nw),
 					unsafe.Pointer(&level), unsafe.Pointer(&offD), unsafe.Pointer(&headsD), unsafe.Pointer(&vis),
 					unsafe.Pointer(&cur), unsafe.Pointer(&nxt), unsafe.Pointer(&nzc), unsafe.Pointer(&nzn),
-					unsafe.Pointer(&foundD), unsafe.Pointer(&deepD), unsafe.Pointer(&sumD), unsafe.Pointer(&reachD),
+					unsafe.Pointer(&foundD), unsafe.Pointer(&deepD), unsafe.Pointer(&sumD), unsafe.Pointer(&harmD), unsafe.Pointer(&reachD),
 					unsafe.Pointer(&eccD), unsafe.Pointer(&histD), unsafe.Pointer(&distD), unsafe.Pointer(&statsD)); err != nil {
 					return err
 				}
@@ -736,7 +740,7 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 	}
 	merge := int32(p.slots)
 	if err := k.merge.LaunchOn(st, [3]uint32{blocks, 1, 1}, block, 0, unsafe.Pointer(&nv), unsafe.Pointer(&merge),
-		unsafe.Pointer(&sumD), unsafe.Pointer(&reachD), unsafe.Pointer(&eccD)); err != nil {
+		unsafe.Pointer(&sumD), unsafe.Pointer(&harmD), unsafe.Pointer(&reachD), unsafe.Pointer(&eccD)); err != nil {
 		return err
 	}
 	if err := ev[2].RecordOn(st); err != nil {
@@ -744,11 +748,12 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 	}
 	out := unsafe.Add(host, outAt)
 	if dist == nil {
-		// sum (8n), reach (4n), ecc (4n), the histogram (8n) and the stats.
+		// sum (8n), harm (8n), reach (4n), ecc (4n), the histogram (8n) and
+		// the stats.
 		for _, cp := range []struct {
 			at, from, bytes uint64
-		}{{0, sumD, 8 * uint64(n)}, {8 * uint64(n), reachD, 4 * uint64(n)}, {12 * uint64(n), eccD, 4 * uint64(n)},
-			{16 * uint64(n), histD, 8 * uint64(n)}, {24 * uint64(n), statsD, 24}} {
+		}{{0, sumD, 8 * uint64(n)}, {8 * uint64(n), harmD, 8 * uint64(n)}, {16 * uint64(n), reachD, 4 * uint64(n)},
+			{20 * uint64(n), eccD, 4 * uint64(n)}, {24 * uint64(n), histD, 8 * uint64(n)}, {32 * uint64(n), statsD, 24}} {
 			if err := st.CopyToHostAsync(unsafe.Add(out, cp.at), cp.from, cp.bytes); err != nil {
 				return err
 			}
@@ -771,12 +776,14 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 		return err
 	}
 	if dist == nil {
-		sums := unsafe.Slice((*uint64)(out), n)
-		reach := unsafe.Slice((*uint32)(unsafe.Add(out, 8*uint64(n))), n)
-		ecc := unsafe.Slice((*uint32)(unsafe.Add(out, 12*uint64(n))), n)
-		hist := unsafe.Slice((*int64)(unsafe.Add(out, 16*uint64(n))), n)
-		stats := unsafe.Slice((*int64)(unsafe.Add(out, 24*uint64(n))), 3)
-		take(sums, reach, ecc, hist)
+		stats := unsafe.Slice((*int64)(unsafe.Add(out, 32*uint64(n))), 3)
+		take(bitSums{
+			sums:  unsafe.Slice((*uint64)(out), n),
+			harm:  unsafe.Slice((*float64)(unsafe.Add(out, 8*uint64(n))), n),
+			reach: unsafe.Slice((*uint32)(unsafe.Add(out, 16*uint64(n))), n),
+			ecc:   unsafe.Slice((*uint32)(unsafe.Add(out, 20*uint64(n))), n),
+			hist:  unsafe.Slice((*int64)(unsafe.Add(out, 24*uint64(n))), n),
+		})
 		if cfg.Stats {
 			tm.Rows, tm.Arcs, tm.Blocks = stats[0], stats[1], stats[2]
 		}
@@ -785,15 +792,32 @@ func runBit(c *gpurt.Call, g *graph.Graph, cfg bitConfig, spans []gpu.Span, tm *
 	return nil
 }
 
+// bitSums is a search's totals a vertex (over the sources that reach
+// it: the sum of their distances, Σ 1/d, their count and the largest)
+// and the histogram of distances, as the device leaves them (page-locked,
+// valid during a take) or merged.
+type bitSums struct {
+	sums  []uint64
+	harm  []float64
+	reach []uint32
+	ecc   []uint32
+	hist  []int64
+}
+
 // bitSummaries turns the device's totals into rows.
-func bitSummaries(sums []uint64, reach, ecc []uint32) []reduce.Row {
-	n := len(sums)
-	rows := make([]reduce.Row, n)
-	gpu.Parallel(n, 1<<11, func(lo, hi int) {
-		for v := lo; v < hi; v++ {
-			r := reduce.Row{Reach: int64(reach[v]), MaxI: int64(ecc[v]), Unreach: int(reach[v]) < n-1}
+func bitSummaries(t bitSums) []reduce.Row {
+	n := len(t.sums)
+	rows := reduce.NewRows(n) // every row set below
+	// One goroutine up to 2^14 rows: waking others costs more than the
+	// few microseconds they would save. The rows are written in place
+	// over slices of one length (no bounds checks): half the time of a
+	// row built aside and copied, 4 ns a row.
+	gpu.Parallel(n, 1<<13, func(lo, hi int) {
+		rows, sums, harm, reach, ecc := rows[lo:hi], t.sums[lo:hi], t.harm[lo:hi], t.reach[lo:hi], t.ecc[lo:hi]
+		for v := range rows {
+			r := &rows[v]
+			*r = reduce.Row{Reach: int64(reach[v]), MaxI: int64(ecc[v]), Harm: harm[v], Unreach: int(reach[v]) < n-1}
 			r.Sum.Add(int64(sums[v]))
-			rows[v] = r
 		}
 	})
 	return rows
@@ -837,35 +861,35 @@ func copyDist(c *gpurt.Call, p bitPlan, batch int, distD uint64, host unsafe.Poi
 }
 
 // bitTotals merges the partial totals of gpu-bitbfs workers: per vertex the
-// sums and reach add and the eccentricity is the largest, and the
+// sums, Σ 1/d and reach add and the eccentricity is the largest, and the
 // histograms add. Workers call add with their page-locked arrays (valid
-// only during their call), one at a time.
+// only during their call), one at a time. The integers are those of one
+// GPU's run, bit for bit; Σ 1/d is added in another order (within a
+// relative 1e-12 of it, as reduce.Same allows).
 type bitTotals struct {
-	mu    sync.Mutex
-	sums  []uint64
-	reach []uint32
-	ecc   []uint32
-	hist  []int64
+	mu sync.Mutex
+	bitSums
 }
 
-func (t *bitTotals) add(sums []uint64, reach, ecc []uint32, hist []int64) {
+func (t *bitTotals) add(p bitSums) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := len(sums)
+	n := len(p.sums)
 	if t.sums == nil {
-		t.sums, t.reach, t.ecc = make([]uint64, n), make([]uint32, n), make([]uint32, n)
+		t.sums, t.harm, t.reach, t.ecc = make([]uint64, n), make([]float64, n), make([]uint32, n), make([]uint32, n)
 	}
-	if len(hist) > len(t.hist) {
-		t.hist = append(t.hist, make([]int64, len(hist)-len(t.hist))...)
+	if len(p.hist) > len(t.hist) {
+		t.hist = append(t.hist, make([]int64, len(p.hist)-len(t.hist))...)
 	}
-	for d, c := range hist {
+	for d, c := range p.hist {
 		t.hist[d] += c
 	}
 	gpu.Parallel(n, 1<<14, func(lo, hi int) {
 		for v := lo; v < hi; v++ {
-			t.sums[v] += sums[v]
-			t.reach[v] += reach[v]
-			t.ecc[v] = max(t.ecc[v], ecc[v])
+			t.sums[v] += p.sums[v]
+			t.harm[v] += p.harm[v]
+			t.reach[v] += p.reach[v]
+			t.ecc[v] = max(t.ecc[v], p.ecc[v])
 		}
 	})
 }

@@ -15,7 +15,8 @@
 //
 // Placements. On several GPUs of the process (gpu.OnGPUs, gpu.OnAll) the
 // batches of sources are dealt out to them (gpu.SplitWork) and each GPU's
-// totals merged on the host: the result is bit-identical to one GPU's. A
+// totals merged on the host: the result is bit-identical to one GPU's but
+// for the rows' Σ 1/d (reduce.Row.Harm, added in another order). A
 // GPU that fails fails the call, naming it. Over the ranks of an MPI job
 // (gpu.OverRanks) Brief splits the batches over the ranks, each on its
 // GPU, and adds their totals at the end (ranks.go): every rank gets the

@@ -15,33 +15,42 @@ import (
 	"github.com/apsp/apsp/internal/bfs"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/gputest"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // bitPartial is what one GPU's totals would be after searching the batches
 // of spans (size sources a batch): per vertex v, over the sources s of its
 // batches that reach v, the sum and count of d(s, v) and its largest, and
 // the histogram — from the CPU's distance matrix (-1 for no path).
-func bitPartial(dist []int32, n, size int, spans []gpu.Span) (sums []uint64, reach, ecc []uint32, hist []int64) {
-	sums, reach, ecc, hist = make([]uint64, n), make([]uint32, n), make([]uint32, n), make([]int64, n)
+func bitPartial(dist []int32, n, size int, spans []gpu.Span) bitSums {
+	t := bitSums{sums: make([]uint64, n), harm: make([]float64, n), reach: make([]uint32, n), ecc: make([]uint32, n), hist: make([]int64, n)}
 	for _, sp := range spans {
 		for s := sp.Lo * size; s < min(sp.Hi*size, n); s++ {
 			for v := range n {
 				if d := dist[s*n+v]; d > 0 {
-					sums[v] += uint64(d)
-					reach[v]++
-					ecc[v] = max(ecc[v], uint32(d))
-					hist[d]++
+					t.sums[v] += uint64(d)
+					t.harm[v] += 1 / float64(d)
+					t.reach[v]++
+					t.ecc[v] = max(t.ecc[v], uint32(d))
+					t.hist[d]++
 				}
 			}
 		}
 	}
-	return
+	return t
+}
+
+// sameRows reports whether a and b are the same rows (reduce.Same: Σ 1/d
+// within a relative 1e-12).
+func sameRows(a, b []reduce.Row) bool {
+	return slices.EqualFunc(a, b, reduce.Same)
 }
 
 // TestBitTotalsMergeEqualsWhole merges the partial totals of every split
 // of random graphs' batches (1 to 6 GPUs, more GPUs than batches, batches
 // of a few sources) and compares the rows and histogram with those of one
-// run over every batch: they must be identical.
+// run over every batch: they must be identical (Σ 1/d within reduce.Same's
+// tolerance).
 func TestBitTotalsMergeEqualsWhole(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -56,8 +65,8 @@ func TestBitTotalsMergeEqualsWhole(t *testing.T) {
 		}
 		size := []int{1, 7, 64, 128}[i%4]
 		batches := (n + size - 1) / size
-		wSums, wReach, wEcc, wHist := bitPartial(dist, n, size, []gpu.Span{{Lo: 0, Hi: batches}})
-		wantRows, wantHist := bitSummaries(wSums, wReach, wEcc), trimHist(wHist)
+		whole := bitPartial(dist, n, size, []gpu.Span{{Lo: 0, Hi: batches}})
+		wantRows, wantHist := bitSummaries(whole), trimHist(whole.hist)
 		if i%5 == 0 {
 			// The whole agrees with the CPU's bitbfs (rows of an undirected
 			// graph are its columns).
@@ -74,7 +83,7 @@ func TestBitTotalsMergeEqualsWhole(t *testing.T) {
 					}
 				}
 				name := fmt.Sprintf("graph %d (n=%d, %d batches of %d) on %d GPUs in chunks of %d", i, n, batches, size, k, unit)
-				if got := bitSummaries(tot.sums, tot.reach, tot.ecc); !slices.Equal(got, wantRows) {
+				if got := bitSummaries(tot.bitSums); !sameRows(got, wantRows) {
 					t.Fatalf("%s: merged rows differ", name)
 				}
 				if got := trimHist(tot.hist); !slices.Equal(got, wantHist) {
@@ -86,9 +95,9 @@ func TestBitTotalsMergeEqualsWhole(t *testing.T) {
 	// Totals that add nothing (a GPU whose batches reach nothing) change
 	// nothing.
 	tot := &bitTotals{}
-	tot.add([]uint64{3, 0}, []uint32{1, 0}, []uint32{3, 0}, []int64{0, 0, 0, 1})
-	tot.add(make([]uint64, 2), make([]uint32, 2), make([]uint32, 2), make([]int64, 2))
-	if !slices.Equal(tot.sums, []uint64{3, 0}) || !slices.Equal(trimHist(tot.hist), []int64{0, 0, 0, 1}) {
+	tot.add(bitSums{sums: []uint64{3, 0}, harm: []float64{1.0 / 3, 0}, reach: []uint32{1, 0}, ecc: []uint32{3, 0}, hist: []int64{0, 0, 0, 1}})
+	tot.add(bitSums{sums: make([]uint64, 2), harm: make([]float64, 2), reach: make([]uint32, 2), ecc: make([]uint32, 2), hist: make([]int64, 2)})
+	if !slices.Equal(tot.sums, []uint64{3, 0}) || !slices.Equal(tot.harm, []float64{1.0 / 3, 0}) || !slices.Equal(trimHist(tot.hist), []int64{0, 0, 0, 1}) {
 		t.Fatalf("zeros changed the totals: %+v", tot)
 	}
 }
@@ -151,7 +160,7 @@ func TestBitRowsOnSeveralGPUs(t *testing.T) {
 				}
 				name := fmt.Sprintf("graph %d on %v %+v", i, ords, cfg)
 				sameSummary(t, name, g, want, got)
-				if !slices.Equal(got.Rows, one.Rows) || !slices.Equal(got.Hist, one.Hist) || got.Device == "" {
+				if !sameRows(got.Rows, one.Rows) || !slices.Equal(got.Hist, one.Hist) || got.Device == "" {
 					t.Fatalf("%s: differs from one GPU's (device %q)", name, got.Device)
 				}
 				if j == 0 {

@@ -41,10 +41,10 @@ func briefOverRanks(ctx context.Context, world comm.Comm, ordinal int, g *graph.
 	var hist []int64
 	var timing Timing
 	devs, err := gpu.OnEach(ctx, []int{ordinal}, func(int) bool { return len(mine) > 0 }, func(_ int, c *gpurt.Call) error {
-		return runBit(c, g, bitConfig{}, mine, &timing, func(_ []uint64, r, e []uint32, h []int64) {
-			copy(reach, r)
-			copy(ecc, e)
-			hist = append(hist[:0], h...)
+		return runBit(c, g, bitConfig{}, mine, &timing, func(t bitSums) {
+			copy(reach, t.reach)
+			copy(ecc, t.ecc)
+			hist = append(hist[:0], t.hist...)
 		}, nil)
 	})
 	if err != nil {

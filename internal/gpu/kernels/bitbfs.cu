@@ -28,8 +28,11 @@
 //                        levels)
 //   found[4]             new (vertex, source) pairs per level, a ring: level
 //                        k reads k-1, adds into k and zeroes k+1
-//   sum[n] (u64), reach[n], ecc[n]   per-vertex totals over the slot's
-//                        batches (merged over the slots at the end)
+//   sum[n] (u64), harm[n] (f64), reach[n], ecc[n]   per-vertex totals over
+//                        the slot's batches (merged over the slots at the
+//                        end); harm is Σ 1/d, added a level at a time as
+//                        (new pairs)/k, so harmonic centrality needs no
+//                        distances
 // Global: hist[level] += new pairs (the hop plot); deep = the deepest level
 // that found pairs (the host launches that many levels at once for the next
 // group).
@@ -201,7 +204,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_init(int n, int nw, i
 extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_level(
     int n, int nw, int k, const long long* __restrict__ off, const int4* __restrict__ heads, u64* vis,
     const u64* __restrict__ cur, u64* nxt, const u32* __restrict__ nzCur, u32* nzNxt, u64* found, u32* deep,
-    unsigned long long* sum, u32* reach, u32* ecc, unsigned long long* hist, int* dist, unsigned long long* stats) {
+    unsigned long long* sum, double* harm, u32* reach, u32* ecc, unsigned long long* hist, int* dist,
+    unsigned long long* stats) {
   __shared__ u32 part[BLOCK / 32];
 #ifdef STATS
   // Rows gathered and arc words read, for the bytes-moved estimate.
@@ -282,6 +286,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_level(
   if (first && cv != 0) {
     const usize o = (usize)g * n + v;
     sum[o] += (u64)k * cv;
+    harm[o] += (double)cv / (double)k;
     reach[o] += cv;
     ecc[o] = max(ecc[o], (u32)k);
   }
@@ -331,19 +336,23 @@ extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_level(
 }
 
 // bitbfs_merge adds the slots' per-vertex totals into slot 0.
-extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_merge(int n, int slots, unsigned long long* sum, u32* reach,
-                                                                 u32* ecc) {
+// Slots add in order, so that the float sums are the same from run to run.
+extern "C" __global__ void __launch_bounds__(BLOCK) bitbfs_merge(int n, int slots, unsigned long long* sum, double* harm,
+                                                                 u32* reach, u32* ecc) {
   const int v = blockIdx.x * BLOCK + threadIdx.x;
   if (v >= n) return;
   u64 s = sum[v];
+  double hm = harm[v];
   u32 r = reach[v], e = ecc[v];
   for (int g = 1; g < slots; g++) {
     const usize o = (usize)g * n + v;
     s += sum[o];
+    hm += harm[o];
     r += reach[o];
     e = max(e, ecc[o]);
   }
   sum[v] = s;
+  harm[v] = hm;
   reach[v] = r;
   ecc[v] = e;
 }

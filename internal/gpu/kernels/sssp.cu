@@ -22,22 +22,27 @@ __device__ __forceinline__ unsigned addLane(unsigned d, unsigned w) {
 }
 typedef double SumT;
 __device__ __forceinline__ SumT asSum(unsigned d) { return (double)__uint_as_float(d); }
+__device__ __forceinline__ double asDouble(unsigned d) { return (double)__uint_as_float(d); }
 #else
 // Both below 2^30: the lane plan bounds every real distance under the
 // infinity 2^30-1, so a sum of two stays below 2^31.
 __device__ __forceinline__ unsigned addLane(unsigned d, unsigned w) { return d + w; }
 typedef unsigned long long SumT;
 __device__ __forceinline__ SumT asSum(unsigned d) { return (SumT)d; }
+__device__ __forceinline__ double asDouble(unsigned d) { return (double)d; }
 #endif
 
 // sssp_rows runs sources first .. first+count-1, source first+s on block
 // s mod gridDim.x. Weights are lane bits (int32 or float32, never negative,
-// float -0 given as +0); inf is the lanes' infinity. reach, maxv and sum are
-// indexed by source; dist, when not null, receives row s at dist + s·n.
+// float -0 given as +0); inf is the lanes' infinity. reach, maxv, sum and
+// harm (Σ 1/d over the distances d > 0, harmonic centrality's term; its
+// warps' parts added in a fixed order, so that it is the same from run to
+// run) are indexed by source; dist, when not null, receives row s at
+// dist + s·n.
 extern "C" __global__ void __launch_bounds__(BLOCK) sssp_rows(
     int n, int first, int count, const long long* __restrict__ off, const int* __restrict__ heads,
     const unsigned* __restrict__ weights, unsigned* scratch, unsigned inf, int* reach, unsigned* maxv, SumT* sum,
-    unsigned* dist) {
+    double* harm, unsigned* dist) {
   extern __shared__ unsigned smem[];
   const int nw = (n + 31) / 32;
   unsigned* marks = smem;
@@ -50,6 +55,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) sssp_rows(
   __shared__ int sReach;
   __shared__ unsigned sMax;
   __shared__ SumT sSum;
+  __shared__ double sHarm[BLOCK / 32];
   const int tid = threadIdx.x;
   for (int s = blockIdx.x; s < count; s += gridDim.x) {
     const int src = first + s;
@@ -102,6 +108,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK) sssp_rows(
     int cnt = 0;
     unsigned best = 0;
     SumT total = 0;
+    double h = 0;
     for (int v = tid; v < n; v += BLOCK) {
       const unsigned x = d[v];
       if (dist) dist[(size_t)s * n + v] = x;
@@ -109,22 +116,28 @@ extern "C" __global__ void __launch_bounds__(BLOCK) sssp_rows(
       cnt++;
       best = max(best, x);  // lane bits order as the values (never negative)
       total += asSum(x);
+      if (x != 0) h += 1.0 / asDouble(x);  // bits 0 are the distance 0 in both lanes
     }
     for (int o = 16; o > 0; o >>= 1) {
       cnt += __shfl_down_sync(0xffffffffu, cnt, o);
       best = max(best, __shfl_down_sync(0xffffffffu, best, o));
       total += __shfl_down_sync(0xffffffffu, total, o);
+      h += __shfl_down_sync(0xffffffffu, h, o);
     }
     if ((tid & 31) == 0) {
       atomicAdd(&sReach, cnt);
       atomicMax(&sMax, best);
       atomicAdd(&sSum, total);
+      sHarm[tid >> 5] = h;
     }
     __syncthreads();
     if (tid == 0) {
+      double hs = 0;
+      for (int w = 0; w < BLOCK / 32; w++) hs += sHarm[w];
       reach[src] = sReach;
       maxv[src] = sMax;
       sum[src] = sSum;
+      harm[src] = hs;
     }
     __syncthreads();  // sReach and friends are reset for the next source
   }

@@ -15,12 +15,12 @@ import (
 
 // TestSSSPTotalsMergeEqualsWhole: each GPU's summaries are zero but for
 // its own sources; merged in any order they equal the whole exactly, float
-// sums bit for bit.
+// sums (the distances' and Σ 1/d) bit for bit.
 func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{1, 2, 5, 31, 1000} {
 		for _, float := range []bool{false, true} {
-			reach, maxv := make([]int32, n), make([]uint32, n)
+			reach, maxv, harm := make([]int32, n), make([]uint32, n), make([]float64, n)
 			var sumI []uint64
 			var sumF []float64
 			if float {
@@ -33,6 +33,7 @@ func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 					continue // reaches nothing: zeros
 				}
 				reach[u] = int32(rng.IntN(n))
+				harm[u] = rng.Float64() * float64(n)
 				if float {
 					maxv[u] = math.Float32bits(rng.Float32() * 1e6)
 					sumF[u] = rng.Float64() * 1e12
@@ -41,7 +42,7 @@ func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 					sumI[u] = rng.Uint64() >> 8
 				}
 			}
-			want := ssspRowsOf(reach, maxv, sumI, sumF)
+			want := ssspRowsOf(ssspSums{reach: reach, maxv: maxv, sumI: sumI, sumF: sumF, harm: harm})
 			for k := 1; k <= 5; k++ {
 				spans := ssspSplit(n, k)
 				order := rng.Perm(k)
@@ -50,7 +51,7 @@ func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 					if len(spans[w]) == 0 {
 						continue
 					}
-					r, m := make([]int32, n), make([]uint32, n)
+					r, m, h := make([]int32, n), make([]uint32, n), make([]float64, n)
 					var si []uint64
 					var sf []float64
 					if float {
@@ -61,15 +62,16 @@ func TestSSSPTotalsMergeEqualsWhole(t *testing.T) {
 					for _, sp := range spans[w] {
 						copy(r[sp.Lo:sp.Hi], reach[sp.Lo:sp.Hi])
 						copy(m[sp.Lo:sp.Hi], maxv[sp.Lo:sp.Hi])
+						copy(h[sp.Lo:sp.Hi], harm[sp.Lo:sp.Hi])
 						if float {
 							copy(sf[sp.Lo:sp.Hi], sumF[sp.Lo:sp.Hi])
 						} else {
 							copy(si[sp.Lo:sp.Hi], sumI[sp.Lo:sp.Hi])
 						}
 					}
-					tot.add(r, m, si, sf)
+					tot.add(ssspSums{reach: r, maxv: m, sumI: si, sumF: sf, harm: h})
 				}
-				got := ssspRowsOf(tot.reach, tot.maxv, tot.sumI, tot.sumF)
+				got := ssspRowsOf(tot.ssspSums)
 				for u := range n {
 					if got[u] != want[u] || math.Float64bits(got[u].SumF) != math.Float64bits(want[u].SumF) {
 						t.Fatalf("n=%d float=%v on %d GPUs: row %d = %+v, want %+v", n, float, k, u, got[u], want[u])

@@ -69,7 +69,7 @@ type ssspPlan struct {
 	rows       int    // matrix: sources a launch (their rows fill the dist buffer)
 	distBytes  uint64 // matrix: the device and page-locked buffer of rows
 	chunk      int    // summaries: sources a launch (a read of the context between)
-	sumBytes   uint64 // reach, max, sum: 16 bytes a source
+	sumBytes   uint64 // reach, max, sum, Σ 1/d: 24 bytes a source
 	deviceNeed uint64
 }
 
@@ -77,11 +77,17 @@ type ssspPlan struct {
 // offers a block's opt-in maximum plus this much.
 const ssspReserved = 1024
 
+// ssspStatic bounds the kernel's static shared memory (the block's
+// counters and a Σ 1/d a warp, 32 warps at most), which shares the opt-in
+// maximum with the dynamic part.
+const ssspStatic = 64 + 8*32
+
 // planSSSP lays out a run of n vertices and arcs arcs on a GPU with sms
 // multiprocessors, maxShared bytes of shared memory a block (opt-in) and
 // free bytes of memory; dense asks for the matrix.
 func planSSSP(n, arcs, sms, maxShared int, free uint64, cfg ssspConfig, dense bool) (ssspPlan, error) {
 	p := ssspPlan{n: n, nw: (n + 31) / 32}
+	maxShared -= ssspStatic
 	marks := 4 * ((p.nw + 3) &^ 3)
 	p.shared = !cfg.Global && marks+4*n <= maxShared
 	p.dynShared = marks
@@ -121,7 +127,7 @@ func planSSSP(n, arcs, sms, maxShared int, free uint64, cfg ssspConfig, dense bo
 	perSM = min(perSM, 2048/p.block)
 	p.grid = max(1, min(n, sms*perSM))
 	p.csrBytes = (8*uint64(n+1) + 8*uint64(arcs) + 15) &^ 15
-	p.sumBytes = 16 * uint64(n)
+	p.sumBytes = 24 * uint64(n)
 	if !p.shared {
 		p.scratch = 4 * uint64(n) * uint64(p.grid)
 	}
@@ -232,15 +238,14 @@ func ssspRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float bool,
 			res.Rows = ssspSummaries(sums, n, float)
 			return nil
 		}
-		reach, maxv, sumI, sumF := ssspArrays(sums, n, float)
-		tot.add(reach, maxv, sumI, sumF)
+		tot.add(ssspArrays(sums, n, float))
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !single {
-		res.Rows = ssspRowsOf(tot.reach, tot.maxv, tot.sumI, tot.sumF)
+		res.Rows = ssspRowsOf(tot.ssspSums)
 		res.PerGPU = timings
 	}
 	res.Timing = gpu.Slowest(timings, func(t Timing) float64 { return t.Total })
@@ -334,7 +339,8 @@ func ssspMatrixRowsOn(ctx context.Context, ordinals []int, g *graph.Graph, float
 // launches of plan.chunk sources (or plan.rows with a matrix, whose rows
 // come back after each) queue on the stream; it returns the page-locked
 // summaries (reach int32[n], max lane bits uint32[n], sums uint64 or
-// float64 [n]; zero for the sources of no span), valid until the call ends.
+// float64 [n], Σ 1/d float64[n]; zero for the sources of no span), valid
+// until the call ends.
 func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *Timing, dist []uint32, spans []gpu.Span) (unsafe.Pointer, error) {
 	wall := time.Now()
 	defer func() { tm.Wall = time.Since(wall) }()
@@ -400,7 +406,7 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *Timi
 		return nil, err
 	}
 	offD, headsD, wD := csrD, csrD+8*uint64(n+1), csrD+8*uint64(n+1)+4*uint64(m)
-	reachD, maxD, sumD := sumsD, sumsD+4*uint64(n), sumsD+8*uint64(n)
+	reachD, maxD, sumD, harmD := sumsD, sumsD+4*uint64(n), sumsD+8*uint64(n), sumsD+16*uint64(n)
 	inf := uint32(gpu.InfInt32)
 	if float {
 		inf = math.Float32bits(float32(math.Inf(1)))
@@ -428,7 +434,7 @@ func runSSSP(c *gpurt.Call, g *graph.Graph, float bool, cfg ssspConfig, tm *Timi
 		if err := k.rows.LaunchOn(st, [3]uint32{grid, 1, 1}, [3]uint32{uint32(p.block), 1, 1}, uint32(p.dynShared),
 			unsafe.Pointer(&nv), unsafe.Pointer(&f), unsafe.Pointer(&count), unsafe.Pointer(&offD), unsafe.Pointer(&headsD),
 			unsafe.Pointer(&wD), unsafe.Pointer(&scratchD), unsafe.Pointer(&inf), unsafe.Pointer(&reachD),
-			unsafe.Pointer(&maxD), unsafe.Pointer(&sumD), unsafe.Pointer(&distD)); err != nil {
+			unsafe.Pointer(&maxD), unsafe.Pointer(&sumD), unsafe.Pointer(&harmD), unsafe.Pointer(&distD)); err != nil {
 			return nil, err
 		}
 		tm.Launches++
@@ -475,32 +481,44 @@ func ssspSummaries(out unsafe.Pointer, n int, float bool) []reduce.Row {
 	return ssspRowsOf(ssspArrays(out, n, float))
 }
 
-// ssspArrays views runSSSP's summaries: reach, the maxima's lane bits and
-// the sums, integer (sumI) or float (sumF).
-func ssspArrays(out unsafe.Pointer, n int, float bool) (reach []int32, maxv []uint32, sumI []uint64, sumF []float64) {
-	reach = unsafe.Slice((*int32)(out), n)
-	maxv = unsafe.Slice((*uint32)(unsafe.Add(out, 4*n)), n)
-	if float {
-		sumF = unsafe.Slice((*float64)(unsafe.Add(out, 8*n)), n)
-	} else {
-		sumI = unsafe.Slice((*uint64)(unsafe.Add(out, 8*n)), n)
+// ssspSums is the summaries a source: reach, the maxima's lane bits, the
+// sums, integer (sumI) or float (sumF), and Σ 1/d.
+type ssspSums struct {
+	reach []int32
+	maxv  []uint32
+	sumI  []uint64
+	sumF  []float64
+	harm  []float64
+}
+
+// ssspArrays views runSSSP's page-locked summaries.
+func ssspArrays(out unsafe.Pointer, n int, float bool) ssspSums {
+	t := ssspSums{
+		reach: unsafe.Slice((*int32)(out), n),
+		maxv:  unsafe.Slice((*uint32)(unsafe.Add(out, 4*n)), n),
+		harm:  unsafe.Slice((*float64)(unsafe.Add(out, 16*n)), n),
 	}
-	return
+	if float {
+		t.sumF = unsafe.Slice((*float64)(unsafe.Add(out, 8*n)), n)
+	} else {
+		t.sumI = unsafe.Slice((*uint64)(unsafe.Add(out, 8*n)), n)
+	}
+	return t
 }
 
 // ssspRowsOf turns summaries into rows: float32 maxima and float64 sums
 // when sumF is given, else integers.
-func ssspRowsOf(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) []reduce.Row {
-	n := len(reach)
-	rows := make([]reduce.Row, n)
+func ssspRowsOf(t ssspSums) []reduce.Row {
+	n := len(t.reach)
+	rows := reduce.NewRows(n) // every row set below
 	for u := range rows {
-		r := reduce.Row{Reach: int64(reach[u]), Unreach: int(reach[u]) < n-1}
-		if sumF != nil {
-			r.MaxF = float64(math.Float32frombits(maxv[u]))
-			r.SumF = sumF[u]
+		r := reduce.Row{Reach: int64(t.reach[u]), Harm: t.harm[u], Unreach: int(t.reach[u]) < n-1}
+		if t.sumF != nil {
+			r.MaxF = float64(math.Float32frombits(t.maxv[u]))
+			r.SumF = t.sumF[u]
 		} else {
-			r.MaxI = int64(maxv[u])
-			r.Sum.Add(int64(sumI[u]))
+			r.MaxI = int64(t.maxv[u])
+			r.Sum.Add(int64(t.sumI[u]))
 		}
 		rows[u] = r
 	}
@@ -514,7 +532,7 @@ func ssspRowsOf(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) []r
 func HostBytes(n, arcs int, dense bool) uint64 {
 	nn := uint64(n)
 	csr := (8*(nn+1) + 8*uint64(arcs) + 15) &^ 15
-	out := 16 * nn
+	out := 24 * nn
 	if dense {
 		out = max(out, min(nn, max(4096, (256<<20)/max(1, 4*nn)))*4*nn)
 	}
@@ -522,27 +540,23 @@ func HostBytes(n, arcs int, dense bool) uint64 {
 }
 
 // ssspTotals merges the partial summaries of gpu-sssp workers: each GPU
-// zeroes its summaries, then writes those of its own sources, so reach and
-// sums add (a source's from one GPU, zeros from the others) and the
-// maximum takes the largest (lane bits of non-negative values order as
-// the values).
+// zeroes its summaries, then writes those of its own sources, so reach,
+// sums and Σ 1/d add (a source's from one GPU, zeros from the others: the
+// float sums bit for bit) and the maximum takes the largest (lane bits of
+// non-negative values order as the values).
 type ssspTotals struct {
-	mu    sync.Mutex
-	reach []int32
-	maxv  []uint32
-	sumI  []uint64
-	sumF  []float64
+	mu sync.Mutex
+	ssspSums
 }
 
-// add merges out, laid out as runSSSP's summaries (reach int32[n], max
-// uint32[n], sums uint64 or float64 [n]).
-func (t *ssspTotals) add(reach []int32, maxv []uint32, sumI []uint64, sumF []float64) {
+// add merges p, one worker's summaries.
+func (t *ssspTotals) add(p ssspSums) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := len(reach)
+	n := len(p.reach)
 	if t.reach == nil {
-		t.reach, t.maxv = make([]int32, n), make([]uint32, n)
-		if sumF != nil {
+		t.reach, t.maxv, t.harm = make([]int32, n), make([]uint32, n), make([]float64, n)
+		if p.sumF != nil {
 			t.sumF = make([]float64, n)
 		} else {
 			t.sumI = make([]uint64, n)
@@ -550,12 +564,13 @@ func (t *ssspTotals) add(reach []int32, maxv []uint32, sumI []uint64, sumF []flo
 	}
 	gpu.Parallel(n, 1<<14, func(lo, hi int) {
 		for u := lo; u < hi; u++ {
-			t.reach[u] += reach[u]
-			t.maxv[u] = max(t.maxv[u], maxv[u])
-			if sumF != nil {
-				t.sumF[u] += sumF[u]
+			t.reach[u] += p.reach[u]
+			t.maxv[u] = max(t.maxv[u], p.maxv[u])
+			t.harm[u] += p.harm[u]
+			if p.sumF != nil {
+				t.sumF[u] += p.sumF[u]
 			} else {
-				t.sumI[u] += sumI[u]
+				t.sumI[u] += p.sumI[u]
 			}
 		}
 	})
