@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/cpu"
@@ -335,7 +336,7 @@ func TestBulkFWChunks(t *testing.T) {
 				t.Errorf("%+v: stride(%d) = %d, want %d", c.cfg, n, got, s)
 			}
 		}
-		chunks := planFWChunks(gs, ones(len(gs)), errs, c.cfg)
+		chunks := planFWChunks(admittedAs(gs, errs), c.cfg)
 		seen := map[int]bool{}
 		for _, ch := range chunks {
 			for _, i := range ch.graphs {
@@ -365,7 +366,7 @@ func TestBulkFWChunks(t *testing.T) {
 			many[i] = big
 		}
 	}
-	chunks := planFWChunks(many, ones(len(many)), make([]error, len(many)), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 20})
+	chunks := planFWChunks(admittedAs(many, make([]error, len(many))), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 20})
 	counts := map[int][]int{}
 	for _, ch := range chunks {
 		if ch.matrixBytes() > 1<<20 && len(ch.graphs) > 1 {
@@ -379,7 +380,7 @@ func TestBulkFWChunks(t *testing.T) {
 	if got := counts[320]; len(got) != 35 {
 		t.Fatalf("stride 320: %d chunks, want 35 of two graphs", len(got))
 	}
-	unbounded := planFWChunks(many, ones(len(many)), make([]error, len(many)), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 40})
+	unbounded := planFWChunks(admittedAs(many, make([]error, len(many))), bulkFWConfig{LargeTile: 64, ChunkBytes: 1 << 40})
 	for _, ch := range unbounded {
 		if ch.stride > 128 && len(ch.graphs) > bulkFWMaxGroup {
 			t.Fatalf("a blocked chunk of %d graphs", len(ch.graphs))
@@ -392,17 +393,14 @@ func TestBulkFWChunks(t *testing.T) {
 func TestBulkFWFill(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	gs := []*graph.Graph{fwGraph(rng, 10, 3, true, true), fwGraph(rng, 7, 2, false, false).Unweighted(), fwGraph(rng, 12, 4, false, false)}
-	maxReal, _, errs := admit(gs, bulkFWConfig{Lanes: lanes.Int32})
-	for _, err := range errs {
+	a := admit(gs, bulkFWConfig{Lanes: lanes.Int32})
+	maxReal := a.maxReal
+	for _, err := range a.errs {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	ch := &fwChunk{stride: 16, pack: 1, graphs: []int{2, 0, 1}}
-	for _, i := range ch.graphs {
-		ch.rows += gs[i].N()
-		ch.words += 3 * gs[i].Arcs()
-	}
+	ch := newFWChunk(16, 1, 0, []int{2, 0, 1}, a.shape)
 	in := make([]int32, ch.inWords())
 	ch.fill(gs, maxReal, in)
 	row := 0
@@ -610,13 +608,16 @@ func TestBulkFWBench(t *testing.T) {
 	}
 }
 
-// ones is n packs of 1: every graph in int32 lanes.
-func ones(n int) []int {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = 1
+// admittedAs is admit's verdict with errs and every graph in int32 lanes.
+func admittedAs(gs []*graph.Graph, errs []error) fwAdmitted {
+	a := fwAdmitted{errs: errs, maxReal: make([]int32, len(gs)), pack: make([]int, len(gs)), shape: make([]fwShape, len(gs))}
+	for i, g := range gs {
+		a.pack[i] = 1
+		if errs[i] == nil {
+			a.shape[i] = fwShape{int32(g.N()), int32(g.Arcs())}
+		}
 	}
-	return p
+	return a
 }
 
 // edgeGraph builds a graph from {u, v, w} arcs.
@@ -736,7 +737,8 @@ func TestBulkFWPackPolicy(t *testing.T) {
 	for _, c := range cases {
 		for n, want := range c.want {
 			g := fwGraph(rng, n, 3, false, false) // weights ≤ 100, n ≤ 300: int16 holds
-			_, packs, errs := admit([]*graph.Graph{g}, c.cfg)
+			a := admit([]*graph.Graph{g}, c.cfg)
+			packs, errs := a.pack, a.errs
 			if errs[0] != nil || packs[0] != want {
 				t.Errorf("%s: n = %d: pack %d (%v), want %d", c.name, n, packs[0], errs[0], want)
 			}
@@ -759,7 +761,9 @@ func TestBulkFWSplitLanes(t *testing.T) {
 	errs[7] = ErrFWGraph
 	for _, cfg := range []bulkFWConfig{{ChunkBytes: 1 << 30}, {ChunkBytes: 256 << 10}, {LargeTile: 64, ChunkBytes: 64 << 10}} {
 		seen := map[int]bool{}
-		for _, ch := range planFWChunks(gs, packs, errs, cfg) {
+		a := admittedAs(gs, errs)
+		copy(a.pack, packs)
+		for _, ch := range planFWChunks(a, cfg) {
 			if len(ch.graphs) > 1 && ch.matrixBytes() > cfg.ChunkBytes {
 				t.Fatalf("%+v: chunk of %d graphs, %d bytes", cfg, len(ch.graphs), ch.matrixBytes())
 			}
@@ -785,11 +789,12 @@ func TestBulkFWSplitLanes(t *testing.T) {
 // int16's infinity and the table carries its bound (no GPU).
 func TestBulkFWFillPacked(t *testing.T) {
 	gs := []*graph.Graph{edgeGraph(t, false, 3, [][3]int64{{0, 1, 1}, {1, 2, 7}, {0, 2, 200000}})}
-	maxReal, packs, errs := admit(gs, bulkFWConfig{PackSmall: true})
+	a := admit(gs, bulkFWConfig{PackSmall: true})
+	maxReal, packs, errs := a.maxReal, a.pack, a.errs
 	if errs[0] != nil || packs[0] != 2 {
 		t.Fatalf("pack %d, %v", packs[0], errs[0])
 	}
-	ch := &fwChunk{stride: 16, pack: 2, graphs: []int{0}, rows: 3, words: 3 * gs[0].Arcs()}
+	ch := newFWChunk(16, 2, 0, []int{0}, a.shape)
 	in := make([]int32, ch.inWords())
 	ch.fill(gs, maxReal, in)
 	if in[4] != maxReal16 {
@@ -1028,8 +1033,8 @@ func TestBulkFW16Bench(t *testing.T) {
 
 // BenchmarkFWHostPrep times, without a GPU, what the host does for a
 // bulk FW call before the kernels start and after they end: admitting
-// every graph (lane bounds, int16 proofs) and filling the page-locked
-// input, for 131 072 graphs of 16 vertices and 1 024 of 1 024 (issue 31:
+// every graph (lane bounds, int16 proofs), planning the chunks, filling
+// the page-locked input and turning the output into rows, for 131 072 graphs of 16 vertices and 1 024 of 1 024 (issue 31:
 // a call's wall within 2x its device time).
 func BenchmarkFWHostPrep(b *testing.B) {
 	for _, c := range []struct{ count, n int }{{131072, 16}, {1024, 256}, {1024, 1024}} {
@@ -1047,11 +1052,11 @@ func BenchmarkFWHostPrep(b *testing.B) {
 				admit(gs, cfg)
 			}
 		})
-		maxReal, packs, errs := admit(gs, cfg)
-		chunks := planFWChunks(gs, packs, errs, cfg)
+		a := admit(gs, cfg)
+		chunks := planFWChunks(a, cfg)
 		b.Run(fmt.Sprintf("%dx%d/plan", c.count, c.n), func(b *testing.B) {
 			for b.Loop() {
-				chunks = planFWChunks(gs, packs, errs, cfg)
+				chunks = planFWChunks(a, cfg)
 			}
 		})
 		b.Run(fmt.Sprintf("%dx%d/fill", c.count, c.n), func(b *testing.B) {
@@ -1061,7 +1066,21 @@ func BenchmarkFWHostPrep(b *testing.B) {
 					if len(buf) < ch.inWords() {
 						buf = make([]int32, ch.inWords())
 					}
-					ch.fill(gs, maxReal, buf[:ch.inWords()])
+					ch.fill(gs, a.maxReal, buf[:ch.inWords()])
+				}
+			}
+		})
+		// The rows from a chunk's output (reach, max, sum a row), as
+		// collect turns them into each graph's rows.
+		b.Run(fmt.Sprintf("%dx%d/collect", c.count, c.n), func(b *testing.B) {
+			var out []uint64
+			for b.Loop() {
+				res := &bulkFWResult{rows: make([][]reduce.Row, len(gs)), fwAdmitted: a}
+				for _, ch := range chunks {
+					if len(out) < 2*ch.rows {
+						out = make([]uint64, 2*ch.rows)
+					}
+					ch.collect(gs, unsafe.Pointer(&out[0]), res)
 				}
 			}
 		})
