@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"time"
 	"unsafe"
@@ -143,6 +144,11 @@ type bulkFWConfig struct {
 	// default they stay int32, where the H100 ran them faster (131 072
 	// graphs of 16 vertices: fused 0.125 ms int32, 0.141 ms int16×2).
 	PackSmall bool
+	// Tighten proves a tighter distance bound (for int16 lanes) wherever
+	// the plain bound is too large, even where the search costs the host
+	// more than the lanes save the device (tightenPays: the default):
+	// tests of the packed lanes, and the benchmark's int16 forms.
+	Tighten bool
 }
 
 // packs says whether a graph of n vertices may run in int16 lanes under
@@ -276,10 +282,13 @@ const (
 // graphs admitted.
 func admit(gs []*graph.Graph, c bulkFWConfig) fwAdmitted {
 	a := fwAdmitted{errs: make([]error, len(gs)), maxReal: make([]int32, len(gs)), pack: make([]int, len(gs)), shape: make([]fwShape, len(gs))}
+	threads := goruntime.GOMAXPROCS(0)
 	gpu.Parallel(len(gs), 16, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			g := gs[i]
-			a.maxReal[i], a.pack[i], a.errs[i] = admitOne(g, g != nil && c.packs(g.N()))
+			pack := g != nil && c.packs(g.N())
+			tighten := pack && (c.Tighten || tightenPays(g.N(), g.Arcs(), threads))
+			a.maxReal[i], a.pack[i], a.errs[i] = admitOne(g, pack, tighten)
 			if a.errs[i] == nil {
 				a.shape[i] = fwShape{int32(g.N()), int32(g.Arcs())}
 			}
@@ -288,7 +297,10 @@ func admit(gs []*graph.Graph, c bulkFWConfig) fwAdmitted {
 	return a
 }
 
-func admitOne(g *graph.Graph, pack bool) (int32, int, error) {
+// admitOne is admit's verdict on g: int16 lanes (pack 2) when pack and
+// the plan holds them, proving a tighter bound first when tighten and
+// the plain bound does not hold.
+func admitOne(g *graph.Graph, pack, tighten bool) (int32, int, error) {
 	switch {
 	case g == nil:
 		return 0, 1, fmt.Errorf("%w: nil graph", ErrFWGraph)
@@ -305,8 +317,8 @@ func admitOne(g *graph.Graph, pack bool) (int32, int, error) {
 		// The one-graph engine's rule (engine's gpuEngine.job, with the
 		// plan package's Tighten): int16 where the plan holds it and no
 		// length is negative. Tighten searches only when MaxReal alone is
-		// too large, so the common small graphs pay nothing.
-		if plan.Holds(lanes.Int16) != nil {
+		// too large, and only where the search pays (tightenPays).
+		if plan.Holds(lanes.Int16) != nil && tighten {
 			plan = plan.Tighten(g)
 		}
 		if plan.Holds(lanes.Int16) == nil {
@@ -322,6 +334,21 @@ func admitOne(g *graph.Graph, pack bool) (int32, int, error) {
 		}
 	}
 	return int32(min(plan.MaxReal, int64(gpu.InfInt32-1))), 1, nil
+}
+
+// tightenPays reports whether proving a tighter bound on g's distances
+// (lanes.Plan.Tighten: searches of its arcs on the host, before any chunk
+// starts, so not hidden behind the GPU) costs less time than the int16
+// lanes it may allow save on the device: about half of n³ relaxations at
+// the int32 ceiling (15.9·10¹²/s), against about 80 ns an arc on one of
+// threads host cores. On the 16-core H200 host, admitting 1 024 graphs of
+// 1 024 vertices and 8 192 arcs took 41 ms (78 ns an arc), and 1 024 of
+// 256 vertices 11 ms for a kernel of 1.1 ms (docs/perf.md). The lanes
+// chosen never change an answer: int32 holds whatever int16 would.
+func tightenPays(n, arcs, threads int) bool {
+	const ceiling, arcSeconds = 15.9e12, 80e-9
+	nn := float64(n)
+	return nn*nn*nn/ceiling/2 > float64(arcs)*arcSeconds/float64(max(1, threads))
 }
 
 // negativeCycle runs Bellman–Ford from a virtual source joined to every

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	goruntime "runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -253,7 +254,7 @@ func TestBulkFWAdmit(t *testing.T) {
 		{"empty", build(true, 0, nil), false, nil},
 	}
 	for _, c := range cases {
-		_, _, err := admitOne(c.g, true)
+		_, _, err := admitOne(c.g, true, true)
 		var neg *NegativeCycleError
 		switch {
 		case c.refused:
@@ -519,6 +520,9 @@ func TestBulkFWBench(t *testing.T) {
 	auto := form{"ours", bulkFWConfig{ChunkBytes: big}}
 	chunked := form{"ours, 256 MiB chunks (pipelined)", bulkFWConfig{ChunkBytes: 256 << 20}}
 	defaults := form{"ours, FWRows's chunks", bulkFWConfig{}}
+	// int16 wherever Tighten's search proves it, whatever the search costs
+	// the host (the default searches only where it pays: tightenPays).
+	proven := form{"ours, int16 proven wherever it holds", bulkFWConfig{ChunkBytes: big, Tighten: true}}
 	ours := func(tile int) form {
 		return form{fmt.Sprintf("ours(tile %d)", tile), bulkFWConfig{LargeTile: tile, ChunkBytes: big}}
 	}
@@ -542,8 +546,8 @@ func TestBulkFWBench(t *testing.T) {
 		{1024, 32, []form{reg(4), reg(8), fused, colwise, seeds}},
 		{1024, 64, []form{reg(8), fused, colwise, seeds}},
 		{1024, 128, []form{reg(8), fused, seeds}},
-		{1024, 256, []form{auto, chunked, ours(64), inplace(64), single(64), single(128), seeds}},
-		{1024, 1024, []form{auto, defaults, chunked, ours(64), inplace(128), single(128), seeds}},
+		{1024, 256, []form{auto, proven, chunked, ours(64), inplace(64), single(64), single(128), seeds}},
+		{1024, 1024, []form{auto, proven, defaults, chunked, ours(64), inplace(128), single(128), seeds}},
 	}
 	cases = selectCases(cases)
 	for _, tile := range []int{64, 128} {
@@ -691,7 +695,7 @@ func lanesCases(t testing.TB) []struct {
 // plan's rule, and that the benchmark's forced int32 packs nothing (no GPU).
 func TestBulkFWAdmitLanes(t *testing.T) {
 	for _, c := range lanesCases(t) {
-		maxReal, pack, err := admitOne(c.g, true)
+		maxReal, pack, err := admitOne(c.g, true, true)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -703,23 +707,24 @@ func TestBulkFWAdmitLanes(t *testing.T) {
 		if pack == 2 && maxReal != maxReal16 {
 			t.Errorf("%s: maxReal %d in int16 lanes, want %d", c.name, maxReal, maxReal16)
 		}
-		if _, pack, _ := admitOne(c.g, false); pack != 1 {
+		if _, pack, _ := admitOne(c.g, false, true); pack != 1 {
 			t.Errorf("%s: pack %d with packing off", c.name, pack)
 		}
 	}
 	// A graph only int16 holds (distances of 2, a weight beyond int32's
 	// lanes) is taken packed and refused when int32 is forced.
 	g := edgeGraph(t, false, 3, [][3]int64{{0, 1, 1}, {1, 2, 1}, {0, 2, 1 << 40}})
-	if _, pack, err := admitOne(g, true); err != nil || pack != 2 {
+	if _, pack, err := admitOne(g, true, true); err != nil || pack != 2 {
 		t.Errorf("int16 only: pack %d, %v", pack, err)
 	}
-	if _, _, err := admitOne(g, false); !errors.Is(err, ErrFWGraph) {
+	if _, _, err := admitOne(g, false, true); !errors.Is(err, ErrFWGraph) {
 		t.Errorf("int16 only, int32 forced: %v, want ErrFWGraph", err)
 	}
 }
 
 // TestBulkFWPackPolicy checks which graphs the configurations let pack:
-// stride 16 only with PackSmall, formAuto only, never with int32 forced
+// stride 16 only with PackSmall, formAuto only, never with int32 forced,
+// past the plain bound only where the search pays or Tighten asks
 // (no GPU).
 func TestBulkFWPackPolicy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -728,8 +733,11 @@ func TestBulkFWPackPolicy(t *testing.T) {
 		cfg  bulkFWConfig
 		want map[int]int // n -> pack
 	}{
-		{"default", bulkFWConfig{}, map[int]int{1: 1, 16: 1, 17: 2, 64: 2, 128: 2, 129: 2, 300: 2}},
-		{"PackSmall", bulkFWConfig{PackSmall: true}, map[int]int{1: 2, 16: 2, 17: 2, 300: 2}},
+		// n = 300 needs Tighten's search (MaxReal 29 900 ≥ 16 383), which
+		// costs the host more than int16 saves a graph so small.
+		{"default", bulkFWConfig{}, map[int]int{1: 1, 16: 1, 17: 2, 64: 2, 128: 2, 129: 2, 300: 1}},
+		{"tighten", bulkFWConfig{Tighten: true}, map[int]int{16: 1, 17: 2, 129: 2, 300: 2}},
+		{"PackSmall", bulkFWConfig{PackSmall: true, Tighten: true}, map[int]int{1: 2, 16: 2, 17: 2, 300: 2}},
 		{"int32 forced", bulkFWConfig{Lanes: lanes.Int32, PackSmall: true}, map[int]int{16: 1, 17: 1, 300: 1}},
 		{"seeds", bulkFWConfig{Form: formSeeds}, map[int]int{17: 1, 300: 1}},
 		{"single", bulkFWConfig{Form: formSingle}, map[int]int{300: 1}},
@@ -789,7 +797,7 @@ func TestBulkFWSplitLanes(t *testing.T) {
 // int16's infinity and the table carries its bound (no GPU).
 func TestBulkFWFillPacked(t *testing.T) {
 	gs := []*graph.Graph{edgeGraph(t, false, 3, [][3]int64{{0, 1, 1}, {1, 2, 7}, {0, 2, 200000}})}
-	a := admit(gs, bulkFWConfig{PackSmall: true})
+	a := admit(gs, bulkFWConfig{PackSmall: true, Tighten: true})
 	maxReal, packs, errs := a.maxReal, a.pack, a.errs
 	if errs[0] != nil || packs[0] != 2 {
 		t.Fatalf("pack %d, %v", packs[0], errs[0])
@@ -877,12 +885,13 @@ func TestBulkFWInt16MatchesCPU(t *testing.T) {
 		name string
 		cfg  bulkFWConfig
 	}{
-		{"auto", bulkFWConfig{}},
-		{"auto, stride 16 packed", bulkFWConfig{PackSmall: true}},
-		{"tile64", bulkFWConfig{LargeTile: 64, PackSmall: true}},
-		{"tile128", bulkFWConfig{LargeTile: 128}},
-		{"rc8, small chunks", bulkFWConfig{RC16: 8, RC32: 8, ChunkBytes: 1 << 20, PackSmall: true}},
-		{"unfused", bulkFWConfig{Unfused: true, PackSmall: true}},
+		{"auto (the proof where it pays)", bulkFWConfig{}},
+		{"auto, proven", bulkFWConfig{Tighten: true}},
+		{"auto, stride 16 packed", bulkFWConfig{PackSmall: true, Tighten: true}},
+		{"tile64", bulkFWConfig{LargeTile: 64, PackSmall: true, Tighten: true}},
+		{"tile128", bulkFWConfig{LargeTile: 128, Tighten: true}},
+		{"rc8, small chunks", bulkFWConfig{RC16: 8, RC32: 8, ChunkBytes: 1 << 20, PackSmall: true, Tighten: true}},
+		{"unfused", bulkFWConfig{Unfused: true, PackSmall: true, Tighten: true}},
 		{"int32 forced", bulkFWConfig{Lanes: lanes.Int32}},
 	} {
 		res, tm, err := bulkFW(ctx, 0, gs, c.cfg)
@@ -893,6 +902,10 @@ func TestBulkFWInt16MatchesCPU(t *testing.T) {
 			w := wantPack[i]
 			if !c.cfg.packs(gs[i].N()) {
 				w = 1
+			}
+			if plain, _ := lanes.PlanFor(gs[i]); w == 2 && !c.cfg.Tighten && plain.Holds(lanes.Int16) != nil &&
+				!tightenPays(gs[i].N(), gs[i].Arcs(), goruntime.GOMAXPROCS(0)) {
+				w = 1 // the proof would cost more than it saves
 			}
 			if p != w {
 				t.Fatalf("%s: graph %d (n=%d): pack %d, want %d", c.name, i, gs[i].N(), p, w)
@@ -1084,5 +1097,28 @@ func BenchmarkFWHostPrep(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestTightenPays checks where the int16 proof is searched for: graphs
+// large beside their arcs and the host's cores (no GPU).
+func TestTightenPays(t *testing.T) {
+	for _, c := range []struct {
+		n, arcs, threads int
+		want             bool
+	}{
+		{16, 128, 16, false},
+		{256, 2048, 16, false},
+		{300, 900, 2, false},
+		{1024, 4096, 16, true},
+		{1024, 8192, 16, false}, // 35.8 µs saved against 41 µs of search
+		{2048, 16384, 16, true},
+		{2048, 16384, 1, false},    // 270 µs saved against 1.3 ms on one core
+		{4096, 16384, 0, true},     // no threads counted: one
+		{4096, 1 << 20, 16, false}, // dense: 84 ms of search
+	} {
+		if got := tightenPays(c.n, c.arcs, c.threads); got != c.want {
+			t.Errorf("tightenPays(%d, %d, %d) = %v, want %v", c.n, c.arcs, c.threads, got, c.want)
+		}
 	}
 }
