@@ -136,6 +136,14 @@ type BriefReducer interface {
 	Brief(ctx context.Context, p *Problem) (*reduce.Brief, string, error)
 }
 
+// TotalsReducer is implemented by engines whose summaries lie in columns
+// (gpu-bitbfs): every source's reach, sum of distances and Σ 1/d
+// (reduce.Totals) without building rows, for the centralities. The
+// distances are exact; the Totals belong to the caller.
+type TotalsReducer interface {
+	Totals(ctx context.Context, p *Problem) (*reduce.Totals, string, error)
+}
+
 // SourceSearcher is implemented by engines with Caps.Sources: the rows,
 // or the distances, from chosen sources alone (valid ids, repeats
 // allowed), in O(k·n) memory for k sources.

@@ -395,6 +395,15 @@ func (gpuBitEngine) Brief(ctx context.Context, p *Problem) (*reduce.Brief, strin
 	return bitbfs.Brief(ctx, gpu.OnGPUs(ords), p.Graph)
 }
 
+// Totals is the centralities' columns without the rows (bitbfs.Totals).
+func (gpuBitEngine) Totals(ctx context.Context, p *Problem) (*reduce.Totals, string, error) {
+	ords, err := GPUsOf(p)
+	if err != nil {
+		return nil, "", err
+	}
+	return bitbfs.Totals(ctx, gpu.OnGPUs(ords), p.Graph)
+}
+
 func (gpuBitEngine) Hist(ctx context.Context, p *Problem) ([]int64, error) {
 	ords, err := GPUsOf(p)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -141,6 +142,15 @@ func TestBitEngineMatchesBitbfs(t *testing.T) {
 		}
 		if dev == "" || !slices.Equal(gotB.Ecc, wantB.Ecc) || !slices.Equal(gotB.Reach, wantB.Reach) || gotB.Sum != wantB.Sum || gotB.Pairs != wantB.Pairs {
 			t.Fatalf("graph %d (n=%d): Brief differs from bitbfs's (device %q)", i, g.N(), dev)
+		}
+		gotT, dev, err := gpuE.(TotalsReducer).Totals(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantT := reduce.TotalsOf(want, true)
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+		if dev == "" || !slices.Equal(gotT.Reach, wantT.Reach) || !slices.Equal(gotT.Sum, wantT.Sum) || !slices.EqualFunc(gotT.Harm, wantT.Harm, near) {
+			t.Fatalf("graph %d (n=%d): Totals differ from bitbfs's rows (device %q)", i, g.N(), dev)
 		}
 		wantH, err := cpuE.Hist(ctx, p)
 		if err != nil {

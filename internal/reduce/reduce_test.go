@@ -2,6 +2,7 @@ package reduce
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -132,6 +133,28 @@ func TestNewRows(t *testing.T) {
 		b := NewRows(c.then)
 		if len(b) != c.then || cap(b) < c.then {
 			t.Fatalf("NewRows(%d) after %d given back: length %d, cap %d", c.then, c.first, len(b), cap(b))
+		}
+	}
+}
+
+// TestTotalsOf: the totals of rows, exact sums or float ones.
+func TestTotalsOf(t *testing.T) {
+	big := Row{Reach: 3, Harm: 0.5}
+	big.Sum.AddProduct(1<<40, 1<<30) // 2^70: past int64
+	for _, c := range []struct {
+		name  string
+		rows  []Row
+		exact bool
+		want  Totals
+	}{
+		{"none", nil, true, Totals{Reach: []int32{}, Sum: []float64{}, Harm: []float64{}}},
+		{"exact", []Row{{Reach: 2, Sum: Wide{lo: 5}, SumF: 99, Harm: 1.5}, {}}, true, Totals{Reach: []int32{2, 0}, Sum: []float64{5, 0}, Harm: []float64{1.5, 0}}},
+		{"float", []Row{{Reach: 2, Sum: Wide{lo: 5}, SumF: 2.25, Harm: 1.5}}, false, Totals{Reach: []int32{2}, Sum: []float64{2.25}, Harm: []float64{1.5}}},
+		{"wide", []Row{big}, true, Totals{Reach: []int32{3}, Sum: []float64{0x1p70}, Harm: []float64{0.5}}},
+	} {
+		got := TotalsOf(c.rows, c.exact)
+		if !slices.Equal(got.Reach, c.want.Reach) || !slices.Equal(got.Sum, c.want.Sum) || !slices.Equal(got.Harm, c.want.Harm) {
+			t.Errorf("%s: %+v, want %+v", c.name, *got, c.want)
 		}
 	}
 }

@@ -19,57 +19,79 @@ import (
 // non-negative lengths (closeness, harmonic centrality).
 var ErrNegativeLengths = errors.New("needs non-negative lengths")
 
-// Closeness is every vertex's closeness centrality (result.Closeness),
+// Closeness is every vertex's closeness centrality (result.ClosenessOf),
 // from the distances o.Mode reads (default in: to the vertex, the rows of
 // the reversed graph when directed, as NetworkX computes it). Negative
 // lengths are refused, as NetworkX's Dijkstra refuses them (a sum of
 // distances is no closeness there).
 func Closeness(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved bool) ([]float64, error) {
-	rows, exact, err := centralityRows(ctx, "closeness", g, o, plan.Rows)
+	t, err := centralityTotals(ctx, "closeness", g, o, plan.Rows)
 	if err != nil {
 		return nil, err
 	}
-	defer reduce.ReleaseRows(rows)
-	return result.Closeness(rows, g.N(), exact, wfImproved), nil
+	return result.ClosenessOf(t, g.N(), wfImproved), nil
 }
 
-// Harmonic is every vertex's harmonic centrality (result.Harmonic), from
+// Harmonic is every vertex's harmonic centrality (result.HarmonicOf), from
 // the distances o.Mode reads (default in, as Closeness). Only engines that
 // sum 1/d per source (engine.Caps.Harmonic) summarise it without the
 // matrix: the planner gives the others the matrix (plan.Harmonic).
 func Harmonic(ctx context.Context, g *graph.Graph, o *plan.Options) ([]float64, error) {
-	rows, _, err := centralityRows(ctx, "harmonic centrality", g, o, plan.Harmonic)
+	t, err := centralityTotals(ctx, "harmonic centrality", g, o, plan.Harmonic)
 	if err != nil {
 		return nil, err
 	}
-	defer reduce.ReleaseRows(rows)
-	return result.Harmonic(rows), nil
+	return result.HarmonicOf(t), nil
 }
 
 // Centralities is Closeness and Harmonic from one search.
 func Centralities(ctx context.Context, g *graph.Graph, o *plan.Options, wfImproved bool) (closeness, harmonic []float64, err error) {
-	rows, exact, err := centralityRows(ctx, "centrality", g, o, plan.Harmonic)
+	t, err := centralityTotals(ctx, "centrality", g, o, plan.Harmonic)
 	if err != nil {
 		return nil, nil, err
 	}
-	defer reduce.ReleaseRows(rows)
-	return result.Closeness(rows, g.N(), exact, wfImproved), result.Harmonic(rows), nil
+	return result.ClosenessOf(t, g.N(), wfImproved), result.HarmonicOf(t), nil
 }
 
-// centralityRows is the rows of the graph o.Mode views (default in) for a
-// centrality, what; the caller may give them back (reduce.ReleaseRows).
-func centralityRows(ctx context.Context, what string, g *graph.Graph, o *plan.Options, want plan.Want) ([]reduce.Row, bool, error) {
+// centralityTotals is the totals of the graph o.Mode views (default in)
+// for a centrality, what: from an engine that keeps them in columns
+// (engine.TotalsReducer) when every vertex is a source and the plan is
+// not the matrix, else from the rows.
+func centralityTotals(ctx context.Context, what string, g *graph.Graph, o *plan.Options, want plan.Want) (*reduce.Totals, error) {
 	if err := UsableGraph(g); err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if o.Bounds {
-		return nil, false, plan.ErrBoundsOnly()
+		return nil, plan.ErrBoundsOnly()
 	}
 	if g.HasNegativeWeights() {
-		return nil, false, fmt.Errorf("%s %w", what, ErrNegativeLengths)
+		return nil, fmt.Errorf("%s %w", what, ErrNegativeLengths)
 	}
 	g, o = viewed(g, o, plan.ModeIn)
-	return rowsFor(ctx, g, o, want)
+	var rows []reduce.Row
+	var exact bool
+	if o.Sources == nil {
+		pl, err := resolve(g, o, want)
+		if err != nil {
+			return nil, err
+		}
+		if tr, ok := pl.Engine.(engine.TotalsReducer); ok && !pl.Dense {
+			t, _, err := tr.Totals(ctx, pl.Problem)
+			return t, err
+		}
+		rs, d, err := rowsOf(ctx, pl, o.CPUs())
+		if err != nil {
+			return nil, err
+		}
+		rows, exact = rs, d.Exact()
+	} else {
+		var err error
+		if rows, exact, err = rowsFor(ctx, g, o, want); err != nil {
+			return nil, err
+		}
+	}
+	defer reduce.ReleaseRows(rows)
+	return reduce.TotalsOf(rows, exact), nil
 }
 
 // rowsFor is the rows of g under o, wanted as want (plan.Rows or

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -255,6 +256,22 @@ func sameBrief(t *testing.T, name string, ords []int, g *graph.Graph, cfg bitCon
 	}
 }
 
+// sameTotals checks that gpu-bitbfs's Totals of g on ords in cfg are the
+// totals of the CPU's rows (Σ 1/d within reduce.Same's 1e-12).
+func sameTotals(t *testing.T, name string, ords []int, g *graph.Graph, cfg bitConfig, want *bfs.Summary) {
+	t.Helper()
+	got, dev, err := bitTotalsOn(context.Background(), ords, g, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	w := reduce.TotalsOf(want.Rows, true)
+	harm := slices.EqualFunc(got.Harm, w.Harm, func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) })
+	if !slices.Equal(got.Reach, w.Reach) || !slices.Equal(got.Sum, w.Sum) || !harm || (dev == "") != (g.N() == 0) {
+		t.Fatalf("%s (n=%d, directed=%v): Totals differ from the CPU's rows (device %q): reach %v, sums %v, Σ 1/d %v",
+			name, g.N(), g.Directed(), dev, slices.Equal(got.Reach, w.Reach), slices.Equal(got.Sum, w.Sum), harm)
+	}
+}
+
 // TestBitRowsMatchesCPU compares gpu-bitbfs with the CPU's bitbfs on
 // hundreds of random graphs, in every word width and with one and several
 // slots, and its matrix with the CPU's on some.
@@ -287,6 +304,9 @@ func TestBitRowsMatchesCPU(t *testing.T) {
 			sameSummary(t, fmt.Sprintf("graph %d, %+v", i, cfg), g, want, got)
 			if i%3 == j%3 {
 				sameBrief(t, fmt.Sprintf("graph %d, %+v", i, cfg), []int{0}, g, cfg, want)
+			}
+			if i%3 == (j+1)%3 {
+				sameTotals(t, fmt.Sprintf("graph %d, %+v", i, cfg), []int{0}, g, cfg, want)
 			}
 			compared++
 		}

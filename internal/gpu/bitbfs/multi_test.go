@@ -165,6 +165,7 @@ func TestBitRowsOnSeveralGPUs(t *testing.T) {
 				}
 				if j == 0 {
 					sameBrief(t, name, ords, g, cfg, want)
+					sameTotals(t, name, ords, g, cfg, want)
 				}
 				compared++
 			}
