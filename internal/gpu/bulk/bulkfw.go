@@ -163,11 +163,7 @@ const (
 	bulkFWChunkBytes = 4 << 30  // summaries: the matrices never leave the GPU
 	bulkFWChunkMats  = 1 << 30  // matrices: two page-locked buffers of a chunk's
 	bulkFWChunkArcs  = 16 << 20 // 192 MiB of tails, heads and weights
-	// bulkFWPipeline is the chunks a group of at least bulkFWPipelineMin
-	// graphs a chunk is cut into at least.
-	bulkFWPipeline    = 4
-	bulkFWPipelineMin = 256
-	bulkFWMaxGroup    = 65535 // graphs a chunk of the blocked kernels: blockIdx.y
+	bulkFWMaxGroup   = 65535    // graphs a chunk of the blocked kernels: blockIdx.y
 	// fusedShared bounds the dynamic shared memory of a fused register
 	// kernel, where its block's graphs are built (fusedBytes): at most
 	// 64 KiB a block of 256 threads in every shape.
@@ -471,13 +467,8 @@ func planFWChunks(a fwAdmitted, c bulkFWConfig) []*fwChunk {
 		}
 		// Chunks of equal size, so that the last is not a small tail; about
 		// bulkFWChunkArcs arcs at most, so that their page-locked upload
-		// stays small for many dense small graphs; and bulkFWPipeline of
-		// them where the graphs are many, so that the host fills the next
-		// chunk and turns the last one into rows while the GPU works (one
-		// chunk of 1 024 graphs of 256 vertices was filled, computed and
-		// converted one after the other: 6.7 ms of wall for 2.3 ms of
-		// device).
-		k := max((len(idx)+most-1)/most, (arcs+bulkFWChunkArcs-1)/bulkFWChunkArcs, min(bulkFWPipeline, len(idx)/bulkFWPipelineMin))
+		// stays small for many dense small graphs.
+		k := max((len(idx)+most-1)/most, (arcs+bulkFWChunkArcs-1)/bulkFWChunkArcs)
 		k = min(k, len(idx))
 		for j := 0; j < k; j++ {
 			part := idx[len(idx)*j/k : len(idx)*(j+1)/k]

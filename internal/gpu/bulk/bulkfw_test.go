@@ -387,14 +387,6 @@ func TestBulkFWChunks(t *testing.T) {
 			t.Fatalf("a blocked chunk of %d graphs", len(ch.graphs))
 		}
 	}
-	// Many graphs of one group are cut for the pipeline, few are not.
-	for _, c := range []struct{ graphs, chunks int }{{bulkFWPipelineMin - 1, 1}, {2 * bulkFWPipelineMin, 2}, {1024, bulkFWPipeline}, {70000, bulkFWPipeline}} {
-		same := slices.Repeat([]*graph.Graph{small}, c.graphs)
-		chunks := planFWChunks(admittedAs(same, make([]error, c.graphs)), bulkFWConfig{ChunkBytes: 1 << 40})
-		if len(chunks) != c.chunks {
-			t.Errorf("%d graphs of one size: %d chunks, want %d", c.graphs, len(chunks), c.chunks)
-		}
-	}
 }
 
 // TestBulkFWFill decodes a chunk's input as the kernels read it (table,
