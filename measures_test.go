@@ -160,26 +160,7 @@ func TestMeasuresByMode(t *testing.T) {
 					}
 					continue
 				}
-				h, err := HarmonicCentrality(ctx, g, opt)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				c, err := ClosenessCentrality(ctx, g, opt, true)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				c2, h2, err := Centralities(ctx, g, opt, true)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				for v := range g.N() {
-					if !near(h[v], href[v]) || !near(h2[v], href[v]) {
-						t.Fatalf("%s: harmonic(%d) = %v (%v together), want %v", name, v, h[v], h2[v], href[v])
-					}
-					if !near(c[v], cref[v]) || !near(c2[v], cref[v]) {
-						t.Fatalf("%s: closeness(%d) = %v (%v together), want %v", name, v, c[v], c2[v], cref[v])
-					}
-				}
+				checkCentralities(t, ctx, name, g, opt, cref, href, near)
 				for _, reachable := range []bool{false, true} {
 					opt.Reachable = reachable
 					ecc, err := Eccentricities(ctx, g, opt)
@@ -343,30 +324,38 @@ func TestGPUCentralitiesByMode(t *testing.T) {
 			if p, err := Explain(g, opt, TaskHarmonic); err != nil || p.Engine != algo || (n >= 2000 && p.Memory >= 4*uint64(n)*uint64(n)) {
 				t.Fatalf("%s: harmonic planned as %+v (%v), want %s's rows", name, p, err, algo)
 			}
-			h, err := HarmonicCentrality(ctx, g, opt)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			c, err := ClosenessCentrality(ctx, g, opt, true)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			c2, h2, err := Centralities(ctx, g, opt, true)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
 			close := near
 			if kind == floatWeights {
 				close = func(a, b float64) bool { return math.Abs(a-b) <= 1e-5*math.Max(1, math.Abs(b)) }
 			}
-			for v := range g.N() {
-				if !close(h[v], href[v]) || !close(h2[v], href[v]) {
-					t.Fatalf("%s: harmonic(%d) = %v (%v together), want %v", name, v, h[v], h2[v], href[v])
-				}
-				if !close(c[v], cref[v]) || !close(c2[v], cref[v]) {
-					t.Fatalf("%s: closeness(%d) = %v (%v together), want %v", name, v, c[v], c2[v], cref[v])
-				}
-			}
+			checkCentralities(t, ctx, name, g, opt, cref, href, close)
+		}
+	}
+}
+
+// checkCentralities compares HarmonicCentrality, ClosenessCentrality
+// (Wasserman–Faust scaled) and Centralities of g under opt with the
+// references, value by value as close says.
+func checkCentralities(t *testing.T, ctx context.Context, name string, g *graph.Graph, opt Options, cref, href []float64, close func(a, b float64) bool) {
+	t.Helper()
+	h, err := HarmonicCentrality(ctx, g, opt)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	c, err := ClosenessCentrality(ctx, g, opt, true)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	c2, h2, err := Centralities(ctx, g, opt, true)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for v := range g.N() {
+		if !close(h[v], href[v]) || !close(h2[v], href[v]) {
+			t.Fatalf("%s: harmonic(%d) = %v (%v together), want %v", name, v, h[v], h2[v], href[v])
+		}
+		if !close(c[v], cref[v]) || !close(c2[v], cref[v]) {
+			t.Fatalf("%s: closeness(%d) = %v (%v together), want %v", name, v, c[v], c2[v], cref[v])
 		}
 	}
 }
