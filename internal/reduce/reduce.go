@@ -114,7 +114,9 @@ func Same(a, b Row) bool {
 // a 4 096-vertex graph took a fifth of a closeness call on the host when
 // fresh (zeroed pages, then the collector).
 func NewRows(n int) []Row {
-	if p, _ := rowPool.Get().(*[]Row); p != nil && cap(*p) >= n {
+	// Rows far larger than asked are left to the collector rather than
+	// held by a small result.
+	if p, _ := rowPool.Get().(*[]Row); p != nil && cap(*p) >= n && cap(*p) <= 2*n+64 {
 		return (*p)[:n]
 	}
 	return make([]Row, n)

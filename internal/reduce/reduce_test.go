@@ -122,17 +122,18 @@ func TestHistTotals(t *testing.T) {
 }
 
 // TestNewRows: rows given back are handed out again when enough, at the
-// length asked, and fresh ones otherwise.
+// length asked, and fresh ones otherwise; rows far larger than asked are
+// not (a small result would hold them).
 func TestNewRows(t *testing.T) {
-	for _, c := range []struct{ first, then int }{{0, 0}, {4, 4}, {100, 7}, {3, 50}} {
+	for _, c := range []struct{ first, then, most int }{{0, 0, 64}, {4, 4, 72}, {100, 7, 100}, {3, 50, 164}, {100000, 10, 84}} {
 		a := NewRows(c.first)
 		if len(a) != c.first {
 			t.Fatalf("NewRows(%d): length %d", c.first, len(a))
 		}
 		ReleaseRows(a)
 		b := NewRows(c.then)
-		if len(b) != c.then || cap(b) < c.then {
-			t.Fatalf("NewRows(%d) after %d given back: length %d, cap %d", c.then, c.first, len(b), cap(b))
+		if len(b) != c.then || cap(b) < c.then || cap(b) > c.most {
+			t.Fatalf("NewRows(%d) after %d given back: length %d, cap %d (at most %d)", c.then, c.first, len(b), cap(b), c.most)
 		}
 	}
 }

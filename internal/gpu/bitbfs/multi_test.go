@@ -314,3 +314,23 @@ func TestBitSplit(t *testing.T) {
 		t.Fatal("bitSplit took 3 words")
 	}
 }
+
+// TestSummariesOverwriteReused: rows from the pool hold a former call's
+// values; bitSummaries must set every field of every row (no GPU).
+func TestSummariesOverwriteReused(t *testing.T) {
+	n := 300
+	s := bitSums{sums: make([]uint64, n), harm: make([]float64, n), reach: make([]uint32, n), ecc: make([]uint32, n)}
+	for v := range n {
+		s.sums[v], s.harm[v], s.reach[v], s.ecc[v] = uint64(3*v), float64(v)/7, uint32(v%(n-1)), uint32(v%5)
+	}
+	want := slices.Clone(bitSummaries(s))
+	junk := reduce.NewRows(n)
+	for v := range junk {
+		junk[v] = reduce.Row{Reach: -1, MaxI: -2, MaxF: 3, SumF: 4, Harm: 5, Unreach: true}
+		junk[v].Sum.Add(-9)
+	}
+	reduce.ReleaseRows(junk)
+	if got := bitSummaries(s); !slices.Equal(got, want) {
+		t.Fatal("rows built over reused ones differ from fresh ones")
+	}
+}

@@ -282,8 +282,8 @@ const (
 // graphs admitted.
 func admit(gs []*graph.Graph, c bulkFWConfig) fwAdmitted {
 	a := fwAdmitted{errs: make([]error, len(gs)), maxReal: make([]int32, len(gs)), pack: make([]int, len(gs)), shape: make([]fwShape, len(gs))}
-	threads := goruntime.GOMAXPROCS(0)
-	gpu.Parallel(len(gs), 16, func(lo, hi int) {
+	threads := admitThreads(len(gs))
+	gpu.Parallel(len(gs), admitPart, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			g := gs[i]
 			pack := g != nil && c.packs(g.N())
@@ -334,6 +334,16 @@ func admitOne(g *graph.Graph, pack, tighten bool) (int32, int, error) {
 		}
 	}
 	return int32(min(plan.MaxReal, int64(gpu.InfInt32-1))), 1, nil
+}
+
+// admitPart is the fewest graphs a goroutine of admit takes.
+const admitPart = 16
+
+// admitThreads is how many goroutines admit runs count graphs on (as
+// gpu.Parallel deals them): the cores a graph's search shares the host
+// with.
+func admitThreads(count int) int {
+	return max(1, min(goruntime.GOMAXPROCS(0), count/admitPart))
 }
 
 // tightenPays reports whether proving a tighter bound on g's distances

@@ -11,6 +11,7 @@ import (
 	"github.com/apsp/apsp/graph"
 	"github.com/apsp/apsp/internal/gpu"
 	"github.com/apsp/apsp/internal/gputest"
+	"github.com/apsp/apsp/internal/reduce"
 )
 
 // TestSSSPTotalsMergeEqualsWhole: each GPU's summaries are zero but for
@@ -192,4 +193,38 @@ func multiLists(t *testing.T) [][]int {
 		lists = append(lists, all, back)
 	}
 	return lists
+}
+
+// TestSSSPRowsOverwriteReused: rows from the pool hold a former call's
+// values; ssspRowsOf must set every field of every row, integer and
+// float (no GPU).
+func TestSSSPRowsOverwriteReused(t *testing.T) {
+	n := 300
+	for _, float := range []bool{false, true} {
+		s := ssspSums{reach: make([]int32, n), maxv: make([]uint32, n), harm: make([]float64, n)}
+		if float {
+			s.sumF = make([]float64, n)
+		} else {
+			s.sumI = make([]uint64, n)
+		}
+		for u := range n {
+			s.reach[u], s.maxv[u], s.harm[u] = int32(u%(n-1)), uint32(u%9), float64(u)/3
+			if float {
+				s.maxv[u] = math.Float32bits(float32(u) / 4)
+				s.sumF[u] = float64(u) * 1.5
+			} else {
+				s.sumI[u] = uint64(7 * u)
+			}
+		}
+		want := slices.Clone(ssspRowsOf(s))
+		junk := reduce.NewRows(n)
+		for u := range junk {
+			junk[u] = reduce.Row{Reach: -1, MaxI: -2, MaxF: 3, SumF: 4, Harm: 5, Unreach: true}
+			junk[u].Sum.Add(-9)
+		}
+		reduce.ReleaseRows(junk)
+		if got := ssspRowsOf(s); !slices.Equal(got, want) {
+			t.Fatalf("float %v: rows built over reused ones differ from fresh ones", float)
+		}
+	}
 }

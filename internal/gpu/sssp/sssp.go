@@ -87,18 +87,18 @@ const ssspStatic = 64 + 8*32
 // free bytes of memory; dense asks for the matrix.
 func planSSSP(n, arcs, sms, maxShared int, free uint64, cfg ssspConfig, dense bool) (ssspPlan, error) {
 	p := ssspPlan{n: n, nw: (n + 31) / 32}
-	maxShared -= ssspStatic
+	dynMax := maxShared - ssspStatic // the dynamic part's share
 	marks := 4 * ((p.nw + 3) &^ 3)
-	p.shared = !cfg.Global && marks+4*n <= maxShared
+	p.shared = !cfg.Global && marks+4*n <= dynMax
 	p.dynShared = marks
 	if p.shared {
 		p.dynShared += 4 * n
 	}
-	if p.dynShared > maxShared {
-		return p, fmt.Errorf("%w: gpu-sssp's marks of %d vertices need %d bytes of shared memory a block; the GPU allows %d",
-			gpu.ErrDoesNotFit, n, p.dynShared, maxShared)
+	if p.dynShared > dynMax {
+		return p, fmt.Errorf("%w: gpu-sssp's marks of %d vertices need %d bytes of shared memory a block; the GPU allows %d (%d less the kernel's own %d)",
+			gpu.ErrDoesNotFit, n, p.dynShared, dynMax, maxShared, ssspStatic)
 	}
-	perSM := max(1, min(16, (maxShared+ssspReserved)/(p.dynShared+ssspReserved+64)))
+	perSM := max(1, min(16, (maxShared+ssspReserved)/(p.dynShared+ssspReserved+ssspStatic)))
 	if !p.shared {
 		// Global rows: few sources in flight, so that their rows stay in
 		// L2 as long as they can.
