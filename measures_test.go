@@ -220,6 +220,21 @@ func TestModeRefusals(t *testing.T) {
 	}
 }
 
+// measuresGraphs is the measures benchmarks' graphs: 4 096 vertices,
+// 16-regular, unweighted and with lengths 1..9.
+func measuresGraphs(tb testing.TB) (plain, weighted *graph.Graph) {
+	tb.Helper()
+	plain, err := gen.Make("regular", "n=4096", "d=16", "seed=1")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	weighted, err = gen.Make("regular", "n=4096", "d=16", "seed=1", "weights=1..9")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return plain, weighted
+}
+
 // BenchmarkMeasures compares, on one engine and graph, the statistics with
 // closeness, harmonic centrality and both from one search (issue 28's goal:
 // the centralities within 10 % of stats): a 16-regular graph of 4 096
@@ -231,14 +246,7 @@ func TestModeRefusals(t *testing.T) {
 //	go test -run - -bench Measures -count 5 .
 func BenchmarkMeasures(b *testing.B) {
 	ctx := context.Background()
-	plain, err := gen.Make("regular", "n=4096", "d=16", "seed=1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	weighted, err := gen.Make("regular", "n=4096", "d=16", "seed=1", "weights=1..9")
-	if err != nil {
-		b.Fatal(err)
-	}
+	plain, weighted := measuresGraphs(b)
 	algos := []string{"bitbfs", "bfs", "dijkstra"}
 	if os.Getenv("APSP_BENCH_DEVICE") == "gpu" {
 		algos = []string{"gpu-bitbfs", "gpu-sssp"} // issue 28's GPU engines
@@ -373,14 +381,7 @@ func TestMeasuresInterleaved(t *testing.T) {
 		t.Skip("APSP_MEASURES_BENCH=1 runs the interleaved measures benchmark")
 	}
 	ctx := context.Background()
-	plain, err := gen.Make("regular", "n=4096", "d=16", "seed=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	weighted, err := gen.Make("regular", "n=4096", "d=16", "seed=1", "weights=1..9")
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain, weighted := measuresGraphs(t)
 	algos := []string{"bitbfs", "dijkstra"}
 	if os.Getenv("APSP_BENCH_DEVICE") == "gpu" {
 		algos = []string{"gpu-bitbfs", "gpu-sssp"}
