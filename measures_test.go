@@ -235,6 +235,22 @@ func measuresGraphs(tb testing.TB) (plain, weighted *graph.Graph) {
 	return plain, weighted
 }
 
+// measuresCall is one call the measures benchmarks time.
+type measuresCall struct {
+	name string
+	f    func() error
+}
+
+// measuresCalls is stats, closeness, harmonic and both of g under opt.
+func measuresCalls(ctx context.Context, g *graph.Graph, opt Options) []measuresCall {
+	return []measuresCall{
+		{"stats", func() error { _, err := ComputeStats(ctx, g, opt); return err }},
+		{"closeness", func() error { _, err := ClosenessCentrality(ctx, g, opt, true); return err }},
+		{"harmonic", func() error { _, err := HarmonicCentrality(ctx, g, opt); return err }},
+		{"both", func() error { _, _, err := Centralities(ctx, g, opt, true); return err }},
+	}
+}
+
 // BenchmarkMeasures compares, on one engine and graph, the statistics with
 // closeness, harmonic centrality and both from one search (issue 28's goal:
 // the centralities within 10 % of stats): a 16-regular graph of 4 096
@@ -261,15 +277,7 @@ func BenchmarkMeasures(b *testing.B) {
 		if strings.HasPrefix(algo, "gpu-") {
 			opt = Options{Algorithm: algo, Device: "gpu"}
 		}
-		calls := []struct {
-			name string
-			f    func() error
-		}{
-			{"stats", func() error { _, err := ComputeStats(ctx, g, opt); return err }},
-			{"closeness", func() error { _, err := ClosenessCentrality(ctx, g, opt, true); return err }},
-			{"harmonic", func() error { _, err := HarmonicCentrality(ctx, g, opt); return err }},
-			{"both", func() error { _, _, err := Centralities(ctx, g, opt, true); return err }},
-		}
+		calls := measuresCalls(ctx, g, opt)
 		for _, c := range calls {
 			b.Run(algo+"/"+c.name, func(b *testing.B) {
 				for b.Loop() {
@@ -398,15 +406,7 @@ func TestMeasuresInterleaved(t *testing.T) {
 		if algo == "dijkstra" {
 			rounds = 10
 		}
-		calls := []struct {
-			name string
-			f    func() error
-		}{
-			{"stats", func() error { _, err := ComputeStats(ctx, g, opt); return err }},
-			{"closeness", func() error { _, err := ClosenessCentrality(ctx, g, opt, true); return err }},
-			{"harmonic", func() error { _, err := HarmonicCentrality(ctx, g, opt); return err }},
-			{"both", func() error { _, _, err := Centralities(ctx, g, opt, true); return err }},
-		}
+		calls := measuresCalls(ctx, g, opt)
 		times := make([][]float64, len(calls))
 		for r := -3; r < rounds; r++ { // three rounds of warming up
 			for k := range calls {
